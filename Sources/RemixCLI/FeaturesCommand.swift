@@ -1,0 +1,15 @@
+import ArgumentParser
+import RemixHost
+import RemixKit
+
+/// `remix features`: the loaded modules, their features and their apps with slots and defaults.
+struct FeaturesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "features",
+        abstract: "List the loaded feature modules, their features, and the apps with their slots.")
+
+    func run() throws {
+        let registry = try loadRegistry()
+        print(FeatureListing(registry: registry).text, terminator: "")
+    }
+}

@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// The `remix` command: a thin shell of subcommands over the Remix libraries.
+public struct RemixCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "remix",
+        abstract: "Run apps built from Remix features, and experiment with which features fill their slots.",
+        subcommands: [FeaturesCommand.self, RunCommand.self])
+
+    public init() {}
+}

@@ -1,0 +1,42 @@
+import RemixKit
+
+/// The text of `remix features`: modules with their features, then apps with their slots.
+public struct FeatureListing {
+    private let registry: FeatureRegistry
+
+    /// Makes the listing of `registry`.
+    public init(registry: FeatureRegistry) {
+        self.registry = registry
+    }
+
+    /// The listing as lines of text.
+    public var text: String {
+        var lines: [String] = []
+        let features = registry.features
+        let apps = registry.apps
+        lines.append("Modules")
+        for module in registry.modules {
+            lines.append("  \(module.name) (\(module.origin)) — \(module.summary)")
+            for feature in features where feature.module == module.name {
+                let role = feature.role.map { " [\($0)]" } ?? ""
+                lines.append("    \(feature.name)\(role) — \(feature.summary)")
+                for parameter in feature.parameters {
+                    lines.append("      param \(parameter.name): \(parameter.type) = \(parameter.defaultValue) — \(parameter.summary)")
+                }
+            }
+        }
+        lines.append("")
+        lines.append("Apps")
+        for app in apps {
+            lines.append("  \(app.name) (\(app.module)) — \(app.summary)")
+            lines.append("    platforms: \(app.platforms.joined(separator: ", "))")
+            lines.append("    attributes: \(app.attributes.joined(separator: ", "))")
+            for slot in app.slots {
+                let fillers = features.filter { $0.role == slot.role }.map(\.name)
+                lines.append("    slot \(slot.name) [\(slot.role)] default \(slot.defaultFeature) — \(slot.summary)")
+                lines.append("      can be filled by: \(fillers.joined(separator: ", "))")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

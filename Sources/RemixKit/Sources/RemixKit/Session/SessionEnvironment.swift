@@ -1,0 +1,157 @@
+/// Everything one session of an app shares: its window, clock, randomness, event sink, services
+/// and the way its slots are filled. Features reach it through their ``FeatureContext``.
+public final class SessionEnvironment {
+    /// The app being run.
+    public let app: AppDefinition
+    /// The platform it runs on, e.g. `phone` or `tablet`.
+    public let platform: String
+    /// The session's screen.
+    public let window: Window
+    /// The session's clock.
+    public let clock: any Clock
+    /// The session's randomness.
+    public let random: RandomSource
+    /// Where features report domain events.
+    public let events: any EventSink
+    /// Every registered feature.
+    public let registry: FeatureRegistry
+    /// Services shared by the session's features, registered by the app's root.
+    public let services = ServiceContainer()
+    private let chooser: (any SlotChooser)?
+    private var slots: [String: Slot] = [:]
+
+    /// Makes a session environment. `chooser` decides slot fillers (nil: every slot gets its default).
+    public init(
+        app: AppDefinition, platform: String, registry: FeatureRegistry, clock: any Clock,
+        random: RandomSource, events: any EventSink, chooser: (any SlotChooser)? = nil
+    ) throws(RegistryError) {
+        guard app.platforms.contains(platform) else {
+            throw .unsupportedPlatform(app: app.name, platform: platform, known: app.platforms)
+        }
+        self.app = app
+        self.platform = platform
+        self.registry = registry
+        self.clock = clock
+        self.window = Window(clock: clock)
+        self.random = random
+        self.events = events
+        self.chooser = chooser
+    }
+
+    /// The filled slot of that name, made on first request and then kept for the session.
+    public func slot(_ name: String) throws -> Slot {
+        if let slot = slots[name] { return slot }
+        guard let definition = app.slot(named: name) else {
+            throw RegistryError.unknownSlot(app: app.name, slot: name, known: app.slots.map(\.name))
+        }
+        let choice = chooser?.choose(slot: definition, app: app)
+            ?? SlotAssignment(feature: definition.defaultFeature)
+        try registry.check(feature: choice.feature, fills: name, of: app.name)
+        let feature = try registry.feature(named: choice.feature).make(in: self, parameters: choice.parameters)
+        let slot = Slot(name: name, featureName: choice.feature, feature: feature, onFirstUse: choice.onFirstUse)
+        slots[name] = slot
+        return slot
+    }
+
+    /// Makes a registered feature by name for this session, e.g. a sub-feature of a composite.
+    public func makeFeature<T>(named name: String, as type: T.Type, parameters: [String: ParameterValue] = [:]) throws -> T {
+        let feature = try registry.feature(named: name).make(in: self, parameters: parameters)
+        guard let typed = feature as? T else {
+            throw RegistryError.featureKind(feature: name, expected: String(describing: type))
+        }
+        return typed
+    }
+}
+
+/// Decides which feature fills a slot in a session (the host's experiments do this).
+public protocol SlotChooser: AnyObject {
+    /// The feature for `slot`, or nil to use the slot's default.
+    func choose(slot: SlotDefinition, app: AppDefinition) -> SlotAssignment?
+}
+
+/// The feature chosen for a slot, its parameters, and what to do when the slot is first used
+/// (e.g. log an exposure).
+public struct SlotAssignment {
+    /// The feature's registered name.
+    public let feature: String
+    /// Its parameter values.
+    public let parameters: [String: ParameterValue]
+    /// Called once, when the slot's feature is first used.
+    public let onFirstUse: (() -> Void)?
+
+    /// Makes an assignment.
+    public init(feature: String, parameters: [String: ParameterValue] = [:], onFirstUse: (() -> Void)? = nil) {
+        self.feature = feature
+        self.parameters = parameters
+        self.onFirstUse = onFirstUse
+    }
+}
+
+/// A slot filled for one session. Using it the first time reports the use (the exposure moment).
+public final class Slot {
+    /// The slot's name.
+    public let name: String
+    /// The name of the feature that fills it.
+    public let featureName: String
+    private let feature: any Feature
+    private var onFirstUse: (() -> Void)?
+
+    init(name: String, featureName: String, feature: any Feature, onFirstUse: (() -> Void)?) {
+        self.name = name
+        self.featureName = featureName
+        self.feature = feature
+        self.onFirstUse = onFirstUse
+    }
+
+    /// The filling feature as `T`, reporting the first use; nil if it is not a `T`.
+    public func use<T>(as type: T.Type) -> T? {
+        guard let typed = feature as? T else { return nil }
+        if let report = onFirstUse {
+            onFirstUse = nil
+            report()
+        }
+        return typed
+    }
+}
+
+/// The context a feature is made in: its session and its checked parameters.
+public struct FeatureContext {
+    /// The session.
+    public let session: SessionEnvironment
+    /// The feature's registered name.
+    public let feature: String
+    /// Its parameter values.
+    public let parameters: FeatureParameters
+}
+
+/// Services shared within a session, looked up by their protocol type.
+public final class ServiceContainer {
+    private var services: [ObjectIdentifier: Any] = [:]
+
+    /// Makes an empty container.
+    public init() {}
+
+    /// Registers `service` under `type` (usually a protocol).
+    public func register<T>(_ service: T, as type: T.Type) {
+        services[ObjectIdentifier(type)] = service
+    }
+
+    /// The service registered under `type`.
+    public func resolve<T>(_ type: T.Type) throws -> T {
+        guard let service = services[ObjectIdentifier(type)] as? T else {
+            throw ServiceError.missing(String(describing: type))
+        }
+        return service
+    }
+}
+
+/// A service a feature needs is not registered in the session.
+public enum ServiceError: Error, Equatable, CustomStringConvertible {
+    case missing(String)
+
+    public var description: String {
+        switch self {
+        case .missing(let name): "no service \(name) is registered for this session; the app's root must register it"
+        }
+    }
+}

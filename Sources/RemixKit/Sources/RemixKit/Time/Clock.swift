@@ -1,0 +1,66 @@
+/// The session's time source. Features schedule delayed work on it (the recommendation delay,
+/// a toast's duration) instead of using timers, so tests and simulations never wait.
+public protocol Clock: AnyObject {
+    /// Time elapsed since the session started.
+    var now: Duration { get }
+    /// Runs `action` once `delay` has passed.
+    func schedule(after delay: Duration, _ action: @escaping () -> Void)
+}
+
+/// A clock whose time moves only when told to. Actions due at the same instant run in the order
+/// they were scheduled.
+public final class VirtualClock: Clock {
+    private struct Pending {
+        let due: Duration
+        let order: UInt64
+        let action: () -> Void
+    }
+
+    public private(set) var now: Duration = .zero
+    private var pending: [Pending] = []
+    private var scheduled: UInt64 = 0
+
+    /// Makes a clock at time zero.
+    public init() {}
+
+    public func schedule(after delay: Duration, _ action: @escaping () -> Void) {
+        scheduled += 1
+        let item = Pending(due: now + max(delay, .zero), order: scheduled, action: action)
+        let index = pending.firstIndex { ($0.due, $0.order) > (item.due, item.order) } ?? pending.endIndex
+        pending.insert(item, at: index)
+    }
+
+    /// Whether any action is waiting.
+    public var hasPendingWork: Bool { !pending.isEmpty }
+
+    /// When the next waiting action is due.
+    public var nextDue: Duration? { pending.first?.due }
+
+    /// Moves time forward by `interval`, running every action that falls due on the way.
+    public func advance(by interval: Duration) {
+        let target = now + max(interval, .zero)
+        while let next = pending.first, next.due <= target {
+            pending.removeFirst()
+            now = next.due
+            next.action()
+        }
+        now = target
+    }
+
+    /// Moves time to the next waiting action and runs it (and any due at the same instant).
+    /// Returns false when nothing is waiting.
+    @discardableResult
+    public func advanceToNextEvent() -> Bool {
+        guard let due = pending.first?.due else { return false }
+        advance(by: due - now)
+        return true
+    }
+}
+
+extension Duration {
+    /// The duration in seconds as a floating-point number.
+    public var seconds: Double {
+        let parts = components
+        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,55 @@
+/// A seeded, reproducible random number generator (SplitMix64). The same seed gives the same
+/// sequence on every platform, which keeps simulations byte-identical.
+public struct SeededGenerator: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    /// Makes a generator from a seed.
+    public init(seed: UInt64) {
+        state = seed
+    }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z &>> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z &>> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z &>> 31)
+    }
+}
+
+/// The session's source of randomness, shared by reference among its features.
+public final class RandomSource {
+    /// The underlying generator.
+    public var generator: SeededGenerator
+
+    /// Makes a source from a seed.
+    public init(seed: UInt64) {
+        generator = SeededGenerator(seed: seed)
+    }
+
+    /// A uniformly distributed number in `0..<1`.
+    public func unit() -> Double {
+        Double(generator.next() >> 11) * 0x1.0p-53
+    }
+
+    /// A uniformly distributed integer in `range`.
+    public func int(in range: Range<Int>) -> Int {
+        Int.random(in: range, using: &generator)
+    }
+
+    /// A reproducible identifier in UUID format (version 4 layout).
+    public func identifier() -> String {
+        let high = generator.next(), low = generator.next()
+        let hex = String(high, radix: 16, uppercase: true).leftPadded(to: 16)
+            + String(low, radix: 16, uppercase: true).leftPadded(to: 16)
+        let chars = Array(hex)
+        let groups = [chars[0..<8], chars[8..<12], chars[12..<16], chars[16..<20], chars[20..<32]]
+        return groups.map { String($0) }.joined(separator: "-")
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to length: Int) -> String {
+        count >= length ? self : String(repeating: "0", count: length - count) + self
+    }
+}

@@ -1,0 +1,116 @@
+/// The headless navigation stack.
+final class NavigationStack: NavigationWireframe {
+    struct LeftButton {
+        let title: String
+        let action: () -> Void
+    }
+
+    private weak var window: Window?
+    private var views: [any View] = []
+    private var checkpoints: [ObjectIdentifier] = []
+    private var leftButtons: [ObjectIdentifier: LeftButton] = [:]
+
+    init(window: Window) {
+        self.window = window
+    }
+
+    var topView: (any View)? { views.last }
+    var depth: Int { views.count }
+    var screenIDs: [ScreenID] { views.map(\.screen.id) }
+
+    func leftButton(for view: any View) -> LeftButton? { leftButtons[ObjectIdentifier(view)] }
+
+    func push(_ view: any View) {
+        views.append(view)
+        window?.notify(.push, screen: view.screen.id)
+    }
+
+    func setPopCheckpoint() {
+        guard let top = views.last else { return }
+        checkpoints.append(ObjectIdentifier(top))
+    }
+
+    func unsetPopCheckpoint() {
+        _ = checkpoints.popLast()
+    }
+
+    func popToLastCheckpoint() {
+        let target = checkpoints.popLast()
+        let keep = target.flatMap { id in views.firstIndex { ObjectIdentifier($0) == id } } ?? 0
+        guard keep < views.count - 1 else { return }
+        let popped = views[(keep + 1)...]
+        for view in popped { leftButtons[ObjectIdentifier(view)] = nil }
+        views.removeSubrange((keep + 1)...)
+        window?.notify(.pop, screen: popped.last?.screen.id)
+    }
+
+    func setLeftButton(title: String, action: @escaping () -> Void) {
+        guard let top = views.last else { return }
+        leftButtons[ObjectIdentifier(top)] = LeftButton(title: title, action: action)
+    }
+
+    /// The user pressed back: pop the top view and tell it.
+    func popByUser() {
+        guard views.count > 1, let popped = views.popLast() else { return }
+        leftButtons[ObjectIdentifier(popped)] = nil
+        window?.notify(.back, screen: popped.screen.id)
+        popped.navigationDidGoBack()
+    }
+
+    func present(_ viewable: any Viewable) { window?.present(viewable, by: self) }
+    func present(_ viewable: any Viewable, for duration: Duration) { window?.present(viewable, by: self, for: duration) }
+    func dismiss() { window?.dismissPresentations(by: self) }
+}
+
+/// The headless split view.
+final class SplitContainer: SplitWireframe {
+    private weak var window: Window?
+
+    init(window: Window) {
+        self.window = window
+    }
+
+    var master: (any Viewable)? {
+        didSet { window?.notify(.show, screen: master.flatMap(Window.layer)?.screens.last) }
+    }
+
+    var detail: (any Viewable)? {
+        didSet { window?.notify(.show, screen: detail.flatMap(Window.layer)?.screens.last) }
+    }
+
+    func present(_ viewable: any Viewable) { window?.present(viewable, by: self) }
+    func present(_ viewable: any Viewable, for duration: Duration) { window?.present(viewable, by: self, for: duration) }
+    func dismiss() { window?.dismissPresentations(by: self) }
+}
+
+/// One view made presentable.
+final class ViewContainer: Viewable {
+    private weak var window: Window?
+    let view: any View
+
+    init(window: Window, view: any View) {
+        self.window = window
+        self.view = view
+    }
+
+    func present(_ viewable: any Viewable) { window?.present(viewable, by: self) }
+    func present(_ viewable: any Viewable, for duration: Duration) { window?.present(viewable, by: self, for: duration) }
+    func dismiss() { window?.dismissPresentations(by: self) }
+}
+
+/// A transient message with no controls; it blocks input while shown.
+final class ToastView: View {
+    let message: String
+
+    init(message: String) {
+        self.message = message
+    }
+
+    var screen: ScreenContent {
+        ScreenContent(name: "toast", context: message, title: message, blocksInput: true)
+    }
+
+    func receive(_ input: UserInput) throws {
+        throw UserInputError(screen: "toast", input: input)
+    }
+}

@@ -1,0 +1,103 @@
+/// The identity of a screen in a navigation state: `groups(Bicycles)`.
+public struct ScreenID: Hashable, Sendable, CustomStringConvertible {
+    /// The screen's kind, e.g. `groups`.
+    public var name: String
+    /// What distinguishes it from others of its kind, e.g. `Bicycles`.
+    public var context: String?
+
+    /// Makes a screen identity.
+    public init(name: String, context: String? = nil) {
+        self.name = name
+        self.context = context
+    }
+
+    public var description: String {
+        guard let context, !context.isEmpty else { return name }
+        return "\(name)(\(context))"
+    }
+}
+
+/// One layer of what is shown: the root or a modal presentation over it.
+public enum NavigationLayer: Equatable, Sendable, CustomStringConvertible {
+    /// A navigation stack, bottom first.
+    case stack([ScreenID])
+    /// A split view: the master's screens and the detail's screens.
+    case split(master: [ScreenID], detail: [ScreenID])
+    /// A single view.
+    case single(ScreenID)
+
+    /// Every screen in the layer, in display order.
+    public var screens: [ScreenID] {
+        switch self {
+        case .stack(let screens): screens
+        case .split(let master, let detail): master + detail
+        case .single(let screen): [screen]
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .stack(let screens): screens.map(\.description).joined(separator: " > ")
+        case .split(let master, let detail):
+            master.map(\.description).joined(separator: " > ") + " | "
+                + detail.map(\.description).joined(separator: " > ")
+        case .single(let screen): screen.description
+        }
+    }
+}
+
+/// The whole navigation state of a session as a value: the root layer and the modal layers over it.
+///
+/// Its description reads like `adverts > groups(Bicycles) > title`; a modal layer follows
+/// ` ^ `, and a split view shows as `master | detail`.
+public struct NavigationState: Equatable, Sendable, CustomStringConvertible {
+    /// The root layer first, then each modal presentation in order.
+    public var layers: [NavigationLayer]
+
+    /// Makes a navigation state.
+    public init(layers: [NavigationLayer]) {
+        self.layers = layers
+    }
+
+    /// The screen on top: the front layer's top screen (its detail, for a split view).
+    public var topScreen: ScreenID? { layers.last?.screens.last }
+
+    public var description: String {
+        layers.map(\.description).joined(separator: " ^ ")
+    }
+}
+
+/// One change of the navigation state, as reported to window observers.
+public struct NavigationTransition: Sendable, CustomStringConvertible {
+    /// What happened.
+    public enum Kind: String, Sendable {
+        /// A screen was pushed on a stack.
+        case push
+        /// The user popped a screen with the back button.
+        case back
+        /// Screens were popped by the flow (checkpoint or root).
+        case pop
+        /// Something was presented modally.
+        case present
+        /// A modal presentation went away.
+        case dismiss
+        /// A root, master or detail was set.
+        case show
+    }
+
+    /// What happened.
+    public let kind: Kind
+    /// The screen the transition concerns (pushed, popped, presented or shown), if any.
+    public let screen: ScreenID?
+    /// The navigation state after the transition.
+    public let state: NavigationState
+
+    /// Makes a transition.
+    public init(kind: Kind, screen: ScreenID?, state: NavigationState) {
+        self.kind = kind
+        self.screen = screen
+        self.state = state
+    }
+
+    public var description: String { "\(kind.rawValue) \(screen?.description ?? "-"): \(state)" }
+}

@@ -1,0 +1,198 @@
+/// The headless screen of one session: a root viewable and the modal presentations over it.
+///
+/// It is the ``WireframeFactory`` for the session's features and the one place every navigation
+/// change passes through: observers see each ``NavigationTransition`` with the new state.
+/// Drivers (terminal, simulated user, tests) read ``panels`` and act through ``send(_:to:)`` and
+/// ``goBack()``.
+public final class Window: WireframeFactory {
+    private struct Presentation {
+        let viewable: any Viewable
+        let presenter: ObjectIdentifier
+    }
+
+    /// The session clock, used for timed presentations.
+    public let clock: any Clock
+    private var root: (any Viewable)?
+    private var modals: [Presentation] = []
+    private var observers: [(NavigationTransition) -> Void] = []
+
+    /// Makes an empty window whose timed presentations run on `clock`.
+    public init(clock: any Clock) {
+        self.clock = clock
+    }
+
+    /// Shows `viewable` as the root of the window.
+    public func setRoot(_ viewable: any Viewable) {
+        root = viewable
+        notify(.show, screen: Self.layer(of: viewable)?.screens.last)
+    }
+
+    /// Calls `observer` after every navigation change.
+    public func addTransitionObserver(_ observer: @escaping (NavigationTransition) -> Void) {
+        observers.append(observer)
+    }
+
+    /// The navigation state as a value.
+    public var state: NavigationState {
+        var layers: [NavigationLayer] = []
+        if let root, let layer = Self.layer(of: root) { layers.append(layer) }
+        for modal in modals {
+            if let layer = Self.layer(of: modal.viewable) { layers.append(layer) }
+        }
+        return NavigationState(layers: layers)
+    }
+
+    // MARK: WireframeFactory
+
+    public func makeNavigation() -> any NavigationWireframe { NavigationStack(window: self) }
+    public func makeSplit() -> any SplitWireframe { SplitContainer(window: self) }
+    public func makeViewable(_ view: any View) -> any Viewable { ViewContainer(window: self, view: view) }
+    public func makeToast(message: String) -> any Viewable {
+        ViewContainer(window: self, view: ToastView(message: message))
+    }
+
+    // MARK: Driving
+
+    /// The views of the front layer that a person sees and can act on, with the buttons the
+    /// wireframe added (e.g. a modal flow's "Cancel").
+    public var panels: [Panel] {
+        guard let front = frontViewable else { return [] }
+        return Self.visibleViews(of: front).map { view, stack in
+            var content = view.screen
+            if let button = stack?.leftButton(for: view) {
+                content.buttons.insert(ScreenButton(id: Panel.leftButtonID, title: button.title), at: 0)
+            }
+            return Panel(view: view, content: content)
+        }
+    }
+
+    /// Whether the front layer's navigation stack has a screen to go back from.
+    public var canGoBack: Bool {
+        guard !isBlocked, let stack = frontStack else { return false }
+        return stack.depth > 1
+    }
+
+    /// Whether the front screen (e.g. a loading toast) takes no input until time passes.
+    public var isBlocked: Bool { panels.contains { $0.content.blocksInput } }
+
+    /// Presses the back button of the front navigation stack.
+    public func goBack() throws {
+        guard canGoBack, let stack = frontStack else { throw NavigationError.cannotGoBack }
+        stack.popByUser()
+    }
+
+    /// Acts on a panel's view as the user would.
+    public func send(_ input: UserInput, to panel: Panel) throws {
+        guard !isBlocked else { throw NavigationError.blocked }
+        if case .press(Panel.leftButtonID) = input, let stack = stackHolding(panel.view),
+           let button = stack.leftButton(for: panel.view) {
+            button.action()
+            return
+        }
+        try panel.view.receive(input)
+    }
+
+    // MARK: Used by the containers
+
+    func present(_ viewable: any Viewable, by presenter: any Viewable) {
+        modals.append(Presentation(viewable: viewable, presenter: ObjectIdentifier(presenter)))
+        notify(.present, screen: Self.layer(of: viewable)?.screens.last)
+    }
+
+    func present(_ viewable: any Viewable, by presenter: any Viewable, for duration: Duration) {
+        present(viewable, by: presenter)
+        clock.schedule(after: duration) { [weak self, weak viewable] in
+            guard let self, let viewable else { return }
+            self.dismiss(viewable)
+        }
+    }
+
+    func dismissPresentations(by presenter: any Viewable) {
+        let id = ObjectIdentifier(presenter)
+        guard let index = modals.firstIndex(where: { $0.presenter == id }) else { return }
+        let dismissed = modals[index].viewable
+        modals.removeSubrange(index...)
+        notify(.dismiss, screen: Self.layer(of: dismissed)?.screens.last)
+    }
+
+    private func dismiss(_ viewable: any Viewable) {
+        guard let index = modals.firstIndex(where: { $0.viewable === viewable }) else { return }
+        modals.removeSubrange(index...)
+        notify(.dismiss, screen: Self.layer(of: viewable)?.screens.last)
+    }
+
+    func notify(_ kind: NavigationTransition.Kind, screen: ScreenID?) {
+        guard !observers.isEmpty else { return }
+        let transition = NavigationTransition(kind: kind, screen: screen, state: state)
+        for observer in observers { observer(transition) }
+    }
+
+    // MARK: Structure
+
+    private var frontViewable: (any Viewable)? { modals.last?.viewable ?? root }
+
+    private var frontStack: NavigationStack? {
+        switch frontViewable {
+        case let stack as NavigationStack: stack
+        case let split as SplitContainer: split.master as? NavigationStack
+        default: nil
+        }
+    }
+
+    private func stackHolding(_ view: any View) -> NavigationStack? {
+        guard let front = frontViewable else { return nil }
+        return Self.visibleViews(of: front).first { $0.view === view }?.stack
+    }
+
+    private static func visibleViews(of viewable: any Viewable) -> [(view: any View, stack: NavigationStack?)] {
+        switch viewable {
+        case let stack as NavigationStack:
+            return stack.topView.map { [($0, stack)] } ?? []
+        case let split as SplitContainer:
+            return (split.master.map(visibleViews) ?? []) + (split.detail.map(visibleViews) ?? [])
+        case let single as ViewContainer:
+            return [(single.view, nil)]
+        default:
+            return []
+        }
+    }
+
+    static func layer(of viewable: any Viewable) -> NavigationLayer? {
+        switch viewable {
+        case let stack as NavigationStack:
+            return .stack(stack.screenIDs)
+        case let split as SplitContainer:
+            return .split(master: split.master.flatMap(layer)?.screens ?? [],
+                          detail: split.detail.flatMap(layer)?.screens ?? [])
+        case let single as ViewContainer:
+            return .single(single.view.screen.id)
+        default:
+            return nil
+        }
+    }
+}
+
+/// A view of the front layer as a driver sees it.
+public struct Panel {
+    /// The id of the button a navigation stack adds with `setLeftButton`.
+    public static let leftButtonID = "navigation.left"
+    /// The view itself.
+    public let view: any View
+    /// What it shows, including wireframe buttons.
+    public let content: ScreenContent
+}
+
+/// A navigation request the window cannot carry out.
+public enum NavigationError: Error, Equatable, CustomStringConvertible {
+    /// There is no screen to go back from.
+    case cannotGoBack
+    /// The front screen takes no input until time passes.
+    case blocked
+
+    public var description: String {
+        switch self {
+        case .cannotGoBack: "there is no screen to go back to here"
+        case .blocked: "the screen is busy; wait for it to finish"
+        }
+    }
+}

@@ -1,0 +1,3 @@
+import RemixCLI
+
+RemixCommand.main()

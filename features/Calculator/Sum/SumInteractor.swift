@@ -1,0 +1,51 @@
+import Foundation
+
+/// The two terms of the sum, each a whole number or nothing.
+public struct SumTerms: Equatable, Sendable {
+    public var left: Int?
+    public var right: Int?
+
+    /// Makes terms.
+    public init(left: Int? = nil, right: Int? = nil) {
+        self.left = left
+        self.right = right
+    }
+}
+
+/// Parses terms and adds them; a term that is not a whole number counts as zero.
+public final class SumInteractor {
+    /// The current terms.
+    public private(set) var terms = SumTerms()
+
+    /// Makes an interactor with no terms.
+    public init() {}
+
+    /// Sets the left term from text.
+    public func update(left text: String) { terms.left = Int(text) }
+
+    /// Sets the right term from text.
+    public func update(right text: String) { terms.right = Int(text) }
+
+    /// The sum, or nil when it does not fit in an Int.
+    public var sum: Int? {
+        let (value, overflow) = (terms.left ?? 0).addingReportingOverflow(terms.right ?? 0)
+        return overflow ? nil : value
+    }
+}
+
+/// Turns terms and their sum into sum view data, the sum spelled out in English words.
+public enum SumFormatter {
+    /// Terms echoed (nothing for a missing term), the result in words ("six").
+    public static func prepare(terms: SumTerms, sum: Int?) -> SumViewData {
+        SumViewData(left: terms.left.map(String.init) ?? "", right: terms.right.map(String.init) ?? "",
+                    result: sum.map(spellOut) ?? "too large")
+    }
+
+    /// `n` in English words, e.g. 42 → "forty-two".
+    public static func spellOut(_ n: Int) -> String {
+        let formatter = NumberFormatter()
+        formatter.numberStyle = .spellOut
+        formatter.locale = Locale(identifier: "en_US")
+        return formatter.string(from: NSNumber(value: n)) ?? String(n)
+    }
+}

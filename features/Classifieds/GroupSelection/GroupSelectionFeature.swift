@@ -1,0 +1,84 @@
+import RemixKit
+
+/// Reports the end of a group selection.
+public protocol GroupSelectionCoordinatorDelegate: AnyObject {
+    /// A leaf was chosen, or nil for "Reset".
+    func didSelect(groupID: GroupID?)
+    /// The user backed out of the root level (or chose a group that no longer exists).
+    func didCancelSelection()
+}
+
+/// Lets the user pick a leaf group by drilling down the tree. Reused by Marketplace's filter and
+/// manual insertion, and as GroupBrowser's root.
+public final class GroupSelectionFeature: Feature {
+    private let groupService: any GroupService
+    private let makeView: () -> any GroupSelectionView
+
+    /// Makes the feature over `groupService`; `makeView` makes each level's view.
+    public init(groupService: any GroupService,
+                makeView: @escaping () -> any GroupSelectionView = { HeadlessGroupSelectionView() }) {
+        self.groupService = groupService
+        self.makeView = makeView
+    }
+
+    /// A coordinator that pushes its levels on `navigation`.
+    public func makeCoordinator(navigation: any NavigationWireframe) -> GroupSelectionCoordinator {
+        GroupSelectionCoordinator(
+            navigation: navigation, interactor: GroupSelectionInteractor(groupService: groupService),
+            makeView: makeView)
+    }
+}
+
+/// The flow of group selection: one pushed list per level; leaves end it.
+public final class GroupSelectionCoordinator: GroupSelectionViewDelegate {
+    /// Receives the selection or the cancellation.
+    public weak var delegate: (any GroupSelectionCoordinatorDelegate)?
+    private let navigation: any NavigationWireframe
+    private let interactor: GroupSelectionInteractor
+    private let makeView: () -> any GroupSelectionView
+    private weak var rootView: (any GroupSelectionView)?
+
+    init(navigation: any NavigationWireframe, interactor: GroupSelectionInteractor,
+         makeView: @escaping () -> any GroupSelectionView) {
+        self.navigation = navigation
+        self.interactor = interactor
+        self.makeView = makeView
+    }
+
+    /// Pushes the root level.
+    public func start() {
+        rootView = pushLevel(parent: nil)
+    }
+
+    @discardableResult
+    private func pushLevel(parent: GroupID?) -> any GroupSelectionView {
+        let view = makeView()
+        view.delegate = self
+        let parentTitle = parent.flatMap(interactor.title(of:))
+        interactor.fetchGroups(parentGroupID: parent) { result in
+            if case .success(let groups) = result {
+                view.viewData = GroupSelectionFormatter.prepare(groups: groups, parentTitle: parentTitle)
+            }
+        }
+        navigation.push(view)
+        return view
+    }
+
+    public func didSelect(groupID: GroupID) {
+        interactor.findSelectionType(for: groupID) { result in
+            switch result {
+            case .success(.leaf): delegate?.didSelect(groupID: groupID)
+            case .success(.parent): pushLevel(parent: groupID)
+            case .error: delegate?.didCancelSelection()
+            }
+        }
+    }
+
+    public func didDeselectAll() {
+        delegate?.didSelect(groupID: nil)
+    }
+
+    public func didAbortSelection(fromView view: any GroupSelectionView) {
+        if view === rootView { delegate?.didCancelSelection() }
+    }
+}

@@ -1,0 +1,81 @@
+import RemixKit
+
+/// One level of the group tree, as shown to the user.
+public struct GroupSelectionViewData: Equatable, Sendable {
+    /// One row: a group and whether it has children to drill into.
+    public struct Item: Equatable, Sendable {
+        public var groupID: GroupID
+        public var title: String
+        public var hasChildren: Bool
+
+        /// Makes a row.
+        public init(groupID: GroupID, title: String, hasChildren: Bool) {
+            self.groupID = groupID
+            self.title = title
+            self.hasChildren = hasChildren
+        }
+    }
+
+    /// The heading, always "Select group".
+    public var title: String
+    /// The parent group's title, or nil on the root level.
+    public var parentTitle: String?
+    /// The groups of this level.
+    public var items: [Item]
+
+    /// Makes view data.
+    public init(title: String, parentTitle: String? = nil, items: [Item]) {
+        self.title = title
+        self.parentTitle = parentTitle
+        self.items = items
+    }
+}
+
+/// Reports what the user does on a group list.
+public protocol GroupSelectionViewDelegate: AnyObject {
+    /// A row was tapped.
+    func didSelect(groupID: GroupID)
+    /// "Reset" was tapped.
+    func didDeselectAll()
+    /// The back button popped `view`.
+    func didAbortSelection(fromView view: any GroupSelectionView)
+}
+
+/// A list of groups at one level of the tree.
+public protocol GroupSelectionView: View {
+    var delegate: (any GroupSelectionViewDelegate)? { get set }
+    var viewData: GroupSelectionViewData { get set }
+}
+
+/// The headless group list: rows to select and a Reset button.
+public final class HeadlessGroupSelectionView: GroupSelectionView {
+    public weak var delegate: (any GroupSelectionViewDelegate)?
+    public var viewData = GroupSelectionViewData(title: "", items: [])
+
+    /// Makes an empty group list.
+    public init() {}
+
+    public var screen: ScreenContent {
+        ScreenContent(
+            name: "groups", context: viewData.parentTitle, title: viewData.title,
+            items: viewData.items.map {
+                ScreenItem(id: $0.groupID, title: $0.title, hasChildren: $0.hasChildren)
+            },
+            buttons: [ScreenButton(id: "reset", title: "Reset")])
+    }
+
+    public func receive(_ input: UserInput) throws {
+        switch input {
+        case .select(let id) where viewData.items.contains(where: { $0.groupID == id }):
+            delegate?.didSelect(groupID: id)
+        case .press("reset"):
+            delegate?.didDeselectAll()
+        default:
+            throw UserInputError(screen: "groups", input: input)
+        }
+    }
+
+    public func navigationDidGoBack() {
+        delegate?.didAbortSelection(fromView: self)
+    }
+}

@@ -1,0 +1,35 @@
+import RemixKit
+
+/// A title and a paragraph of detail.
+public struct ItemDetailViewData: Equatable, Sendable {
+    public var title: String
+    public var detail: String
+
+    /// Makes view data.
+    public init(title: String, detail: String) {
+        self.title = title
+        self.detail = detail
+    }
+}
+
+/// Shows one item's details; display only.
+public protocol ItemDetailView: View {
+    var viewData: ItemDetailViewData { get set }
+}
+
+/// The headless detail screen.
+public final class HeadlessItemDetailView: ItemDetailView {
+    public var viewData = ItemDetailViewData(title: "", detail: "")
+
+    /// Makes an empty detail view.
+    public init() {}
+
+    public var screen: ScreenContent {
+        ScreenContent(name: "item", context: viewData.title, title: viewData.title,
+                      body: viewData.detail.isEmpty ? [] : [viewData.detail])
+    }
+
+    public func receive(_ input: UserInput) throws {
+        throw UserInputError(screen: "item", input: input)
+    }
+}

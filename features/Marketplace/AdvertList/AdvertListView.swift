@@ -1,0 +1,73 @@
+import Classifieds
+import RemixKit
+
+/// The advert list as shown: one row per advert with its group's title.
+public struct AdvertListViewData: Equatable, Sendable {
+    /// One row.
+    public struct Item: Equatable, Sendable {
+        public var advertID: AdvertID
+        public var title: String
+        public var group: String
+
+        /// Makes a row.
+        public init(advertID: AdvertID, title: String, group: String) {
+            self.advertID = advertID
+            self.title = title
+            self.group = group
+        }
+    }
+
+    /// The rows in service order.
+    public var items: [Item]
+    /// The title of the group the list is filtered by, or nil when it shows everything.
+    public var filterTitle: String?
+
+    /// Makes view data.
+    public init(items: [Item], filterTitle: String? = nil) {
+        self.items = items
+        self.filterTitle = filterTitle
+    }
+}
+
+/// Reports what the user does on the advert list.
+public protocol AdvertListViewDelegate: AnyObject {
+    func didSelect(advertID: AdvertID)
+    func didSelectNewAdvertAction()
+    func didSelectFiltersAction()
+}
+
+/// The list of adverts with a "+" (new advert) and a filters button.
+public protocol AdvertListView: View {
+    var delegate: (any AdvertListViewDelegate)? { get set }
+    var viewData: AdvertListViewData { get set }
+}
+
+/// The headless advert list.
+public final class HeadlessAdvertListView: AdvertListView {
+    public weak var delegate: (any AdvertListViewDelegate)?
+    public var viewData = AdvertListViewData(items: [])
+
+    /// Makes an empty list.
+    public init() {}
+
+    public var screen: ScreenContent {
+        ScreenContent(
+            name: "adverts", context: viewData.filterTitle,
+            title: viewData.filterTitle.map { "Adverts in \($0)" } ?? "Adverts",
+            items: viewData.items.map { ScreenItem(id: $0.advertID, title: $0.title, detail: $0.group) },
+            buttons: [ScreenButton(id: "new", title: "New advert"), ScreenButton(id: "filters", title: "Filters")])
+    }
+
+    public func receive(_ input: UserInput) throws {
+        switch input {
+        case .select(let id) where viewData.items.contains(where: { $0.advertID == id }):
+            delegate?.didSelect(advertID: id)
+        case .press("new"):
+            delegate?.didSelectNewAdvertAction()
+        case .press("filters"):
+            delegate?.didSelectFiltersAction()
+        default:
+            throw UserInputError(screen: "adverts", input: input)
+        }
+    }
+}

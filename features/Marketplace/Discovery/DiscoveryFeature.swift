@@ -1,0 +1,81 @@
+import Classifieds
+import RemixKit
+
+/// Marketplace's root: browse adverts, filter them by group, see one in detail, insert a new one
+/// through whatever feature fills the insertion slot. Phones get a navigation flow, tablets a
+/// split view with modal filter and insertion.
+public final class DiscoveryFeature: Feature {
+    /// What the Discovery coordinators are built from.
+    public struct Dependencies {
+        public var advertService: any AdvertService
+        public var groupService: any GroupService
+        public var advertList: AdvertListFeature
+        public var groupSelection: GroupSelectionFeature
+        /// The slot whose feature runs insertion; using it the first time is the exposure moment.
+        public var insertion: Slot
+        public var events: any EventSink
+        public var makeDetailView: () -> any ItemDetailView
+
+        /// Collects the dependencies.
+        public init(advertService: any AdvertService, groupService: any GroupService, advertList: AdvertListFeature,
+                    groupSelection: GroupSelectionFeature, insertion: Slot, events: any EventSink,
+                    makeDetailView: @escaping () -> any ItemDetailView = { HeadlessItemDetailView() }) {
+            self.advertService = advertService
+            self.groupService = groupService
+            self.advertList = advertList
+            self.groupSelection = groupSelection
+            self.insertion = insertion
+            self.events = events
+            self.makeDetailView = makeDetailView
+        }
+    }
+
+    private let dependencies: Dependencies
+
+    /// Makes the feature.
+    public init(dependencies: Dependencies) {
+        self.dependencies = dependencies
+    }
+
+    /// The phone flow on one navigation stack, the window's root.
+    public func makeNavigationCoordinator(window: Window) -> NavigationDiscoveryCoordinator {
+        NavigationDiscoveryCoordinator(window: window, dependencies: dependencies,
+                                       interactor: DiscoveryInteractor(advertService: dependencies.advertService))
+    }
+
+    /// The tablet flow in a split view, the window's root.
+    public func makeSplitCoordinator(window: Window) -> SplitDiscoveryCoordinator {
+        SplitDiscoveryCoordinator(window: window, dependencies: dependencies,
+                                  interactor: DiscoveryInteractor(advertService: dependencies.advertService))
+    }
+}
+
+extension DiscoveryFeature.Dependencies {
+    /// Records a Discovery domain event.
+    func record(_ name: String, _ fields: [EventField] = []) {
+        events.record(DomainEvent(name, fields))
+    }
+
+    /// The insertion flow to run now, reporting `insertion_started` (nil if the slot's feature is no flow).
+    func startInsertion(on navigation: any NavigationWireframe, delegate: any FlowCoordinatorDelegate) -> (any FlowCoordinator)? {
+        guard let feature = insertion.use(as: (any FlowFeature).self) else { return nil }
+        let coordinator = feature.makeCoordinator(navigation: navigation)
+        coordinator.delegate = delegate
+        record("insertion_started", [EventField("flow", .string(String(describing: type(of: coordinator))))])
+        coordinator.start()
+        return coordinator
+    }
+
+    /// Records how an insertion ended.
+    func recordInsertion(_ outcome: FlowOutcome) {
+        switch outcome {
+        case .completed: record("insertion_completed")
+        case .cancelled: record("insertion_cancelled")
+        }
+    }
+
+    /// Records a filter change (`group` null when reset).
+    func recordFilter(_ groupID: GroupID?) {
+        record("filter_applied", [EventField("group", groupID.map(EventValue.string) ?? .null)])
+    }
+}

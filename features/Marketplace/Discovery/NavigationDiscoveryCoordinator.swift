@@ -1,0 +1,75 @@
+import Classifieds
+import RemixKit
+
+/// Discovery on a phone: everything on one navigation stack. Filtering and insertion run after a
+/// pop checkpoint at the list and pop back to it when they end.
+public final class NavigationDiscoveryCoordinator: AppRoot, AdvertListCoordinatorDelegate,
+    GroupSelectionCoordinatorDelegate, FlowCoordinatorDelegate {
+    private let window: Window
+    private let navigation: any NavigationWireframe
+    private let dependencies: DiscoveryFeature.Dependencies
+    private let interactor: DiscoveryInteractor
+    private let advertList: AdvertListCoordinator
+    private var groupSelection: GroupSelectionCoordinator?
+    private var insertion: (any FlowCoordinator)?
+
+    init(window: Window, dependencies: DiscoveryFeature.Dependencies, interactor: DiscoveryInteractor) {
+        self.window = window
+        self.navigation = window.makeNavigation()
+        self.dependencies = dependencies
+        self.interactor = interactor
+        self.advertList = dependencies.advertList.makeCoordinator(navigation: navigation)
+    }
+
+    public func start() {
+        window.setRoot(navigation)
+        advertList.delegate = self
+        advertList.start()
+    }
+
+    public func didSelect(advertID: AdvertID) {
+        interactor.fetchDetail(advertID: advertID) { result in
+            guard case .success(let advert) = result else { return }
+            let view = dependencies.makeDetailView()
+            view.viewData = AdvertDetailFormatter.prepare(advert)
+            dependencies.record("advert_viewed", [EventField("advert", .string(advertID))])
+            navigation.push(view)
+        }
+    }
+
+    public func didSelectFiltersAction() {
+        navigation.setPopCheckpoint()
+        let coordinator = dependencies.groupSelection.makeCoordinator(navigation: navigation)
+        coordinator.delegate = self
+        groupSelection = coordinator
+        coordinator.start()
+    }
+
+    public func didSelect(groupID: GroupID?) {
+        advertList.updateAdverts(for: groupID)
+        dependencies.recordFilter(groupID)
+        endGroupSelection()
+    }
+
+    public func didCancelSelection() {
+        endGroupSelection()
+    }
+
+    private func endGroupSelection() {
+        groupSelection = nil
+        navigation.popToLastCheckpoint()
+    }
+
+    public func didSelectNewAdvertAction() {
+        navigation.setPopCheckpoint()
+        insertion = dependencies.startInsertion(on: navigation, delegate: self)
+        if insertion == nil { navigation.unsetPopCheckpoint() }
+    }
+
+    public func flowCoordinator(_ coordinator: any FlowCoordinator, didFinishWith outcome: FlowOutcome) {
+        if case .completed = outcome { advertList.reloadAdverts() }
+        dependencies.recordInsertion(outcome)
+        insertion = nil
+        navigation.popToLastCheckpoint()
+    }
+}

@@ -1,0 +1,49 @@
+import Classifieds
+import RemixKit
+
+/// The role of features that fill Marketplace's `insertion` slot: flows that end with a
+/// published advert (`.completed(result: advertID)`) or a cancellation.
+public enum InsertionRole {
+    /// The role name slots and features declare.
+    public static let name = "insertion"
+}
+
+/// Keeps one insertion attempt's draft and publishes it, reporting the outcome as domain events.
+public final class InsertionInteractor {
+    /// The draft being built.
+    public private(set) var draft = Draft()
+    private let advertService: any AdvertService
+    private let events: any EventSink
+
+    /// Makes an interactor with an empty draft.
+    public init(advertService: any AdvertService, events: any EventSink) {
+        self.advertService = advertService
+        self.events = events
+    }
+
+    /// Sets the draft's title.
+    public func update(title: String) { draft.title = title }
+
+    /// Sets the draft's group.
+    public func update(groupID: GroupID?) { draft.groupID = groupID }
+
+    /// Publishes the draft: `advert_published` on success, `publish_failed` on error.
+    public func publish(completion: (AsyncResult<AdvertID>) -> Void) {
+        let draft = self.draft
+        advertService.publish(draft: draft) { result in
+            switch result {
+            case .success(let advertID):
+                events.record(DomainEvent("advert_published", [
+                    EventField("advert", .string(advertID)),
+                    EventField("group", .string(draft.groupID ?? "")),
+                    EventField("title", .string(draft.title ?? "")),
+                ]))
+            case .error:
+                events.record(DomainEvent("publish_failed", [
+                    EventField("group", draft.groupID.map(EventValue.string) ?? .null),
+                ]))
+            }
+            completion(result)
+        }
+    }
+}

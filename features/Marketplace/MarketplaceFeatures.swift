@@ -1,0 +1,91 @@
+import Classifieds
+import RemixKit
+
+extension MarketplaceModule {
+    /// Every Marketplace feature, by name.
+    static let features: [FeatureDescriptor] = [
+        FeatureDescriptor(
+            name: "Discovery",
+            summary: "Marketplace root: advert list, filter, detail and the insertion slot (phone and tablet)"
+        ) { context in
+            let session = context.session
+            let adverts = try session.services.resolve((any AdvertService).self)
+            let groups = try session.services.resolve((any GroupService).self)
+            return DiscoveryFeature(dependencies: .init(
+                advertService: adverts, groupService: groups,
+                advertList: try session.makeFeature(named: "AdvertList", as: AdvertListFeature.self),
+                groupSelection: try session.makeFeature(named: "GroupSelection", as: GroupSelectionFeature.self),
+                insertion: try session.slot(insertionSlot), events: session.events))
+        },
+        FeatureDescriptor(
+            name: "AdvertList",
+            summary: "The list of adverts, filtered by exactly one group or showing all"
+        ) { context in
+            AdvertListFeature(advertService: try context.session.services.resolve((any AdvertService).self),
+                              groupService: try context.session.services.resolve((any GroupService).self))
+        },
+        FeatureDescriptor(
+            name: "ManualGroupInsertion",
+            summary: "Insert an advert: pick a leaf group, then type the title (remembered on back)",
+            role: InsertionRole.name
+        ) { context in
+            let session = context.session
+            return ManualGroupInsertionFeature(
+                groupSelection: try session.makeFeature(named: "GroupSelection", as: GroupSelectionFeature.self),
+                advertService: try session.services.resolve((any AdvertService).self), events: session.events)
+        },
+        FeatureDescriptor(
+            name: "AutoGroupInsertion",
+            summary: "Insert an advert: type the title; the group is recommended from its keywords",
+            role: InsertionRole.name,
+            parameters: [
+                ParameterSpec("loadingMessage", default: .string("Autoselecting group..."),
+                              summary: "The toast shown while the group is chosen"),
+                ParameterSpec("errorToastSeconds", default: .double(2),
+                              summary: "How long the publish-failure toast stays"),
+            ]
+        ) { context in
+            let session = context.session
+            let seconds = context.parameters.double("errorToastSeconds", or: 2)
+            return AutoGroupInsertionFeature(
+                advertService: try session.services.resolve((any AdvertService).self),
+                recommendations: try session.services.resolve((any GroupRecommendationService).self),
+                events: session.events, wireframes: session.window,
+                loadingMessage: context.parameters.string("loadingMessage", or: "Autoselecting group..."),
+                errorDuration: .milliseconds(Int64((max(0, seconds) * 1000).rounded())))
+        },
+        FeatureDescriptor(
+            name: "AlternatingInsertion",
+            summary: "Hands out its flows in turn (Manual, Auto, …), counting cancelled attempts",
+            role: InsertionRole.name,
+            parameters: [
+                ParameterSpec("flows", default: .string("ManualGroupInsertion,AutoGroupInsertion"),
+                              summary: "Comma-separated insertion features to alternate, in order"),
+            ]
+        ) { context in
+            let names = context.parameters.string("flows", or: "")
+                .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            guard !names.isEmpty, !names.contains("AlternatingInsertion") else {
+                throw AlternationError.badFlows(names.joined(separator: ","))
+            }
+            let session = context.session
+            let subfeatures = try names.map { name in
+                try session.registry.check(feature: name, fills: insertionSlot, of: session.app.name)
+                return try session.makeFeature(named: name, as: (any FlowFeature).self)
+            }
+            return AlternatingInsertionFeature(subfeatures: subfeatures)
+        },
+    ]
+}
+
+/// A bad `flows` parameter for AlternatingInsertion.
+enum AlternationError: Error, CustomStringConvertible {
+    case badFlows(String)
+
+    var description: String {
+        switch self {
+        case .badFlows(let flows):
+            "AlternatingInsertion needs at least one other insertion feature in 'flows' (got '\(flows)')"
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import Classifieds
+import Foundation
+import RemixKit
+import RemixYAML
+
+/// Marketplace: browse, filter and insert classified adverts, with three interchangeable
+/// insertion flows for the `insertion` slot.
+public struct MarketplaceModule: FeatureModule {
+    public let name = "Marketplace"
+    public let summary = "Classified adverts: discovery on phone and tablet, filtering, three insertion flows"
+    /// The name of Marketplace's insertion slot.
+    public static let insertionSlot = "insertion"
+    private let catalogURL: URL?
+
+    /// Makes the module; `catalogURL` replaces the bundled catalog file.
+    public init(catalogURL: URL? = nil) {
+        self.catalogURL = catalogURL
+    }
+
+    /// The bundled catalog file, if it can be found.
+    public static var bundledCatalog: URL? {
+        ResourceLocator.find("marketplace-catalog.yaml", bundle: "RemixFeatures_Marketplace.resources",
+                             sourceFolder: "Marketplace")
+    }
+
+    public func register(into registrar: ModuleRegistrar) throws {
+        guard let url = catalogURL ?? Self.bundledCatalog else {
+            throw Diagnostic(SourceLocation(file: "marketplace-catalog.yaml", line: 1, column: 1), .error,
+                             "cannot find Marketplace's catalog file; set REMIX_DATA_DIR to the folder holding it")
+        }
+        let catalog = try Catalog.load(contentsOf: url)
+        for feature in Self.features { registrar.add(feature) }
+        registrar.add(AppDefinition(
+            name: "marketplace",
+            summary: "Browse, filter and publish classified adverts",
+            platforms: ["phone", "tablet"],
+            slots: [SlotDefinition(name: Self.insertionSlot, role: InsertionRole.name,
+                                   defaultFeature: "AlternatingInsertion",
+                                   summary: "The flow that creates a new advert")],
+            attributes: ["id", "platform", "appVersion", "country"]
+        ) { session in
+            try MarketplaceApp(session: session, catalog: catalog)
+        })
+    }
+}
+
+/// Marketplace in one session: the in-memory services filled from the catalog and the Discovery
+/// coordinator for the session's platform.
+final class MarketplaceApp: AppRoot {
+    private let root: any AppRoot
+
+    init(session: SessionEnvironment, catalog: Catalog) throws {
+        let groups = InMemoryGroupService(groups: catalog.groups)
+        let random = session.random
+        let adverts = InMemoryAdvertService(adverts: catalog.adverts) { random.identifier() }
+        let table = catalog.recommendations
+            ?? RecommendationTable(rules: [], defaultGroupID: catalog.groups.first?.groupID ?? "")
+        let recommendations = KeywordGroupRecommendationService(table: table, clock: session.clock)
+        let services = session.services
+        services.register(groups, as: (any GroupService).self)
+        services.register(adverts, as: (any AdvertService).self)
+        services.register(adverts, as: InMemoryAdvertService.self)
+        services.register(recommendations, as: (any GroupRecommendationService).self)
+        services.register(recommendations, as: KeywordGroupRecommendationService.self)
+        let discovery = try session.makeFeature(named: "Discovery", as: DiscoveryFeature.self)
+        root = session.platform == "tablet"
+            ? discovery.makeSplitCoordinator(window: session.window)
+            : discovery.makeNavigationCoordinator(window: session.window)
+    }
+
+    func start() {
+        root.start()
+    }
+}

@@ -1,0 +1,69 @@
+import RemixKit
+
+/// A text entry step: a label and an editable text.
+public struct TextEntryStepViewData: Equatable, Sendable {
+    public var title: String
+    public var value: String
+
+    /// Makes view data.
+    public init(title: String, value: String) {
+        self.title = title
+        self.value = value
+    }
+}
+
+/// Reports what the user does on a text entry step.
+public protocol TextEntryStepViewDelegate: AnyObject {
+    /// "Next" was tapped with the current text.
+    func didTapNext(withText text: String)
+    /// The back button popped the step; carries the current text.
+    func didGoBack(withText text: String)
+}
+
+/// One step of a flow that asks for a text.
+public protocol TextEntryStepView: View {
+    var delegate: (any TextEntryStepViewDelegate)? { get set }
+    var viewData: TextEntryStepViewData { get set }
+}
+
+/// The headless text entry step: a text field and a Next button.
+public final class HeadlessTextEntryStepView: TextEntryStepView {
+    public weak var delegate: (any TextEntryStepViewDelegate)?
+    /// Setting view data also resets the text being edited.
+    public var viewData = TextEntryStepViewData(title: "", value: "") {
+        didSet { text = viewData.value }
+    }
+    private var text = ""
+    private let screenName: String
+
+    /// Makes an empty step shown under `screenName` (e.g. `title`).
+    public init(screenName: String) {
+        self.screenName = screenName
+    }
+
+    public var screen: ScreenContent {
+        ScreenContent(name: screenName, title: viewData.title,
+                      fields: [ScreenTextField(id: "text", label: viewData.title, value: text)],
+                      buttons: [ScreenButton(id: "next", title: "Next")])
+    }
+
+    public func receive(_ input: UserInput) throws {
+        switch input {
+        case .edit("text", let newText): text = newText
+        case .press("next"): delegate?.didTapNext(withText: text)
+        default: throw UserInputError(screen: screenName, input: input)
+        }
+    }
+
+    public func navigationDidGoBack() {
+        delegate?.didGoBack(withText: text)
+    }
+}
+
+/// Turns a draft into the title step's view data.
+public enum TitleStepFormatter {
+    /// Headed "Advert title", showing the draft's title or "".
+    public static func prepare(title: String?) -> TextEntryStepViewData {
+        TextEntryStepViewData(title: "Advert title", value: title ?? "")
+    }
+}

@@ -22,14 +22,16 @@ func loadRegistry() throws -> FeatureRegistry {
 }
 
 /// Runs an app in the terminal on standard input and output.
-func runInTerminal(app: String, platform: String?, registry: FeatureRegistry, seed: UInt64) throws -> TerminalOutcome {
+func runInTerminal(
+    app: String, platform: String?, registry: FeatureRegistry, seed: UInt64, chooser: (any SlotChooser)?
+) throws -> TerminalOutcome {
     let write: (String) -> Void = { text in
         FileHandle.standardOutput.write(Data(text.utf8))
     }
     let session: AppSession
     do {
         session = try AppSession(app: app, platform: platform, registry: registry, seed: seed,
-                                 events: TerminalEventEcho(write: write))
+                                 events: TerminalEventEcho(write: write), chooser: chooser)
     } catch {
         printError(String(describing: error))
         throw ExitCode(1)

@@ -23,9 +23,21 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Seed for the session's randomness (e.g. new advert ids).")
     var seed: UInt64 = 1
 
+    @Option(name: .customLong("slot"),
+            help: "Fill a slot with a feature, e.g. insertion=AutoGroupInsertion (repeatable).")
+    var slots: [String] = []
+
     func run() throws {
         let registry = try loadRegistry()
-        let outcome = try runInTerminal(app: app, platform: platform, registry: registry, seed: seed)
+        let chooser: FixedSlotChooser
+        do {
+            chooser = try FixedSlotChooser(specs: slots, app: app, registry: registry)
+        } catch {
+            printError(String(describing: error))
+            throw ExitCode(1)
+        }
+        let outcome = try runInTerminal(app: app, platform: platform, registry: registry, seed: seed,
+                                        chooser: chooser)
         if !outcome.errors.isEmpty { throw ExitCode(1) }
     }
 }

@@ -8,6 +8,12 @@ public struct TerminalOutcome: Equatable, Sendable {
     public var quit: Bool
     /// Messages about input that could not be acted on, in order.
     public var errors: [String]
+
+    /// Makes an outcome.
+    public init(quit: Bool, errors: [String]) {
+        self.quit = quit
+        self.errors = errors
+    }
 }
 
 /// Plays a person at a terminal: shows the front screen's data and numbered actions, reads a
@@ -30,9 +36,14 @@ public final class TerminalDriver {
     public func run() -> TerminalOutcome {
         session.start()
         while true {
-            let waited = session.waitWhileBlocked()
-            if waited > .zero { write("(\(formatted(waited)) pass)\n") }
             let window = session.window
+            if window.isBlocked {
+                write(ScreenRenderer.render(state: window.state, panels: window.panels))
+                let waited = session.waitWhileBlocked()
+                write("(\(formatted(waited)) pass)\n")
+                if window.isBlocked { return TerminalOutcome(quit: false, errors: errors + ["the app is stuck waiting"]) }
+                continue
+            }
             let panels = window.panels
             let actions = TerminalAction.actions(for: panels)
             write(ScreenRenderer.render(state: window.state, panels: panels))
@@ -54,8 +65,9 @@ public final class TerminalDriver {
                 continue
             default:
                 guard let number = Int(choice), actions.indices.contains(number - 1) else {
-                    let range = actions.isEmpty ? "" : "1–\(actions.count), "
-                    report("unknown action '\(choice)': type \(range)\(window.canGoBack ? "b (back), " : "")or q (quit)")
+                    let choices = (actions.isEmpty ? [] : ["a number from 1 to \(actions.count)"])
+                        + (window.canGoBack ? ["b (back)"] : []) + ["q (quit)"]
+                    report("unknown action '\(choice)': type \(choices.joined(separator: ", "))")
                     continue
                 }
                 guard perform(actions[number - 1], panels: panels) else {

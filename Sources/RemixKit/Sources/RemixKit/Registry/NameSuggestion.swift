@@ -14,16 +14,13 @@ public enum NameSuggestion {
         return best.distance <= limit ? best.name : nil
     }
 
-    /// A message tail: "; did you mean 'x'? Known <noun>s: a, b, c".
+    /// A message tail: "; did you mean 'x'? (known <noun>s: a, b, c)".
     public static func hint(for name: String, among candidates: [String], noun: String) -> String {
-        var text = ""
-        if let nearest = nearest(to: name, among: candidates) { text += "; did you mean '\(nearest)'?" }
-        if candidates.isEmpty {
-            text += " (there are no \(noun)s)"
-        } else {
-            text += " Known \(noun)s: \(candidates.sorted().joined(separator: ", "))"
-        }
-        return text
+        let known = candidates.isEmpty
+            ? "there are no \(noun)s"
+            : "known \(noun)s: \(candidates.sorted().joined(separator: ", "))"
+        guard let nearest = nearest(to: name, among: candidates) else { return "; \(known)" }
+        return "; did you mean '\(nearest)'? (\(known))"
     }
 
     static func editDistance(_ a: [Character], _ b: [Character]) -> Int {

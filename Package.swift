@@ -21,11 +21,12 @@ let package = Package(
     ],
     targets: [
         .target(name: "RemixHost", dependencies: [remixKit, remixYAML, features]),
+        .target(name: "RemixExperiments", dependencies: [remixKit, remixYAML]),
         .target(name: "RemixTerminal", dependencies: ["RemixHost", remixKit]),
         .target(
             name: "RemixCLI",
             dependencies: [
-                "RemixHost", "RemixTerminal", remixKit,
+                "RemixHost", "RemixTerminal", "RemixExperiments", remixKit,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "remix", dependencies: ["RemixCLI"]),
@@ -34,6 +35,7 @@ let package = Package(
         .testTarget(name: "MarketplaceTests", dependencies: [remixKit, features, "RemixHost"]),
         .testTarget(name: "GroupBrowserTests", dependencies: [remixKit, features, "RemixHost"]),
         .testTarget(name: "CalculatorTests", dependencies: [remixKit, features, "RemixHost"]),
+        .testTarget(name: "RemixExperimentsTests", dependencies: ["RemixExperiments", "RemixHost", remixKit, remixYAML]),
         .testTarget(name: "RemixHostTests", dependencies: ["RemixHost", "RemixTerminal", "RemixCLI", remixKit, features]),
     ],
     swiftLanguageModes: [.v6]

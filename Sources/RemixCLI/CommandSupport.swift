@@ -4,9 +4,15 @@ import RemixHost
 import RemixKit
 import RemixTerminal
 
-/// Prints `message` to standard error as `remix: message`.
-func printError(_ message: String) {
-    FileHandle.standardError.write(Data("remix: \(message)\n".utf8))
+/// Prints `message` to standard error, as `remix: message` unless `prefix` is false.
+func printError(_ message: String, prefix: Bool = true) {
+    FileHandle.standardError.write(Data("\(prefix ? "remix: " : "")\(message)\n".utf8))
+}
+
+/// Writes `text` to standard output at once (prompts have no newline to flush them).
+func writeOut(_ text: String) {
+    print(text, terminator: "")
+    fflush(nil)
 }
 
 /// Loads the built-in modules; a broken module (e.g. its catalog file) is reported and exits 1.
@@ -23,20 +29,19 @@ func loadRegistry() throws -> FeatureRegistry {
 
 /// Runs an app in the terminal on standard input and output.
 func runInTerminal(
-    app: String, platform: String?, registry: FeatureRegistry, seed: UInt64, chooser: (any SlotChooser)?
+    app: String, platform: String?, registry: FeatureRegistry, seed: UInt64, chooser: (any SlotChooser)?,
+    events: any EventSink, announce: () -> Void = {}
 ) throws -> TerminalOutcome {
-    let write: (String) -> Void = { text in
-        FileHandle.standardOutput.write(Data(text.utf8))
-    }
     let session: AppSession
     do {
         session = try AppSession(app: app, platform: platform, registry: registry, seed: seed,
-                                 events: TerminalEventEcho(write: write), chooser: chooser)
+                                 events: events, chooser: chooser)
     } catch {
         printError(String(describing: error))
         throw ExitCode(1)
     }
-    let outcome = TerminalDriver(session: session, readLine: { Swift.readLine() }, write: write).run()
+    announce()
+    let outcome = TerminalDriver(session: session, readLine: { Swift.readLine() }, write: writeOut).run()
     if !outcome.errors.isEmpty {
         printError("\(outcome.errors.count) input line(s) could not be acted on; the first: \(outcome.errors[0])")
     }

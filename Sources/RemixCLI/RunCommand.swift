@@ -1,4 +1,5 @@
 import ArgumentParser
+import RemixExperiments
 import RemixHost
 import RemixKit
 import RemixTerminal
@@ -27,17 +28,47 @@ struct RunCommand: ParsableCommand {
             help: "Fill a slot with a feature, e.g. insertion=AutoGroupInsertion (repeatable).")
     var slots: [String] = []
 
+    @Option(help: "A folder of experiment files that decide which features fill the app's slots.")
+    var experiments: String?
+
+    @Option(help: "The session's user id (the 'id' attribute experiments hash).")
+    var user: String = "user-1"
+
+    @OptionGroup var session: SessionAttributeOptions
+
     func run() throws {
         let registry = try loadRegistry()
-        let chooser: FixedSlotChooser
+        let fixed: FixedSlotChooser
         do {
-            chooser = try FixedSlotChooser(specs: slots, app: app, registry: registry)
+            fixed = try FixedSlotChooser(specs: slots, app: app, registry: registry)
         } catch {
             printError(String(describing: error))
             throw ExitCode(1)
         }
-        let outcome = try runInTerminal(app: app, platform: platform, registry: registry, seed: seed,
-                                        chooser: chooser)
+        var choosers: [any SlotChooser] = [fixed]
+        var experimentChooser: ExperimentSlotChooser?
+        var platform = self.platform
+        let echo = TerminalEventEcho(write: writeOut)
+        if let experiments {
+            let set = try loadExperiments(paths: [experiments], registry: registry)
+            var attributes = try session.parsedAttributes()
+            attributes["id"] = attributes["id"] ?? .string(user)
+            if let platform { attributes["platform"] = .string(platform) }
+            platform = platform ?? attributes["platform"]?.stringValue
+            let chooser = ExperimentSlotChooser(experiments: set, attributes: attributes, now: try session.date(),
+                                                events: echo)
+            choosers.append(chooser)
+            experimentChooser = chooser
+        }
+        let outcome = try runInTerminal(
+            app: app, platform: platform, registry: registry, seed: seed, chooser: SlotChooserChain(choosers),
+            events: echo
+        ) {
+            for decision in experimentChooser?.decisions.values.flatMap({ $0 }) ?? [] {
+                let variation = decision.variation.map { " variation \($0) → \(decision.feature ?? "")" } ?? ""
+                print("experiment \(decision.experiment):\(variation) (\(decision.rule))")
+            }
+        }
         if !outcome.errors.isEmpty { throw ExitCode(1) }
     }
 }

@@ -1,0 +1,50 @@
+/// A GrowthBook targeting condition (its MongoDB-like query language), compiled once and
+/// evaluated as often as needed with the results of the JavaScript SDK's `evalCondition`.
+///
+/// Compiling does all the work that does not depend on the user: splitting attribute paths,
+/// padding version operands, indexing `$in` lists and compiling regular expressions. Evaluating
+/// never fails: where the JavaScript SDK would throw (for example on `{"$or": null}`), the
+/// condition simply does not pass.
+public struct Condition: Sendable {
+    /// The condition as written.
+    public let source: AttributeValue
+    private let root: ConditionNode
+
+    /// Compiles a condition object such as `{"platform": "tablet", "appVersion": {"$vgte": "2.0"}}`.
+    public init(parsing source: AttributeValue) {
+        self.source = source
+        root = ConditionCompiler.compile(source)
+    }
+
+    /// Whether `attributes` satisfy the condition; `savedGroups` resolve `$inGroup` and
+    /// `$notInGroup` (group id to an array of member values).
+    public func evaluate(
+        _ attributes: [String: AttributeValue],
+        savedGroups: [String: AttributeValue] = [:]
+    ) -> Bool {
+        do {
+            return try root.evaluate(attributes, groups: savedGroups)
+        } catch {
+            return false
+        }
+    }
+
+    /// Whether an arbitrary tested value (normally an object of attributes) satisfies the condition.
+    public func evaluate(value tested: AttributeValue, savedGroups: [String: AttributeValue] = [:]) -> Bool {
+        do {
+            return try root.evaluate(tested, groups: savedGroups)
+        } catch {
+            return false
+        }
+    }
+
+    /// Compiles and evaluates in one step, like GrowthBook's `evalCondition(attributes, condition,
+    /// savedGroups)`. Prefer compiling once when the same condition is evaluated repeatedly.
+    public static func evaluate(
+        _ condition: AttributeValue,
+        attributes: [String: AttributeValue],
+        savedGroups: [String: AttributeValue] = [:]
+    ) -> Bool {
+        Condition(parsing: condition).evaluate(attributes, savedGroups: savedGroups)
+    }
+}

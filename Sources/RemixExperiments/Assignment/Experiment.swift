@@ -1,0 +1,190 @@
+/// An experiment definition with GrowthBook's fields and defaults.
+///
+/// Changing a field keeps the experiment's precomputed bucketing (seed, ranges) up to date.
+public struct Experiment: Sendable {
+    /// Where an experiment is in its life cycle.
+    public enum Status: String, Sendable, Equatable {
+        /// Not started: nobody is assigned unless forced.
+        case draft
+        /// Running: users are bucketed.
+        case running
+        /// Finished: users are bucketed (so forcing still works) but reported as not in it.
+        case stopped
+    }
+
+    /// A hash-based filter: the user takes part only if their hash lands in one of `ranges`.
+    public struct Filter: Sendable, Equatable {
+        /// The hash seed.
+        public var seed: String
+        /// The accepted slices of [0, 1).
+        public var ranges: [BucketRange]
+        /// The hash version; GrowthBook's default for filters is 2.
+        public var hashVersion: Int?
+        /// The attribute to hash; `id` when absent.
+        public var attribute: String?
+
+        /// A filter accepting users whose hash of `attribute` with `seed` falls in `ranges`.
+        public init(seed: String, ranges: [BucketRange], hashVersion: Int? = nil, attribute: String? = nil) {
+            self.seed = seed
+            self.ranges = ranges
+            self.hashVersion = hashVersion
+            self.attribute = attribute
+        }
+    }
+
+    /// A prerequisite: the feature `id`'s value, as `{"value": …}`, must satisfy `condition`.
+    public struct ParentCondition: Sendable {
+        /// The prerequisite feature's key.
+        public var id: String
+        /// The condition on `{"value": <feature value>}`.
+        public var condition: Condition
+        /// Whether the prerequisite gates the feature; an experiment fails either way.
+        public var gate: Bool
+
+        /// A prerequisite on the feature `id`; a missing condition always passes.
+        public init(id: String, condition: AttributeValue? = nil, gate: Bool = false) {
+            self.id = id
+            self.condition = Condition(parsing: condition ?? .object([:]))
+            self.gate = gate
+        }
+    }
+
+    /// Optional per-variation metadata.
+    public struct VariationMeta: Sendable, Equatable {
+        /// The variation's stable key, reported instead of its index.
+        public var key: String?
+        /// A human-readable name.
+        public var name: String?
+        /// Whether the variation passes through to the default feature value.
+        public var passthrough: Bool
+
+        /// Metadata for one variation.
+        public init(key: String? = nil, name: String? = nil, passthrough: Bool = false) {
+            self.key = key
+            self.name = name
+            self.passthrough = passthrough
+        }
+    }
+
+    /// The experiment's key (also the default hash seed).
+    public var key: String { didSet { refreshBucketing() } }
+    /// The variations' values; index `i` is variation `i`.
+    public var variations: [AttributeValue] { didSet { refreshBucketing() } }
+    /// Traffic split between variations; equal when absent or invalid.
+    public var weights: [Double]? { didSet { refreshBucketing() } }
+    /// Share of users included, 0 to 1; 1 when absent.
+    public var coverage: Double? { didSet { refreshBucketing() } }
+    /// Targeting condition on the user's attributes.
+    public var condition: Condition?
+    /// Prerequisite features that must hold for the user to be included.
+    public var parentConditions: [ParentCondition]?
+    /// Namespace slice; ignored when `filters` is set.
+    public var namespace: Namespace?
+    /// The attribute whose value is hashed; `id` when absent or empty.
+    public var hashAttribute: String?
+    /// A second attribute for sticky bucketing; GrowthBook only consults it when sticky
+    /// bucketing is on, which this engine does not implement, so `run` ignores it.
+    public var fallbackAttribute: String?
+    /// Hash algorithm version (1 or 2); 1 when absent or 0.
+    public var hashVersion: Int? { didSet { refreshBucketing() } }
+    /// Hash seed; the key when absent or empty.
+    public var seed: String? { didSet { refreshBucketing() } }
+    /// Hash-based filters that replace the namespace check.
+    public var filters: [Filter]?
+    /// Explicit bucket ranges, overriding `weights` and `coverage`.
+    public var ranges: [BucketRange]? { didSet { refreshBucketing() } }
+    /// A variation every included user gets (reported with `hashUsed == false`).
+    public var force: Int?
+    /// Whether the experiment runs at all.
+    public var active: Bool
+    /// Life-cycle status.
+    public var status: Status
+    /// Per-variation metadata (keys and names).
+    public var meta: [VariationMeta]? { didSet { refreshBucketing() } }
+
+    private(set) var bucketing: Bucketing
+
+    /// An experiment with GrowthBook's defaults for every field not given.
+    public init(
+        key: String,
+        variations: [AttributeValue],
+        weights: [Double]? = nil,
+        coverage: Double? = nil,
+        condition: AttributeValue? = nil,
+        parentConditions: [ParentCondition]? = nil,
+        namespace: Namespace? = nil,
+        hashAttribute: String? = nil,
+        fallbackAttribute: String? = nil,
+        hashVersion: Int? = nil,
+        seed: String? = nil,
+        filters: [Filter]? = nil,
+        ranges: [BucketRange]? = nil,
+        force: Int? = nil,
+        active: Bool = true,
+        status: Status = .running,
+        meta: [VariationMeta]? = nil
+    ) {
+        self.key = key
+        self.variations = variations
+        self.weights = weights
+        self.coverage = coverage
+        self.condition = condition.flatMap { $0.isNull ? nil : Condition(parsing: $0) }
+        self.parentConditions = parentConditions
+        self.namespace = namespace
+        self.hashAttribute = hashAttribute
+        self.fallbackAttribute = fallbackAttribute
+        self.hashVersion = hashVersion
+        self.seed = seed
+        self.filters = filters
+        self.ranges = ranges
+        self.force = force
+        self.active = active
+        self.status = status
+        self.meta = meta
+        bucketing = Bucketing(
+            key: key, seed: seed, hashVersion: hashVersion, variationCount: variations.count,
+            coverage: coverage, weights: weights, ranges: ranges, meta: meta
+        )
+    }
+
+    /// An experiment whose variations are the numbers `0 ..< variationCount`.
+    public init(key: String, variationCount: Int) {
+        self.init(key: key, variations: (0..<max(variationCount, 0)).map { .number(Double($0)) })
+    }
+
+    /// How many variations the experiment has.
+    public var variationCount: Int { variations.count }
+
+    private mutating func refreshBucketing() {
+        bucketing = Bucketing(
+            key: key, seed: seed, hashVersion: hashVersion, variationCount: variations.count,
+            coverage: coverage, weights: weights, ranges: ranges, meta: meta
+        )
+    }
+}
+
+/// What `run` needs for hashing, bucketing and reporting, worked out when the experiment
+/// changes rather than per user. A class, so copying an experiment copies one reference.
+final class Bucketing: Sendable {
+    let seed: PreparedSeed
+    let hashVersion: Int
+    let ranges: [BucketRange]
+    /// The reported key of each variation index (at least one entry, for index 0).
+    let variationKeys: [String]
+
+    init(
+        key: String, seed: String?, hashVersion: Int?, variationCount: Int,
+        coverage: Double?, weights: [Double]?, ranges: [BucketRange]?, meta: [Experiment.VariationMeta]?
+    ) {
+        let chosenSeed = seed.flatMap { $0.isEmpty ? nil : $0 } ?? key
+        self.seed = PreparedSeed(chosenSeed)
+        self.hashVersion = hashVersion.flatMap { $0 == 0 ? nil : $0 } ?? 1
+        self.ranges = ranges ?? GrowthBookHash.bucketRanges(
+            count: variationCount, coverage: coverage, weights: weights
+        )
+        variationKeys = (0..<max(variationCount, 1)).map { index in
+            let metaKey = meta.flatMap { $0.indices.contains(index) ? $0[index].key : nil }
+            return metaKey.flatMap { $0.isEmpty ? nil : $0 } ?? String(index)
+        }
+    }
+}

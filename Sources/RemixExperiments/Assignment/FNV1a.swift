@@ -1,0 +1,68 @@
+/// A running FNV-1a 32-bit hash over UTF-16 code units, as GrowthBook's SDKs compute it.
+///
+/// Feeding strings one after another hashes their concatenation without building it.
+struct FNV1a: Sendable {
+    static let offsetBasis: UInt32 = 0x811c_9dc5
+    static let prime: UInt32 = 0x0100_0193
+
+    private(set) var state: UInt32
+
+    init(state: UInt32 = FNV1a.offsetBasis) {
+        self.state = state
+    }
+
+    @inline(__always)
+    mutating func add(unit: UInt16) {
+        state = (state ^ UInt32(unit)) &* Self.prime
+    }
+
+    /// Adds the UTF-16 code units of `text`.
+    @inline(__always)
+    mutating func add(_ text: String) {
+        let start = state
+        // ASCII text (the common case for ids) has one UTF-16 unit per UTF-8 byte.
+        let asciiResult: UInt32?? = text.utf8.withContiguousStorageIfAvailable { bytes in
+            var hash = start
+            for byte in bytes {
+                if byte >= 0x80 { return nil }
+                hash = (hash ^ UInt32(byte)) &* Self.prime
+            }
+            return hash
+        }
+        if let known = asciiResult ?? nil {
+            state = known
+            return
+        }
+        var hash = start
+        for unit in text.utf16 {
+            hash = (hash ^ UInt32(unit)) &* Self.prime
+        }
+        state = hash
+    }
+
+    /// Adds UTF-16 code units already extracted from a string.
+    @inline(__always)
+    mutating func add(units: [UInt16]) {
+        var hash = state
+        for unit in units {
+            hash = (hash ^ UInt32(unit)) &* Self.prime
+        }
+        state = hash
+    }
+
+    /// Adds the decimal digits of `number` (JavaScript's `String(n)` of a 32-bit hash).
+    @inline(__always)
+    mutating func addDecimalDigits(of number: UInt32) {
+        var divisor: UInt32 = 1
+        while divisor <= number / 10 {
+            divisor &*= 10
+        }
+        var hash = state
+        repeat {
+            let digit = (number / divisor) % 10
+            hash = (hash ^ (0x30 + digit)) &* Self.prime
+            divisor /= 10
+        } while divisor > 0
+        state = hash
+    }
+}

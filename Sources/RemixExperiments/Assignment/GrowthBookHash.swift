@@ -1,0 +1,161 @@
+/// A half-open slice `[start, end)` of the unit interval that a hash must fall into.
+public struct BucketRange: Sendable, Equatable, Hashable {
+    /// The first bucket value inside the range.
+    public var start: Double
+    /// The first bucket value past the range.
+    public var end: Double
+
+    /// A range from `start` (inclusive) to `end` (exclusive).
+    public init(start: Double, end: Double) {
+        self.start = start
+        self.end = end
+    }
+
+    /// Whether `n` lies in the range: `start <= n < end`.
+    @inline(__always)
+    public func contains(_ n: Double) -> Bool {
+        n >= start && n < end
+    }
+}
+
+/// A GrowthBook namespace: experiments sharing an id claim disjoint slices of the users.
+public struct Namespace: Sendable, Equatable, Hashable {
+    /// The namespace's id, which seeds its hash.
+    public var id: String
+    /// Where this experiment's slice starts (inclusive).
+    public var start: Double
+    /// Where this experiment's slice ends (exclusive).
+    public var end: Double
+
+    /// A slice `[start, end)` of the namespace `id`.
+    public init(id: String, start: Double, end: Double) {
+        self.id = id
+        self.start = start
+        self.end = end
+    }
+}
+
+/// GrowthBook's bucketing primitives, bit-identical to its SDKs.
+public enum GrowthBookHash {
+    /// FNV-1a 32-bit over the UTF-16 code units of `text` (not its UTF-8 bytes).
+    public static func fnv1a32(_ text: String) -> UInt32 {
+        var fnv = FNV1a()
+        fnv.add(text)
+        return fnv.state
+    }
+
+    /// GrowthBook's `hash(seed, value, version)`: a number in [0, 1), or `nil` for an
+    /// unknown version. Version 1 hashes `value + seed` to three decimals; version 2 hashes
+    /// the decimal text of `fnv(seed + value)` to four decimals.
+    public static func hash(seed: String, value: String, version: Int) -> Double? {
+        switch version {
+        case 1:
+            var fnv = FNV1a()
+            fnv.add(value)
+            fnv.add(seed)
+            return versionOneBucket(fnv.state)
+        case 2:
+            var fnv = FNV1a()
+            fnv.add(seed)
+            fnv.add(value)
+            return versionTwoBucket(inner: fnv.state)
+        default:
+            return nil
+        }
+    }
+
+    /// GrowthBook's `getBucketRanges`: one range per variation, each starting where the
+    /// previous variation's weight ends and covering `coverage` of that weight.
+    ///
+    /// Coverage is clamped to [0, 1] (missing means 1); weights that are missing, of the wrong
+    /// length, or that sum outside [0.99, 1.01] are replaced by equal weights.
+    public static func bucketRanges(count: Int, coverage: Double?, weights: [Double]?) -> [BucketRange] {
+        var clamped = coverage ?? 1
+        if clamped < 0 {
+            clamped = 0
+        } else if clamped > 1 {
+            clamped = 1
+        }
+        let equal = equalWeights(count)
+        var chosen = weights ?? equal
+        if chosen.count != count {
+            chosen = equal
+        }
+        let total = chosen.reduce(0, +)
+        if total < 0.99 || total > 1.01 {
+            chosen = equal
+        }
+        var cumulative = 0.0
+        return chosen.map { weight in
+            let start = cumulative
+            cumulative += weight
+            return BucketRange(start: start, end: start + clamped * weight)
+        }
+    }
+
+    /// `n` equal weights of `1 / n`; empty when `n <= 0`.
+    public static func equalWeights(_ n: Int) -> [Double] {
+        guard n > 0 else { return [] }
+        return [Double](repeating: 1 / Double(n), count: n)
+    }
+
+    /// The index of the first range containing `n`, or -1 when none does.
+    public static func chooseVariation(_ n: Double, ranges: [BucketRange]) -> Int {
+        for index in ranges.indices where ranges[index].contains(n) {
+            return index
+        }
+        return -1
+    }
+
+    /// Whether `hashValue` falls in the namespace's slice (hash version 1, seed `"__" + id`).
+    public static func inNamespace(hashValue: String, namespace: Namespace) -> Bool {
+        guard let n = hash(seed: "__" + namespace.id, value: hashValue, version: 1) else { return false }
+        return n >= namespace.start && n < namespace.end
+    }
+
+    @inline(__always)
+    static func versionOneBucket(_ state: UInt32) -> Double {
+        Double(state % 1000) / 1000
+    }
+
+    @inline(__always)
+    static func versionTwoBucket(inner: UInt32) -> Double {
+        var outer = FNV1a()
+        outer.addDecimalDigits(of: inner)
+        return Double(outer.state % 10000) / 10000
+    }
+}
+
+/// An experiment's hash seed with its UTF-16 units and FNV prefix worked out once, so that
+/// hashing a user needs no string concatenation.
+struct PreparedSeed: Sendable {
+    let seed: String
+    private let units: [UInt16]
+    private let prefixState: UInt32
+
+    init(_ seed: String) {
+        self.seed = seed
+        units = Array(seed.utf16)
+        var fnv = FNV1a()
+        fnv.add(units: units)
+        prefixState = fnv.state
+    }
+
+    /// Same as `GrowthBookHash.hash(seed: seed, value: value, version: version)`.
+    @inline(__always)
+    func hash(value: String, version: Int) -> Double? {
+        switch version {
+        case 1:
+            var fnv = FNV1a()
+            fnv.add(value)
+            fnv.add(units: units)
+            return GrowthBookHash.versionOneBucket(fnv.state)
+        case 2:
+            var fnv = FNV1a(state: prefixState)
+            fnv.add(value)
+            return GrowthBookHash.versionTwoBucket(inner: fnv.state)
+        default:
+            return nil
+        }
+    }
+}

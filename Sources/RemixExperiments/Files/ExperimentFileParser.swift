@@ -1,0 +1,208 @@
+import Foundation
+import RemixKit
+import RemixYAML
+
+/// Reads one experiment file, collecting every problem it can find in one pass.
+public enum ExperimentFileParser {
+    /// Every top-level key an experiment file may have.
+    public static let knownKeys = [
+        "key", "description", "app", "slot", "variations", "weights", "coverage", "seed", "hashVersion",
+        "hashAttribute", "fallbackAttribute", "condition", "namespace", "filters", "force", "status", "active",
+        "schedule", "metrics",
+    ]
+
+    /// Parses `text` read from `file`. The definition is nil when a problem prevents building it.
+    public static func parse(_ text: String, file: String) -> (ExperimentDefinition?, [Diagnostic]) {
+        var problems: [Diagnostic] = []
+        let root: YAMLMapping
+        do {
+            root = try YAMLValue.parse(text, file: file).mapping("an experiment file")
+        } catch {
+            return (nil, [error])
+        }
+        problems += root.unknownKeys(allowed: knownKeys, in: "an experiment", nearest: NameSuggestion.nearest)
+        var reader = FieldReader(root: root, file: file)
+        let key = reader.required("key") { try $0.string("key") }
+        let app = reader.required("app") { try $0.string("app") }
+        let slot = reader.required("slot") { try $0.string("slot") }
+        let variations = reader.required("variations") { try parseVariations($0) }
+        let summary = reader.optional("description") { try $0.string("description") }
+        let weights = reader.optional("weights") { value throws(Diagnostic) in
+            try value.sequence("weights").map { item throws(Diagnostic) in try item.double("a weight") }
+        }
+        let coverage = reader.optional("coverage") { try $0.double("coverage") }
+        let seed = reader.optional("seed") { try $0.string("seed") }
+        let hashVersion = reader.optional("hashVersion") { try $0.int("hashVersion") }
+        let hashAttribute = reader.optional("hashAttribute") { try $0.string("hashAttribute") }
+        let fallbackAttribute = reader.optional("fallbackAttribute") { try $0.string("fallbackAttribute") }
+        let condition = reader.optional("condition") { value throws(Diagnostic) in
+            _ = try value.mapping("condition")
+            return try value.attributeValue()
+        }
+        let namespace = reader.optional("namespace") { try parseNamespace($0) }
+        let filters = reader.optional("filters") { try parseFilters($0) }
+        let force = reader.optional("force") { try $0.int("force") }
+        let status = reader.optional("status") { value throws(Diagnostic) in
+            let text = try value.string("status")
+            guard let status = Experiment.Status(rawValue: text) else {
+                throw Diagnostic(value.location, .error, "status must be draft, running or stopped, not '\(text)'")
+            }
+            return status
+        }
+        let active = reader.optional("active") { try $0.bool("active") }
+        let schedule = reader.optional("schedule") { try parseSchedule($0) }
+        let metrics = reader.optional("metrics") { try parseMetrics($0) }
+        problems += reader.problems
+        guard let key, let app, let slot, let variations else { return (nil, problems) }
+        let experiment = Experiment(
+            key: key, variations: variations.map { .string($0.key) }, weights: weights, coverage: coverage,
+            condition: condition, namespace: namespace, hashAttribute: hashAttribute,
+            fallbackAttribute: fallbackAttribute, hashVersion: hashVersion, seed: seed, filters: filters,
+            force: force, active: active ?? true, status: status ?? .running,
+            meta: variations.map { Experiment.VariationMeta(key: $0.key) })
+        let definition = ExperimentDefinition(
+            key: key, file: file, summary: summary, app: app, slot: slot, variations: variations,
+            schedule: schedule, metrics: metrics ?? .init(primary: nil, guardrails: []), experiment: experiment,
+            locations: Dictionary(root.entries.map { ($0.key, $0.value.location) }, uniquingKeysWith: { a, _ in a }),
+            conditionNode: condition == nil ? nil : root["condition"])
+        return (definition, problems)
+    }
+
+    private static func parseVariations(_ value: YAMLValue) throws(Diagnostic) -> [ExperimentDefinition.Variation] {
+        var variations: [ExperimentDefinition.Variation] = []
+        for item in try value.sequence("variations") {
+            let fields = try item.mapping("a variation")
+            if let problem = fields.unknownKeys(allowed: ["key", "feature", "params"], in: "a variation",
+                                                nearest: NameSuggestion.nearest).first {
+                throw problem
+            }
+            let key = try fields.required("key", in: "a variation").string("key")
+            if let first = variations.first(where: { $0.key == key }) {
+                throw Diagnostic(item.location, .error, "variation key '\(key)' is used twice (first at line \(first.location.line))")
+            }
+            let feature = try fields.required("feature", in: "a variation")
+            var parameters: [String: ParameterValue] = [:]
+            var parameterLocations: [String: SourceLocation] = [:]
+            for entry in try fields["params"]?.mapping("params").entries ?? [] {
+                parameters[entry.key] = try entry.value.parameterValue()
+                parameterLocations[entry.key] = entry.keyLocation
+            }
+            variations.append(.init(key: key, feature: try feature.string("feature"), parameters: parameters,
+                                    location: item.location, featureLocation: feature.location,
+                                    parameterLocations: parameterLocations))
+        }
+        return variations
+    }
+
+    private static func parseNamespace(_ value: YAMLValue) throws(Diagnostic) -> Namespace {
+        let items = try value.sequence("namespace")
+        guard items.count == 3 else {
+            throw Diagnostic(value.location, .error, "namespace must be [id, start, end], e.g. [insertion, 0, 0.5]")
+        }
+        return Namespace(id: try items[0].string("the namespace id"), start: try items[1].double("the namespace start"),
+                         end: try items[2].double("the namespace end"))
+    }
+
+    private static func parseFilters(_ value: YAMLValue) throws(Diagnostic) -> [Experiment.Filter] {
+        var filters: [Experiment.Filter] = []
+        for item in try value.sequence("filters") {
+            let fields = try item.mapping("a filter")
+            if let problem = fields.unknownKeys(allowed: ["seed", "ranges", "hashVersion", "attribute"], in: "a filter",
+                                                nearest: NameSuggestion.nearest).first {
+                throw problem
+            }
+            var ranges: [BucketRange] = []
+            for range in try fields.required("ranges", in: "a filter").sequence("ranges") {
+                let bounds = try range.sequence("a range")
+                guard bounds.count == 2 else { throw Diagnostic(range.location, .error, "a range must be [start, end]") }
+                ranges.append(BucketRange(start: try bounds[0].double("a range start"), end: try bounds[1].double("a range end")))
+            }
+            filters.append(Experiment.Filter(
+                seed: try fields.required("seed", in: "a filter").string("seed"), ranges: ranges,
+                hashVersion: try fields["hashVersion"]?.int("hashVersion"),
+                attribute: try fields["attribute"]?.string("attribute")))
+        }
+        return filters
+    }
+
+    private static func parseSchedule(_ value: YAMLValue) throws(Diagnostic) -> ExperimentDefinition.Schedule {
+        let fields = try value.mapping("schedule")
+        if let problem = fields.unknownKeys(allowed: ["start", "end"], in: "schedule", nearest: NameSuggestion.nearest).first {
+            throw problem
+        }
+        let schedule = ExperimentDefinition.Schedule(
+            start: try fields["start"].map { v throws(Diagnostic) in try parseDate(v) },
+            end: try fields["end"].map { v throws(Diagnostic) in try parseDate(v) })
+        if let start = schedule.start, let end = schedule.end, end <= start {
+            throw Diagnostic(value.location, .error, "the schedule ends before it starts")
+        }
+        return schedule
+    }
+
+    /// Parses an RFC 3339 timestamp or a `YYYY-MM-DD` date (midnight UTC).
+    static func parseDate(_ value: YAMLValue) throws(Diagnostic) -> Date {
+        let text = try value.string("a date")
+        if let date = DateParsing.parse(text) { return date }
+        throw Diagnostic(value.location, .error,
+                         "'\(text)' is not a date; write 2026-12-01 or 2026-12-01T09:00:00Z")
+    }
+
+    private static func parseMetrics(_ value: YAMLValue) throws(Diagnostic) -> ExperimentDefinition.Metrics {
+        let fields = try value.mapping("metrics")
+        if let problem = fields.unknownKeys(allowed: ["primary", "guardrails"], in: "metrics",
+                                            nearest: NameSuggestion.nearest).first {
+            throw problem
+        }
+        return .init(
+            primary: try fields["primary"]?.string("the primary metric"),
+            guardrails: try fields["guardrails"]?.sequence("guardrails").map { item throws(Diagnostic) in
+                try item.string("a guardrail metric")
+            } ?? [])
+    }
+}
+
+/// Reads top-level fields, turning each field's problem into a diagnostic and going on.
+struct FieldReader {
+    let root: YAMLMapping
+    let file: String
+    private(set) var problems: [Diagnostic] = []
+
+    init(root: YAMLMapping, file: String) {
+        self.root = root
+        self.file = file
+    }
+
+    mutating func required<T>(_ key: String, _ read: (YAMLValue) throws -> T) -> T? {
+        guard root[key] != nil else {
+            problems.append(Diagnostic(root.location, .error, "an experiment needs '\(key)'"))
+            return nil
+        }
+        return optional(key, read)
+    }
+
+    mutating func optional<T>(_ key: String, _ read: (YAMLValue) throws -> T) -> T? {
+        guard let value = root[key], !value.isNull else { return nil }
+        do {
+            return try read(value)
+        } catch let diagnostic as Diagnostic {
+            problems.append(diagnostic)
+        } catch {
+            problems.append(Diagnostic(value.location, .error, String(describing: error)))
+        }
+        return nil
+    }
+}
+
+/// Dates in experiment files and on the command line.
+public enum DateParsing {
+    /// An RFC 3339 timestamp (with or without fractional seconds) or a `YYYY-MM-DD` date at 00:00 UTC.
+    public static func parse(_ text: String) -> Date? {
+        let full = ISO8601DateFormatter()
+        if let date = full.date(from: text) { return date }
+        full.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = full.date(from: text) { return date }
+        let day = ISO8601DateFormatter()
+        day.formatOptions = [.withFullDate]
+        return day.date(from: text)
+    }
+}

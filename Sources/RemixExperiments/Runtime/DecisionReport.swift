@@ -1,0 +1,50 @@
+import Foundation
+import RemixKit
+
+/// Renders an experiment decision for people (text) and programs (JSON).
+public enum DecisionReport {
+    /// Aligned lines: the decision, the rule, the variation and feature, the bucket.
+    public static func text(_ decision: ExperimentDecision, file: String) -> String {
+        var lines = [
+            "experiment    \(decision.experiment) (\(file))",
+            "slot          \(decision.app)/\(decision.slot)",
+            "decision      \(decision.inExperiment ? "in experiment" : "not in experiment")",
+            "rule          \(decision.rule): \(decision.reason)",
+        ]
+        if let id = decision.variationId, let key = decision.variation, let feature = decision.feature {
+            let parameters = decision.parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+            lines.append("variation     \(id) \(key) → \(feature)"
+                         + (parameters.isEmpty ? "" : " (\(parameters.joined(separator: ", ")))"))
+        }
+        let bucket = decision.bucket.map { String($0) } ?? "not computed"
+        lines.append("bucket        \(bucket) (hash of \(decision.hashAttribute)=\"\(decision.hashValue)\")")
+        lines.append("hashUsed      \(decision.hashUsed)")
+        return lines.joined(separator: "\n")
+    }
+
+    /// One JSON object with the decision's fields.
+    public static func json(_ decision: ExperimentDecision) -> String {
+        var object: [String: Any] = [
+            "experiment": decision.experiment, "app": decision.app, "slot": decision.slot,
+            "inExperiment": decision.inExperiment, "hashUsed": decision.hashUsed,
+            "variationId": decision.variationId.map { $0 as Any } ?? NSNull(),
+            "variation": decision.variation.map { $0 as Any } ?? NSNull(),
+            "feature": decision.feature.map { $0 as Any } ?? NSNull(),
+            "bucket": decision.bucket.map { $0 as Any } ?? NSNull(),
+            "hashAttribute": decision.hashAttribute, "hashValue": decision.hashValue,
+            "rule": decision.rule, "reason": decision.reason,
+        ]
+        var parameters: [String: Any] = [:]
+        for (name, value) in decision.parameters {
+            switch value {
+            case .bool(let v): parameters[name] = v
+            case .int(let v): parameters[name] = v
+            case .double(let v): parameters[name] = v
+            case .string(let v): parameters[name] = v
+            }
+        }
+        object["parameters"] = parameters
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

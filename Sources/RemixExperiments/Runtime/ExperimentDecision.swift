@@ -1,0 +1,87 @@
+import Foundation
+import RemixKit
+
+/// The outcome of evaluating one experiment for one session, and why.
+public struct ExperimentDecision: Sendable, Equatable {
+    /// The experiment's key.
+    public var experiment: String
+    /// The app and slot it fills.
+    public var app: String
+    public var slot: String
+    /// Whether the session takes part.
+    public var inExperiment: Bool
+    /// Whether the variation came from the hash (false when forced).
+    public var hashUsed: Bool
+    /// The variation's index, when in the experiment.
+    public var variationId: Int?
+    /// The variation's key, when in the experiment.
+    public var variation: String?
+    /// The feature that fills the slot for this variation, when in the experiment.
+    public var feature: String?
+    /// That feature's parameters.
+    public var parameters: [String: ParameterValue]
+    /// The session's hash in [0, 1), when it was computed.
+    public var bucket: Double?
+    /// The attribute hashed and its value.
+    public var hashAttribute: String
+    public var hashValue: String
+    /// The rule that decided: `assigned`, `condition`, `namespace`, `coverage`, `schedule`, …
+    public var rule: String
+    /// The decision in words.
+    public var reason: String
+
+    /// The same decision with the session left out because another experiment took the slot.
+    func outranked(by winner: String) -> ExperimentDecision {
+        var copy = self
+        copy.inExperiment = false
+        copy.variationId = nil
+        copy.variation = nil
+        copy.feature = nil
+        copy.parameters = [:]
+        copy.rule = "slotTaken"
+        copy.reason = "not in experiment: experiment '\(winner)' already fills \(app)/\(slot) for this session"
+        return copy
+    }
+}
+
+/// Evaluates experiment definitions for sessions: the GrowthBook engine plus our schedule.
+public struct ExperimentEvaluator: Sendable {
+    private let engine = AssignmentEngine()
+    /// Saved groups for `$inGroup` conditions.
+    public let savedGroups: [String: AttributeValue]
+
+    /// Makes an evaluator.
+    public init(savedGroups: [String: AttributeValue] = [:]) {
+        self.savedGroups = savedGroups
+    }
+
+    /// The decision for a session with `attributes` at `now`; `forcedVariation` is QA forcing.
+    public func decide(
+        _ definition: ExperimentDefinition, attributes: [String: AttributeValue], now: Date,
+        forcedVariation: Int? = nil
+    ) -> ExperimentDecision {
+        var context = AssignmentContext(attributes: attributes, savedGroups: savedGroups)
+        if let forcedVariation { context.forceVariation(forcedVariation, forExperiment: definition.key) }
+        let result = engine.run(definition.experiment, context: context)
+        var rule = result.reason.rawValue
+        var reason = result.reason.description
+        var inExperiment = result.inExperiment
+        if inExperiment, result.reason != .forcedByContext, let schedule = definition.schedule, !schedule.contains(now) {
+            inExperiment = false
+            rule = "schedule"
+            reason = "not in experiment: \(Self.describe(now)) is outside its schedule"
+        }
+        let variation = inExperiment && definition.variations.indices.contains(result.variationId)
+            ? definition.variations[result.variationId] : nil
+        return ExperimentDecision(
+            experiment: definition.key, app: definition.app, slot: definition.slot, inExperiment: variation != nil,
+            hashUsed: variation != nil && result.hashUsed, variationId: variation.map { _ in result.variationId },
+            variation: variation?.key, feature: variation?.feature, parameters: variation?.parameters ?? [:],
+            bucket: result.bucket, hashAttribute: result.hashAttribute, hashValue: result.hashValue,
+            rule: rule, reason: reason)
+    }
+
+    private static func describe(_ date: Date) -> String {
+        ISO8601DateFormatter().string(from: date)
+    }
+}

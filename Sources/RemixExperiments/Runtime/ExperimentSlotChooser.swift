@@ -1,0 +1,69 @@
+import Foundation
+import RemixKit
+
+/// Fills a session's slots from experiments: for each slot, the experiments on it are evaluated in
+/// key order and the first that assigns the session wins. When the slot is first used, one
+/// `exposure` event per experiment on the slot is recorded (the others with inExperiment=false).
+public final class ExperimentSlotChooser: SlotChooser {
+    private let experiments: ExperimentSet
+    private let evaluator: ExperimentEvaluator
+    private let attributes: [String: AttributeValue]
+    private let now: Date
+    private let events: any EventSink
+    private let forced: [String: Int]
+    /// The decisions made so far, by slot, in key order.
+    public private(set) var decisions: [String: [ExperimentDecision]] = [:]
+
+    /// Makes a chooser for one session.
+    public init(experiments: ExperimentSet, attributes: [String: AttributeValue], now: Date,
+                events: any EventSink, forcedVariations: [String: Int] = [:]) {
+        self.experiments = experiments
+        self.evaluator = ExperimentEvaluator(savedGroups: experiments.savedGroups)
+        self.attributes = attributes
+        self.now = now
+        self.events = events
+        self.forced = forcedVariations
+    }
+
+    public func choose(slot: SlotDefinition, app: AppDefinition) -> SlotAssignment? {
+        let candidates = experiments.definitions.filter { $0.app == app.name && $0.slot == slot.name }
+        guard !candidates.isEmpty else { return nil }
+        var winner: ExperimentDecision?
+        let made = candidates.map { definition -> ExperimentDecision in
+            let decision = evaluator.decide(definition, attributes: attributes, now: now,
+                                            forcedVariation: forced[definition.key])
+            guard decision.inExperiment else { return decision }
+            if let winner { return decision.outranked(by: winner.experiment) }
+            winner = decision
+            return decision
+        }
+        decisions[slot.name] = made
+        let feature = winner?.feature ?? slot.defaultFeature
+        let events = self.events
+        return SlotAssignment(feature: feature, parameters: winner?.parameters ?? [:]) {
+            for decision in made { events.record(ExposureEvent.make(decision, filledBy: feature)) }
+        }
+    }
+}
+
+/// The `exposure` domain event: which experiment variation a session used when the slot was
+/// first used.
+public enum ExposureEvent {
+    /// The event's type.
+    public static let name = "exposure"
+
+    /// The exposure for `decision`; `feature` is what actually fills the slot.
+    public static func make(_ decision: ExperimentDecision, filledBy feature: String) -> DomainEvent {
+        DomainEvent(name, [
+            EventField("experiment", .string(decision.experiment)),
+            EventField("variation", decision.variation.map(EventValue.string) ?? .null),
+            EventField("variationId", decision.variationId.map(EventValue.int) ?? .null),
+            EventField("feature", .string(decision.feature ?? feature)),
+            EventField("app", .string(decision.app)),
+            EventField("slot", .string(decision.slot)),
+            EventField("bucket", decision.bucket.map(EventValue.double) ?? .null),
+            EventField("hashUsed", .bool(decision.hashUsed)),
+            EventField("inExperiment", .bool(decision.inExperiment)),
+        ])
+    }
+}

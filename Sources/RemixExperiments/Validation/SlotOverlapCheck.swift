@@ -1,0 +1,48 @@
+import RemixKit
+import RemixYAML
+
+/// Two live experiments on the same app slot must never both assign one session: they need one
+/// namespace with disjoint ranges, hash filters with disjoint ranges, or schedules that do not overlap.
+struct SlotOverlapCheck {
+    func problems(in definitions: [ExperimentDefinition]) -> [Diagnostic] {
+        let live = definitions.filter(\.isLive).sorted { $0.key < $1.key }
+        var problems: [Diagnostic] = []
+        for (index, later) in live.enumerated() {
+            for earlier in live[..<index] where earlier.app == later.app && earlier.slot == later.slot {
+                if !exclusive(earlier, later) {
+                    problems.append(Diagnostic(later.location(of: "slot"), .error, """
+                        experiments '\(earlier.key)' (\(earlier.file)) and '\(later.key)' both fill \
+                        \(later.app)/\(later.slot) and can assign the same session; give both the same \
+                        namespace with non-overlapping ranges (or disjoint filters or schedules)
+                        """))
+                }
+            }
+        }
+        return problems
+    }
+
+    func exclusive(_ a: ExperimentDefinition, _ b: ExperimentDefinition) -> Bool {
+        if let x = a.experiment.namespace, let y = b.experiment.namespace, x.id == y.id,
+           x.end <= y.start || y.end <= x.start {
+            return true
+        }
+        if filtersExclusive(a, b) { return true }
+        if let aEnd = a.schedule?.end, let bStart = b.schedule?.start, aEnd <= bStart { return true }
+        if let bEnd = b.schedule?.end, let aStart = a.schedule?.start, bEnd <= aStart { return true }
+        return false
+    }
+
+    private func filtersExclusive(_ a: ExperimentDefinition, _ b: ExperimentDefinition) -> Bool {
+        for x in a.experiment.filters ?? [] {
+            for y in b.experiment.filters ?? [] {
+                let sameHash = x.seed == y.seed && (x.hashVersion ?? 2) == (y.hashVersion ?? 2)
+                    && (x.attribute ?? a.experiment.hashAttribute ?? "id") == (y.attribute ?? b.experiment.hashAttribute ?? "id")
+                let disjoint = x.ranges.allSatisfy { r in
+                    y.ranges.allSatisfy { s in r.end <= s.start || s.end <= r.start }
+                }
+                if sameHash && disjoint { return true }
+            }
+        }
+        return false
+    }
+}

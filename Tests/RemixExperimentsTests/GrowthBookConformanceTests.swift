@@ -1,0 +1,137 @@
+import RemixExperiments
+import Testing
+
+/// GrowthBook's conformance suite (`../shared/conformance/growthbook-cases.json`), one test per
+/// section, one expectation per case.
+@Suite("GrowthBook conformance")
+struct GrowthBookConformanceTests {
+    private static func floored(_ x: Double) -> Double { (x * 1e8).rounded(.down) / 1e8 }
+    private static func rounded(_ x: Double) -> Double { (x * 1e8).rounded() / 1e8 }
+
+    @Test("hash")
+    func hash() throws {
+        var tally = CaseTally("hash")
+        for tuple in try ConformanceSuite.section("hash") {
+            guard tuple.count == 4, let seed = tuple[0].stringValue, let value = tuple[1].stringValue,
+                  let version = tuple[2].numberValue
+            else { tally.check(false, "malformed case \(tuple)"); continue }
+            let name = "hash(\(tuple[0].rendered), \(tuple[1].rendered), \(Int(version)))"
+            let actual = GrowthBookHash.hash(seed: seed, value: value, version: Int(version))
+            tally.check(actual == tuple[3].numberValue, "\(name): got \(String(describing: actual)), expected \(tuple[3].rendered)")
+        }
+        tally.report()
+    }
+
+    @Test("getBucketRange")
+    func getBucketRange() throws {
+        var tally = CaseTally("getBucketRange")
+        for tuple in try ConformanceSuite.section("getBucketRange") {
+            guard tuple.count == 3, let name = tuple[0].stringValue, let args = tuple[1].arrayValue, args.count == 3,
+                  let count = args[0].numberValue, let coverage = args[1].numberValue
+            else { tally.check(false, "malformed case \(tuple)"); continue }
+            let weights = args[2].isNull ? nil : try GrowthBookFixtures.numbers(args[2])
+            let expected = try GrowthBookFixtures.ranges(tuple[2])
+            let actual = GrowthBookHash.bucketRanges(count: Int(count), coverage: coverage, weights: weights)
+            let same = actual.count == expected.count && zip(actual, expected).allSatisfy { got, want in
+                Self.floored(got.start) == Self.floored(want.start) && Self.floored(got.end) == Self.floored(want.end)
+            }
+            tally.check(same, "\(name): got \(actual), expected \(expected)")
+        }
+        tally.report()
+    }
+
+    @Test("chooseVariation")
+    func chooseVariation() throws {
+        var tally = CaseTally("chooseVariation")
+        for tuple in try ConformanceSuite.section("chooseVariation") {
+            guard tuple.count == 4, let name = tuple[0].stringValue, let n = tuple[1].numberValue,
+                  let expected = tuple[3].numberValue
+            else { tally.check(false, "malformed case \(tuple)"); continue }
+            let actual = GrowthBookHash.chooseVariation(n, ranges: try GrowthBookFixtures.ranges(tuple[2]))
+            tally.check(actual == Int(expected), "\(name): got \(actual), expected \(Int(expected))")
+        }
+        tally.report()
+    }
+
+    @Test("inNamespace")
+    func inNamespace() throws {
+        var tally = CaseTally("inNamespace")
+        for tuple in try ConformanceSuite.section("inNamespace") {
+            guard tuple.count == 4, let name = tuple[0].stringValue, let hashValue = tuple[1].stringValue,
+                  let expected = tuple[3].boolValue
+            else { tally.check(false, "malformed case \(tuple)"); continue }
+            let namespace = try GrowthBookFixtures.namespace(tuple[2])
+            let actual = GrowthBookHash.inNamespace(hashValue: hashValue, namespace: namespace)
+            tally.check(actual == expected, "\(name): got \(actual), expected \(expected)")
+        }
+        tally.report()
+    }
+
+    @Test("getEqualWeights")
+    func getEqualWeights() throws {
+        var tally = CaseTally("getEqualWeights")
+        for tuple in try ConformanceSuite.section("getEqualWeights") {
+            guard tuple.count == 2, let n = tuple[0].numberValue else {
+                tally.check(false, "malformed case \(tuple)")
+                continue
+            }
+            let expected = try GrowthBookFixtures.numbers(tuple[1]).map(Self.rounded)
+            let actual = GrowthBookHash.equalWeights(Int(n)).map(Self.rounded)
+            tally.check(actual == expected, "getEqualWeights(\(Int(n))): got \(actual), expected \(expected)")
+        }
+        tally.report()
+    }
+
+    @Test("evalCondition")
+    func evalCondition() throws {
+        var tally = CaseTally("evalCondition")
+        for tuple in try ConformanceSuite.section("evalCondition") {
+            guard tuple.count >= 4, let name = tuple[0].stringValue, let attributes = tuple[2].objectValue,
+                  let expected = tuple[3].boolValue
+            else { tally.check(false, "malformed case \(tuple)"); continue }
+            let savedGroups = tuple.count > 4 ? tuple[4].objectValue ?? [:] : [:]
+            let actual = Condition(parsing: tuple[1]).evaluate(attributes, savedGroups: savedGroups)
+            tally.check(actual == expected, "\(name): got \(actual), expected \(expected); condition \(tuple[1].rendered)")
+        }
+        tally.report()
+    }
+
+    @Test("getQueryStringOverride")
+    func getQueryStringOverride() throws {
+        var tally = CaseTally("getQueryStringOverride")
+        for tuple in try ConformanceSuite.section("getQueryStringOverride") {
+            guard tuple.count == 5, let name = tuple[0].stringValue, let key = tuple[1].stringValue,
+                  let url = tuple[2].stringValue, let count = tuple[3].numberValue
+            else { tally.check(false, "malformed case \(tuple)"); continue }
+            let expected = tuple[4].numberValue.map { Int($0) }
+            let actual = QueryStringOverride.variation(forExperiment: key, url: url, variationCount: Int(count))
+            tally.check(actual == expected, "\(name): got \(String(describing: actual)), expected \(String(describing: expected))")
+        }
+        tally.report()
+    }
+
+    @Test("run")
+    func run() throws {
+        var tally = CaseTally("run")
+        let engine = AssignmentEngine()
+        for tuple in try ConformanceSuite.section("run") {
+            guard tuple.count == 6, let name = tuple[0].stringValue,
+                  let inExperiment = tuple[4].boolValue, let hashUsed = tuple[5].boolValue
+            else { tally.check(false, "malformed case \(tuple)"); continue }
+            do {
+                let context = try GrowthBookFixtures.context(tuple[1])
+                let experiment = try GrowthBookFixtures.experiment(tuple[2])
+                let result = engine.run(experiment, context: context)
+                let ok = result.value == tuple[3] && result.inExperiment == inExperiment && result.hashUsed == hashUsed
+                tally.check(ok, """
+                    \(name): got value \(result.value.rendered), inExperiment \(result.inExperiment), \
+                    hashUsed \(result.hashUsed) (\(result.reason)); expected \(tuple[3].rendered), \
+                    \(inExperiment), \(hashUsed)
+                    """)
+            } catch {
+                tally.check(false, "\(name): \(error)")
+            }
+        }
+        tally.report()
+    }
+}

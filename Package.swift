@@ -13,6 +13,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "remix", targets: ["remix"]),
+        .executable(name: "remix-bench", targets: ["remix-bench"]),
     ],
     dependencies: [
         .package(path: "Sources/RemixKit"),
@@ -30,6 +31,10 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "remix", dependencies: ["RemixCLI"]),
+        .executableTarget(
+            name: "remix-bench",
+            dependencies: ["RemixExperiments", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Sources/RemixBench"),
         .testTarget(name: "RemixKitTests", dependencies: [remixKit]),
         .testTarget(name: "ClassifiedsTests", dependencies: [remixKit, remixYAML, features]),
         .testTarget(name: "MarketplaceTests", dependencies: [remixKit, features, "RemixHost"]),

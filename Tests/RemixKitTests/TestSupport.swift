@@ -12,7 +12,7 @@ final class TestView: View {
     init(_ name: String, context: String? = nil, buttons: [String] = []) {
         self.name = name
         self.context = context
-        self.buttons = buttons.map { ScreenButton(id: $0, title: $0.capitalized) }
+        self.buttons = buttons.map { ScreenButton(id: $0, title: $0.uppercased()) }
     }
 
     var screen: ScreenContent {

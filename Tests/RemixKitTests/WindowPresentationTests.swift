@@ -14,7 +14,7 @@ import Testing
         split.detail = window.makeViewable(first)
         window.setRoot(split)
         #expect(window.state.description == "list | item(one)")
-        #expect(window.panels.map(\.view) .count == 2)
+        #expect(window.panels.count == 2)
         #expect(window.panels.first?.view === list)
         #expect(window.panels.last?.view === first)
 

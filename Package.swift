@@ -23,11 +23,15 @@ let package = Package(
     targets: [
         .target(name: "RemixHost", dependencies: [remixKit, remixYAML, features]),
         .target(name: "RemixExperiments", dependencies: [remixKit, remixYAML]),
+        .target(name: "RemixEventLog", dependencies: [remixKit]),
+        .target(
+            name: "RemixSimulation",
+            dependencies: ["RemixHost", "RemixExperiments", "RemixEventLog", remixKit, remixYAML, features]),
         .target(name: "RemixTerminal", dependencies: ["RemixHost", remixKit]),
         .target(
             name: "RemixCLI",
             dependencies: [
-                "RemixHost", "RemixTerminal", "RemixExperiments", remixKit,
+                "RemixHost", "RemixTerminal", "RemixExperiments", "RemixSimulation", "RemixEventLog", remixKit, remixYAML,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "remix", dependencies: ["RemixCLI"]),

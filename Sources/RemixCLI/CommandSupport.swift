@@ -5,8 +5,8 @@ import RemixKit
 import RemixTerminal
 
 /// Prints `message` to standard error, as `remix: message` unless `prefix` is false.
-func printError(_ message: String, prefix: Bool = true) {
-    FileHandle.standardError.write(Data("\(prefix ? "remix: " : "")\(message)\n".utf8))
+func printError(_ message: String, prefix: Bool = true, newline: Bool = true) {
+    FileHandle.standardError.write(Data("\(prefix ? "remix: " : "")\(message)\(newline ? "\n" : "")".utf8))
 }
 
 /// Writes `text` to standard output at once (prompts have no newline to flush them).

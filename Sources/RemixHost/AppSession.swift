@@ -12,11 +12,10 @@ public final class AppSession {
 
     /// Makes a session of `appName` on `platform` (nil: the app's first platform).
     public init(
-        app appName: String, platform: String? = nil, registry: FeatureRegistry, seed: UInt64 = 1,
-        events: any EventSink = EventRecorder(), chooser: (any SlotChooser)? = nil
+        app appName: String, platform: String? = nil, registry: FeatureRegistry, clock: VirtualClock = VirtualClock(),
+        seed: UInt64 = 1, events: any EventSink = EventRecorder(), chooser: (any SlotChooser)? = nil
     ) throws {
         let app = try registry.app(named: appName)
-        let clock = VirtualClock()
         self.clock = clock
         environment = try SessionEnvironment(
             app: app, platform: platform ?? app.platforms.first ?? "phone", registry: registry, clock: clock,

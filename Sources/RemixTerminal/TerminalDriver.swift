@@ -128,6 +128,7 @@ public final class TerminalEventEcho: EventSink {
             case .double(let value): "\(field.name)=\(value)"
             case .bool(let value): "\(field.name)=\(value)"
             case .null: "\(field.name)=null"
+            case .object, .array: "\(field.name)=…"
             }
         }
         write("  • \(([event.name] + fields).joined(separator: " "))\n")

@@ -53,10 +53,10 @@ public final class GroupBrowserCoordinator: AppRoot, GroupSelectionCoordinatorDe
     }
 
     public func start() {
-        window.setRoot(navigation)
         navigation.setPopCheckpoint()
         selection.delegate = self
         selection.start()
+        window.setRoot(navigation)
     }
 
     public func didSelect(groupID: GroupID?) {

@@ -7,16 +7,26 @@ import RemixYAML
 public struct ExperimentSet: Sendable {
     /// The file name that holds saved groups instead of an experiment.
     public static let savedGroupsFile = "saved-groups.yaml"
+    /// Files ending so hold a simulation population, not an experiment, and are skipped.
+    public static let populationSuffix = "population.yaml"
 
     /// The experiments, sorted by key.
-    public var definitions: [ExperimentDefinition]
+    public let definitions: [ExperimentDefinition]
     /// Saved groups: name → list of attribute values.
-    public var savedGroups: [String: AttributeValue]
+    public let savedGroups: [String: AttributeValue]
+    /// The experiments on each `app/slot`, in key order.
+    private let bySlot: [String: [ExperimentDefinition]]
 
     /// Makes a set.
     public init(definitions: [ExperimentDefinition], savedGroups: [String: AttributeValue] = [:]) {
         self.definitions = definitions.sorted { $0.key < $1.key }
         self.savedGroups = savedGroups
+        bySlot = Dictionary(grouping: self.definitions) { "\($0.app)/\($0.slot)" }
+    }
+
+    /// The experiments that fill `slot` of `app`, in key order.
+    public func definitions(app: String, slot: String) -> [ExperimentDefinition] {
+        bySlot["\(app)/\(slot)"] ?? []
     }
 
     /// The experiment with that key.
@@ -74,7 +84,8 @@ public struct ExperimentSet: Sendable {
                 continue
             }
             let names = (try? manager.contentsOfDirectory(atPath: path)) ?? []
-            files += names.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }.sorted()
+            files += names.filter { ($0.hasSuffix(".yaml") || $0.hasSuffix(".yml")) && !$0.hasSuffix(populationSuffix) }
+                .sorted()
                 .map { (path as NSString).appendingPathComponent($0) }.filter { !files.contains($0) }
         }
         return files

@@ -69,7 +69,7 @@ public struct ExperimentEvaluator: Sendable {
         if inExperiment, result.reason != .forcedByContext, let schedule = definition.schedule, !schedule.contains(now) {
             inExperiment = false
             rule = "schedule"
-            reason = "not in experiment: \(Self.describe(now)) is outside its schedule"
+            reason = "not in experiment: the session's time is outside its schedule"
         }
         let variation = inExperiment && definition.variations.indices.contains(result.variationId)
             ? definition.variations[result.variationId] : nil
@@ -79,9 +79,5 @@ public struct ExperimentEvaluator: Sendable {
             variation: variation?.key, feature: variation?.feature, parameters: variation?.parameters ?? [:],
             bucket: result.bucket, hashAttribute: result.hashAttribute, hashValue: result.hashValue,
             rule: rule, reason: reason)
-    }
-
-    private static func describe(_ date: Date) -> String {
-        ISO8601DateFormatter().string(from: date)
     }
 }

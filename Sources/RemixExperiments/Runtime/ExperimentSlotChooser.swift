@@ -26,7 +26,7 @@ public final class ExperimentSlotChooser: SlotChooser {
     }
 
     public func choose(slot: SlotDefinition, app: AppDefinition) -> SlotAssignment? {
-        let candidates = experiments.definitions.filter { $0.app == app.name && $0.slot == slot.name }
+        let candidates = experiments.definitions(app: app.name, slot: slot.name)
         guard !candidates.isEmpty else { return nil }
         var winner: ExperimentDecision?
         let made = candidates.map { definition -> ExperimentDecision in

@@ -64,6 +64,8 @@ public final class HeadlessGroupSelectionView: GroupSelectionView {
             buttons: [ScreenButton(id: "reset", title: "Reset")])
     }
 
+    public var screenID: ScreenID { ScreenID(name: "groups", context: viewData.parentTitle) }
+
     public func receive(_ input: UserInput) throws {
         switch input {
         case .select(let id) where viewData.items.contains(where: { $0.groupID == id }):

@@ -29,6 +29,8 @@ public final class HeadlessItemDetailView: ItemDetailView {
                       body: viewData.detail.isEmpty ? [] : [viewData.detail])
     }
 
+    public var screenID: ScreenID { ScreenID(name: "item", context: viewData.title) }
+
     public func receive(_ input: UserInput) throws {
         throw UserInputError(screen: "item", input: input)
     }

@@ -58,6 +58,8 @@ public final class HeadlessAdvertListView: AdvertListView {
             buttons: [ScreenButton(id: "new", title: "New advert"), ScreenButton(id: "filters", title: "Filters")])
     }
 
+    public var screenID: ScreenID { ScreenID(name: "adverts", context: viewData.filterTitle) }
+
     public func receive(_ input: UserInput) throws {
         switch input {
         case .select(let id) where viewData.items.contains(where: { $0.advertID == id }):

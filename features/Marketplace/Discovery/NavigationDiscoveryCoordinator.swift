@@ -22,9 +22,9 @@ public final class NavigationDiscoveryCoordinator: AppRoot, AdvertListCoordinato
     }
 
     public func start() {
-        window.setRoot(navigation)
         advertList.delegate = self
         advertList.start()
+        window.setRoot(navigation)
     }
 
     public func didSelect(advertID: AdvertID) {

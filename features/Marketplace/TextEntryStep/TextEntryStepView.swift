@@ -47,6 +47,8 @@ public final class HeadlessTextEntryStepView: TextEntryStepView {
                       buttons: [ScreenButton(id: "next", title: "Next")])
     }
 
+    public var screenID: ScreenID { ScreenID(name: screenName) }
+
     public func receive(_ input: UserInput) throws {
         switch input {
         case .edit("text", let newText): text = newText

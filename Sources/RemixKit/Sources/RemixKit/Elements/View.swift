@@ -11,11 +11,19 @@ public protocol View: AnyObject {
     func receive(_ input: UserInput) throws
     /// The user popped this view with the navigation back button.
     func navigationDidGoBack()
+    /// The screen's identity (`screen.id`), which views may provide without building `screen`.
+    var screenID: ScreenID { get }
+    /// Whether the view takes no input until time passes (`screen.blocksInput`).
+    var blocksInput: Bool { get }
 }
 
 extension View {
     /// Views that do not care about back navigation ignore it.
     public func navigationDidGoBack() {}
+    /// The identity of the full screen description.
+    public var screenID: ScreenID { screen.id }
+    /// Most views take input.
+    public var blocksInput: Bool { false }
 }
 
 /// The visible description of one view: its name, text, rows, text field and buttons.

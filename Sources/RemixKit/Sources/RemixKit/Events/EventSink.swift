@@ -5,6 +5,10 @@ public enum EventValue: Equatable, Sendable {
     case double(Double)
     case bool(Bool)
     case null
+    /// Named values, e.g. a session's attributes.
+    case object([EventField])
+    /// A list of values.
+    case array([EventValue])
 }
 
 /// A named field of a domain event.

@@ -76,6 +76,10 @@ public struct FeatureParameters: Sendable, Equatable {
 
     /// Checks `given` against `specs`, filling in defaults. An int is accepted where a double is declared.
     public init(feature: String, specs: [ParameterSpec], given: [String: ParameterValue] = [:]) throws(ParameterError) {
+        if specs.isEmpty && given.isEmpty {
+            self.values = [:]
+            return
+        }
         var values: [String: ParameterValue] = [:]
         for spec in specs { values[spec.name] = spec.defaultValue }
         for (name, value) in given.sorted(by: { $0.key < $1.key }) {

@@ -16,13 +16,13 @@ final class NavigationStack: NavigationWireframe {
 
     var topView: (any View)? { views.last }
     var depth: Int { views.count }
-    var screenIDs: [ScreenID] { views.map(\.screen.id) }
+    var screenIDs: [ScreenID] { views.map(\.screenID) }
 
     func leftButton(for view: any View) -> LeftButton? { leftButtons[ObjectIdentifier(view)] }
 
     func push(_ view: any View) {
         views.append(view)
-        window?.notify(.push, screen: view.screen.id)
+        window?.notify(.push, screen: view.screenID)
     }
 
     func setPopCheckpoint() {
@@ -41,7 +41,7 @@ final class NavigationStack: NavigationWireframe {
         let popped = views[(keep + 1)...]
         for view in popped { leftButtons[ObjectIdentifier(view)] = nil }
         views.removeSubrange((keep + 1)...)
-        window?.notify(.pop, screen: popped.last?.screen.id)
+        window?.notify(.pop, screen: popped.last?.screenID)
     }
 
     func setLeftButton(title: String, action: @escaping () -> Void) {
@@ -53,7 +53,7 @@ final class NavigationStack: NavigationWireframe {
     func popByUser() {
         guard views.count > 1, let popped = views.popLast() else { return }
         leftButtons[ObjectIdentifier(popped)] = nil
-        window?.notify(.back, screen: popped.screen.id)
+        window?.notify(.back, screen: popped.screenID)
         popped.navigationDidGoBack()
     }
 
@@ -109,6 +109,9 @@ final class ToastView: View {
     var screen: ScreenContent {
         ScreenContent(name: "toast", context: message, title: message, blocksInput: true)
     }
+
+    var screenID: ScreenID { ScreenID(name: "toast", context: message) }
+    var blocksInput: Bool { true }
 
     func receive(_ input: UserInput) throws {
         throw UserInputError(screen: "toast", input: input)

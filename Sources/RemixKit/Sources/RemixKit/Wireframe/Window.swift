@@ -73,7 +73,10 @@ public final class Window: WireframeFactory {
     }
 
     /// Whether the front screen (e.g. a loading toast) takes no input until time passes.
-    public var isBlocked: Bool { panels.contains { $0.content.blocksInput } }
+    public var isBlocked: Bool {
+        guard let front = frontViewable else { return false }
+        return Self.visibleViews(of: front).contains { $0.view.blocksInput }
+    }
 
     /// Presses the back button of the front navigation stack.
     public func goBack() throws {
@@ -165,7 +168,7 @@ public final class Window: WireframeFactory {
             return .split(master: split.master.flatMap(layer)?.screens ?? [],
                           detail: split.detail.flatMap(layer)?.screens ?? [])
         case let single as ViewContainer:
-            return .single(single.view.screen.id)
+            return .single(single.view.screenID)
         default:
             return nil
         }

@@ -1,0 +1,136 @@
+import ArgumentParser
+import Foundation
+import RemixEventLog
+import RemixExperiments
+import RemixKit
+import RemixSimulation
+import RemixYAML
+
+/// `remix simulate`: batches of simulated users through the real features and experiments.
+struct SimulateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "simulate",
+        abstract: "Run simulated user sessions through the app and its experiments, logging every event.",
+        discussion: """
+            The same seed and inputs give a byte-identical log whatever --jobs is. --shard I/N runs \
+            the I-th of N contiguous parts of the session indices; N shards together hold exactly \
+            the sessions of one full run (append them to one log with --append).
+            """)
+
+    @Option(help: "The app to simulate (default: the population file's app).")
+    var app: String?
+
+    @Option(help: "Sessions in the whole run.")
+    var sessions: Int = 10_000
+
+    @Option(help: "The run's seed.")
+    var seed: UInt64 = 1
+
+    @Option(help: "Worker threads (default: the number of cores).")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Option(help: "The population file: personas, attributes, adverts, service behaviour.")
+    var population: String = "experiments/population.yaml"
+
+    @Option(help: "The folder of experiment files that fill the app's slots.")
+    var experiments: String = "experiments"
+
+    @Option(help: "The JSON Lines event log to write.")
+    var log: String = "events.jsonl"
+
+    @Option(help: "Run only part I of N of the session indices, e.g. 2/4.")
+    var shard: String?
+
+    @Flag(help: "Append to the log instead of replacing it.")
+    var append = false
+
+    func validate() throws {
+        guard sessions > 0 else { throw ValidationError("--sessions must be at least 1 (got \(sessions))") }
+        guard jobs > 0 else { throw ValidationError("--jobs must be at least 1 (got \(jobs))") }
+        if let shard, Shard(spec: shard) == nil {
+            throw ValidationError("--shard must be I/N with 1 ≤ I ≤ N, e.g. 2/4 (got '\(shard)')")
+        }
+    }
+
+    func run() throws {
+        let registry = try loadRegistry()
+        let (population, problems) = PopulationFile.load(path: self.population)
+        for problem in problems { printError(problem.description, prefix: false) }
+        guard let population else { throw ExitCode(1) }
+        let appName = app ?? population.app
+        do {
+            _ = try registry.app(named: appName)
+        } catch {
+            printError(error.description)
+            throw ExitCode(1)
+        }
+        let set = try loadExperiments(paths: [experiments], registry: registry)
+        let plan = SimulationPlan(
+            app: appName, sessions: sessions, seed: seed, jobs: jobs, shard: shard.flatMap(Shard.init(spec:)) ?? .whole,
+            population: population, experiments: set, sources: sources(set))
+        let file: JSONLinesFile
+        do {
+            file = try JSONLinesFile(path: log, truncate: !append)
+        } catch {
+            printError(error.description)
+            throw ExitCode(1)
+        }
+        ExitFlusher.shared.watch(file)
+        let reporter = ProgressReporter(total: plan.shard.range(of: sessions).count)
+        let summary: SimulationSummary
+        do {
+            summary = try SimulationRunner(plan: plan, registry: registry, log: file).run(progress: reporter.update)
+            try file.close()
+        } catch {
+            try? file.close()
+            printError(String(describing: error))
+            throw ExitCode(1)
+        }
+        ExitFlusher.shared.remove(file)
+        reporter.finish()
+        print("simulated \(appName) into \(log) (seed \(seed), shard \(plan.shard))")
+        print(summary.text)
+    }
+
+    private func sources(_ set: ExperimentSet) -> [RunSource] {
+        var files = [("population", population)]
+        files += set.definitions.map { ("experiment", $0.file) }
+        return files.map { role, path in
+            let bytes = FileManager.default.contents(atPath: path).map { [UInt8]($0) } ?? []
+            return RunSource(role: role, path: path, bytes: bytes)
+        }
+    }
+}
+
+/// Progress on standard error: a bar on a terminal, plain lines otherwise (at most one a second).
+final class ProgressReporter {
+    private let total: Int
+    private let started = ContinuousClock.now
+    private var lastLine = ContinuousClock.now
+    private let isTerminal = isatty(STDERR_FILENO) == 1
+
+    init(total: Int) {
+        self.total = total
+    }
+
+    func update(done: Int, total _: Int) {
+        let elapsed = (ContinuousClock.now - started).seconds
+        let rate = elapsed > 0 ? Double(done) / elapsed : 0
+        let eta = rate > 0 ? Double(total - done) / rate : 0
+        let percent = total > 0 ? done * 100 / total : 100
+        if isTerminal {
+            let filled = percent / 5
+            let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: 20 - filled)
+            printError(String(format: "\r[%@] %3d%% %d/%d sessions, %.0f/s, ETA %.1f s", bar, percent, done, total, rate, eta)
+                .replacingOccurrences(of: "\n", with: ""), prefix: false, newline: false)
+        } else if ContinuousClock.now - lastLine >= .seconds(1) || done == total {
+            lastLine = .now
+            printError(String(format: "progress: %d/%d sessions (%d%%), %.0f sessions/s", done, total, percent, rate),
+                       prefix: false)
+        }
+    }
+
+    func finish() {
+        if isTerminal { printError("", prefix: false) }
+    }
+}

@@ -1,0 +1,47 @@
+import Dispatch
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Flushes event logs when the process is asked to stop (SIGINT, SIGTERM), then exits with the
+/// conventional status (128 + signal), so an interrupted run keeps every event it produced.
+public final class ExitFlusher: Sendable {
+    /// The process-wide flusher.
+    public static let shared = ExitFlusher()
+
+    private let logs = Mutex<[JSONLinesFile]>([])
+    private let sources = Mutex<[any DispatchSourceSignal]>([])
+
+    private init() {}
+
+    /// Flushes `log` on SIGINT and SIGTERM until it is removed.
+    public func watch(_ log: JSONLinesFile) {
+        logs.withLock { $0.append(log) }
+        installOnce()
+    }
+
+    /// Stops watching `log`.
+    public func remove(_ log: JSONLinesFile) {
+        logs.withLock { $0.removeAll { $0 === log } }
+    }
+
+    private func installOnce() {
+        sources.withLock { sources in
+            guard sources.isEmpty else { return }
+            for signalNumber in [SIGINT, SIGTERM] {
+                signal(signalNumber, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+                source.setEventHandler { [self] in
+                    for log in logs.withLock({ $0 }) { try? log.flush() }
+                    let name = signalNumber == SIGINT ? "interrupted" : "terminated"
+                    FileHandle.standardError.write(Data("\nremix: \(name); the event log was flushed\n".utf8))
+                    exit(128 + signalNumber)
+                }
+                source.resume()
+                sources.append(source)
+            }
+        }
+    }
+}

@@ -1,0 +1,198 @@
+import RemixKit
+
+/// Encodes events as JSON Lines into a byte buffer: one object per line, keys in a fixed order
+/// (`ts`, `type`, `session`, `user`, then the event's fields), strings escaped per RFC 8259.
+/// Hand-written because Foundation's encoder is far too slow for simulation volumes.
+public struct JSONLinesEncoder {
+    /// The encoded bytes so far.
+    public private(set) var bytes: [UInt8] = []
+    /// How many lines have been encoded.
+    public private(set) var lineCount = 0
+
+    /// Makes an empty encoder with room for `capacity` bytes.
+    public init(capacity: Int = 4096) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// Empties the buffer, keeping its storage.
+    public mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+        lineCount = 0
+    }
+
+    /// Encodes one event as one line.
+    public mutating func encode(_ event: LoggedEvent) {
+        appendLiteral(#"{"ts":""#)
+        Timestamp.appendRFC3339(milliseconds: event.timestamp, to: &bytes)
+        appendLiteral(#"","type":"#)
+        appendString(event.type)
+        appendLiteral(#","session":"#)
+        appendString(event.session)
+        appendLiteral(#","user":"#)
+        appendString(event.user)
+        for field in event.fields {
+            bytes.append(UInt8(ascii: ","))
+            appendString(field.name)
+            bytes.append(UInt8(ascii: ":"))
+            appendValue(field.value)
+        }
+        appendLiteral("}\n")
+        lineCount += 1
+    }
+
+    private mutating func appendValue(_ value: EventValue) {
+        switch value {
+        case .string(let string): appendString(string)
+        case .int(let int): appendInteger(int)
+        case .double(let double): appendDouble(double)
+        case .bool(let bool): appendLiteral(bool ? "true" : "false")
+        case .null: appendLiteral("null")
+        case .object(let fields):
+            bytes.append(UInt8(ascii: "{"))
+            for (index, field) in fields.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                appendString(field.name)
+                bytes.append(UInt8(ascii: ":"))
+                appendValue(field.value)
+            }
+            bytes.append(UInt8(ascii: "}"))
+        case .array(let values):
+            bytes.append(UInt8(ascii: "["))
+            for (index, value) in values.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                appendValue(value)
+            }
+            bytes.append(UInt8(ascii: "]"))
+        }
+    }
+
+    private mutating func appendLiteral(_ literal: StaticString) {
+        literal.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    /// Appends `string` as a JSON string literal.
+    public mutating func appendString(_ string: String) {
+        bytes.append(UInt8(ascii: "\""))
+        var string = string
+        string.withUTF8 { utf8 in
+            var start = 0
+            for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
+                appendEscape(byte)
+                start = index + 1
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func appendEscape(_ byte: UInt8) {
+        bytes.append(UInt8(ascii: "\\"))
+        switch byte {
+        case 0x22: bytes.append(0x22)
+        case 0x5C: bytes.append(0x5C)
+        case 0x0A: bytes.append(UInt8(ascii: "n"))
+        case 0x0D: bytes.append(UInt8(ascii: "r"))
+        case 0x09: bytes.append(UInt8(ascii: "t"))
+        case 0x08: bytes.append(UInt8(ascii: "b"))
+        case 0x0C: bytes.append(UInt8(ascii: "f"))
+        default:
+            let hex: [UInt8] = Array("0123456789abcdef".utf8)
+            bytes.append(contentsOf: "u00".utf8)
+            bytes.append(hex[Int(byte >> 4)])
+            bytes.append(hex[Int(byte & 0xF)])
+        }
+    }
+
+    /// Appends an integer in decimal.
+    public mutating func appendInteger(_ value: Int) {
+        if value == 0 {
+            bytes.append(UInt8(ascii: "0"))
+            return
+        }
+        var magnitude = value.magnitude
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            while magnitude > 0 {
+                buffer[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            }
+        }
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        withUnsafeBytes(of: &digits) { buffer in
+            for index in stride(from: count - 1, through: 0, by: -1) { bytes.append(buffer[index]) }
+        }
+    }
+
+    /// Appends a double as JSON: shortest round-trip form; non-finite values become null.
+    public mutating func appendDouble(_ value: Double) {
+        guard value.isFinite else {
+            bytes.append(contentsOf: "null".utf8)
+            return
+        }
+        if value == value.rounded(), abs(value) < 1e15 {
+            appendInteger(Int(value))
+            return
+        }
+        bytes.append(contentsOf: value.description.utf8)
+    }
+}
+
+/// RFC 3339 timestamps in UTC with milliseconds, formatted without Foundation.
+public enum Timestamp {
+    /// Appends `2026-11-22T10:15:30.123Z` for `milliseconds` since the epoch.
+    public static func appendRFC3339(milliseconds: Int64, to bytes: inout [UInt8]) {
+        let (days, dayMillis) = milliseconds.quotientAndRemainder(dividingBy: 86_400_000)
+        let (day, millis) = dayMillis < 0 ? (days - 1, dayMillis + 86_400_000) : (days, dayMillis)
+        let (year, month, dayOfMonth) = civil(fromDays: day)
+        appendDigits(year, 4, &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        appendDigits(month, 2, &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        appendDigits(dayOfMonth, 2, &bytes)
+        bytes.append(UInt8(ascii: "T"))
+        appendDigits(millis / 3_600_000, 2, &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        appendDigits(millis / 60_000 % 60, 2, &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        appendDigits(millis / 1000 % 60, 2, &bytes)
+        bytes.append(UInt8(ascii: "."))
+        appendDigits(millis % 1000, 3, &bytes)
+        bytes.append(UInt8(ascii: "Z"))
+    }
+
+    /// The text form of `milliseconds`.
+    public static func rfc3339(milliseconds: Int64) -> String {
+        var bytes: [UInt8] = []
+        appendRFC3339(milliseconds: milliseconds, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func appendDigits(_ value: Int64, _ width: Int, _ bytes: inout [UInt8]) {
+        var divisor: Int64 = 1
+        for _ in 1..<width { divisor *= 10 }
+        var rest = value
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(rest / divisor % 10))
+            rest %= divisor
+            divisor /= 10
+        }
+    }
+
+    /// Year, month, day for days since 1970-01-01 (proleptic Gregorian).
+    static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The embedded event log: a JSON Lines file, appended to.
+///
+/// Writes are whole lines: events are buffered and written with `O_APPEND` in single `write`
+/// calls that end on a line boundary, so several processes appending to one file never interleave
+/// inside a line, and after a crash every complete line parses (only the last may be torn). The
+/// buffer is written when it fills, at least once a second while events arrive, on `flush()`,
+/// `close()`, and — through ``ExitFlusher`` — on SIGINT and SIGTERM. Thread-safe.
+public final class JSONLinesFile: EventLog, Sendable {
+    private struct State {
+        var descriptor: Int32
+        var buffer: [UInt8]
+        var lastFlush: ContinuousClock.Instant
+        var failure: EventLogError?
+    }
+
+    /// The file's path as given.
+    public let path: String
+    private let capacity: Int
+    private let state: Mutex<State>
+
+    /// Opens (creating if needed) `path` for appending — emptied first when `truncate` — with at
+    /// most `bufferSize` bytes buffered.
+    public init(path: String, truncate: Bool = false, bufferSize: Int = 1 << 20) throws(EventLogError) {
+        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | (truncate ? O_TRUNC : 0), 0o644)
+        guard descriptor >= 0 else { throw EventLogError.cannotOpen(path: path, reason: Self.errnoText()) }
+        self.path = path
+        capacity = max(bufferSize, 4096)
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(capacity)
+        state = Mutex(State(descriptor: descriptor, buffer: buffer, lastFlush: .now, failure: nil))
+    }
+
+    deinit {
+        try? close()
+    }
+
+    public func append(_ events: [LoggedEvent]) throws {
+        var encoder = JSONLinesEncoder(capacity: events.count * 160)
+        for event in events { encoder.encode(event) }
+        try append(encodedLines: encoder.bytes)
+    }
+
+    /// Appends bytes that are whole JSON lines (each ending in a newline), e.g. from a
+    /// ``JSONLinesEncoder`` filled on another thread.
+    public func append(encodedLines bytes: [UInt8]) throws(EventLogError) {
+        try state.withLock { state throws(EventLogError) in
+            if let failure = state.failure { throw failure }
+            guard state.descriptor >= 0 else { throw EventLogError.closed(path: path) }
+            if state.buffer.count + bytes.count > capacity {
+                try write(&state)
+            }
+            if bytes.count >= capacity / 4 {
+                // Large chunks go straight to the file, without a copy into the buffer.
+                try write(&state)
+                try writeAll(bytes, to: state.descriptor, &state)
+            } else {
+                state.buffer.append(contentsOf: bytes)
+            }
+            if ContinuousClock.now - state.lastFlush >= .seconds(1) { try write(&state) }
+        }
+    }
+
+    public func flush() throws {
+        try state.withLock { state throws(EventLogError) in
+            if let failure = state.failure { throw failure }
+            try write(&state)
+        }
+    }
+
+    public func close() throws {
+        try state.withLock { state throws(EventLogError) in
+            guard state.descriptor >= 0 else { return }
+            defer {
+                Glibc.close(state.descriptor)
+                state.descriptor = -1
+            }
+            if state.failure == nil { try write(&state) }
+            if let failure = state.failure { throw failure }
+        }
+    }
+
+    /// Writes the buffer; on an error keeps what was not written and remembers the error.
+    private func write(_ state: inout State) throws(EventLogError) {
+        state.lastFlush = .now
+        guard !state.buffer.isEmpty, state.descriptor >= 0 else { return }
+        var pending: [UInt8] = []
+        pending.reserveCapacity(capacity)
+        swap(&pending, &state.buffer)
+        try writeAll(pending, to: state.descriptor, &state)
+    }
+
+    /// Writes `bytes` (whole lines) directly; on an error remembers it and keeps the unwritten rest.
+    private func writeAll(_ bytes: [UInt8], to descriptor: Int32, _ state: inout State) throws(EventLogError) {
+        var written = 0
+        var failure: EventLogError?
+        bytes.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress else { return }
+            while written < bytes.count {
+                let result = Glibc.write(descriptor, base + written, bytes.count - written)
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    failure = .writeFailed(path: path, reason: Self.errnoText())
+                    return
+                }
+                written += result
+            }
+        }
+        if let failure {
+            state.buffer = Array(bytes[written...])
+            state.failure = failure
+            throw failure
+        }
+    }
+
+    static func errnoText() -> String {
+        String(cString: strerror(errno))
+    }
+}
+
+/// A problem writing the event log.
+public enum EventLogError: Error, Equatable, CustomStringConvertible {
+    case cannotOpen(path: String, reason: String)
+    case writeFailed(path: String, reason: String)
+    case closed(path: String)
+
+    public var description: String {
+        switch self {
+        case .cannotOpen(let path, let reason):
+            "cannot open the event log \(path): \(reason); choose a writable path with --log"
+        case .writeFailed(let path, let reason):
+            "cannot write the event log \(path): \(reason); the lines written before this are intact"
+        case .closed(let path):
+            "the event log \(path) is already closed"
+        }
+    }
+}

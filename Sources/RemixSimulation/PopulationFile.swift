@@ -1,0 +1,173 @@
+import Foundation
+import RemixExperiments
+import RemixKit
+import RemixYAML
+
+/// Reads a population file (YAML), collecting every problem with its file:line:column.
+public enum PopulationFile {
+    static let topKeys = ["app", "start", "sessionGapSeconds", "attributes", "services", "personas", "adverts"]
+    static let personaKeys = [
+        "name", "weight", "startInsertion", "browseFirst", "filterFirst", "abandon", "thinkSeconds",
+        "typingSecondsPerCharacter", "retryAfterFailure",
+    ]
+
+    /// Reads and parses the file at `path`.
+    public static func load(path: String) -> (Population?, [Diagnostic]) {
+        do {
+            return parse(try String(contentsOfFile: path, encoding: .utf8), file: path)
+        } catch {
+            return (nil, [Diagnostic(SourceLocation(file: path, line: 1, column: 1), .error,
+                                     "cannot read the population file: \(error.localizedDescription)")])
+        }
+    }
+
+    /// Parses population YAML text.
+    public static func parse(_ text: String, file: String) -> (Population?, [Diagnostic]) {
+        var problems: [Diagnostic] = []
+        let root: YAMLMapping
+        do {
+            root = try YAMLValue.parse(text, file: file).mapping("a population file")
+        } catch {
+            return (nil, [error])
+        }
+        problems += root.unknownKeys(allowed: topKeys, in: "a population file", nearest: NameSuggestion.nearest)
+        func read<T>(_ key: String, required: Bool = true, _ body: (YAMLValue) throws(Diagnostic) -> T) -> T? {
+            guard let value = root[key] else {
+                if required { problems.append(Diagnostic(root.location, .error, "a population file needs '\(key)'")) }
+                return nil
+            }
+            do { return try body(value) } catch { problems.append(error); return nil }
+        }
+        let app = read("app") { v throws(Diagnostic) in try v.string("app") }
+        let start = read("start", required: false) { v throws(Diagnostic) in try date(v) }
+        let gap = read("sessionGapSeconds", required: false) { v throws(Diagnostic) in
+            try nonNegative(v, "sessionGapSeconds")
+        }
+        let attributes = read("attributes", required: false) { v throws(Diagnostic) in try parseAttributes(v) }
+        let services = read("services") { v throws(Diagnostic) in try parseServices(v) }
+        let personas = read("personas") { v throws(Diagnostic) in
+            try v.sequence("personas").map { item throws(Diagnostic) in try parsePersona(item) }
+        }
+        let adverts = read("adverts") { v throws(Diagnostic) in
+            try v.sequence("adverts").map { item throws(Diagnostic) in try parseAdvert(item) }
+        }
+        if let personas, personas.isEmpty || personas.allSatisfy({ $0.weight == 0 }), let value = root["personas"] {
+            problems.append(Diagnostic(value.location, .error, "give at least one persona a weight above 0"))
+        }
+        if let adverts, adverts.isEmpty, let value = root["adverts"] {
+            problems.append(Diagnostic(value.location, .error, "list at least one advert users mean to publish"))
+        }
+        guard problems.isEmpty, let app, let services, let personas, let adverts else { return (nil, problems) }
+        let population = Population(
+            app: app, startMilliseconds: Int64(((start ?? Date(timeIntervalSince1970: 1_795_424_400)).timeIntervalSince1970 * 1000).rounded()),
+            sessionGapMilliseconds: Int64(((gap ?? 2) * 1000).rounded()), attributes: attributes ?? [],
+            personas: personas, adverts: adverts, services: services)
+        return (population, [])
+    }
+
+    private static func date(_ value: YAMLValue) throws(Diagnostic) -> Date {
+        let text = try value.string("start")
+        guard let date = DateParsing.parse(text) else {
+            throw Diagnostic(value.location, .error, "'\(text)' is not a date; write 2026-11-23T09:00:00Z")
+        }
+        return date
+    }
+
+    private static func nonNegative(_ value: YAMLValue, _ what: String) throws(Diagnostic) -> Double {
+        let number = try value.double(what)
+        guard number >= 0, number.isFinite else { throw Diagnostic(value.location, .error, "\(what) must be 0 or more") }
+        return number
+    }
+
+    private static func probability(_ value: YAMLValue, _ what: String) throws(Diagnostic) -> Double {
+        let number = try value.double(what)
+        guard (0...1).contains(number) else {
+            throw Diagnostic(value.location, .error, "\(what) is a chance and must be between 0 and 1, not \(number)")
+        }
+        return number
+    }
+
+    /// A number of seconds or `[min, max]`.
+    private static func seconds(_ value: YAMLValue, _ what: String) throws(Diagnostic) -> Population.Seconds {
+        if let items = try? value.sequence() {
+            guard items.count == 2 else { throw Diagnostic(value.location, .error, "\(what) must be a number or [min, max]") }
+            let range = Population.Seconds(min: try nonNegative(items[0], what), max: try nonNegative(items[1], what))
+            guard range.min <= range.max else { throw Diagnostic(value.location, .error, "\(what): min is above max") }
+            return range
+        }
+        let single = try nonNegative(value, what)
+        return Population.Seconds(min: single, max: single)
+    }
+
+    private static func parseAttributes(_ value: YAMLValue) throws(Diagnostic) -> [(name: String, distribution: Population.Distribution)] {
+        var attributes: [(name: String, distribution: Population.Distribution)] = []
+        for entry in try value.mapping("attributes").entries {
+            guard entry.key != "id" else {
+                throw Diagnostic(entry.keyLocation, .error, "'id' is the simulated user's id and is set by the simulation")
+            }
+            var values: [String] = []
+            var weights: [Double] = []
+            for option in try entry.value.mapping("attribute '\(entry.key)'").entries {
+                values.append(option.key)
+                weights.append(try nonNegative(option.value, "the weight of \(entry.key) '\(option.key)'"))
+            }
+            guard weights.reduce(0, +) > 0 else {
+                throw Diagnostic(entry.value.location, .error, "attribute '\(entry.key)' needs a value with a weight above 0")
+            }
+            attributes.append((entry.key, Population.Distribution(values: values, weights: weights)))
+        }
+        return attributes
+    }
+
+    private static func parseServices(_ value: YAMLValue) throws(Diagnostic) -> Population.Services {
+        let fields = try value.mapping("services")
+        if let problem = fields.unknownKeys(allowed: ["publishFailureRate", "recommendationLatencySeconds"],
+                                            in: "services", nearest: NameSuggestion.nearest).first {
+            throw problem
+        }
+        return Population.Services(
+            publishFailureRate: try fields["publishFailureRate"].map { v throws(Diagnostic) in
+                try probability(v, "publishFailureRate")
+            } ?? 0,
+            recommendationLatency: try fields["recommendationLatencySeconds"].map { v throws(Diagnostic) in
+                try seconds(v, "recommendationLatencySeconds")
+            } ?? .init(min: 2, max: 2))
+    }
+
+    private static func parsePersona(_ value: YAMLValue) throws(Diagnostic) -> Population.Persona {
+        let fields = try value.mapping("a persona")
+        if let problem = fields.unknownKeys(allowed: personaKeys, in: "a persona", nearest: NameSuggestion.nearest).first {
+            throw problem
+        }
+        func chance(_ key: String, _ fallback: Double) throws(Diagnostic) -> Double {
+            try fields[key].map { v throws(Diagnostic) in try probability(v, key) } ?? fallback
+        }
+        var abandon: [String: Double] = [:]
+        for entry in try fields["abandon"]?.mapping("abandon").entries ?? [] {
+            abandon[entry.key] = try probability(entry.value, "abandon.\(entry.key)")
+        }
+        return Population.Persona(
+            name: try fields.required("name", in: "a persona").string("name"),
+            weight: try fields["weight"].map { v throws(Diagnostic) in try nonNegative(v, "weight") } ?? 1,
+            startInsertion: try chance("startInsertion", 1), browseFirst: try chance("browseFirst", 0),
+            filterFirst: try chance("filterFirst", 0), abandon: abandon,
+            think: try fields["thinkSeconds"].map { v throws(Diagnostic) in try seconds(v, "thinkSeconds") }
+                ?? .init(min: 1, max: 1),
+            typingPerCharacter: try fields["typingSecondsPerCharacter"].map { v throws(Diagnostic) in
+                try seconds(v, "typingSecondsPerCharacter")
+            } ?? .init(min: 0.2, max: 0.2),
+            retryAfterFailure: try chance("retryAfterFailure", 0.5))
+    }
+
+    private static func parseAdvert(_ value: YAMLValue) throws(Diagnostic) -> Population.IntendedAdvert {
+        let fields = try value.mapping("an advert")
+        if let problem = fields.unknownKeys(allowed: ["title", "group"], in: "an advert", nearest: NameSuggestion.nearest).first {
+            throw problem
+        }
+        let path = try fields.required("group", in: "an advert").sequence("group").map { item throws(Diagnostic) in
+            try item.string("a group title")
+        }
+        guard !path.isEmpty else { throw Diagnostic(value.location, .error, "an advert's group path needs at least one title") }
+        return Population.IntendedAdvert(title: try fields.required("title", in: "an advert").string("title"), groupPath: path)
+    }
+}

@@ -1,0 +1,62 @@
+import RemixEventLog
+import RemixKit
+
+/// Records one simulated session's events as JSON lines, stamped with virtual time: domain events
+/// from the features, screen transitions from the window, and the session's own events.
+final class SessionLog: EventSink {
+    private(set) var encoder: JSONLinesEncoder
+    private let session: String
+    private let user: String
+    private let start: Int64
+    private let clock: () -> Duration
+    /// How many events were recorded.
+    private(set) var count = 0
+    /// The variations the session was exposed to, as (experiment, variation key).
+    private(set) var exposures: [(experiment: String, variation: String)] = []
+    /// Whether an advert was published after the first exposure.
+    private(set) var convertedAfterExposure = false
+
+    init(encoder: JSONLinesEncoder, session: String, user: String, start: Int64, clock: @escaping () -> Duration) {
+        self.encoder = encoder
+        self.session = session
+        self.user = user
+        self.start = start
+        self.clock = clock
+    }
+
+    /// Milliseconds since the epoch, now on the virtual clock.
+    var timestamp: Int64 {
+        let parts = clock().components
+        return start + parts.seconds * 1000 + parts.attoseconds / 1_000_000_000_000_000
+    }
+
+    func record(_ event: DomainEvent) {
+        if event.name == "exposure", event["inExperiment"] == .bool(true),
+           case .string(let experiment)? = event["experiment"], case .string(let variation)? = event["variation"] {
+            exposures.append((experiment, variation))
+        }
+        if event.name == "advert_published", !exposures.isEmpty { convertedAfterExposure = true }
+        write(event.name, event.fields)
+    }
+
+    /// Records a screen transition with the whole navigation stack.
+    func record(_ transition: NavigationTransition) {
+        write("screen", [
+            EventField("transition", .string(transition.kind.rawValue)),
+            EventField("screen", transition.screen.map { .string($0.description) } ?? .null),
+            EventField("stack", .string(transition.state.description)),
+        ])
+    }
+
+    func write(_ type: String, _ fields: [EventField]) {
+        count += 1
+        encoder.encode(LoggedEvent(timestamp: timestamp, type: type, session: session, user: user, fields: fields))
+    }
+
+    /// Hands back the encoder with this session's lines, leaving this log empty.
+    func finish() -> JSONLinesEncoder {
+        var taken = JSONLinesEncoder(capacity: 0)
+        swap(&taken, &encoder)
+        return taken
+    }
+}

@@ -1,0 +1,85 @@
+import RemixExperiments
+import RemixKit
+
+/// Which part of a run a process simulates: shard `index` of `count` (1-based), a contiguous
+/// range of session indices, so n shards together hold exactly the sessions of one full run.
+public struct Shard: Sendable, Equatable, CustomStringConvertible {
+    public let index: Int
+    public let count: Int
+
+    /// The whole run.
+    public static let whole = Shard(index: 1, count: 1)
+
+    /// Parses `I/N` with 1 ≤ I ≤ N.
+    public init?(spec: String) {
+        let parts = spec.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]),
+              count >= 1, (1...count).contains(index) else { return nil }
+        self.init(index: index, count: count)
+    }
+
+    init(index: Int, count: Int) {
+        self.index = index
+        self.count = count
+    }
+
+    /// The session indices of this shard out of `sessions`.
+    public func range(of sessions: Int) -> Range<Int> {
+        (sessions * (index - 1) / count)..<(sessions * index / count)
+    }
+
+    public var description: String { "\(index)/\(count)" }
+}
+
+/// Everything a simulation run needs: what to run, how many sessions, and where they come from.
+public struct SimulationPlan: Sendable {
+    /// The app to simulate.
+    public var app: String
+    /// Sessions in the whole run (before sharding).
+    public var sessions: Int
+    /// The run's seed: the same seed and inputs give the same log.
+    public var seed: UInt64
+    /// Worker threads; the log does not depend on it.
+    public var jobs: Int
+    /// The part of the run this process does.
+    public var shard: Shard
+    /// Who the users are.
+    public var population: Population
+    /// The experiments that fill the app's slots.
+    public var experiments: ExperimentSet
+    /// Files the run was made from, with content hashes, for the run record.
+    public var sources: [RunSource]
+
+    /// Makes a plan.
+    public init(app: String, sessions: Int, seed: UInt64, jobs: Int, shard: Shard, population: Population,
+                experiments: ExperimentSet, sources: [RunSource]) {
+        self.app = app
+        self.sessions = sessions
+        self.seed = seed
+        self.jobs = max(1, jobs)
+        self.shard = shard
+        self.population = population
+        self.experiments = experiments
+        self.sources = sources
+    }
+}
+
+/// An input file of a run and the FNV-1a 64 hash of its bytes.
+public struct RunSource: Sendable, Equatable {
+    public var role: String
+    public var path: String
+    public var hash: String
+
+    /// Describes `bytes` read from `path`.
+    public init(role: String, path: String, bytes: [UInt8]) {
+        self.role = role
+        self.path = path
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01B3
+        }
+        let hex = String(hash, radix: 16)
+        self.hash = "fnv1a64:" + String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// What a simulation run produced.
+public struct SimulationSummary: Sendable {
+    /// Exposed and converted sessions of one variation.
+    public struct VariationCount: Sendable, Equatable {
+        public var exposed = 0
+        public var converted = 0
+    }
+
+    /// Sessions simulated.
+    public var sessions = 0
+    /// Events written (run record included).
+    public var events = 0
+    /// Sessions per outcome.
+    public var outcomes: [SessionOutcome: Int] = [:]
+    /// experiment → variation → counts.
+    public var variations: [String: [String: VariationCount]] = [:]
+    /// Wall-clock seconds.
+    public var elapsedSeconds = 0.0
+
+    mutating func merge(_ other: SimulationSummary) {
+        sessions += other.sessions
+        events += other.events
+        for (outcome, count) in other.outcomes { outcomes[outcome, default: 0] += count }
+        for (experiment, counts) in other.variations {
+            for (variation, count) in counts {
+                variations[experiment, default: [:]][variation, default: VariationCount()].exposed += count.exposed
+                variations[experiment, default: [:]][variation, default: VariationCount()].converted += count.converted
+            }
+        }
+    }
+
+    /// The summary as aligned text lines.
+    public var text: String {
+        var lines = [
+            "sessions   \(sessions)",
+            "events     \(events)",
+            "outcomes   " + SessionOutcome.allCases.map { "\($0.rawValue) \(outcomes[$0] ?? 0)" }.joined(separator: ", "),
+        ]
+        for experiment in variations.keys.sorted() {
+            lines.append("experiment \(experiment)")
+            for (variation, count) in variations[experiment, default: [:]].sorted(by: { $0.key < $1.key }) {
+                let rate = count.exposed == 0 ? 0 : Double(count.converted) / Double(count.exposed) * 100
+                lines.append("  \(variation): exposed \(count.exposed), converted \(count.converted) "
+                             + "(\(String(format: "%.1f", rate))%)")
+            }
+        }
+        let rate = elapsedSeconds > 0 ? Double(sessions) / elapsedSeconds : 0
+        lines.append("elapsed    \(String(format: "%.2f", elapsedSeconds)) s (\(Int(rate)) sessions/s, "
+                     + "\(Int(elapsedSeconds > 0 ? Double(events) / elapsedSeconds : 0)) events/s)")
+        return lines.joined(separator: "\n")
+    }
+}

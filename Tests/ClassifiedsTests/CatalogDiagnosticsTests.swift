@@ -170,7 +170,7 @@ import Testing
 
     /// YAMLValue.mapping reports a repeated key at the repeat, naming the first's line, but Yams'
     /// composer rejects duplicates first and its error is positioned at the *first* occurrence.
-    @Test(.disabled("bug: duplicate mapping key is reported at the first key (3:5, 'duplicated keys: title'), not at the repeated key (4:5); YAMLValue.mapping's own check is unreachable"))
+    @Test
     func duplicateMappingKeyIsReportedAtTheRepeatedKey() {
         let error = diagnostic("""
             groups:

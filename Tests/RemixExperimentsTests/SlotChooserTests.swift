@@ -122,7 +122,7 @@ import Testing
         #expect(chooser.decisions["insertion"]?.map(\.rule) == ["condition", "forcedByExperiment"])
     }
 
-    @Test(.disabled("bug: ExperimentDecision.outranked(by:) keeps hashUsed=true, so a slotTaken exposure says hashUsed=true with inExperiment=false"))
+    @Test
     func outrankedDecisionIsNotHashAssigned() throws {
         let folder = try ExperimentFolder()
         try folder.write("a.yaml", Fixture.experiment("a", variations: Self.variations))

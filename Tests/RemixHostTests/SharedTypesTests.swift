@@ -8,7 +8,9 @@ import Testing
 /// same type for the host, the feature modules and the tests.
 @Suite struct SharedTypesTests {
     @Test func remixKitIsLoadedOnce() throws {
-        let maps = try String(contentsOfFile: "/proc/self/maps", encoding: .utf8)
+        // procfs files report size 0, so read to the end rather than by size.
+        let handle = try #require(FileHandle(forReadingAtPath: "/proc/self/maps"))
+        let maps = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
         let paths = Set(maps.split(separator: "\n").compactMap { line -> String? in
             guard let path = line.split(separator: " ", omittingEmptySubsequences: true).last,
                   path.hasSuffix("libRemixKit.so") else { return nil }

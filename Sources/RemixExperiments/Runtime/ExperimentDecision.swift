@@ -34,6 +34,8 @@ public struct ExperimentDecision: Sendable, Equatable {
     func outranked(by winner: String) -> ExperimentDecision {
         var copy = self
         copy.inExperiment = false
+        copy.hashUsed = false
+        copy.bucket = nil
         copy.variationId = nil
         copy.variation = nil
         copy.feature = nil

@@ -92,7 +92,7 @@ public struct ExperimentValidator {
             if weights.count != count {
                 problems.append(Diagnostic(definition.location(of: "weights"), .error,
                                            "\(weights.count) weights for \(count) variations; give one weight per variation"))
-            } else if weights.contains(where: { $0 < 0 || $0 > 1 }) {
+            } else if weights.contains(where: { !$0.isFinite || $0 < 0 || $0 > 1 }) {
                 problems.append(Diagnostic(definition.location(of: "weights"), .error, "each weight must be between 0 and 1"))
             } else {
                 let sum = weights.reduce(0, +)

@@ -22,7 +22,11 @@ struct SlotOverlapCheck {
     }
 
     func exclusive(_ a: ExperimentDefinition, _ b: ExperimentDefinition) -> Bool {
-        if let x = a.experiment.namespace, let y = b.experiment.namespace, x.id == y.id,
+        // The engine ignores the namespace when filters are set, and hashes each experiment's own
+        // hash attribute into the namespace, so only like-for-like namespaces separate.
+        if a.experiment.filters == nil, b.experiment.filters == nil,
+           hashAttribute(a) == hashAttribute(b),
+           let x = a.experiment.namespace, let y = b.experiment.namespace, x.id == y.id,
            x.end <= y.start || y.end <= x.start {
             return true
         }
@@ -35,8 +39,9 @@ struct SlotOverlapCheck {
     private func filtersExclusive(_ a: ExperimentDefinition, _ b: ExperimentDefinition) -> Bool {
         for x in a.experiment.filters ?? [] {
             for y in b.experiment.filters ?? [] {
+                // A filter hashes `id` unless it names its attribute (GrowthBook's rule).
                 let sameHash = x.seed == y.seed && (x.hashVersion ?? 2) == (y.hashVersion ?? 2)
-                    && (x.attribute ?? a.experiment.hashAttribute ?? "id") == (y.attribute ?? b.experiment.hashAttribute ?? "id")
+                    && nonEmpty(x.attribute) ?? "id" == nonEmpty(y.attribute) ?? "id"
                 let disjoint = x.ranges.allSatisfy { r in
                     y.ranges.allSatisfy { s in r.end <= s.start || s.end <= r.start }
                 }
@@ -44,5 +49,13 @@ struct SlotOverlapCheck {
             }
         }
         return false
+    }
+
+    private func hashAttribute(_ definition: ExperimentDefinition) -> String {
+        nonEmpty(definition.experiment.hashAttribute) ?? "id"
+    }
+
+    private func nonEmpty(_ text: String?) -> String? {
+        text.flatMap { $0.isEmpty ? nil : $0 }
     }
 }

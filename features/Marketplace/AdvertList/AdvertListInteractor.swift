@@ -5,6 +5,12 @@ import RemixKit
 public struct AdvertListing: Equatable, Sendable {
     public var adverts: [Advert]
     public var groups: [Group]
+
+    /// Makes a listing.
+    public init(adverts: [Advert], groups: [Group]) {
+        self.adverts = adverts
+        self.groups = groups
+    }
 }
 
 /// Keeps the list's group filter and fetches what to show: adverts whose group is exactly the

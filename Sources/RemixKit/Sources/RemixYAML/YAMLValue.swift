@@ -17,13 +17,13 @@ public struct YAMLValue: @unchecked Sendable {
             let node = try Yams.compose(yaml: text) ?? Node.mapping(Node.Mapping([]))
             return YAMLValue(node: node, file: file)
         } catch let error as YamlError {
-            throw diagnostic(for: error, file: file)
+            throw diagnostic(for: error, file: file, text: text)
         } catch {
             throw Diagnostic(SourceLocation(file: file, line: 1, column: 1), .error, "cannot read YAML: \(error)")
         }
     }
 
-    private static func diagnostic(for error: YamlError, file: String) -> Diagnostic {
+    private static func diagnostic(for error: YamlError, file: String, text: String) -> Diagnostic {
         switch error {
         case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _),
              let .composer(context, problem, mark, _):
@@ -31,11 +31,29 @@ public struct YAMLValue: @unchecked Sendable {
             return Diagnostic(SourceLocation(file: file, line: mark.line, column: mark.column), .error,
                               "malformed YAML: \(what)")
         case let .duplicatedKeysInMapping(duplicates, context):
-            return Diagnostic(SourceLocation(file: file, line: context.mark.line, column: context.mark.column),
-                              .error, "duplicated keys: \(duplicates.joined(separator: ", "))")
+            // Yams marks the first occurrence; point at the repeat, where the user must act.
+            let key = duplicates.first ?? ""
+            let repeated = repeatedKey(key, after: context.mark, in: text)
+            return Diagnostic(SourceLocation(file: file, line: repeated?.line ?? context.mark.line,
+                                             column: repeated?.column ?? context.mark.column),
+                              .error, "duplicate key '\(key)' (first at line \(context.mark.line))")
         default:
             return Diagnostic(SourceLocation(file: file, line: 1, column: 1), .error, "malformed YAML: \(error)")
         }
+    }
+
+    /// The next line after `mark` holding `key:` at the same column, as (line, column).
+    private static func repeatedKey(_ key: String, after mark: Mark, in text: String) -> (line: Int, column: Int)? {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard mark.line >= 1, mark.line <= lines.count else { return nil }
+        for index in mark.line..<lines.count {
+            let line = lines[index]
+            let indent = line.prefix { $0 == " " }.count
+            if indent == mark.column - 1, line.dropFirst(indent).hasPrefix(key + ":") {
+                return (index + 1, mark.column)
+            }
+        }
+        return nil
     }
 
     private func fail(_ message: String) -> Diagnostic { Diagnostic(location, .error, message) }
@@ -99,10 +117,14 @@ public struct YAMLValue: @unchecked Sendable {
 
     /// The node as a boolean (`true`/`false`).
     public func bool(_ what: String = "value") throws(Diagnostic) -> Bool {
-        guard let scalar = node.scalar, scalar.style == .plain, let value = node.bool else {
+        guard let scalar = node.scalar, scalar.style == .plain else {
             throw fail("\(what) must be true or false, not \(describe)")
         }
-        return value
+        switch scalar.string {
+        case "true", "True", "TRUE": return true
+        case "false", "False", "FALSE": return false
+        default: throw fail("\(what) must be true or false, not \(describe)")
+        }
     }
 
     /// The node quoted for a message: its text for scalars, its kind otherwise.

@@ -3,6 +3,9 @@ public enum ParameterType: String, Sendable, CustomStringConvertible {
     case bool, int, double, string
 
     public var description: String { rawValue }
+
+    /// "a bool", "an int", …
+    public var withArticle: String { self == .int ? "an int" : "a \(rawValue)" }
 }
 
 /// A parameter value, as given by an experiment variation or a default.
@@ -65,7 +68,7 @@ public enum ParameterError: Error, Equatable, CustomStringConvertible {
             let hint = NameSuggestion.hint(for: name, among: known, noun: "parameter")
             return "feature '\(feature)' has no parameter '\(name)'\(hint)"
         case .wrongType(let feature, let name, let expected, let got):
-            return "parameter '\(name)' of feature '\(feature)' takes a \(expected), not a \(got)"
+            return "parameter '\(name)' of feature '\(feature)' takes \(expected.withArticle), not \(got.withArticle)"
         }
     }
 }

@@ -39,7 +39,9 @@ public final class RandomSource {
 
     /// A reproducible identifier in UUID format (version 4 layout).
     public func identifier() -> String {
-        let high = generator.next(), low = generator.next()
+        // Version 4 and the RFC 4122 variant, as a random UUID has them.
+        let high = generator.next() & 0xFFFF_FFFF_FFFF_0FFF | 0x0000_0000_0000_4000
+        let low = generator.next() & 0x3FFF_FFFF_FFFF_FFFF | 0x8000_0000_0000_0000
         let hex = String(high, radix: 16, uppercase: true).leftPadded(to: 16)
             + String(low, radix: 16, uppercase: true).leftPadded(to: 16)
         let chars = Array(hex)

@@ -87,6 +87,9 @@ public final class Window: WireframeFactory {
     /// Acts on a panel's view as the user would.
     public func send(_ input: UserInput, to panel: Panel) throws {
         guard !isBlocked else { throw NavigationError.blocked }
+        guard let front = frontViewable, Self.visibleViews(of: front).contains(where: { $0.view === panel.view }) else {
+            throw NavigationError.notInFront
+        }
         if case .press(Panel.leftButtonID) = input, let stack = stackHolding(panel.view),
            let button = stack.leftButton(for: panel.view) {
             button.action()
@@ -191,11 +194,14 @@ public enum NavigationError: Error, Equatable, CustomStringConvertible {
     case cannotGoBack
     /// The front screen takes no input until time passes.
     case blocked
+    /// The panel's screen is no longer in front (it was covered or removed).
+    case notInFront
 
     public var description: String {
         switch self {
         case .cannotGoBack: "there is no screen to go back to here"
         case .blocked: "the screen is busy; wait for it to finish"
+        case .notInFront: "that screen is no longer in front"
         }
     }
 }

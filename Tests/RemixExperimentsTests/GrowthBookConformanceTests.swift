@@ -90,8 +90,15 @@ struct GrowthBookConformanceTests {
                   let expected = tuple[3].boolValue
             else { tally.check(false, "malformed case \(tuple)"); continue }
             let savedGroups = tuple.count > 4 ? tuple[4].objectValue ?? [:] : [:]
-            let actual = Condition(parsing: tuple[1]).evaluate(attributes, savedGroups: savedGroups)
-            tally.check(actual == expected, "\(name): got \(actual), expected \(expected); condition \(tuple[1].rendered)")
+            let condition = Condition(parsing: tuple[1])
+            // Both ways in: a plain attributes dictionary, and a context's indexed attributes.
+            let viaDictionary = condition.evaluate(attributes, savedGroups: savedGroups)
+            let viaContext = condition.evaluate(in: AssignmentContext(attributes: attributes, savedGroups: savedGroups))
+            tally.check(
+                viaDictionary == expected && viaContext == expected,
+                "\(name): got \(viaDictionary) (dictionary) and \(viaContext) (context), expected \(expected); "
+                    + "condition \(tuple[1].rendered)"
+            )
         }
         tally.report()
     }

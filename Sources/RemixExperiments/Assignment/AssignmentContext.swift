@@ -1,21 +1,38 @@
 /// Everything about one user or session that assignment depends on.
+///
+/// A value type whose fields share one immutable box, so passing or copying a context costs
+/// one reference count rather than one per field.
 public struct AssignmentContext: Sendable {
-    /// The user's attributes (`id`, `platform`, `appVersion`, …).
-    public var attributes: [String: AttributeValue]
-    /// When false, nobody is in any experiment.
-    public var enabled: Bool
-    /// QA mode: nobody is bucketed; only forced variations apply.
-    public var qaMode: Bool
-    /// Variations forced per experiment key, for QA; they bypass targeting and hashing.
-    public var forcedVariations: [String: Int]
-    /// Saved groups for `$inGroup` / `$notInGroup`: group id to an array of member values.
-    public var savedGroups: [String: AttributeValue]
-    /// The current URL, if any: a query parameter named after an experiment's key
-    /// (`?my-test=1`) forces that variation, as in GrowthBook's SDKs.
-    public var url: String?
-    /// Values of features that experiments name as prerequisites (`parentConditions`).
-    /// A feature missing here evaluates to `null`, as GrowthBook treats an unknown feature.
-    public var featureValues: [String: AttributeValue]
+    /// The fields, immutable once boxed; a setter boxes a new set of fields (and re-indexes
+    /// the attributes when they change).
+    private final class Storage: Sendable {
+        let attributes: [String: AttributeValue]
+        /// `attributes` indexed for fast lookups by compiled conditions and experiments.
+        let index: AttributeIndex
+        let enabled: Bool
+        let qaMode: Bool
+        let forcedVariations: [String: Int]
+        let savedGroups: [String: AttributeValue]
+        let url: String?
+        let featureValues: [String: AttributeValue]
+
+        init(
+            attributes: [String: AttributeValue], index: AttributeIndex? = nil, enabled: Bool, qaMode: Bool,
+            forcedVariations: [String: Int], savedGroups: [String: AttributeValue],
+            url: String?, featureValues: [String: AttributeValue]
+        ) {
+            self.attributes = attributes
+            self.index = index ?? AttributeIndex(attributes)
+            self.enabled = enabled
+            self.qaMode = qaMode
+            self.forcedVariations = forcedVariations
+            self.savedGroups = savedGroups
+            self.url = url
+            self.featureValues = featureValues
+        }
+    }
+
+    private var storage: Storage
 
     /// A context with GrowthBook's defaults for every field not given.
     public init(
@@ -27,20 +44,81 @@ public struct AssignmentContext: Sendable {
         url: String? = nil,
         featureValues: [String: AttributeValue] = [:]
     ) {
-        self.attributes = attributes
-        self.enabled = enabled
-        self.qaMode = qaMode
-        self.forcedVariations = forcedVariations
-        self.savedGroups = savedGroups
-        self.url = url
-        self.featureValues = featureValues
+        storage = Storage(
+            attributes: attributes, enabled: enabled, qaMode: qaMode,
+            forcedVariations: forcedVariations, savedGroups: savedGroups,
+            url: url, featureValues: featureValues
+        )
+    }
+
+    private mutating func rebox(
+        attributes: [String: AttributeValue]? = nil, enabled: Bool? = nil, qaMode: Bool? = nil,
+        forcedVariations: [String: Int]? = nil, savedGroups: [String: AttributeValue]? = nil,
+        url: String?? = nil, featureValues: [String: AttributeValue]? = nil
+    ) {
+        storage = Storage(
+            attributes: attributes ?? storage.attributes,
+            index: attributes == nil ? storage.index : nil,
+            enabled: enabled ?? storage.enabled,
+            qaMode: qaMode ?? storage.qaMode,
+            forcedVariations: forcedVariations ?? storage.forcedVariations,
+            savedGroups: savedGroups ?? storage.savedGroups,
+            url: url ?? storage.url,
+            featureValues: featureValues ?? storage.featureValues
+        )
+    }
+
+    /// The user's attributes (`id`, `platform`, `appVersion`, …).
+    public var attributes: [String: AttributeValue] {
+        get { storage.attributes }
+        set { rebox(attributes: newValue) }
+    }
+
+    /// When false, nobody is in any experiment.
+    public var enabled: Bool {
+        get { storage.enabled }
+        set { rebox(enabled: newValue) }
+    }
+
+    /// QA mode: nobody is bucketed; only forced variations apply.
+    public var qaMode: Bool {
+        get { storage.qaMode }
+        set { rebox(qaMode: newValue) }
+    }
+
+    /// Variations forced per experiment key, for QA; they bypass targeting and hashing.
+    public var forcedVariations: [String: Int] {
+        get { storage.forcedVariations }
+        set { rebox(forcedVariations: newValue) }
+    }
+
+    /// Saved groups for `$inGroup` / `$notInGroup`: group id to an array of member values.
+    public var savedGroups: [String: AttributeValue] {
+        get { storage.savedGroups }
+        set { rebox(savedGroups: newValue) }
+    }
+
+    /// The current URL, if any: a query parameter named after an experiment's key
+    /// (`?my-test=1`) forces that variation, as in GrowthBook's SDKs.
+    public var url: String? {
+        get { storage.url }
+        set { rebox(url: newValue) }
+    }
+
+    /// Values of features that experiments name as prerequisites (`parentConditions`).
+    /// A feature missing here evaluates to `null`, as GrowthBook treats an unknown feature.
+    public var featureValues: [String: AttributeValue] {
+        get { storage.featureValues }
+        set { rebox(featureValues: newValue) }
     }
 
     /// Forces this session into `variation` of the experiment `experimentKey` (QA forcing).
     /// The result reports `hashUsed == false`; an index out of range puts the session in no
     /// variation.
     public mutating func forceVariation(_ variation: Int, forExperiment experimentKey: String) {
-        forcedVariations[experimentKey] = variation
+        var forced = storage.forcedVariations
+        forced[experimentKey] = variation
+        rebox(forcedVariations: forced)
     }
 
     /// A copy of this context forced into `variation` of the experiment `experimentKey`.
@@ -50,12 +128,22 @@ public struct AssignmentContext: Sendable {
         return copy
     }
 
+    /// The variation forced for `experimentKey` by `forcedVariations`, if any.
+    func forcedVariation(forExperiment experimentKey: String) -> Int? {
+        storage.forcedVariations.isEmpty ? nil : storage.forcedVariations[experimentKey]
+    }
+
+    /// Whether the attributes satisfy `condition` (if any), with this context's saved groups.
+    func satisfies(_ condition: Condition?) -> Bool {
+        condition?.evaluate(storage.index, savedGroups: storage.savedGroups) ?? true
+    }
+
     /// GrowthBook's attribute lookup for hashing: the literal key first (so a key containing
     /// a dot still works), then the dotted path; `nil` when neither exists.
-    func hashSource(_ attribute: String) -> AttributeValue? {
-        if let literal = attributes[attribute] { return literal }
-        guard attribute.utf8.contains(UInt8(ascii: ".")) else { return nil }
-        let resolved = AttributePath(attribute).resolve(in: attributes)
+    func hashSource(_ attribute: AttributeKey) -> AttributeValue? {
+        if let literal = storage.index.value(for: attribute) { return literal }
+        guard attribute.name.utf8.contains(UInt8(ascii: ".")) else { return nil }
+        let resolved = AttributePath(attribute.name).resolve(in: storage.index)
         return resolved.isNull ? nil : resolved
     }
 }

@@ -10,8 +10,8 @@ public struct AssignmentEngine: Sendable {
 
     /// Runs `experiment` for the user described by `context`.
     public func run(_ experiment: Experiment, context: AssignmentContext) -> AssignmentResult {
-        let hashAttribute = experiment.hashAttribute.flatMap { $0.isEmpty ? nil : $0 } ?? "id"
-        let hashSource = context.hashSource(hashAttribute)
+        let hashAttribute = experiment.bucketing.hashAttribute.name
+        let hashSource = context.hashSource(experiment.bucketing.hashAttribute)
         let hashValue = Self.hashText(hashSource)
         func decide(_ variation: Int, hashUsed: Bool = false, bucket: Double? = nil,
                     _ reason: AssignmentReason) -> AssignmentResult {
@@ -27,7 +27,7 @@ public struct AssignmentEngine: Sendable {
         ) {
             return decide(forced, .forcedByQueryString)
         }
-        if !context.forcedVariations.isEmpty, let forced = context.forcedVariations[experiment.key] {
+        if let forced = context.forcedVariation(forExperiment: experiment.key) {
             return decide(forced, .forcedByContext)
         }
         if experiment.status == .draft { return decide(-1, .draft) }
@@ -40,8 +40,7 @@ public struct AssignmentEngine: Sendable {
                   !GrowthBookHash.inNamespace(hashValue: hashValue, namespace: namespace) {
             return decide(-1, .namespace)
         }
-        if let condition = experiment.condition,
-           !condition.evaluate(context.attributes, savedGroups: context.savedGroups) {
+        if !context.satisfies(experiment.condition) {
             return decide(-1, .condition)
         }
         if let parents = experiment.parentConditions {
@@ -52,11 +51,10 @@ public struct AssignmentEngine: Sendable {
             }
         }
 
-        let bucketing: Bucketing = experiment.bucketing
-        guard let bucket = bucketing.seed.hash(value: hashValue, version: bucketing.hashVersion) else {
+        guard let bucket = experiment.bucketing.hash(hashValue) else {
             return decide(-1, .invalidHashVersion)
         }
-        let assigned = GrowthBookHash.chooseVariation(bucket, ranges: bucketing.ranges)
+        let assigned = GrowthBookHash.chooseVariation(bucket, ranges: experiment.bucketing.ranges)
         if assigned < 0 { return decide(-1, .coverage) }
         if let forced = experiment.force { return decide(forced, .forcedByExperiment) }
         if context.qaMode { return decide(-1, .qaMode) }
@@ -77,7 +75,7 @@ public struct AssignmentEngine: Sendable {
     private static func isFilteredOut(_ filters: [Experiment.Filter], context: AssignmentContext) -> Bool {
         filters.contains { filter in
             let attribute = filter.attribute.flatMap { $0.isEmpty ? nil : $0 } ?? "id"
-            guard let source = context.hashSource(attribute), source.isTruthy else { return true }
+            guard let source = context.hashSource(AttributeKey(attribute)), source.isTruthy else { return true }
             let version = filter.hashVersion.flatMap { $0 == 0 ? nil : $0 } ?? 2
             guard let n = GrowthBookHash.hash(seed: filter.seed, value: hashText(source), version: version) else {
                 return true

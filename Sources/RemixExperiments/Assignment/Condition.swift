@@ -22,20 +22,23 @@ public struct Condition: Sendable {
         _ attributes: [String: AttributeValue],
         savedGroups: [String: AttributeValue] = [:]
     ) -> Bool {
-        do {
-            return try root.evaluate(attributes, groups: savedGroups)
-        } catch {
-            return false
-        }
+        root.evaluate(attributes, groups: savedGroups) ?? false
     }
 
     /// Whether an arbitrary tested value (normally an object of attributes) satisfies the condition.
     public func evaluate(value tested: AttributeValue, savedGroups: [String: AttributeValue] = [:]) -> Bool {
-        do {
-            return try root.evaluate(tested, groups: savedGroups)
-        } catch {
-            return false
-        }
+        root.evaluate(tested, groups: savedGroups) ?? false
+    }
+
+    /// Whether a context's attributes satisfy the condition, with the context's saved groups.
+    /// Faster than passing the attributes dictionary: the context keeps them indexed.
+    public func evaluate(in context: AssignmentContext) -> Bool {
+        context.satisfies(self)
+    }
+
+    /// Whether a context's indexed attributes satisfy the condition.
+    func evaluate(_ index: AttributeIndex, savedGroups: [String: AttributeValue]) -> Bool {
+        root.evaluate(index, groups: savedGroups) ?? false
     }
 
     /// Compiles and evaluates in one step, like GrowthBook's `evalCondition(attributes, condition,

@@ -5,35 +5,35 @@
 /// unknown operators and ill-typed operands, and a fault where JavaScript would throw.
 enum ConditionCompiler {
     static func compile(_ condition: AttributeValue) -> ConditionNode {
-        guard let entries = entries(of: condition) else { return .fault }
+        guard let entries = entries(of: condition) else { return ConditionNode(.fault) }
         let nodes = entries.map { key, value in compileEntry(key: key, value: value) }
-        return nodes.count == 1 ? nodes[0] : .all(nodes)
+        return nodes.count == 1 ? nodes[0] : ConditionNode(.every, children: nodes)
     }
 
     private static func compileEntry(key: String, value: AttributeValue) -> ConditionNode {
         switch key {
         case "$or":
             switch list(value) {
-            case .nodes(let nodes): return nodes.isEmpty ? .constant(true) : .any(nodes)
+            case .nodes(let nodes): return nodes.isEmpty ? .constant(true) : ConditionNode(.any, children: nodes)
             case .lengthless: return .constant(true)
-            case .fault: return .fault
+            case .fault: return ConditionNode(.fault)
             }
         case "$nor":
             switch list(value) {
-            case .nodes(let nodes): return nodes.isEmpty ? .constant(false) : .none(nodes)
+            case .nodes(let nodes): return nodes.isEmpty ? .constant(false) : ConditionNode(.none, children: nodes)
             case .lengthless: return .constant(false)
-            case .fault: return .fault
+            case .fault: return ConditionNode(.fault)
             }
         case "$and":
             switch list(value) {
-            case .nodes(let nodes): return .all(nodes)
+            case .nodes(let nodes): return ConditionNode(.all, children: nodes)
             case .lengthless: return .constant(true)
-            case .fault: return .fault
+            case .fault: return ConditionNode(.fault)
             }
         case "$not":
-            return .not(compile(value))
+            return ConditionNode(.not, children: [compile(value)])
         default:
-            return .field(AttributePath(key), valueTest(value))
+            return ConditionNode(path: AttributePath(key), test: valueTest(value))
         }
     }
 
@@ -77,18 +77,18 @@ enum ConditionCompiler {
     static func valueTest(_ condition: AttributeValue, caseInsensitive: Bool = false) -> ValueTest {
         switch condition {
         case .string(let text):
-            return caseInsensitive ? .equalsTextIgnoringCase(text.lowercased()) : .equalsText(text)
+            return caseInsensitive ? CaseInsensitiveTextEquality(text) : TextEquality(text)
         case .number(let number):
-            return .equalsNumber(number)
+            return NumberEquality(number)
         case .bool(let flag):
-            return .equalsBool(flag)
+            return BoolEquality(flag)
         case .null:
-            return .isNull
+            return NullEquality()
         case .array:
-            return .sameJSON(condition)
+            return JSONEquality(condition)
         case .object(let members):
-            guard isOperatorObject(members) else { return .sameJSON(condition) }
-            return .operators(members.map { operatorTest($0.key, operand: $0.value) })
+            guard isOperatorObject(members) else { return JSONEquality(condition) }
+            return OperatorConjunction(members.map { operatorTest($0.key, operand: $0.value) })
         }
     }
 
@@ -99,49 +99,49 @@ enum ConditionCompiler {
 
     private static func operatorTest(_ name: String, operand: AttributeValue) -> OperatorTest {
         if let comparison = versionComparisons[name] {
-            return .version(comparison, PaddedVersion.units(of: operand))
+            return VersionOperator(comparison, operand: operand)
         }
         if let relation = relations[name] {
-            return .relational(relation, operand.primitive)
+            return RelationalOperator(relation, operand: operand)
         }
         switch name {
-        case "$eq": return .strictEqual(operand, negated: false)
-        case "$ne": return .strictEqual(operand, negated: true)
-        case "$exists": return .exists(operand.isTruthy)
+        case "$eq": return StrictEqualityOperator(operand, negated: false)
+        case "$ne": return StrictEqualityOperator(operand, negated: true)
+        case "$exists": return ExistsOperator(operand.isTruthy)
         case "$in", "$nin", "$ini", "$nini":
-            guard case .array(let elements) = operand else { return .constant(false) }
+            guard case .array(let elements) = operand else { return ConstantOperator(false) }
             let list = MembershipList(elements, caseInsensitive: name.hasSuffix("i"))
-            return .member(list, negated: name.hasPrefix("$n"))
-        case "$inGroup": return .inSavedGroup(operand.javaScriptString, negated: false)
-        case "$notInGroup": return .inSavedGroup(operand.javaScriptString, negated: true)
-        case "$not": return .not(valueTest(operand))
-        case "$size": return .size(valueTest(operand))
-        case "$elemMatch": return .elementMatch(elementMatch(operand))
+            return MembershipOperator(list, negated: name.hasPrefix("$n"))
+        case "$inGroup": return SavedGroupOperator(groupID: operand.javaScriptString, negated: false)
+        case "$notInGroup": return SavedGroupOperator(groupID: operand.javaScriptString, negated: true)
+        case "$not": return NotOperator(valueTest(operand))
+        case "$size": return SizeOperator(valueTest(operand))
+        case "$elemMatch": return elementMatch(operand)
         case "$all", "$alli":
-            guard case .array(let elements) = operand else { return .constant(false) }
+            guard case .array(let elements) = operand else { return ConstantOperator(false) }
             let insensitive = name == "$alli"
-            return .containsAll(elements.map { valueTest($0, caseInsensitive: insensitive) })
+            return ContainsAllOperator(elements.map { valueTest($0, caseInsensitive: insensitive) })
         case "$regex", "$regexi":
             guard case .string(let pattern) = operand,
                   let regex = JavaScriptRegex(pattern: pattern, caseInsensitive: name == "$regexi")
-            else { return .constant(false) }
-            return .regex(regex)
+            else { return ConstantOperator(false) }
+            return RegexOperator(regex)
         case "$type":
-            guard case .string(let typeName) = operand else { return .constant(false) }
-            return .type(typeName)
+            guard case .string(let typeName) = operand else { return ConstantOperator(false) }
+            return TypeOperator(typeName)
         default:
-            return .constant(false)
+            return ConstantOperator(false)
         }
     }
 
-    private static func elementMatch(_ operand: AttributeValue) -> ElementMatch {
+    private static func elementMatch(_ operand: AttributeValue) -> OperatorTest {
         switch operand {
         case .null:
-            return .fault
+            return ElementMatchOperator(valueTest: nil, condition: nil)
         case .object(let members) where isOperatorObject(members):
-            return .value(valueTest(operand))
+            return ElementMatchOperator(valueTest: valueTest(operand), condition: nil)
         default:
-            return .condition(compile(operand))
+            return ElementMatchOperator(valueTest: nil, condition: compile(operand))
         }
     }
 

@@ -1,105 +1,170 @@
-/// Raised where GrowthBook's JavaScript would throw (for example `{"$or": null}`); the
-/// whole condition then evaluates to false instead of crashing.
-struct ConditionFault: Error {}
+// The compiled form of a condition is a tree of immutable classes whose data sit in `let`
+// fields rather than enum payloads: evaluation then borrows them instead of copying them
+// (copying means reference counting on every visit), and child lists are walked through
+// unretained handles for the same reason.
+//
+// Evaluation results are `Bool?`: `nil` stands for a JavaScript exception (for example on
+// `{"$or": null}`), which makes the whole condition fail.
+
+/// Children owned by a node, with unretained handles for traversal.
+struct ChildList<Child: AnyObject & Sendable>: Sendable {
+    private let owned: [Child]
+    private let handles: [Unmanaged<Child>]
+
+    init(_ children: [Child]) {
+        owned = children
+        handles = children.map { Unmanaged.passUnretained($0) }
+    }
+
+    /// `body` applied to the first child, if there is one.
+    @inline(__always)
+    func first<Result>(_ body: (Child) -> Result) -> Result? {
+        handles.first?._withUnsafeGuaranteedRef(body)
+    }
+
+    /// Whether `body` holds for every child, visiting them in order and stopping at the
+    /// first that fails.
+    @inline(__always)
+    func allSatisfy(_ body: (Child) -> Bool) -> Bool {
+        // `owned` keeps every child alive for as long as this list exists.
+        for index in handles.indices where !handles[index]._withUnsafeGuaranteedRef(body) {
+            return false
+        }
+        return true
+    }
+
+    /// `true` when `body` gives `true` for every child, `false` as soon as one gives `false`,
+    /// and otherwise (some child faulted) `nil`: the order-independent conjunction.
+    @inline(__always)
+    func passAll(_ body: (Child) -> Bool?) -> Bool? {
+        var faulted = false
+        let passed = allSatisfy { child in
+            guard let result = body(child) else {
+                faulted = true
+                return true
+            }
+            return result
+        }
+        if !passed { return false }
+        return faulted ? nil : true
+    }
+
+    /// Whether `body` holds for some child, visiting them in order and stopping at the first.
+    @inline(__always)
+    func contains(where body: (Child) -> Bool) -> Bool {
+        !allSatisfy { !body($0) }
+    }
+}
 
 /// A compiled condition object: GrowthBook's `evalCondition(obj, condition)`.
-indirect enum ConditionNode: Sendable {
-    /// Always this result (for example an empty `$or`, which passes).
-    case constant(Bool)
-    /// Evaluating this would throw in JavaScript.
-    case fault
-    /// Every entry of a condition object, or every member of `$and`, must pass.
-    case all([ConditionNode])
-    /// `$or`: at least one must pass.
-    case any([ConditionNode])
-    /// `$nor`: none may pass.
-    case none([ConditionNode])
-    /// `$not` at condition level.
-    case not(ConditionNode)
-    /// A dotted attribute path and what its value must satisfy.
-    case field(AttributePath, ValueTest)
-}
+final class ConditionNode: Sendable {
+    enum Kind: Sendable {
+        /// Always passes.
+        case pass
+        /// Always fails.
+        case fail
+        /// Evaluating this would throw in JavaScript.
+        case fault
+        /// `$and`: every child must pass, checked in order (a throw stops the check).
+        case all
+        /// The entries of a condition object: every one must pass. Object keys have no order
+        /// here, so a failing entry decides even where another would throw, which keeps the
+        /// result independent of dictionary order.
+        case every
+        /// `$or`: at least one child must pass.
+        case any
+        /// `$nor`: no child may pass.
+        case none
+        /// `$not` at condition level (one child).
+        case not
+        /// `path`'s value must satisfy `test`.
+        case field
+    }
 
-/// A compiled `evalConditionValue(condition, value)`: what one value must satisfy.
-indirect enum ValueTest: Sendable {
-    /// `value + "" === text`.
-    case equalsText(String)
-    /// `String(value).toLowerCase() === text` (`text` already lower-cased; used by `$alli`).
-    case equalsTextIgnoringCase(String)
-    /// `value * 1 === number`.
-    case equalsNumber(Double)
-    /// `value !== null && !!value === flag`.
-    case equalsBool(Bool)
-    /// `value === null` (a missing attribute reads as null).
-    case isNull
-    /// `JSON.stringify(value) === JSON.stringify(expected)` for array and plain-object operands.
-    case sameJSON(AttributeValue)
-    /// An operator object such as `{"$gt": 5, "$lt": 10}`: every operator must pass.
-    case operators([OperatorTest])
-}
+    let kind: Kind
+    let children: ChildList<ConditionNode>
+    /// The attribute path of a `.field` node.
+    let path: AttributePath
+    /// The test of a `.field` node.
+    let test: ValueTest?
 
-/// One compiled operator of an operator object.
-indirect enum OperatorTest: Sendable {
-    /// Decided when compiling: unknown operators and ill-typed operands are false.
-    case constant(Bool)
-    /// `$veq $vne $vgt $vgte $vlt $vlte` against the operand's padded version string.
-    case version(PaddedVersion.Comparison, [UInt16])
-    /// `$eq` (or `$ne` when negated): JavaScript `===`.
-    case strictEqual(AttributeValue, negated: Bool)
-    /// `$lt $lte $gt $gte` with JavaScript's mixed-type comparison.
-    case relational(Relation, JavaScriptPrimitive)
-    /// `$exists`.
-    case exists(Bool)
-    /// `$in $nin $ini $nini`: membership, intersecting when the attribute is an array.
-    case member(MembershipList, negated: Bool)
-    /// `$inGroup $notInGroup`: membership in a saved group looked up at evaluation time.
-    case inSavedGroup(String, negated: Bool)
-    /// `$not` at value level.
-    case not(ValueTest)
-    /// `$size`: the array's length must satisfy the test.
-    case size(ValueTest)
-    /// `$elemMatch`.
-    case elementMatch(ElementMatch)
-    /// `$all` / `$alli`: every test must be met by some element.
-    case containsAll([ValueTest])
-    /// `$regex` / `$regexi` against `String(value)`.
-    case regex(JavaScriptRegex)
-    /// `$type`.
-    case type(String)
-}
+    init(_ kind: Kind, children: [ConditionNode] = []) {
+        self.kind = kind
+        self.children = ChildList(children)
+        path = AttributePath("")
+        test = nil
+    }
 
-/// The four ordering operators.
-enum Relation: Sendable {
-    case less, lessOrEqual, greater, greaterOrEqual
-}
+    init(path: AttributePath, test: ValueTest) {
+        kind = .field
+        children = ChildList([])
+        self.path = path
+        self.test = test
+    }
 
-/// What each truthy element of an array must satisfy for `$elemMatch`.
-enum ElementMatch: Sendable {
-    /// An operator object, applied to the element as a value.
-    case value(ValueTest)
-    /// A condition object, applied to the element as the tested object.
-    case condition(ConditionNode)
-    /// A `null` operand, which makes JavaScript throw.
-    case fault
+    /// A node that always gives `result`.
+    static func constant(_ result: Bool) -> ConditionNode {
+        ConditionNode(result ? .pass : .fail)
+    }
+
+    /// Whether `tested` satisfies this node; `nil` where JavaScript would throw.
+    func evaluate<Tested: TestedObject>(_ tested: Tested, groups: [String: AttributeValue]) -> Bool? {
+        switch kind {
+        case .pass:
+            return true
+        case .fail:
+            return false
+        case .fault:
+            return nil
+        case .field:
+            return test?.evaluate(path.resolve(in: tested), groups: groups)
+        case .all:
+            var faulted = false
+            let passed = children.allSatisfy { child in
+                guard let result = child.evaluate(tested, groups: groups) else {
+                    faulted = true
+                    return false
+                }
+                return result
+            }
+            return faulted ? nil : passed
+        case .every:
+            return children.passAll { child in child.evaluate(tested, groups: groups) }
+        case .any, .none:
+            var faulted = false
+            let found = children.contains { child in
+                guard let result = child.evaluate(tested, groups: groups) else {
+                    faulted = true
+                    return true
+                }
+                return result
+            }
+            if faulted { return nil }
+            return kind == .any ? found : !found
+        case .not:
+            let inner = children.first { child in child.evaluate(tested, groups: groups) }
+            return (inner ?? nil).map { !$0 }
+        }
+    }
 }
 
 /// A dot-separated attribute path, split once.
 struct AttributePath: Sendable {
     /// The first segment, looked up directly in the tested object.
-    let head: String
+    let head: AttributeKey
     /// The remaining segments (usually none).
     let tail: [String]
 
     init(_ path: String) {
         let parts = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        head = parts.first ?? ""
+        head = AttributeKey(parts.first ?? "")
         tail = Array(parts.dropFirst())
     }
 
     /// GrowthBook's `getPath`: the value at the path, or `null` when any step is missing.
     @inline(__always)
     func resolve<Tested: TestedObject>(in tested: Tested) -> AttributeValue {
-        guard let first = tested.member(named: head) else { return .null }
+        guard let first = tested.member(head) else { return .null }
         if tail.isEmpty { return first }
         var current = first
         for part in tail {
@@ -110,21 +175,32 @@ struct AttributePath: Sendable {
     }
 }
 
-/// What a condition is evaluated against: the attributes dictionary itself (no wrapping on
-/// the hot path) or, inside `$elemMatch`, any value.
+/// What a condition is evaluated against: a context's attribute index, a plain attributes
+/// dictionary, or (inside `$elemMatch`) any value.
 protocol TestedObject {
     /// JavaScript's `object[key]` where `key in object` holds; `nil` otherwise.
-    func member(named key: String) -> AttributeValue?
+    func member(_ key: AttributeKey) -> AttributeValue?
+}
+
+extension AttributeIndex: TestedObject {
+    @inline(__always)
+    func member(_ key: AttributeKey) -> AttributeValue? {
+        value(for: key)
+    }
 }
 
 extension Dictionary: TestedObject where Key == String, Value == AttributeValue {
     @inline(__always)
-    func member(named key: String) -> AttributeValue? {
-        self[key]
+    func member(_ key: AttributeKey) -> AttributeValue? {
+        self[key.name]
     }
 }
 
 extension AttributeValue: TestedObject {
+    func member(_ key: AttributeKey) -> AttributeValue? {
+        member(named: key.name)
+    }
+
     /// JavaScript's `object[key]` where `key in object` holds: object members, and for arrays
     /// their canonical indices and `length`.
     func member(named key: String) -> AttributeValue? {

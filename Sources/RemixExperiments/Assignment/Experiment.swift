@@ -44,7 +44,8 @@ public struct Experiment: Sendable {
         /// A prerequisite on the feature `id`; a missing condition always passes.
         public init(id: String, condition: AttributeValue? = nil, gate: Bool = false) {
             self.id = id
-            self.condition = Condition(parsing: condition ?? .object([:]))
+            // GrowthBook evaluates `parentCondition.condition || {}`.
+            self.condition = Condition(parsing: condition.flatMap { $0.isTruthy ? $0 : nil } ?? .object([:]))
             self.gate = gate
         }
     }
@@ -81,7 +82,7 @@ public struct Experiment: Sendable {
     /// Namespace slice; ignored when `filters` is set.
     public var namespace: Namespace?
     /// The attribute whose value is hashed; `id` when absent or empty.
-    public var hashAttribute: String?
+    public var hashAttribute: String? { didSet { refreshBucketing() } }
     /// A second attribute for sticky bucketing; GrowthBook only consults it when sticky
     /// bucketing is on, which this engine does not implement, so `run` ignores it.
     public var fallbackAttribute: String?
@@ -128,7 +129,8 @@ public struct Experiment: Sendable {
         self.variations = variations
         self.weights = weights
         self.coverage = coverage
-        self.condition = condition.flatMap { $0.isNull ? nil : Condition(parsing: $0) }
+        // GrowthBook skips a falsy condition (`experiment.condition && …`).
+        self.condition = condition.flatMap { $0.isTruthy ? Condition(parsing: $0) : nil }
         self.parentConditions = parentConditions
         self.namespace = namespace
         self.hashAttribute = hashAttribute
@@ -142,8 +144,8 @@ public struct Experiment: Sendable {
         self.status = status
         self.meta = meta
         bucketing = Bucketing(
-            key: key, seed: seed, hashVersion: hashVersion, variationCount: variations.count,
-            coverage: coverage, weights: weights, ranges: ranges, meta: meta
+            key: key, seed: seed, hashVersion: hashVersion, hashAttribute: hashAttribute,
+            variationCount: variations.count, coverage: coverage, weights: weights, ranges: ranges, meta: meta
         )
     }
 
@@ -157,8 +159,8 @@ public struct Experiment: Sendable {
 
     private mutating func refreshBucketing() {
         bucketing = Bucketing(
-            key: key, seed: seed, hashVersion: hashVersion, variationCount: variations.count,
-            coverage: coverage, weights: weights, ranges: ranges, meta: meta
+            key: key, seed: seed, hashVersion: hashVersion, hashAttribute: hashAttribute,
+            variationCount: variations.count, coverage: coverage, weights: weights, ranges: ranges, meta: meta
         )
     }
 }
@@ -169,16 +171,19 @@ final class Bucketing: Sendable {
     let seed: PreparedSeed
     let hashVersion: Int
     let ranges: [BucketRange]
+    /// The attribute to hash (`id` unless the experiment names another).
+    let hashAttribute: AttributeKey
     /// The reported key of each variation index (at least one entry, for index 0).
     let variationKeys: [String]
 
     init(
-        key: String, seed: String?, hashVersion: Int?, variationCount: Int,
+        key: String, seed: String?, hashVersion: Int?, hashAttribute: String?, variationCount: Int,
         coverage: Double?, weights: [Double]?, ranges: [BucketRange]?, meta: [Experiment.VariationMeta]?
     ) {
         let chosenSeed = seed.flatMap { $0.isEmpty ? nil : $0 } ?? key
         self.seed = PreparedSeed(chosenSeed)
         self.hashVersion = hashVersion.flatMap { $0 == 0 ? nil : $0 } ?? 1
+        self.hashAttribute = AttributeKey(hashAttribute.flatMap { $0.isEmpty ? nil : $0 } ?? "id")
         self.ranges = ranges ?? GrowthBookHash.bucketRanges(
             count: variationCount, coverage: coverage, weights: weights
         )
@@ -186,5 +191,11 @@ final class Bucketing: Sendable {
             let metaKey = meta.flatMap { $0.indices.contains(index) ? $0[index].key : nil }
             return metaKey.flatMap { $0.isEmpty ? nil : $0 } ?? String(index)
         }
+    }
+
+    /// The user's bucket for the hashed attribute's text; `nil` for an unknown hash version.
+    @inline(__always)
+    func hash(_ hashValue: String) -> Double? {
+        seed.hash(value: hashValue, version: hashVersion)
     }
 }

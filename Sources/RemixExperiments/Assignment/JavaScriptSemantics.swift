@@ -1,3 +1,5 @@
+import Foundation
+
 /// A JavaScript primitive: what `ToPrimitive` makes of a JSON value before `<` or `>` compare it.
 enum JavaScriptPrimitive: Sendable {
     case null
@@ -39,13 +41,29 @@ enum JavaScript {
     /// canonically equivalent characters (Swift `==`).
     @inline(__always)
     static func sameCodeUnits(_ a: String, _ b: String) -> Bool {
+        let count = a.utf8.count
+        guard count == b.utf8.count else { return false }
         let fast = a.utf8.withContiguousStorageIfAvailable { left in
             b.utf8.withContiguousStorageIfAvailable { right in
-                left.count == right.count && left.elementsEqual(right)
+                sameBytes(left, right, count: count)
             }
         }
         if let known = fast ?? nil { return known }
         return a.utf8.elementsEqual(b.utf8)
+    }
+
+    @inline(__always)
+    private static func sameBytes(
+        _ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>, count: Int
+    ) -> Bool {
+        // Attribute names and values are usually short: a plain loop beats a call to memcmp.
+        guard count > 32, let leftStart = left.baseAddress, let rightStart = right.baseAddress else {
+            for index in 0..<count where left[index] != right[index] {
+                return false
+            }
+            return true
+        }
+        return memcmp(leftStart, rightStart, count) == 0
     }
 }
 

@@ -3,8 +3,8 @@
 /// `x.y.z` (so a release sorts after its pre-releases), left-pad numeric parts with spaces to
 /// five characters, and join the parts with `-`.
 ///
-/// The comparison side works in a stack buffer so that evaluating `$vgte` and friends does
-/// not allocate.
+/// The padded text is produced one code unit at a time, so a comparison stops at the first
+/// difference and allocates nothing.
 enum PaddedVersion {
     /// Which version operator is being evaluated.
     enum Comparison: Sendable {
@@ -24,23 +24,51 @@ enum PaddedVersion {
 
     /// The padded form of `value` as UTF-16 code units.
     static func units(of value: AttributeValue) -> [UInt16] {
-        let source = sourceUnits(of: value)
-        return withPadded(source) { Array($0) }
+        var units: [UInt16] = []
+        forEachUnit(of: sourceUnits(of: value)) { unit in
+            units.append(unit)
+            return true
+        }
+        return units
     }
 
-    /// Compares the padded forms of `value` and of the precomputed `expected` by code units:
-    /// negative, zero or positive like `strcmp`.
-    static func compare(_ value: AttributeValue, to expected: [UInt16]) -> Int {
+    /// Compares the padded form of `value` with the precomputed padded `expected`, by code
+    /// units: negative, zero or positive like `strcmp`.
+    static func compare(_ value: AttributeValue, to expected: UnsafeBufferPointer<UInt16>) -> Int {
         if case .string(let text) = value, !text.isEmpty {
+            // ASCII text (nearly every version string) is read straight from its UTF-8 bytes.
             let ascii: Int?? = text.utf8.withContiguousStorageIfAvailable { bytes in
                 for byte in bytes where byte >= 0x80 { return nil }
-                return withPadded(bytes) { order($0, expected) }
+                return order(bytes, expected)
             }
             if let known = ascii ?? nil { return known }
         }
-        return withPadded(sourceUnits(of: value)) { order($0, expected) }
+        return order(sourceUnits(of: value), expected)
     }
 
+    private static func order<Source: RandomAccessCollection>(
+        _ source: Source, _ expected: UnsafeBufferPointer<UInt16>
+    ) -> Int where Source.Element: BinaryInteger, Source.Index == Int {
+        var position = 0
+        var ordering = 0
+        forEachUnit(of: source) { unit in
+            guard position < expected.count else {
+                ordering = 1
+                return false
+            }
+            let other = expected[position]
+            if unit != other {
+                ordering = unit < other ? -1 : 1
+                return false
+            }
+            position += 1
+            return true
+        }
+        if ordering != 0 { return ordering }
+        return position == expected.count ? 0 : -1
+    }
+
+    /// `String(value)` for numbers, the text of a non-empty string, and `"0"` for anything else.
     private static func sourceUnits(of value: AttributeValue) -> [UInt16] {
         switch value {
         case .number(let number):
@@ -52,107 +80,66 @@ enum PaddedVersion {
         }
     }
 
-    private static func order(_ left: UnsafeBufferPointer<UInt16>, _ right: [UInt16]) -> Int {
-        let shared = min(left.count, right.count)
-        var index = 0
-        while index < shared {
-            let a = left[index]
-            let b = right[index]
-            if a != b { return a < b ? -1 : 1 }
-            index += 1
-        }
-        return left.count == right.count ? 0 : (left.count < right.count ? -1 : 1)
-    }
-
-    private static func withPadded<Source: RandomAccessCollection, Result>(
-        _ source: Source,
-        _ body: (UnsafeBufferPointer<UInt16>) -> Result
-    ) -> Result where Source.Element: BinaryInteger, Source.Index == Int {
-        // Each part grows to at most max(length, 5) and parts are at most count + 1, plus "-~".
-        let capacity = 7 * source.count + 8
-        return withUnsafeTemporaryAllocation(of: UInt16.self, capacity: capacity) { buffer in
-            let length = writePadded(source, into: buffer)
-            return body(UnsafeBufferPointer(rebasing: buffer[..<length]))
-        }
-    }
-
-    private static func writePadded<Source: RandomAccessCollection>(
-        _ source: Source,
-        into buffer: UnsafeMutableBufferPointer<UInt16>
-    ) -> Int where Source.Element: BinaryInteger, Source.Index == Int {
-        let (start, end) = trimmedBounds(source)
-        var partCount = 1
-        var index = start
-        while index < end {
-            if isSeparator(source[index]) { partCount += 1 }
-            index += 1
-        }
-        var written = 0
+    /// Calls `emit` with each code unit of the padded form of `source` until it returns false.
+    @inline(__always)
+    private static func forEachUnit<Source: RandomAccessCollection>(
+        of source: Source, _ emit: (UInt16) -> Bool
+    ) where Source.Element: BinaryInteger, Source.Index == Int {
+        let (start, end, partCount) = layout(source)
         var partStart = start
-        while partStart <= end {
+        while true {
             var partEnd = partStart
             var numeric = true
             while partEnd < end, !isSeparator(source[partEnd]) {
-                let unit = source[partEnd]
-                if unit < 0x30 || unit > 0x39 { numeric = false }
+                if source[partEnd] < 0x30 || source[partEnd] > 0x39 { numeric = false }
                 partEnd += 1
             }
+            if partStart > start, !emit(0x2D) { return }
             let length = partEnd - partStart
-            if partStart > start {
-                buffer[written] = 0x2D
-                written += 1
-            }
             if numeric, length > 0, length < 5 {
-                for _ in length..<5 {
-                    buffer[written] = 0x20
-                    written += 1
-                }
+                for _ in length..<5 where !emit(0x20) { return }
             }
-            var cursor = partStart
-            while cursor < partEnd {
-                buffer[written] = UInt16(truncatingIfNeeded: source[cursor])
-                written += 1
-                cursor += 1
+            for index in partStart..<partEnd where !emit(UInt16(truncatingIfNeeded: source[index])) {
+                return
             }
+            if partEnd >= end { break }
             partStart = partEnd + 1
         }
-        if partCount == 3 {
-            buffer[written] = 0x2D
-            buffer[written + 1] = 0x7E
-            written += 2
+        if partCount == 3, emit(0x2D) {
+            _ = emit(0x7E)
         }
-        return written
     }
 
-    /// Bounds left after removing `^v` and `\+.*$` (the `+` must not be followed by a line
-    /// terminator, since `.` does not match one).
-    private static func trimmedBounds<Source: RandomAccessCollection>(
+    /// Where the version proper starts and ends after removing `^v` and `\+.*$`, and how many
+    /// `-`/`.`-separated parts it has. The `+` that starts a build suffix must not be followed
+    /// by a line terminator, since `.` does not match one.
+    @inline(__always)
+    private static func layout<Source: RandomAccessCollection>(
         _ source: Source
-    ) -> (Int, Int) where Source.Element: BinaryInteger, Source.Index == Int {
-        let start = source.first.map { $0 == 0x76 } == true ? 1 : 0
-        var lastLineBreak = -1
-        for index in 0..<source.count where isLineTerminator(source[index]) {
-            lastLineBreak = index
-        }
-        var end = source.count
-        var index = max(start, lastLineBreak + 1)
-        while index < source.count {
-            if source[index] == 0x2B {
-                end = index
-                break
+    ) -> (start: Int, end: Int, partCount: Int) where Source.Element: BinaryInteger, Source.Index == Int {
+        let start = source.first == 0x76 ? 1 : 0
+        var plus = -1
+        var separators = 0
+        var separatorsBeforePlus = 0
+        for index in source.indices {
+            let unit = source[index]
+            if unit == 0x0A || unit == 0x0D || unit == 0x2028 || unit == 0x2029 {
+                plus = -1
+            } else if unit == 0x2B {
+                if plus < 0, index >= start {
+                    plus = index
+                    separatorsBeforePlus = separators
+                }
+            } else if isSeparator(unit) {
+                separators += 1
             }
-            index += 1
         }
-        return (start, end)
+        guard plus >= 0 else { return (start, source.count, separators + 1) }
+        return (start, plus, separatorsBeforePlus + 1)
     }
 
     @inline(__always)
     private static func isSeparator<Unit: BinaryInteger>(_ unit: Unit) -> Bool {
         unit == 0x2D || unit == 0x2E
-    }
-
-    @inline(__always)
-    private static func isLineTerminator<Unit: BinaryInteger>(_ unit: Unit) -> Bool {
-        unit == 0x0A || unit == 0x0D || unit == 0x2028 || unit == 0x2029
     }
 }

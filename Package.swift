@@ -14,6 +14,10 @@ let package = Package(
     products: [
         .executable(name: "remix", targets: ["remix"]),
         .executable(name: "remix-bench", targets: ["remix-bench"]),
+        // The example run-time plugin (docs/plugins.md), built here so plain `swift build` puts
+        // libQuickInsertionPlugin.so beside `remix`; nothing links it. Its sources are also a
+        // standalone package (features/QuickInsertion/Package.swift), as an out-of-tree plugin is.
+        .library(name: "QuickInsertionPlugin", type: .dynamic, targets: ["QuickInsertion"]),
     ],
     dependencies: [
         .package(path: "Sources/RemixKit"),
@@ -24,6 +28,7 @@ let package = Package(
         .target(name: "RemixHost", dependencies: [remixKit, remixYAML, features]),
         .target(name: "RemixExperiments", dependencies: [remixKit, remixYAML]),
         .target(name: "RemixEventLog", dependencies: [remixKit]),
+        .target(name: "RemixAnalysis", dependencies: ["RemixExperiments"]),
         .target(
             name: "RemixSimulation",
             dependencies: ["RemixHost", "RemixExperiments", "RemixEventLog", remixKit, remixYAML, features]),
@@ -31,10 +36,12 @@ let package = Package(
         .target(
             name: "RemixCLI",
             dependencies: [
-                "RemixHost", "RemixTerminal", "RemixExperiments", "RemixSimulation", "RemixEventLog", remixKit, remixYAML,
+                "RemixHost", "RemixTerminal", "RemixExperiments", "RemixSimulation", "RemixEventLog", "RemixAnalysis", remixKit, remixYAML,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "remix", dependencies: ["RemixCLI"]),
+        // RemixKit and the built-in modules by product: the plugin links their shared libraries.
+        .target(name: "QuickInsertion", dependencies: [remixKit, features], path: "features/QuickInsertion/Sources/QuickInsertion"),
         .executableTarget(
             name: "remix-bench",
             dependencies: ["RemixExperiments", .product(name: "ArgumentParser", package: "swift-argument-parser")],
@@ -45,7 +52,14 @@ let package = Package(
         .testTarget(name: "GroupBrowserTests", dependencies: [remixKit, features, "RemixHost"]),
         .testTarget(name: "CalculatorTests", dependencies: [remixKit, features, "RemixHost"]),
         .testTarget(name: "RemixExperimentsTests", dependencies: ["RemixExperiments", "RemixHost", remixKit, remixYAML]),
+        .testTarget(
+            name: "RemixAnalysisTests",
+            dependencies: ["RemixAnalysis", "RemixSimulation", "RemixEventLog", "RemixExperiments", "RemixHost", remixKit, features],
+            exclude: ["Vectors"]),
         .testTarget(name: "RemixHostTests", dependencies: ["RemixHost", "RemixTerminal", "RemixCLI", remixKit, features]),
+        .testTarget(name: "RemixPluginTests", dependencies: ["RemixHost", remixKit, features]),
+        .testTarget(name: "RemixEventLogTests", dependencies: ["RemixEventLog", remixKit]),
+        .testTarget(name: "RemixSimulationTests", dependencies: ["RemixSimulation", "RemixEventLog", "RemixExperiments", "RemixHost", remixKit, remixYAML, features]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -17,6 +17,8 @@ struct AssignCommand: ParsableCommand {
 
     @OptionGroup var session: SessionAttributeOptions
 
+    @OptionGroup var plugins: PluginOptions
+
     @Option(help: "Force the session into this variation (key or index), as QA forcing does.")
     var force: String?
 
@@ -24,7 +26,7 @@ struct AssignCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let registry = try loadRegistry()
+        let registry = try loadRegistry(plugins: plugins.paths)
         let isFile = experiment.hasSuffix(".yaml") || experiment.hasSuffix(".yml") || experiment.contains("/")
         let set = try loadExperiments(paths: [isFile ? experiment : experiments], registry: registry)
         let definition = isFile ? set.definitions.first { $0.file == experiment } : set.definition(key: experiment)

@@ -15,10 +15,16 @@ func writeOut(_ text: String) {
     fflush(nil)
 }
 
-/// Loads the built-in modules; a broken module (e.g. its catalog file) is reported and exits 1.
-func loadRegistry() throws -> FeatureRegistry {
+/// Loads the built-in modules, then the plugins of `REMIX_PLUGIN_PATH` and `plugins` (`--plugins`);
+/// a broken module (e.g. its catalog file) or plugin is reported and exits 1. With
+/// `REMIX_PLUGIN_TIMING` set, each plugin's load and registration times go to standard error.
+func loadRegistry(plugins: [String]) throws -> FeatureRegistry {
     do {
         let registry = try BuiltInModules.registry()
+        let loaded = try PluginLoader.load(PluginLoader.requestedPaths(options: plugins), into: registry)
+        if ProcessInfo.processInfo.environment["REMIX_PLUGIN_TIMING"] != nil {
+            for plugin in loaded { printError(plugin.description) }
+        }
         for problem in registry.problems() { printError("warning: \(problem)") }
         return registry
     } catch {

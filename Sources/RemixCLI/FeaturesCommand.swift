@@ -8,8 +8,10 @@ struct FeaturesCommand: ParsableCommand {
         commandName: "features",
         abstract: "List the loaded feature modules, their features, and the apps with their slots.")
 
+    @OptionGroup var plugins: PluginOptions
+
     func run() throws {
-        let registry = try loadRegistry()
+        let registry = try loadRegistry(plugins: plugins.paths)
         print(FeatureListing(registry: registry).text, terminator: "")
     }
 }

@@ -36,8 +36,10 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var session: SessionAttributeOptions
 
+    @OptionGroup var plugins: PluginOptions
+
     func run() throws {
-        let registry = try loadRegistry()
+        let registry = try loadRegistry(plugins: plugins.paths)
         let fixed: FixedSlotChooser
         do {
             fixed = try FixedSlotChooser(specs: slots, app: app, registry: registry)

@@ -35,6 +35,8 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "The folder of experiment files that fill the app's slots.")
     var experiments: String = "experiments"
 
+    @OptionGroup var plugins: PluginOptions
+
     @Option(help: "The JSON Lines event log to write.")
     var log: String = "events.jsonl"
 
@@ -44,16 +46,29 @@ struct SimulateCommand: ParsableCommand {
     @Flag(help: "Append to the log instead of replacing it.")
     var append = false
 
-    func validate() throws {
-        guard sessions > 0 else { throw ValidationError("--sessions must be at least 1 (got \(sessions))") }
-        guard jobs > 0 else { throw ValidationError("--jobs must be at least 1 (got \(jobs))") }
-        if let shard, Shard(spec: shard) == nil {
-            throw ValidationError("--shard must be I/N with 1 ≤ I ≤ N, e.g. 2/4 (got '\(shard)')")
+    @Flag(help: "Do not print the analysis report at the end.")
+    var noReport = false
+
+    /// Bad option values are input errors: a message and exit status 1, like every other bad input.
+    private func optionProblem() -> String? {
+        if sessions <= 0 { return "--sessions must be at least 1 (got \(sessions))" }
+        if sessions > Self.maximumSessions {
+            return "--sessions must be at most \(Self.maximumSessions) (got \(sessions)); split larger runs with --shard"
         }
+        if jobs <= 0 { return "--jobs must be at least 1 (got \(jobs))" }
+        if let shard, Shard(spec: shard) == nil { return "--shard must be I/N with 1 ≤ I ≤ N, e.g. 2/4 (got '\(shard)')" }
+        return nil
     }
 
+    /// Session indices stay far from overflow in shard arithmetic and virtual time.
+    static let maximumSessions = 1 << 40
+
     func run() throws {
-        let registry = try loadRegistry()
+        if let problem = optionProblem() {
+            printError(problem)
+            throw ExitCode(1)
+        }
+        let registry = try loadRegistry(plugins: plugins.paths)
         let (population, problems) = PopulationFile.load(path: self.population)
         for problem in problems { printError(problem.description, prefix: false) }
         guard let population else { throw ExitCode(1) }
@@ -90,6 +105,10 @@ struct SimulateCommand: ParsableCommand {
         reporter.finish()
         print("simulated \(appName) into \(log) (seed \(seed), shard \(plan.shard))")
         print(summary.text)
+        guard !noReport else { return }
+        print("")
+        try analyze(logs: [log], experimentsFolder: experiments, experiment: nil, metrics: [], format: .table,
+                    output: nil, alpha: 0.05, correction: .holm, strict: false, jobs: jobs)
     }
 
     private func sources(_ set: ExperimentSet) -> [RunSource] {

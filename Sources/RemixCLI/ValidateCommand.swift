@@ -15,8 +15,10 @@ struct ValidateCommand: ParsableCommand {
     @Argument(help: "Experiment files or folders (default: experiments/).")
     var paths: [String] = []
 
+    @OptionGroup var plugins: PluginOptions
+
     func run() throws {
-        let registry = try loadRegistry()
+        let registry = try loadRegistry(plugins: plugins.paths)
         let report = ExperimentValidation.run(paths: paths.isEmpty ? ["experiments"] : paths, registry: registry)
         for problem in report.diagnostics { printError(problem.description, prefix: false) }
         print(report.summary)

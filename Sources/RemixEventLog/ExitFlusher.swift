@@ -34,10 +34,13 @@ public final class ExitFlusher: Sendable {
                 signal(signalNumber, SIG_IGN)
                 let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
                 source.setEventHandler { [self] in
-                    for log in logs.withLock({ $0 }) { try? log.flush() }
+                    // Closing writes the buffer and makes later appends fail, so nothing is
+                    // half-written; _exit then skips atexit work that would race the workers.
+                    for log in logs.withLock({ $0 }) { try? log.close() }
                     let name = signalNumber == SIGINT ? "interrupted" : "terminated"
-                    FileHandle.standardError.write(Data("\nremix: \(name); the event log was flushed\n".utf8))
-                    exit(128 + signalNumber)
+                    let message = Array("\nremix: \(name); the event log was flushed\n".utf8)
+                    _ = message.withUnsafeBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
+                    _exit(128 + signalNumber)
                 }
                 source.resume()
                 sources.append(source)

@@ -149,20 +149,27 @@ public enum Timestamp {
         let (days, dayMillis) = milliseconds.quotientAndRemainder(dividingBy: 86_400_000)
         let (day, millis) = dayMillis < 0 ? (days - 1, dayMillis + 86_400_000) : (days, dayMillis)
         let (year, month, dayOfMonth) = civil(fromDays: day)
-        appendDigits(year, 4, &bytes)
-        bytes.append(UInt8(ascii: "-"))
-        appendDigits(month, 2, &bytes)
-        bytes.append(UInt8(ascii: "-"))
-        appendDigits(dayOfMonth, 2, &bytes)
-        bytes.append(UInt8(ascii: "T"))
-        appendDigits(millis / 3_600_000, 2, &bytes)
-        bytes.append(UInt8(ascii: ":"))
-        appendDigits(millis / 60_000 % 60, 2, &bytes)
-        bytes.append(UInt8(ascii: ":"))
-        appendDigits(millis / 1000 % 60, 2, &bytes)
-        bytes.append(UInt8(ascii: "."))
-        appendDigits(millis % 1000, 3, &bytes)
-        bytes.append(UInt8(ascii: "Z"))
+        // Filled in place and appended once: this runs for every event.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { text in
+            var at = 0
+            func put(_ value: Int64, _ width: Int, then separator: UInt8) {
+                var rest = value
+                for index in stride(from: at + width - 1, through: at, by: -1) {
+                    text[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+                    rest /= 10
+                }
+                text[at + width] = separator
+                at += width + 1
+            }
+            put(year, 4, then: UInt8(ascii: "-"))
+            put(month, 2, then: UInt8(ascii: "-"))
+            put(dayOfMonth, 2, then: UInt8(ascii: "T"))
+            put(millis / 3_600_000, 2, then: UInt8(ascii: ":"))
+            put(millis / 60_000 % 60, 2, then: UInt8(ascii: ":"))
+            put(millis / 1000 % 60, 2, then: UInt8(ascii: "."))
+            put(millis % 1000, 3, then: UInt8(ascii: "Z"))
+            bytes.append(contentsOf: UnsafeBufferPointer(text))
+        }
     }
 
     /// The text form of `milliseconds`.
@@ -170,17 +177,6 @@ public enum Timestamp {
         var bytes: [UInt8] = []
         appendRFC3339(milliseconds: milliseconds, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
-    }
-
-    private static func appendDigits(_ value: Int64, _ width: Int, _ bytes: inout [UInt8]) {
-        var divisor: Int64 = 1
-        for _ in 1..<width { divisor *= 10 }
-        var rest = value
-        while divisor > 0 {
-            bytes.append(UInt8(ascii: "0") + UInt8(rest / divisor % 10))
-            rest %= divisor
-            divisor /= 10
-        }
     }
 
     /// Year, month, day for days since 1970-01-01 (proleptic Gregorian).

@@ -46,23 +46,33 @@ public enum PopulationFile {
         let attributes = read("attributes", required: false) { v throws(Diagnostic) in try parseAttributes(v) }
         let services = read("services") { v throws(Diagnostic) in try parseServices(v) }
         let personas = read("personas") { v throws(Diagnostic) in
-            try v.sequence("personas").map { item throws(Diagnostic) in try parsePersona(item) }
+            try v.sequence("personas").compactMap { item -> Population.Persona? in
+                do throws(Diagnostic) { return try parsePersona(item, &problems) } catch { problems.append(error); return nil }
+            }
         }
         let adverts = read("adverts") { v throws(Diagnostic) in
-            try v.sequence("adverts").map { item throws(Diagnostic) in try parseAdvert(item) }
+            try v.sequence("adverts").compactMap { item -> Population.IntendedAdvert? in
+                do throws(Diagnostic) { return try parseAdvert(item, &problems) } catch { problems.append(error); return nil }
+            }
         }
-        if let personas, personas.isEmpty || personas.allSatisfy({ $0.weight == 0 }), let value = root["personas"] {
+        // Items with problems are left out, so only a list that is wholly fine is judged as a whole.
+        let itemCount = { (key: String) in (try? root[key]?.sequence())?.count ?? 0 }
+        if let personas, personas.count == itemCount("personas"), personas.allSatisfy({ $0.weight == 0 }),
+           let value = root["personas"] {
             problems.append(Diagnostic(value.location, .error, "give at least one persona a weight above 0"))
         }
-        if let adverts, adverts.isEmpty, let value = root["adverts"] {
+        if let adverts, itemCount("adverts") == 0, adverts.isEmpty, let value = root["adverts"] {
             problems.append(Diagnostic(value.location, .error, "list at least one advert users mean to publish"))
         }
-        guard problems.isEmpty, let app, let services, let personas, let adverts else { return (nil, problems) }
+        problems.sort { $0.location < $1.location }
+        guard !problems.contains(where: { $0.severity == .error }), let app, let services, let personas, let adverts else {
+            return (nil, problems)
+        }
         let population = Population(
             app: app, startMilliseconds: Int64(((start ?? Date(timeIntervalSince1970: 1_795_424_400)).timeIntervalSince1970 * 1000).rounded()),
             sessionGapMilliseconds: Int64(((gap ?? 2) * 1000).rounded()), attributes: attributes ?? [],
             personas: personas, adverts: adverts, services: services)
-        return (population, [])
+        return (population, problems)
     }
 
     private static func date(_ value: YAMLValue) throws(Diagnostic) -> Date {
@@ -134,36 +144,68 @@ public enum PopulationFile {
             } ?? .init(min: 2, max: 2))
     }
 
-    private static func parsePersona(_ value: YAMLValue) throws(Diagnostic) -> Population.Persona {
-        let fields = try value.mapping("a persona")
-        if let problem = fields.unknownKeys(allowed: personaKeys, in: "a persona", nearest: NameSuggestion.nearest).first {
-            throw problem
-        }
-        func chance(_ key: String, _ fallback: Double) throws(Diagnostic) -> Double {
-            try fields[key].map { v throws(Diagnostic) in try probability(v, key) } ?? fallback
-        }
-        var abandon: [String: Double] = [:]
-        for entry in try fields["abandon"]?.mapping("abandon").entries ?? [] {
-            abandon[entry.key] = try probability(entry.value, "abandon.\(entry.key)")
-        }
-        return Population.Persona(
-            name: try fields.required("name", in: "a persona").string("name"),
-            weight: try fields["weight"].map { v throws(Diagnostic) in try nonNegative(v, "weight") } ?? 1,
-            startInsertion: try chance("startInsertion", 1), browseFirst: try chance("browseFirst", 0),
-            filterFirst: try chance("filterFirst", 0), abandon: abandon,
-            think: try fields["thinkSeconds"].map { v throws(Diagnostic) in try seconds(v, "thinkSeconds") }
-                ?? .init(min: 1, max: 1),
-            typingPerCharacter: try fields["typingSecondsPerCharacter"].map { v throws(Diagnostic) in
-                try seconds(v, "typingSecondsPerCharacter")
-            } ?? .init(min: 0.2, max: 0.2),
-            retryAfterFailure: try chance("retryAfterFailure", 0.5))
+    /// Runs `body`, recording its problem instead of stopping at it.
+    private static func collect<T>(_ problems: inout [Diagnostic], _ body: () throws(Diagnostic) -> T) -> T? {
+        do { return try body() } catch { problems.append(error); return nil }
     }
 
-    private static func parseAdvert(_ value: YAMLValue) throws(Diagnostic) -> Population.IntendedAdvert {
-        let fields = try value.mapping("an advert")
-        if let problem = fields.unknownKeys(allowed: ["title", "group"], in: "an advert", nearest: NameSuggestion.nearest).first {
-            throw problem
+    /// The kinds of screen a simulated user can abandon on (ScreenContent.name of the built-in apps).
+    static let abandonableScreens = ["groups", "title", "item", "toast", "adverts", "sum", "prime", "description"]
+
+    /// A persona, or nil when its problems are already in `problems`.
+    private static func parsePersona(_ value: YAMLValue, _ problems: inout [Diagnostic]) throws(Diagnostic) -> Population.Persona? {
+        let fields = try value.mapping("a persona")
+        let unknown = fields.unknownKeys(allowed: personaKeys, in: "a persona", nearest: NameSuggestion.nearest)
+        var abandon: [String: Double] = [:]
+        var failed = !unknown.isEmpty
+        problems += unknown
+        for entry in try fields["abandon"]?.mapping("abandon").entries ?? [] {
+            if !abandonableScreens.contains(entry.key) {
+                let hint = NameSuggestion.nearest(to: entry.key, among: abandonableScreens).map { " (did you mean '\($0)'?)" } ?? ""
+                problems.append(Diagnostic(entry.keyLocation, .warning,
+                    "no built-in screen is called '\(entry.key)'\(hint); abandon uses screen names: \(abandonableScreens.joined(separator: ", "))"))
+            }
+            if let chance = collect(&problems, { () throws(Diagnostic) in try probability(entry.value, "abandon.\(entry.key)") }) {
+                abandon[entry.key] = chance
+            } else {
+                failed = true
+            }
         }
+        let persona = parsePersonaFields(fields, abandon: abandon, &problems)
+        return failed ? nil : persona
+    }
+
+    private static func parsePersonaFields(_ fields: YAMLMapping, abandon: [String: Double],
+                                           _ problems: inout [Diagnostic]) -> Population.Persona? {
+        var failed = false
+        func field<T>(_ key: String, _ fallback: T, _ body: (YAMLValue) throws(Diagnostic) -> T) -> T {
+            guard let value = fields[key] else { return fallback }
+            do { return try body(value) } catch { problems.append(error); failed = true; return fallback }
+        }
+        func chance(_ key: String, _ fallback: Double) -> Double {
+            field(key, fallback) { v throws(Diagnostic) in try probability(v, key) }
+        }
+        let name = collect(&problems) { () throws(Diagnostic) in try fields.required("name", in: "a persona").string("name") }
+        let persona = Population.Persona(
+            name: name ?? "",
+            weight: field("weight", 1) { v throws(Diagnostic) in try nonNegative(v, "weight") },
+            startInsertion: chance("startInsertion", 1), browseFirst: chance("browseFirst", 0),
+            filterFirst: chance("filterFirst", 0), abandon: abandon,
+            think: field("thinkSeconds", .init(min: 1, max: 1)) { v throws(Diagnostic) in try seconds(v, "thinkSeconds") },
+            typingPerCharacter: field("typingSecondsPerCharacter", .init(min: 0.2, max: 0.2)) { v throws(Diagnostic) in
+                try seconds(v, "typingSecondsPerCharacter")
+            },
+            retryAfterFailure: chance("retryAfterFailure", 0.5))
+        return failed || name == nil ? nil : persona
+    }
+
+    /// An advert, or nil when its problems are already in `problems`.
+    private static func parseAdvert(_ value: YAMLValue, _ problems: inout [Diagnostic]) throws(Diagnostic) -> Population.IntendedAdvert? {
+        let fields = try value.mapping("an advert")
+        let unknown = fields.unknownKeys(allowed: ["title", "group"], in: "an advert", nearest: NameSuggestion.nearest)
+        problems += unknown
+        // An unknown key is usually a misspelt known one: report it alone, not the key as missing too.
+        guard unknown.isEmpty else { return nil }
         let path = try fields.required("group", in: "an advert").sequence("group").map { item throws(Diagnostic) in
             try item.string("a group title")
         }

@@ -32,7 +32,7 @@ struct SessionSimulator: Sendable {
         // which would copy it on the next append.
         var owned = JSONLinesEncoder(capacity: 0)
         swap(&owned, &encoder)
-        let log = SessionLog(encoder: owned, session: "s\(plan.seed)-\(index)", user: user, start: start,
+        let log = SessionLog(encoder: consume owned, session: "s\(plan.seed)-\(index)", user: user, start: start,
                              clock: { clock.now })
         defer { encoder = log.finish() }
         log.write("session_started", [

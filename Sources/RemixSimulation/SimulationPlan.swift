@@ -25,7 +25,13 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
 
     /// The session indices of this shard out of `sessions`.
     public func range(of sessions: Int) -> Range<Int> {
-        (sessions * (index - 1) / count)..<(sessions * index / count)
+        boundary(sessions, index - 1)..<boundary(sessions, index)
+    }
+
+    /// ⌊sessions × part / count⌋ without overflow: the product is taken in double width.
+    private func boundary(_ sessions: Int, _ part: Int) -> Int {
+        let product = max(sessions, 0).multipliedFullWidth(by: part)
+        return count.dividingFullWidth(product).quotient
     }
 
     public var description: String { "\(index)/\(count)" }

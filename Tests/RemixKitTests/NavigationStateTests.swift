@@ -87,4 +87,17 @@ import Testing
         navigation.push(TestView("b"))
         #expect(first == 1 && second == 1)
     }
+
+    @Test func aStackFilledBeforeItIsShownReportsOneShowWithItsScreens() {
+        let window = Window(clock: VirtualClock())
+        var seen: [String] = []
+        window.addTransitionObserver { seen.append($0.description) }
+        let navigation = window.makeNavigation()
+        navigation.push(TestView("a"))
+        let hidden = window.makeNavigation()
+        hidden.push(TestView("h"))
+        window.setRoot(navigation)
+        navigation.push(TestView("b"))
+        #expect(seen == ["show a: a", "push b: a > b"], "changes off screen are not transitions")
+    }
 }

@@ -64,7 +64,8 @@ extension MarketplaceModule {
             ]
         ) { context in
             let names = context.parameters.string("flows", or: "")
-                .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                .utf8.split { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+                .map { String(decoding: $0, as: UTF8.self) }
             guard !names.isEmpty, !names.contains("AlternatingInsertion") else {
                 throw AlternationError.badFlows(names.joined(separator: ","))
             }

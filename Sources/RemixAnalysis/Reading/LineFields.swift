@@ -13,31 +13,18 @@ struct ByteSlice: Equatable {
 struct LineFields {
     var type = ByteSlice.empty
     var user = ByteSlice.empty
-    var timestamp: Int64?
+    /// The raw `ts` string; parsed only for lines that are counted.
+    var timestamp = ByteSlice.empty
     var experiment = ByteSlice.empty
     var variation = ByteSlice.empty
     var variationID = -1
     var inExperiment = false
     var hashUsed = false
     var screen = ByteSlice.empty
+    var feature = ByteSlice.empty
     var hasEscapes = false
 
     mutating func reset() {
         self = LineFields()
     }
-}
-
-/// Field names the scanner recognises, as bytes.
-enum FieldName {
-    static let ts = Array("ts".utf8)
-    static let type = Array("type".utf8)
-    static let user = Array("user".utf8)
-    static let experiment = Array("experiment".utf8)
-    static let variation = Array("variation".utf8)
-    static let variationId = Array("variationId".utf8)
-    static let inExperiment = Array("inExperiment".utf8)
-    static let hashUsed = Array("hashUsed".utf8)
-    static let screen = Array("screen".utf8)
-    static let exposure = Array("exposure".utf8)
-    static let screenType = Array("screen".utf8)
 }

@@ -1,3 +1,5 @@
+import Glibc
+
 /// A byte-level scanner for one JSON Lines object: it walks the top-level keys, keeps the values
 /// the analysis needs (see ``LineFields``) and skips everything else — nested objects and arrays
 /// included — without building strings. Any input that is not a JSON object fails the scan
@@ -38,43 +40,119 @@ struct LineScanner {
         return position == bytes.count
     }
 
-    private func matches(_ slice: ByteSlice, _ name: [UInt8]) -> Bool {
-        guard slice.count == name.count else { return false }
-        for index in 0..<name.count where bytes[slice.start + index] != name[index] { return false }
-        return true
+    /// The fields the analysis reads, told apart by length and a byte or two.
+    private enum Key {
+        case ts, type, user, experiment, variation, variationId, inExperiment, hashUsed, screen, feature, other
     }
 
-    private mutating func value(for key: ByteSlice, into fields: inout LineFields) -> Bool {
-        guard position < bytes.count else { return false }
-        let byte = bytes[position]
-        if byte == UInt8(ascii: "\"") {
-            guard let text = string(fields: &fields) else { return false }
-            if matches(key, FieldName.type) { fields.type = text }
-            else if matches(key, FieldName.user) { fields.user = text }
-            else if matches(key, FieldName.ts) { fields.timestamp = TimestampParser.milliseconds(bytes, text) }
-            else if matches(key, FieldName.experiment) { fields.experiment = text }
-            else if matches(key, FieldName.variation) { fields.variation = text }
-            else if matches(key, FieldName.screen) { fields.screen = text }
+    private func key(_ slice: ByteSlice) -> Key {
+        let first = bytes[slice.start]
+        switch slice.count {
+        case 2 where first == UInt8(ascii: "t") && bytes[slice.start + 1] == UInt8(ascii: "s"): return .ts
+        case 4 where first == UInt8(ascii: "t"): return equals(slice, "type") ? .type : .other
+        case 4 where first == UInt8(ascii: "u"): return equals(slice, "user") ? .user : .other
+        case 6 where first == UInt8(ascii: "s"): return equals(slice, "screen") ? .screen : .other
+        case 7 where first == UInt8(ascii: "f"): return equals(slice, "feature") ? .feature : .other
+        case 8 where first == UInt8(ascii: "h"): return equals(slice, "hashUsed") ? .hashUsed : .other
+        case 9 where first == UInt8(ascii: "v"): return equals(slice, "variation") ? .variation : .other
+        case 10 where first == UInt8(ascii: "e"): return equals(slice, "experiment") ? .experiment : .other
+        case 11 where first == UInt8(ascii: "v"): return equals(slice, "variationId") ? .variationId : .other
+        case 12 where first == UInt8(ascii: "i"): return equals(slice, "inExperiment") ? .inExperiment : .other
+        default: return .other
+        }
+    }
+
+    /// Whether `slice` (already known to have the name's length) spells `name`; an inline loop,
+    /// as a `memcmp` call costs more than these few bytes.
+    private func equals(_ slice: ByteSlice, _ name: StaticString) -> Bool {
+        name.withUTF8Buffer { expected in
+            for index in 1..<expected.count where bytes[slice.start + index] != expected[index] { return false }
             return true
         }
-        if matches(key, FieldName.variationId) {
+    }
+
+    private mutating func value(for slice: ByteSlice, into fields: inout LineFields) -> Bool {
+        guard position < bytes.count, !slice.isEmpty else { return skipValue() }
+        let key = key(slice)
+        if bytes[position] == UInt8(ascii: "\""), key == .other {
+            return skipString()
+        }
+        if bytes[position] == UInt8(ascii: "\"") {
+            guard let text = string(fields: &fields) else { return false }
+            switch key {
+            case .type: fields.type = text
+            case .user: fields.user = text
+            case .ts: fields.timestamp = text
+            case .experiment: fields.experiment = text
+            case .variation: fields.variation = text
+            case .screen: fields.screen = text
+            case .feature: fields.feature = text
+            default: break
+            }
+            return true
+        }
+        switch key {
+        case .variationId:
             guard let number = integer() else { return skipValue() }
             fields.variationID = number
             return true
-        }
-        if matches(key, FieldName.inExperiment) || matches(key, FieldName.hashUsed) {
+        case .inExperiment, .hashUsed:
             let isTrue = literal("true")
             guard isTrue || literal("false") || literal("null") else { return false }
-            if matches(key, FieldName.inExperiment) { fields.inExperiment = isTrue } else { fields.hashUsed = isTrue }
+            if key == .inExperiment { fields.inExperiment = isTrue } else { fields.hashUsed = isTrue }
             return true
+        default:
+            return skipValue()
         }
-        return skipValue()
     }
 
-    /// A JSON string's contents (position after the closing quote); notes escapes.
+    /// A JSON string's contents (position after the closing quote); notes escapes. Keys and the
+    /// values the analysis reads are short, so one tight loop beats a `memchr` call here.
     private mutating func string(fields: inout LineFields) -> ByteSlice? {
-        guard take(UInt8(ascii: "\"")) else { return nil }
+        guard take(UInt8(ascii: "\"")), let base = bytes.baseAddress else { return nil }
         let start = position
+        var index = position
+        let end = bytes.count
+        while index < end {
+            let byte = base[index]
+            if byte == UInt8(ascii: "\"") {
+                position = index + 1
+                return ByteSlice(start: start, count: index - start)
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { return carefulString(from: start, at: index, fields: &fields) }
+            index += 1
+        }
+        return nil
+    }
+
+    /// Skips a string the analysis does not read: finds its closing quote (one not escaped by an
+    /// odd run of backslashes) without looking at every byte.
+    private mutating func skipString() -> Bool {
+        guard take(UInt8(ascii: "\"")), let base = bytes.baseAddress else { return false }
+        // Most skipped strings are short: look at the first bytes directly before calling memchr.
+        let shortEnd = min(position + 24, bytes.count)
+        while position < shortEnd {
+            let byte = base[position]
+            if byte == UInt8(ascii: "\"") {
+                position += 1
+                return true
+            }
+            position += byte == UInt8(ascii: "\\") ? 2 : 1
+        }
+        while position < bytes.count {
+            guard let found = memchr(base + position, Int32(UInt8(ascii: "\"")), bytes.count - position) else { return false }
+            let quote = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            var backslashes = 0
+            while quote - backslashes - 1 >= position, base[quote - backslashes - 1] == UInt8(ascii: "\\") { backslashes += 1 }
+            position = quote + 1
+            if backslashes % 2 == 0 { return true }
+        }
+        return false
+    }
+
+    /// The rest of a string that holds escapes or control characters, from `index`.
+    private mutating func carefulString(from start: Int, at index: Int, fields: inout LineFields) -> ByteSlice? {
+        position = index
         while position < bytes.count {
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {

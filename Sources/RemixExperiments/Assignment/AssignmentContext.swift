@@ -129,21 +129,42 @@ public struct AssignmentContext: Sendable {
     }
 
     /// The variation forced for `experimentKey` by `forcedVariations`, if any.
+    @inline(__always)
     func forcedVariation(forExperiment experimentKey: String) -> Int? {
         storage.forcedVariations.isEmpty ? nil : storage.forcedVariations[experimentKey]
     }
 
+    /// The variation the URL's query string forces for `experimentKey`, if any.
+    @inline(__always)
+    func queryStringVariation(forExperiment experimentKey: String, variationCount: Int) -> Int? {
+        guard let url = storage.url else { return nil }
+        return QueryStringOverride.variation(
+            forExperiment: experimentKey, url: url, variationCount: variationCount
+        )
+    }
+
     /// Whether the attributes satisfy `condition` (if any), with this context's saved groups.
+    @inline(__always)
     func satisfies(_ condition: Condition?) -> Bool {
         condition?.evaluate(storage.index, savedGroups: storage.savedGroups) ?? true
     }
 
     /// GrowthBook's attribute lookup for hashing: the literal key first (so a key containing
-    /// a dot still works), then the dotted path; `nil` when neither exists.
-    func hashSource(_ attribute: AttributeKey) -> AttributeValue? {
-        if let literal = storage.index.value(for: attribute) { return literal }
-        guard attribute.name.utf8.contains(UInt8(ascii: ".")) else { return nil }
-        let resolved = AttributePath(attribute.name).resolve(in: storage.index)
-        return resolved.isNull ? nil : resolved
+    /// a dot still works), then the dotted path. Gives the value as JavaScript concatenates it
+    /// (empty when missing or null) and whether it is truthy (false when missing).
+    @inline(__always)
+    func hashSource(_ attribute: AttributeKey) -> (text: String, isTruthy: Bool) {
+        let index = storage.index
+        let entry = index.entry(for: attribute)
+        if entry >= 0 { return index.hashText(at: entry) }
+        return Self.dottedHashSource(attribute, index: index)
+    }
+
+    private static func dottedHashSource(
+        _ attribute: AttributeKey, index: AttributeIndex
+    ) -> (text: String, isTruthy: Bool) {
+        guard attribute.name.utf8.contains(UInt8(ascii: ".")) else { return ("", false) }
+        let resolved = AttributePath(attribute.name).resolve(in: index)
+        return resolved.isNull ? ("", false) : (resolved.javaScriptString, resolved.isTruthy)
     }
 }

@@ -10,64 +10,80 @@ public struct AssignmentEngine: Sendable {
 
     /// Runs `experiment` for the user described by `context`.
     public func run(_ experiment: Experiment, context: AssignmentContext) -> AssignmentResult {
-        let hashAttribute = experiment.bucketing.hashAttribute.name
-        let hashSource = context.hashSource(experiment.bucketing.hashAttribute)
-        let hashValue = Self.hashText(hashSource)
-        func decide(_ variation: Int, hashUsed: Bool = false, bucket: Double? = nil,
-                    _ reason: AssignmentReason) -> AssignmentResult {
-            Self.result(experiment, variation: variation, hashUsed: hashUsed, bucket: bucket,
-                        hashAttribute: hashAttribute, hashValue: hashValue, reason: reason)
-        }
-
-        let variationCount = experiment.variations.count
-        if variationCount < 2 { return decide(-1, .fewerThanTwoVariations) }
-        if !context.enabled { return decide(-1, .contextDisabled) }
-        if let url = context.url, let forced = QueryStringOverride.variation(
-            forExperiment: experiment.key, url: url, variationCount: variationCount
-        ) {
-            return decide(forced, .forcedByQueryString)
-        }
-        if let forced = context.forcedVariation(forExperiment: experiment.key) {
-            return decide(forced, .forcedByContext)
-        }
-        if experiment.status == .draft { return decide(-1, .draft) }
-        if !experiment.active { return decide(-1, .inactive) }
-        guard let hashSource, hashSource.isTruthy else { return decide(-1, .missingHashAttribute) }
-
-        if let filters = experiment.filters {
-            if Self.isFilteredOut(filters, context: context) { return decide(-1, .filtered) }
-        } else if let namespace = experiment.namespace,
-                  !GrowthBookHash.inNamespace(hashValue: hashValue, namespace: namespace) {
-            return decide(-1, .namespace)
-        }
-        if !context.satisfies(experiment.condition) {
-            return decide(-1, .condition)
-        }
-        if let parents = experiment.parentConditions {
-            for parent in parents {
-                // GrowthBook evaluates prerequisites without saved groups.
-                let tested: [String: AttributeValue] = ["value": context.featureValues[parent.id] ?? .null]
-                if !parent.condition.evaluate(tested) { return decide(-1, .parentCondition) }
-            }
-        }
-
-        guard let bucket = experiment.bucketing.hash(hashValue) else {
-            return decide(-1, .invalidHashVersion)
-        }
-        let assigned = GrowthBookHash.chooseVariation(bucket, ranges: experiment.bucketing.ranges)
-        if assigned < 0 { return decide(-1, .coverage) }
-        if let forced = experiment.force { return decide(forced, .forcedByExperiment) }
-        if context.qaMode { return decide(-1, .qaMode) }
-        if experiment.status == .stopped { return decide(-1, .stopped) }
-        return decide(assigned, hashUsed: true, bucket: bucket, .assigned)
+        let bucketing = experiment.bucketing
+        let (hashValue, hashSourceIsTruthy) = context.hashSource(bucketing.hashAttribute)
+        let decision = Self.decide(experiment, bucketing: bucketing, context: context,
+                                   hashValue: hashValue, hashSourceIsTruthy: hashSourceIsTruthy)
+        return Self.result(experiment, decision: decision, hashValue: hashValue)
     }
 
-    /// The hashed value as JavaScript would concatenate it; empty when missing or null.
-    private static func hashText(_ source: AttributeValue?) -> String {
-        switch source {
-        case .none, .null?: return ""
-        case .string(let text)?: return text
-        case let value?: return value.javaScriptString
+    /// What `run` decided: a variation index (possibly out of range), the bucket when the
+    /// variation came from hashing, and why. Trivially copyable, so deciding counts no references.
+    private struct Decision {
+        let variation: Int
+        /// The bucket in units of 1/`scale` (-1 for none).
+        let bucketUnits: Int
+        let scale: Int
+        let reason: AssignmentReason
+
+        init(_ variation: Int, bucketUnits: Int = -1, scale: Int = 1, _ reason: AssignmentReason) {
+            self.variation = variation
+            self.bucketUnits = bucketUnits
+            self.scale = scale
+            self.reason = reason
+        }
+    }
+
+    /// GrowthBook's `runExperiment` rules, in order.
+    @inline(__always)
+    private static func decide(
+        _ experiment: Experiment, bucketing: Bucketing, context: AssignmentContext,
+        hashValue: String, hashSourceIsTruthy: Bool
+    ) -> Decision {
+        let variationCount = experiment.variations.count
+        if variationCount < 2 { return Decision(-1, .fewerThanTwoVariations) }
+        if !context.enabled { return Decision(-1, .contextDisabled) }
+        if let forced = context.queryStringVariation(
+            forExperiment: experiment.key, variationCount: variationCount
+        ) {
+            return Decision(forced, .forcedByQueryString)
+        }
+        if let forced = context.forcedVariation(forExperiment: experiment.key) {
+            return Decision(forced, .forcedByContext)
+        }
+        if experiment.status == .draft { return Decision(-1, .draft) }
+        if !experiment.active { return Decision(-1, .inactive) }
+        guard hashSourceIsTruthy else { return Decision(-1, .missingHashAttribute) }
+
+        if let filters = experiment.filters {
+            if isFilteredOut(filters, context: context) { return Decision(-1, .filtered) }
+        } else if let namespace = experiment.namespace,
+                  !GrowthBookHash.inNamespace(hashValue: hashValue, namespace: namespace) {
+            return Decision(-1, .namespace)
+        }
+        if !context.satisfies(experiment.condition) {
+            return Decision(-1, .condition)
+        }
+        if let parents = experiment.parentConditions, !passes(parents, context: context) {
+            return Decision(-1, .parentCondition)
+        }
+
+        guard let units = bucketing.hash(hashValue) else {
+            return Decision(-1, .invalidHashVersion)
+        }
+        let assigned = bucketing.chooseVariation(units: units)
+        if assigned < 0 { return Decision(-1, .coverage) }
+        if let forced = experiment.force { return Decision(forced, .forcedByExperiment) }
+        if context.qaMode { return Decision(-1, .qaMode) }
+        if experiment.status == .stopped { return Decision(-1, .stopped) }
+        return Decision(assigned, bucketUnits: units, scale: bucketing.scale, .assigned)
+    }
+
+    /// Whether every prerequisite holds; GrowthBook evaluates them without saved groups.
+    private static func passes(_ parents: [Experiment.ParentCondition], context: AssignmentContext) -> Bool {
+        parents.allSatisfy { parent in
+            let tested: [String: AttributeValue] = ["value": context.featureValues[parent.id] ?? .null]
+            return parent.condition.evaluate(tested)
         }
     }
 
@@ -75,9 +91,10 @@ public struct AssignmentEngine: Sendable {
     private static func isFilteredOut(_ filters: [Experiment.Filter], context: AssignmentContext) -> Bool {
         filters.contains { filter in
             let attribute = filter.attribute.flatMap { $0.isEmpty ? nil : $0 } ?? "id"
-            guard let source = context.hashSource(AttributeKey(attribute)), source.isTruthy else { return true }
+            let (text, isTruthy) = context.hashSource(AttributeKey(attribute))
+            guard isTruthy else { return true }
             let version = filter.hashVersion.flatMap { $0 == 0 ? nil : $0 } ?? 2
-            guard let n = GrowthBookHash.hash(seed: filter.seed, value: hashText(source), version: version) else {
+            guard let n = GrowthBookHash.hash(seed: filter.seed, value: text, version: version) else {
                 return true
             }
             return !filter.ranges.contains { $0.contains(n) }
@@ -86,27 +103,18 @@ public struct AssignmentEngine: Sendable {
 
     /// GrowthBook's `getExperimentResult`: an index outside the variations means "not in the
     /// experiment" with the first variation's value.
+    @inline(__always)
     private static func result(
-        _ experiment: Experiment, variation: Int, hashUsed: Bool, bucket: Double?,
-        hashAttribute: String, hashValue: String, reason: AssignmentReason
+        _ experiment: Experiment, decision: Decision, hashValue: String
     ) -> AssignmentResult {
-        let variations = experiment.variations
-        let inRange = variation >= 0 && variation < variations.count
-        let index = inRange ? variation : 0
-        let meta = experiment.meta.flatMap { $0.indices.contains(index) ? $0[index] : nil }
+        let reports = experiment.bucketing.reports
+        let variation = decision.variation
+        let inRange = variation >= 0 && variation < experiment.variations.count
         return AssignmentResult(
-            experimentKey: experiment.key,
-            inExperiment: inRange,
-            hashUsed: hashUsed,
-            variationId: index,
-            value: variations.isEmpty ? .null : variations[index],
-            hashAttribute: hashAttribute,
-            hashValue: hashValue,
-            bucket: bucket,
-            key: experiment.bucketing.variationKeys[index],
-            name: meta?.name,
-            passthrough: meta?.passthrough ?? false,
-            reason: reason
+            report: reports[inRange ? variation : 0], inExperiment: inRange,
+            hashUsed: decision.reason == .assigned, hashValue: hashValue,
+            bucketUnits: decision.bucketUnits, bucketScale: decision.scale,
+            reason: decision.reason
         )
     }
 }

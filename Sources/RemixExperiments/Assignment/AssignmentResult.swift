@@ -60,29 +60,90 @@ public enum AssignmentReason: String, Sendable, Equatable, CaseIterable, CustomS
 }
 
 /// The outcome of running one experiment for one context, mirroring GrowthBook's `Result`.
+///
+/// What depends only on the experiment and the variation index (keys, value, metadata) is
+/// shared through one `VariationReport`, so producing or copying a result counts two
+/// references instead of six.
 public struct AssignmentResult: Sendable, Equatable {
-    /// The experiment's key.
-    public let experimentKey: String
+    private let report: VariationReport
     /// Whether the user takes part (and should be tracked).
     public let inExperiment: Bool
     /// Whether the variation came from hashing (false when forced or excluded).
     public let hashUsed: Bool
-    /// The variation's index; 0 when not in the experiment.
-    public let variationId: Int
-    /// The variation's value; the first variation's when not in the experiment.
-    public let value: AttributeValue
-    /// The attribute that was (or would have been) hashed.
-    public let hashAttribute: String
-    /// That attribute's value as text; empty when it is missing.
-    public let hashValue: String
-    /// The user's hash in [0, 1), present only when assigned by hash.
-    public let bucket: Double?
-    /// The variation's key: its metadata key, else its index as text.
-    public let key: String
-    /// The variation's name from its metadata, if any.
-    public let name: String?
-    /// Whether the variation's metadata marks it as passthrough.
-    public let passthrough: Bool
     /// The rule that decided this result.
     public let reason: AssignmentReason
+    /// The variation's index; 0 when not in the experiment.
+    public let variationId: Int
+    /// The hashed attribute's value as text; empty when it is missing.
+    public let hashValue: String
+    /// The bucket as a count of 1/`bucketScale` (-1 for none), divided only when asked for.
+    private let bucketUnits: Int32
+    private let bucketScale: Int32
+
+    init(
+        report: VariationReport, inExperiment: Bool, hashUsed: Bool, hashValue: String,
+        bucketUnits: Int, bucketScale: Int, reason: AssignmentReason
+    ) {
+        self.report = report
+        self.inExperiment = inExperiment
+        self.hashUsed = hashUsed
+        self.reason = reason
+        variationId = report.index
+        self.hashValue = hashValue
+        self.bucketUnits = Int32(truncatingIfNeeded: bucketUnits)
+        self.bucketScale = Int32(truncatingIfNeeded: bucketScale)
+    }
+
+    /// The user's hash in [0, 1), present only when assigned by hash.
+    public var bucket: Double? {
+        bucketUnits < 0 ? nil : Double(bucketUnits) / Double(bucketScale)
+    }
+
+    /// The experiment's key.
+    public var experimentKey: String { report.experimentKey }
+    /// The variation's value; the first variation's when not in the experiment.
+    public var value: AttributeValue { report.value }
+    /// The attribute that was (or would have been) hashed.
+    public var hashAttribute: String { report.hashAttribute }
+    /// The variation's key: its metadata key, else its index as text.
+    public var key: String { report.key }
+    /// The variation's name from its metadata, if any.
+    public var name: String? { report.name }
+    /// Whether the variation's metadata marks it as passthrough.
+    public var passthrough: Bool { report.passthrough }
+
+    /// Equal when every reported field is.
+    public static func == (left: AssignmentResult, right: AssignmentResult) -> Bool {
+        left.experimentKey == right.experimentKey && left.inExperiment == right.inExperiment
+            && left.hashUsed == right.hashUsed && left.variationId == right.variationId
+            && left.value == right.value
+            && left.hashAttribute == right.hashAttribute && left.hashValue == right.hashValue
+            && left.bucket == right.bucket && left.key == right.key && left.name == right.name
+            && left.passthrough == right.passthrough && left.reason == right.reason
+    }
+}
+
+/// The parts of a result fixed by the experiment and a variation index, worked out when the
+/// experiment changes.
+final class VariationReport: Sendable {
+    let index: Int
+    let experimentKey: String
+    let hashAttribute: String
+    let value: AttributeValue
+    let key: String
+    let name: String?
+    let passthrough: Bool
+
+    /// GrowthBook's `getExperimentResult` fields for variation `index` (0 when out of range).
+    init(index: Int, experimentKey: String, hashAttribute: String, variations: [AttributeValue],
+         meta: [Experiment.VariationMeta]?) {
+        self.index = index
+        self.experimentKey = experimentKey
+        self.hashAttribute = hashAttribute
+        value = variations.isEmpty ? .null : variations[index]
+        let variationMeta = meta.flatMap { $0.indices.contains(index) ? $0[index] : nil }
+        key = variationMeta?.key.flatMap { $0.isEmpty ? nil : $0 } ?? String(index)
+        name = variationMeta?.name
+        passthrough = variationMeta?.passthrough ?? false
+    }
 }

@@ -1,78 +1,154 @@
-/// An attribute name with its hash worked out once, when a condition or experiment is compiled,
-/// so that looking it up in an `AttributeIndex` hashes nothing.
-struct AttributeKey: Sendable {
-    let name: String
-    let hash: UInt64
-
-    init(_ name: String) {
-        self.name = name
-        hash = Self.hash(name)
-    }
-
-    /// FNV-1a 64 over the UTF-8 bytes: attribute names are chosen by the app, not by users,
-    /// so a fast deterministic hash is enough.
-    static func hash(_ name: String) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in name.utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-        }
-        return hash
-    }
-}
-
-/// A context's attributes in an open-addressing table keyed by `AttributeKey` hashes. Built
-/// once per context; each lookup is a hash comparison and a byte comparison of the name.
-/// Names match by exact code units, as JavaScript property names do.
+/// A context's attributes in an open-addressing table keyed by `AttributeKey` hashes, built once
+/// per context. Names match by exact code units, as JavaScript property names do.
+///
+/// The table is one block of words, five per slot: the name's first 16 bytes, the value's
+/// first 16 bytes when it is an ASCII string, and both lengths. A lookup goes straight from the
+/// name's hash to a slot and compares words, so it touches a cache line or two, and hashing or
+/// testing an ASCII attribute needs no `AttributeValue` or `String`.
 struct AttributeIndex: Sendable {
-    /// Entry numbers by slot (-1 for empty); at least twice as many slots as attributes, so
-    /// probing always reaches an empty slot.
-    private let slots: [Int32]
-    private let hashes: [UInt64]
+    /// Words per slot: name low/high, text low/high, lengths.
+    private static let stride = 5
+    /// The lengths word of an empty slot.
+    private static let empty = UInt64.max
+    /// The text length recorded when the value is not an ASCII string.
+    private static let noText: UInt64 = 0xFFFF_FFFE
+
+    /// The slots: a power of two, at least one and a half times as many as the attributes, so
+    /// probing always reaches an empty one and a context touches few cache lines.
+    private let words: [UInt64]
+    /// Names and values by slot (empty slots hold `""` and `null`).
     private let names: [String]
     private let values: [AttributeValue]
+    /// The bytes of ASCII texts longer than 16 bytes, and where each slot's start.
+    private let longText: [UInt8]
+    private let longTextStarts: [Int]
     private let mask: Int
 
     init(_ attributes: [String: AttributeValue]) {
         var capacity = 4
-        while capacity < attributes.count * 2 {
+        while capacity < attributes.count + attributes.count / 2 {
             capacity *= 2
         }
-        var slots = [Int32](repeating: -1, count: capacity)
-        var hashes: [UInt64] = []
-        var names: [String] = []
-        var values: [AttributeValue] = []
-        hashes.reserveCapacity(attributes.count)
-        names.reserveCapacity(attributes.count)
-        values.reserveCapacity(attributes.count)
+        var words = [UInt64](repeating: 0, count: capacity * Self.stride)
+        var names = [String](repeating: "", count: capacity)
+        var values = [AttributeValue](repeating: .null, count: capacity)
+        var longText: [UInt8] = []
+        var longTextStarts: [Int] = []
+        for slot in 0..<capacity {
+            words[slot * Self.stride + 4] = Self.empty
+        }
         for (name, value) in attributes {
-            let hash = AttributeKey.hash(name)
-            var slot = Int(truncatingIfNeeded: hash) & (capacity - 1)
-            while slots[slot] >= 0 {
+            let bits = NameBits(name)
+            var slot = Int(truncatingIfNeeded: bits.hash) & (capacity - 1)
+            while words[slot * Self.stride + 4] != Self.empty {
                 slot = (slot + 1) & (capacity - 1)
             }
-            slots[slot] = Int32(names.count)
-            hashes.append(hash)
-            names.append(name)
-            values.append(value)
+            var text = ShortText([])
+            var textCount = Self.noText
+            if case .string(let string) = value, string.utf8.count < Int(Self.noText),
+               string.utf8.allSatisfy({ $0 < 0x80 }) {
+                text = ShortText(string.utf8)
+                textCount = UInt64(text.count)
+                if text.count > 16 {
+                    if longTextStarts.isEmpty { longTextStarts = [Int](repeating: 0, count: capacity) }
+                    longTextStarts[slot] = longText.count
+                    longText.append(contentsOf: string.utf8)
+                }
+            }
+            let nameCount = UInt64(min(bits.text.count, 0xFFFF))
+            let lengths = nameCount | textCount << 32
+            words.replaceSubrange(slot * Self.stride..<(slot + 1) * Self.stride,
+                                  with: [bits.text.low, bits.text.high, text.low, text.high, lengths])
+            names[slot] = name
+            values[slot] = value
         }
-        self.slots = slots
-        self.hashes = hashes
+        self.words = words
         self.names = names
         self.values = values
+        self.longText = longText
+        self.longTextStarts = longTextStarts
         mask = capacity - 1
+    }
+
+    /// The entry (slot) of the attribute named by `key`, or -1 when absent.
+    @inline(__always)
+    func entry(for key: AttributeKey) -> Int {
+        key.bits.text.count > 16 ? longEntry(for: key) : entry(for: key.bits)
+    }
+
+    /// `entry(for:)` for a name of at most 16 bytes, which its bits identify.
+    @inline(__always)
+    func entry(for bits: NameBits) -> Int {
+        words.withUnsafeBufferPointer { words in
+            let count = UInt64(truncatingIfNeeded: bits.text.count)
+            var slot = Int(truncatingIfNeeded: bits.hash) & mask
+            while true {
+                let base = slot &* Self.stride
+                let lengths = words[base &+ 4]
+                if words[base] == bits.text.low, words[base &+ 1] == bits.text.high,
+                   lengths & 0xFFFF_FFFF == count {
+                    return slot
+                }
+                if lengths == Self.empty { return -1 }
+                slot = (slot &+ 1) & mask
+            }
+        }
+    }
+
+    @inline(never)
+    private func longEntry(for key: AttributeKey) -> Int {
+        var slot = Int(truncatingIfNeeded: key.bits.hash) & mask
+        while true {
+            if words[slot * Self.stride + 4] == Self.empty { return -1 }
+            if JavaScript.sameCodeUnits(names[slot], key.name) { return slot }
+            slot = (slot + 1) & mask
+        }
     }
 
     /// The attribute named by `key`, if present.
     @inline(__always)
     func value(for key: AttributeKey) -> AttributeValue? {
-        var slot = Int(truncatingIfNeeded: key.hash) & mask
-        while true {
-            let entry = Int(slots[slot])
-            if entry < 0 { return nil }
-            if hashes[entry] == key.hash, JavaScript.sameCodeUnits(names[entry], key.name) {
-                return values[entry]
-            }
-            slot = (slot + 1) & mask
+        let entry = entry(for: key)
+        return entry < 0 ? nil : values[entry]
+    }
+
+    /// The value of entry `entry` (from `entry(for:)`, not -1).
+    @inline(__always)
+    func value(at entry: Int) -> AttributeValue {
+        values[entry]
+    }
+
+    /// Entry `entry`'s value as JavaScript concatenates it (empty for null), and its truthiness.
+    @inline(__always)
+    func hashText(at entry: Int) -> (text: String, isTruthy: Bool) {
+        switch values[entry] {
+        case .string(let text): return (text, !text.isEmpty)
+        case .null: return ("", false)
+        case let value: return (value.javaScriptString, value.isTruthy)
+        }
+    }
+
+    /// The length and first 16 bytes of entry `entry`'s value when it is an ASCII string.
+    @inline(__always)
+    func shortText(at entry: Int) -> ShortText? {
+        words.withUnsafeBufferPointer { words in
+            let base = entry &* Self.stride
+            let count = words[base &+ 4] >> 32
+            guard count != Self.noText else { return nil }
+            return ShortText(low: words[base &+ 2], high: words[base &+ 3], count: Int(count))
+        }
+    }
+
+    /// `body` applied to the bytes of entry `entry`'s ASCII text, whose first bytes are `text`
+    /// (from `shortText(at:)`).
+    @inline(__always)
+    func withASCIIText<Result>(
+        at entry: Int, _ text: ShortText, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+    ) -> Result {
+        guard text.count > 16 else { return text.withBytes(body) }
+        let start = longTextStarts[entry]
+        return longText.withUnsafeBufferPointer { bytes in
+            body(UnsafeBufferPointer(rebasing: bytes[start..<start + text.count]))
         }
     }
 }

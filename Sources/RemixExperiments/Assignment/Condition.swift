@@ -9,11 +9,17 @@ public struct Condition: Sendable {
     /// The condition as written.
     public let source: AttributeValue
     private let root: ConditionNode
+    /// The fast form of `root` for context indexes, when it has one.
+    private let flat: FlatCondition?
+    /// `flat` without reference counting; `flat` keeps it alive.
+    private let flatHandle: Unmanaged<FlatCondition>?
 
     /// Compiles a condition object such as `{"platform": "tablet", "appVersion": {"$vgte": "2.0"}}`.
     public init(parsing source: AttributeValue) {
         self.source = source
         root = ConditionCompiler.compile(source)
+        flat = FlatCondition(root)
+        flatHandle = flat.map { Unmanaged.passUnretained($0) }
     }
 
     /// Whether `attributes` satisfy the condition; `savedGroups` resolve `$inGroup` and
@@ -38,7 +44,10 @@ public struct Condition: Sendable {
 
     /// Whether a context's indexed attributes satisfy the condition.
     func evaluate(_ index: AttributeIndex, savedGroups: [String: AttributeValue]) -> Bool {
-        root.evaluate(index, groups: savedGroups) ?? false
+        if let flatHandle {
+            return flatHandle._withUnsafeGuaranteedRef { $0.evaluate(index, groups: savedGroups) } ?? false
+        }
+        return root.evaluate(index, groups: savedGroups) ?? false
     }
 
     /// Compiles and evaluates in one step, like GrowthBook's `evalCondition(attributes, condition,

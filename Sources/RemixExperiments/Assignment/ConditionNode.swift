@@ -16,6 +16,9 @@ struct ChildList<Child: AnyObject & Sendable>: Sendable {
         handles = children.map { Unmanaged.passUnretained($0) }
     }
 
+    /// The children in order.
+    var all: [Child] { owned }
+
     /// `body` applied to the first child, if there is one.
     @inline(__always)
     func first<Result>(_ body: (Child) -> Result) -> Result? {

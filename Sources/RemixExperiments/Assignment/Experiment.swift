@@ -145,7 +145,7 @@ public struct Experiment: Sendable {
         self.meta = meta
         bucketing = Bucketing(
             key: key, seed: seed, hashVersion: hashVersion, hashAttribute: hashAttribute,
-            variationCount: variations.count, coverage: coverage, weights: weights, ranges: ranges, meta: meta
+            variations: variations, coverage: coverage, weights: weights, ranges: ranges, meta: meta
         )
     }
 
@@ -160,7 +160,7 @@ public struct Experiment: Sendable {
     private mutating func refreshBucketing() {
         bucketing = Bucketing(
             key: key, seed: seed, hashVersion: hashVersion, hashAttribute: hashAttribute,
-            variationCount: variations.count, coverage: coverage, weights: weights, ranges: ranges, meta: meta
+            variations: variations, coverage: coverage, weights: weights, ranges: ranges, meta: meta
         )
     }
 }
@@ -170,32 +170,77 @@ public struct Experiment: Sendable {
 final class Bucketing: Sendable {
     let seed: PreparedSeed
     let hashVersion: Int
-    let ranges: [BucketRange]
     /// The attribute to hash (`id` unless the experiment names another).
     let hashAttribute: AttributeKey
-    /// The reported key of each variation index (at least one entry, for index 0).
-    let variationKeys: [String]
+    /// What a result reports for each variation index (at least one entry, for index 0).
+    let reports: [VariationReport]
+    /// How many bucket units make the unit interval: 1000 for version 1, 10000 for version 2.
+    let scale: Int
+    /// For each range, the first bucket unit inside it and the first unit past it: a bucket is
+    /// in a range exactly when its units lie between the two, so choosing a variation compares
+    /// integers and needs no division.
+    let unitBounds: [Int]
 
     init(
-        key: String, seed: String?, hashVersion: Int?, hashAttribute: String?, variationCount: Int,
+        key: String, seed: String?, hashVersion: Int?, hashAttribute: String?, variations: [AttributeValue],
         coverage: Double?, weights: [Double]?, ranges: [BucketRange]?, meta: [Experiment.VariationMeta]?
     ) {
         let chosenSeed = seed.flatMap { $0.isEmpty ? nil : $0 } ?? key
         self.seed = PreparedSeed(chosenSeed)
         self.hashVersion = hashVersion.flatMap { $0 == 0 ? nil : $0 } ?? 1
         self.hashAttribute = AttributeKey(hashAttribute.flatMap { $0.isEmpty ? nil : $0 } ?? "id")
-        self.ranges = ranges ?? GrowthBookHash.bucketRanges(
-            count: variationCount, coverage: coverage, weights: weights
+        let ranges = ranges ?? GrowthBookHash.bucketRanges(
+            count: variations.count, coverage: coverage, weights: weights
         )
-        variationKeys = (0..<max(variationCount, 1)).map { index in
-            let metaKey = meta.flatMap { $0.indices.contains(index) ? $0[index].key : nil }
-            return metaKey.flatMap { $0.isEmpty ? nil : $0 } ?? String(index)
+        let scale = self.hashVersion == 1 ? 1000 : 10000
+        self.scale = scale
+        unitBounds = ranges.flatMap { range in
+            [Self.firstUnit(scale) { Double($0) / Double(scale) >= range.start },
+             Self.firstUnit(scale) { !(Double($0) / Double(scale) < range.end) }]
+        }
+        let hashAttributeName = self.hashAttribute.name
+        reports = (0..<max(variations.count, 1)).map { index in
+            VariationReport(index: index, experimentKey: key, hashAttribute: hashAttributeName,
+                            variations: variations, meta: meta)
         }
     }
 
-    /// The user's bucket for the hashed attribute's text; `nil` for an unknown hash version.
+    /// The first unit in `0 ..< scale` for which `holds` (which must stay true once it is), or
+    /// `scale` when there is none.
+    private static func firstUnit(_ scale: Int, where holds: (Int) -> Bool) -> Int {
+        var low = 0
+        var high = scale
+        while low < high {
+            let middle = (low + high) / 2
+            if holds(middle) {
+                high = middle
+            } else {
+                low = middle + 1
+            }
+        }
+        return low
+    }
+
+    /// The index of the first range containing the bucket of `units`, or -1 when none does.
+    /// Without branches, as the outcome is as random as the hash.
     @inline(__always)
-    func hash(_ hashValue: String) -> Double? {
-        seed.hash(value: hashValue, version: hashVersion)
+    func chooseVariation(units: Int) -> Int {
+        unitBounds.withUnsafeBufferPointer { bounds in
+            var chosen = -1
+            var index = bounds.count / 2
+            while index > 0 {
+                index -= 1
+                let outside = (units &- bounds[2 &* index]) | (bounds[2 &* index &+ 1] &- 1 &- units)
+                chosen = outside < 0 ? chosen : index
+            }
+            return chosen
+        }
+    }
+
+    /// The user's bucket for the hashed attribute's text, in units of 1/`scale`; `nil` for an
+    /// unknown hash version.
+    @inline(__always)
+    func hash(_ hashValue: String) -> Int? {
+        seed.bucketUnits(value: hashValue, version: hashVersion)
     }
 }

@@ -51,18 +51,26 @@ struct FNV1a: Sendable {
     }
 
     /// Adds the decimal digits of `number` (JavaScript's `String(n)` of a 32-bit hash).
+    ///
+    /// Every digit comes from a division by a constant, so the digits are independent of one
+    /// another and of the hash, and only the hash's own multiply chain is sequential.
     @inline(__always)
     mutating func addDecimalDigits(of number: UInt32) {
-        var divisor: UInt32 = 1
-        while divisor <= number / 10 {
-            divisor &*= 10
-        }
+        let n = UInt64(number)
         var hash = state
-        repeat {
-            let digit = (number / divisor) % 10
-            hash = (hash ^ (0x30 + digit)) &* Self.prime
-            divisor /= 10
-        } while divisor > 0
+        @inline(__always) func mix(_ digit: UInt64) {
+            hash = (hash ^ (0x30 &+ UInt32(truncatingIfNeeded: digit))) &* Self.prime
+        }
+        if n >= 1_000_000_000 { mix(n / 1_000_000_000) }
+        if n >= 100_000_000 { mix(n / 100_000_000 % 10) }
+        if n >= 10_000_000 { mix(n / 10_000_000 % 10) }
+        if n >= 1_000_000 { mix(n / 1_000_000 % 10) }
+        if n >= 100_000 { mix(n / 100_000 % 10) }
+        if n >= 10_000 { mix(n / 10_000 % 10) }
+        if n >= 1_000 { mix(n / 1_000 % 10) }
+        if n >= 100 { mix(n / 100 % 10) }
+        if n >= 10 { mix(n / 10 % 10) }
+        mix(n % 10)
         state = hash
     }
 }

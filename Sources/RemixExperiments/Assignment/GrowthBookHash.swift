@@ -141,19 +141,22 @@ struct PreparedSeed: Sendable {
         prefixState = fnv.state
     }
 
-    /// Same as `GrowthBookHash.hash(seed: seed, value: value, version: version)`.
+    /// `GrowthBookHash.hash(seed: seed, value: value, version: version)` before its division: the
+    /// bucket in units of 1/1000 (version 1) or 1/10000 (version 2); `nil` for an unknown version.
     @inline(__always)
-    func hash(value: String, version: Int) -> Double? {
+    func bucketUnits(value: String, version: Int) -> Int? {
         switch version {
         case 1:
             var fnv = FNV1a()
             fnv.add(value)
             fnv.add(units: units)
-            return GrowthBookHash.versionOneBucket(fnv.state)
+            return Int(fnv.state % 1000)
         case 2:
             var fnv = FNV1a(state: prefixState)
             fnv.add(value)
-            return GrowthBookHash.versionTwoBucket(inner: fnv.state)
+            var outer = FNV1a()
+            outer.addDecimalDigits(of: fnv.state)
+            return Int(outer.state % 10000)
         default:
             return nil
         }

@@ -46,6 +46,13 @@ enum PaddedVersion {
         return order(sourceUnits(of: value), expected)
     }
 
+    /// `compare` for the UTF-8 bytes of a non-empty ASCII string.
+    static func compare(
+        ascii source: UnsafeBufferPointer<UInt8>, to expected: UnsafeBufferPointer<UInt16>
+    ) -> Int {
+        order(source, expected)
+    }
+
     private static func order<Source: RandomAccessCollection>(
         _ source: Source, _ expected: UnsafeBufferPointer<UInt16>
     ) -> Int where Source.Element: BinaryInteger, Source.Index == Int {

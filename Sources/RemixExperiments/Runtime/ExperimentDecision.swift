@@ -62,7 +62,20 @@ public struct ExperimentEvaluator: Sendable {
         _ definition: ExperimentDefinition, attributes: [String: AttributeValue], now: Date,
         forcedVariation: Int? = nil
     ) -> ExperimentDecision {
-        var context = AssignmentContext(attributes: attributes, savedGroups: savedGroups)
+        decide(definition, context: context(for: attributes), now: now, forcedVariation: forcedVariation)
+    }
+
+    /// A context for `attributes` with the saved groups: make it once per session and pass it to
+    /// ``decide(_:context:now:forcedVariation:)`` for each experiment, so attributes are indexed once.
+    public func context(for attributes: [String: AttributeValue]) -> AssignmentContext {
+        AssignmentContext(attributes: attributes, savedGroups: savedGroups)
+    }
+
+    /// The decision for a session whose attributes are in `context` (made by ``context(for:)``).
+    public func decide(
+        _ definition: ExperimentDefinition, context: AssignmentContext, now: Date, forcedVariation: Int? = nil
+    ) -> ExperimentDecision {
+        var context = context
         if let forcedVariation { context.forceVariation(forcedVariation, forExperiment: definition.key) }
         let result = engine.run(definition.experiment, context: context)
         var rule = result.reason.rawValue

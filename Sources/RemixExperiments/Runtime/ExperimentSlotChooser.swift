@@ -7,7 +7,7 @@ import RemixKit
 public final class ExperimentSlotChooser: SlotChooser {
     private let experiments: ExperimentSet
     private let evaluator: ExperimentEvaluator
-    private let attributes: [String: AttributeValue]
+    private let context: AssignmentContext
     private let now: Date
     private let events: any EventSink
     private let forced: [String: Int]
@@ -19,7 +19,7 @@ public final class ExperimentSlotChooser: SlotChooser {
                 events: any EventSink, forcedVariations: [String: Int] = [:]) {
         self.experiments = experiments
         self.evaluator = ExperimentEvaluator(savedGroups: experiments.savedGroups)
-        self.attributes = attributes
+        self.context = evaluator.context(for: attributes)
         self.now = now
         self.events = events
         self.forced = forcedVariations
@@ -30,7 +30,7 @@ public final class ExperimentSlotChooser: SlotChooser {
         guard !candidates.isEmpty else { return nil }
         var winner: ExperimentDecision?
         let made = candidates.map { definition -> ExperimentDecision in
-            let decision = evaluator.decide(definition, attributes: attributes, now: now,
+            let decision = evaluator.decide(definition, context: context, now: now,
                                             forcedVariation: forced[definition.key])
             guard decision.inExperiment else { return decision }
             if let winner { return decision.outranked(by: winner.experiment) }

@@ -7,6 +7,14 @@ public protocol FeatureModule: Sendable {
     var summary: String { get }
     /// Adds the module's features and apps.
     func register(into registrar: ModuleRegistrar) throws
+    /// The copy of RemixKit the module's code runs against. Keep the default: the host compares it
+    /// with its own to catch a plugin that carries a private copy of RemixKit.
+    var remixKit: RemixKitInstance { get }
+}
+
+extension FeatureModule {
+    /// The RemixKit this module's code sees.
+    public var remixKit: RemixKitInstance { .shared }
 }
 
 /// Collects one module's registrations so they are added all at once, or not at all.
@@ -46,4 +54,7 @@ public struct ModuleInfo: Sendable, Equatable {
     public let summary: String
     /// Where it came from: `built-in`, or the plugin's file path.
     public let origin: String
+    /// The identity of the RemixKit the module's code sees (``RemixKitInstance``); it equals the
+    /// host's unless the module carries a private copy of RemixKit.
+    public let remixKit: ObjectIdentifier
 }

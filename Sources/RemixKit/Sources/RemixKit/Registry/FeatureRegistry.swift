@@ -20,6 +20,7 @@ public final class FeatureRegistry: Sendable {
     public func register(_ module: any FeatureModule, origin: String = "built-in") throws {
         let registrar = ModuleRegistrar(module: module.name, registry: self)
         try module.register(into: registrar)
+        let remixKit = module.remixKit.id
         try state.withLock { state throws(RegistryError) in
             if state.modules.contains(where: { $0.name == module.name }) {
                 throw .duplicateModule(name: module.name)
@@ -42,7 +43,8 @@ public final class FeatureRegistry: Sendable {
                     throw .duplicateApp(name: app.name, existingModule: module.name, newModule: module.name)
                 }
             }
-            state.modules.append(ModuleInfo(name: module.name, summary: module.summary, origin: origin))
+            state.modules.append(ModuleInfo(
+                name: module.name, summary: module.summary, origin: origin, remixKit: remixKit))
             for feature in registrar.features {
                 state.features[feature.name] = feature
                 state.featureOrder.append(feature.name)

@@ -42,16 +42,20 @@ public final class RandomSource {
         // Version 4 and the RFC 4122 variant, as a random UUID has them.
         let high = generator.next() & 0xFFFF_FFFF_FFFF_0FFF | 0x0000_0000_0000_4000
         let low = generator.next() & 0x3FFF_FFFF_FFFF_FFFF | 0x8000_0000_0000_0000
-        let hex = String(high, radix: 16, uppercase: true).leftPadded(to: 16)
-            + String(low, radix: 16, uppercase: true).leftPadded(to: 16)
-        let chars = Array(hex)
-        let groups = [chars[0..<8], chars[8..<12], chars[12..<16], chars[16..<20], chars[20..<32]]
-        return groups.map { String($0) }.joined(separator: "-")
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(to length: Int) -> String {
-        count >= length ? self : String(repeating: "0", count: length - count) + self
+        // 8-4-4-4-12 upper-case hex digits, written straight into the string's storage.
+        return String(unsafeUninitializedCapacity: 36) { buffer in
+            let digits: StaticString = "0123456789ABCDEF"
+            var position = 0
+            for nibble in 0..<32 {
+                if nibble == 8 || nibble == 12 || nibble == 16 || nibble == 20 {
+                    buffer[position] = UInt8(ascii: "-")
+                    position += 1
+                }
+                let word = nibble < 16 ? high : low
+                buffer[position] = digits.utf8Start[Int((word >> UInt64(60 - (nibble % 16) * 4)) & 0xF)]
+                position += 1
+            }
+            return position
+        }
     }
 }

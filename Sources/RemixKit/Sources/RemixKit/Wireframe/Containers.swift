@@ -22,7 +22,7 @@ final class NavigationStack: NavigationWireframe {
 
     func push(_ view: any View) {
         views.append(view)
-        window?.notify(.push, screen: view.screenID)
+        window?.notify(.push, screen: view.screenID, in: self)
     }
 
     func setPopCheckpoint() {
@@ -41,7 +41,7 @@ final class NavigationStack: NavigationWireframe {
         let popped = views[(keep + 1)...]
         for view in popped { leftButtons[ObjectIdentifier(view)] = nil }
         views.removeSubrange((keep + 1)...)
-        window?.notify(.pop, screen: popped.last?.screenID)
+        window?.notify(.pop, screen: popped.last?.screenID, in: self)
     }
 
     func setLeftButton(title: String, action: @escaping () -> Void) {
@@ -53,7 +53,7 @@ final class NavigationStack: NavigationWireframe {
     func popByUser() {
         guard views.count > 1, let popped = views.popLast() else { return }
         leftButtons[ObjectIdentifier(popped)] = nil
-        window?.notify(.back, screen: popped.screenID)
+        window?.notify(.back, screen: popped.screenID, in: self)
         popped.navigationDidGoBack()
     }
 
@@ -71,11 +71,11 @@ final class SplitContainer: SplitWireframe {
     }
 
     var master: (any Viewable)? {
-        didSet { window?.notify(.show, screen: master.flatMap(Window.layer)?.screens.last) }
+        didSet { window?.notify(.show, screen: master.flatMap(Window.layer)?.screens.last, in: self) }
     }
 
     var detail: (any Viewable)? {
-        didSet { window?.notify(.show, screen: detail.flatMap(Window.layer)?.screens.last) }
+        didSet { window?.notify(.show, screen: detail.flatMap(Window.layer)?.screens.last, in: self) }
     }
 
     func present(_ viewable: any Viewable) { window?.present(viewable, by: self) }

@@ -127,13 +127,25 @@ public final class Window: WireframeFactory {
         notify(.dismiss, screen: Self.layer(of: viewable)?.screens.last)
     }
 
-    func notify(_ kind: NavigationTransition.Kind, screen: ScreenID?) {
+    /// Tells the observers about a change; a change inside `container` counts only once the
+    /// container is on screen (a stack filled before it becomes the root is shown by `show`).
+    func notify(_ kind: NavigationTransition.Kind, screen: ScreenID?, in container: (any Viewable)? = nil) {
         guard !observers.isEmpty else { return }
+        if let container, !isDisplayed(container) { return }
         let transition = NavigationTransition(kind: kind, screen: screen, state: state)
         for observer in observers { observer(transition) }
     }
 
     // MARK: Structure
+
+    private func isDisplayed(_ container: any Viewable) -> Bool {
+        let displayed = [root].compactMap { $0 } + modals.map(\.viewable)
+        return displayed.contains { viewable in
+            if viewable === container { return true }
+            guard let split = viewable as? SplitContainer else { return false }
+            return split.master === container || split.detail === container
+        }
+    }
 
     private var frontViewable: (any Viewable)? { modals.last?.viewable ?? root }
 

@@ -1,0 +1,132 @@
+import Foundation
+import RemixExperiments
+
+/// What to analyse and how.
+public struct AnalysisOptions: Sendable {
+    /// Log files, globs, or `-` for standard input.
+    public var logs: [String]
+    /// Experiment definitions (for weights, variation order and metrics), by key.
+    public var definitions: [String: ExperimentDefinition]
+    /// Only this experiment, if set.
+    public var experiment: String?
+    /// Metrics to report instead of the experiment files' metrics.
+    public var metrics: [String]
+    public var alpha: Double
+    public var correction: Correction
+    /// Bad lines are fatal.
+    public var strict: Bool
+    /// Threads for reading.
+    public var jobs: Int
+    /// Read sizes; tests make them small to cross chunk and part boundaries.
+    var readSizes = LogReader.Sizes()
+
+    /// Makes options.
+    public init(logs: [String], definitions: [String: ExperimentDefinition] = [:], experiment: String? = nil,
+                metrics: [String] = [], alpha: Double = 0.05, correction: Correction = .holm, strict: Bool = false,
+                jobs: Int = ProcessInfo.processInfo.activeProcessorCount) {
+        self.logs = logs
+        self.definitions = definitions
+        self.experiment = experiment
+        self.metrics = metrics
+        self.alpha = alpha
+        self.correction = correction
+        self.strict = strict
+        self.jobs = max(1, jobs)
+    }
+}
+
+/// Streams logs into per-experiment, per-variation results with statistics.
+public enum Analyzer {
+    /// The metric used when neither `--metric` nor an experiment file names one.
+    public static let defaultMetric = "advert_published"
+
+    /// Reads the logs and computes the report.
+    public static func run(_ options: AnalysisOptions) throws(AnalysisError) -> AnalysisReport {
+        let started = ContinuousClock.now
+        let files = try LogPaths.expand(options.logs)
+        let tracked = trackedMetrics(options)
+        let tally = try LogReader.tally(paths: files, tracked: tracked, jobs: options.jobs, sizes: options.readSizes)
+        if options.strict, tally.badLineCount > 0 { throw .strict(badLines: tally.badLineCount, first: tally.badLines) }
+        guard tally.lines > tally.badLineCount else { throw .emptyLog(files: files) }
+        let keys = (0..<tally.experimentNames.count).map { tally.experimentNames.string($0) }
+        var selected = Array(keys.enumerated()).sorted { $0.element < $1.element }
+        if let wanted = options.experiment {
+            selected = selected.filter { $0.element == wanted }
+            if selected.isEmpty { throw .unknownExperiment(key: wanted, known: keys) }
+        }
+        let experiments = selected.map { index, key in
+            experimentReport(key: key, tally: tally, index: index, options: options, tracked: tracked)
+        }
+        let log = AnalysisReport.Log(files: files, lines: tally.lines, badLines: tally.badLineCount,
+                                     firstBadLines: tally.badLines, tornFinalLine: tally.tornFinalLine)
+        return AnalysisReport(experiments: experiments, log: log, alpha: options.alpha, correction: options.correction,
+                              elapsedSeconds: (ContinuousClock.now - started).seconds)
+    }
+
+    /// Every metric any selected experiment reports.
+    static func trackedMetrics(_ options: AnalysisOptions) -> [String] {
+        if !options.metrics.isEmpty { return unique(options.metrics) }
+        let all = options.definitions.values.sorted { $0.key < $1.key }.flatMap(\.metrics.all)
+        return all.isEmpty ? [defaultMetric] : unique(all)
+    }
+
+    private static func unique(_ names: [String]) -> [String] {
+        var seen = Set<String>()
+        return names.filter { seen.insert($0).inserted }
+    }
+
+    private static func experimentReport(key: String, tally: LogTally, index: Int, options: AnalysisOptions,
+                                         tracked: [String]) -> AnalysisReport.Experiment {
+        let experiment = tally.experiments[index]
+        let definition = options.definitions[key]
+        let metrics = options.metrics.isEmpty ? (definition?.metrics.all).flatMap { $0.isEmpty ? nil : $0 } ?? tracked
+            : unique(options.metrics)
+        let guardrails = Set(options.metrics.isEmpty ? definition?.metrics.guardrails ?? [] : [])
+        // Variations in the file's order when there is a file, else by the logged variationId.
+        var order: [(key: String, id: Int, feature: String, tallyIndex: Int?)] = []
+        if let definition {
+            for (id, variation) in definition.variations.enumerated() {
+                let found = Array(variation.key.utf8).withUnsafeBufferPointer { experiment.variations.find($0) }
+                order.append((variation.key, id, variation.feature, found))
+            }
+        }
+        for index in 0..<experiment.variations.count where !order.contains(where: { $0.tallyIndex == index }) {
+            order.append((experiment.variations.string(index), experiment.variationIDs[index], experiment.features[index], index))
+        }
+        if definition == nil { order.sort { $0.id < $1.id } }
+        let slotOf = Dictionary(order.enumerated().compactMap { slot, entry in entry.tallyIndex.map { ($0, slot) } },
+                                uniquingKeysWith: { first, _ in first })
+        let counts = VariationCounter(tally: tally, experiment: experiment, slots: slotOf, variationCount: order.count,
+                                      metrics: metrics)
+        let variations = order.enumerated().map { slot, entry in
+            AnalysisReport.Variation(
+                key: entry.key, variationId: entry.id,
+                feature: entry.feature.isEmpty ? (entry.tallyIndex.map { experiment.features[$0] } ?? "") : entry.feature,
+                units: counts.units[slot], metrics: counts.metricCounts(slot: slot),
+                funnel: counts.funnel(slot: slot), timeToConversion: counts.conversionTime(slot: slot))
+        }
+        let weights = definition.map { normalizedWeights($0) } ?? equalWeights(order.count)
+        let comparisons = ComparisonBuilder.compare(variations: variations, metrics: metrics, guardrails: guardrails,
+                                                    alpha: options.alpha, correction: options.correction)
+        let srm = order.count >= 2 ? ComparisonBuilder.sampleRatio(units: variations.map(\.units), weights: weights) : nil
+        return AnalysisReport.Experiment(
+            key: key, primaryMetric: metrics.first, guardrails: metrics.filter { guardrails.contains($0) },
+            weights: weights, srmPValue: srm, multipleExposureUnits: counts.multiple, variations: variations,
+            comparisons: comparisons)
+    }
+
+    private static func normalizedWeights(_ definition: ExperimentDefinition) -> [Double] {
+        let count = definition.variations.count
+        guard let weights = definition.experiment.weights, weights.count == count else { return equalWeights(count) }
+        let total = weights.reduce(0, +)
+        return total > 0 ? weights.map { $0 / total } : equalWeights(count)
+    }
+
+    private static func equalWeights(_ count: Int) -> [Double] {
+        count == 0 ? [] : Array(repeating: 1 / Double(count), count: count)
+    }
+}
+
+extension Duration {
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}

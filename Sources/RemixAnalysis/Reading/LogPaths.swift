@@ -1,0 +1,24 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Expands log arguments: files as given, globs by the shell's rules, `-` for standard input.
+enum LogPaths {
+    static func expand(_ patterns: [String]) throws(AnalysisError) -> [String] {
+        var files: [String] = []
+        for pattern in patterns {
+            guard pattern != "-", pattern.contains(where: { "*?[".contains($0) }) else {
+                files.append(pattern)
+                continue
+            }
+            var matches = glob_t()
+            defer { globfree(&matches) }
+            guard glob(pattern, 0, nil, &matches) == 0, matches.gl_pathc > 0 else { throw .noLogs(pattern: pattern) }
+            for index in 0..<Int(matches.gl_pathc) {
+                if let path = matches.gl_pathv[index] { files.append(String(cString: path)) }
+            }
+        }
+        return files
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+
+/// The report as CSV: one row per experiment × variation × metric, with the comparison against
+/// the baseline on the same row (empty for the baseline).
+public enum CSVReport {
+    public static func render(_ report: AnalysisReport) -> String {
+        var rows = [[
+            "experiment", "variation", "variation_id", "feature", "units", "metric", "conversions", "rate", "baseline",
+            "expected", "ci_lower", "ci_upper", "p_value", "p_value_adjusted", "chance_to_win", "risk_control",
+            "risk_treatment", "error", "srm_p_value", "multiple_exposure_units",
+        ]]
+        for experiment in report.experiments {
+            for variation in experiment.variations {
+                for metric in variation.metrics {
+                    let c = experiment.comparisons.first { $0.variation == variation.key && $0.metric == metric.metric }
+                    let numbers = c.map { c in
+                        [c.baseline, JSONWriter.number(c.expected), JSONWriter.number(c.ci[0]), JSONWriter.number(c.ci[1]),
+                         JSONWriter.number(c.pValue), JSONWriter.number(c.pValueAdjusted), JSONWriter.number(c.chanceToWin),
+                         JSONWriter.number(c.risk.first ?? .nan), JSONWriter.number(c.risk.last ?? .nan), c.error ?? ""]
+                    } ?? Array(repeating: "", count: 10)
+                    rows.append([experiment.key, variation.key, String(variation.variationId), variation.feature,
+                                 String(variation.units), metric.metric, String(metric.conversions),
+                                 JSONWriter.number(metric.rate)] + numbers
+                                + [experiment.srmPValue.map(JSONWriter.number) ?? "", String(experiment.multipleExposureUnits)])
+                }
+            }
+        }
+        return rows.map { $0.map(escape).joined(separator: ",") }.joined(separator: "\n") + "\n"
+    }
+
+    private static func escape(_ field: String) -> String {
+        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) else { return field }
+        return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

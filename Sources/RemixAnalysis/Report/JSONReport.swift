@@ -1,0 +1,157 @@
+import Foundation
+
+/// The report as JSON with the documented names and full precision (non-finite numbers as null).
+public enum JSONReport {
+    public static func render(_ report: AnalysisReport) -> String {
+        let out = JSONWriter()
+        out.object {
+            out.key("experiments")
+            out.array(report.experiments) { experiment in
+                out.object {
+                    out.field("key", experiment.key)
+                    out.field("primaryMetric", experiment.primaryMetric)
+                    out.field("guardrails", experiment.guardrails)
+                    out.field("weights", experiment.weights)
+                    out.field("srmPValue", experiment.srmPValue)
+                    out.field("srmWarning", (experiment.srmPValue ?? 1) < srmThreshold)
+                    out.field("multipleExposureUnits", experiment.multipleExposureUnits)
+                    out.key("variations")
+                    out.array(experiment.variations) { variation in variationObject(variation, into: out) }
+                    out.key("comparisons")
+                    out.array(experiment.comparisons) { comparison in
+                        out.object {
+                            out.field("variation", comparison.variation)
+                            out.field("baseline", comparison.baseline)
+                            out.field("metric", comparison.metric)
+                            out.field("guardrail", comparison.guardrail)
+                            out.field("expected", comparison.expected)
+                            out.field("ci", comparison.ci)
+                            out.field("pValue", comparison.pValue)
+                            out.field("pValueAdjusted", comparison.pValueAdjusted)
+                            out.field("chanceToWin", comparison.chanceToWin)
+                            out.field("risk", comparison.risk)
+                            out.field("error", comparison.error)
+                        }
+                    }
+                }
+            }
+            out.key("log")
+            out.object {
+                out.field("files", report.log.files.count)
+                out.field("paths", report.log.files)
+                out.field("lines", report.log.lines)
+                out.field("badLines", report.log.badLines)
+                out.field("firstBadLines", report.log.firstBadLines.map(Double.init))
+                out.field("tornFinalLine", report.log.tornFinalLine)
+            }
+            out.field("alpha", report.alpha)
+            out.field("correction", report.correction.rawValue)
+        }
+        return out.text + "\n"
+    }
+
+    private static func variationObject(_ variation: AnalysisReport.Variation, into out: JSONWriter) {
+        out.object {
+            out.field("key", variation.key)
+            out.field("variationId", variation.variationId)
+            out.field("feature", variation.feature)
+            out.field("units", variation.units)
+            out.key("metrics")
+            out.object {
+                for metric in variation.metrics {
+                    out.key(metric.metric)
+                    out.object {
+                        out.field("conversions", metric.conversions)
+                        out.field("rate", metric.rate)
+                    }
+                }
+            }
+            out.key("funnel")
+            out.object {
+                for step in variation.funnel {
+                    out.key(step.screen)
+                    out.object {
+                        out.field("units", step.units)
+                        out.field("share", step.share)
+                    }
+                }
+            }
+            out.key("timeToConversion")
+            out.object {
+                out.field("count", variation.timeToConversion.count)
+                out.field("medianSeconds", variation.timeToConversion.medianSeconds)
+                out.field("p90Seconds", variation.timeToConversion.p90Seconds)
+            }
+        }
+    }
+}
+
+/// A minimal streaming JSON writer.
+final class JSONWriter {
+    private(set) var text = ""
+    private var needsComma = [false]
+
+    func object(_ body: () -> Void) {
+        separate()
+        text += "{"
+        needsComma.append(false)
+        body()
+        needsComma.removeLast()
+        text += "}"
+    }
+
+    func array<T>(_ items: [T], _ body: (T) -> Void) {
+        separate()
+        text += "["
+        needsComma.append(false)
+        for item in items { body(item) }
+        needsComma.removeLast()
+        text += "]"
+    }
+
+    func key(_ name: String) {
+        separate()
+        text += Self.quoted(name) + ":"
+        needsComma[needsComma.count - 1] = false
+    }
+
+    func field(_ name: String, _ value: String?) { key(name); raw(value.map(Self.quoted) ?? "null") }
+    func field(_ name: String, _ value: Int) { key(name); raw(String(value)) }
+    func field(_ name: String, _ value: Bool) { key(name); raw(value ? "true" : "false") }
+    func field(_ name: String, _ value: Double?) { key(name); raw(value.map(Self.number) ?? "null") }
+    func field(_ name: String, _ values: [Double]) { key(name); raw("[" + values.map(Self.number).joined(separator: ",") + "]") }
+    func field(_ name: String, _ values: [String]) { key(name); raw("[" + values.map(Self.quoted).joined(separator: ",") + "]") }
+
+    private func raw(_ value: String) {
+        separate()
+        text += value
+    }
+
+    private func separate() {
+        if needsComma[needsComma.count - 1] { text += "," }
+        needsComma[needsComma.count - 1] = true
+    }
+
+    /// Shortest round-trip decimal; integral values keep a `.0`-free form; non-finite → null.
+    static func number(_ value: Double) -> String {
+        guard value.isFinite else { return "null" }
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
+        return "\(value)"
+    }
+
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}

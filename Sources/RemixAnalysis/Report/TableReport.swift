@@ -1,0 +1,117 @@
+import Foundation
+
+/// The report as a terminal table (colour on request) or as Markdown tables.
+public struct TableReport {
+    public enum Style: Sendable { case terminal(colour: Bool), markdown }
+
+    private let style: Style
+    private var lines: [String] = []
+
+    /// Renders `report` in `style`.
+    public static func render(_ report: AnalysisReport, style: Style) -> String {
+        var table = TableReport(style: style)
+        table.build(report)
+        return table.lines.joined(separator: "\n") + "\n"
+    }
+
+    private init(style: Style) {
+        self.style = style
+    }
+
+    private var markdown: Bool { if case .markdown = style { true } else { false } }
+    private var colour: Bool { if case .terminal(let colour) = style { colour } else { false } }
+
+    private func paint(_ text: String, _ code: String) -> String { colour ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+
+    private mutating func build(_ report: AnalysisReport) {
+        for experiment in report.experiments { section(experiment, report: report) }
+        let log = report.log
+        var summary = "log: \(log.files.count) file\(log.files.count == 1 ? "" : "s"), \(Self.grouped(log.lines)) lines, "
+            + "\(log.badLines) bad"
+        if !log.firstBadLines.isEmpty {
+            summary += " (first at line\(log.firstBadLines.count == 1 ? "" : "s") "
+                + log.firstBadLines.map(String.init).joined(separator: ", ") + ")"
+        }
+        if log.tornFinalLine { summary += "; the final line is torn (the writer stopped mid-line)" }
+        summary += String(format: "; analysed in %.2f s", report.elapsedSeconds)
+        lines.append(log.badLines > 0 ? paint(summary, "33") : summary)
+    }
+
+    private mutating func section(_ experiment: AnalysisReport.Experiment, report: AnalysisReport) {
+        let srm = experiment.srmPValue.map { Self.fixed($0, 4) } ?? "n/a"
+        let srmFlag = (experiment.srmPValue ?? 1) < srmThreshold
+        let title = "\(experiment.key): primary \(experiment.primaryMetric ?? "-") · SRM p = \(srm)"
+            + (srmFlag ? " SAMPLE RATIO MISMATCH — do not trust these results" : "")
+            + " · multiple-exposure units excluded: \(experiment.multipleExposureUnits)"
+        lines.append(markdown ? "## \(title)" : paint(title, srmFlag ? "1;31" : "1"))
+        let metrics = experiment.variations.first?.metrics.map(\.metric) ?? []
+        var rows = [["variation", "feature", "units"] + metrics.map { experiment.guardrails.contains($0) ? "\($0) (guardrail)" : $0 }]
+        for variation in experiment.variations {
+            rows.append([variation.key, variation.feature, Self.grouped(variation.units)]
+                        + variation.metrics.map { "\(Self.grouped($0.conversions)) (\(Self.percent($0.rate)))" })
+        }
+        lines += format(rows)
+        let label = report.correction == .none ? "unadjusted" : "\(report.correction == .holm ? "Holm" : "BH")-adjusted"
+        lines.append(markdown ? "" : "")
+        lines.append("vs \(experiment.variations.first?.key ?? "-") (\(label) p, α = \(report.alpha)):")
+        var comparisons = [["variation", "metric", "lift", "\(Int(((1 - report.alpha) * 100).rounded()))% CI",
+                            "p", "p adj", "chance to win", "risk (ctl, trt)", ""]]
+        for c in experiment.comparisons {
+            let significant = c.error == nil && c.pValueAdjusted < report.alpha
+            let verdict = c.error.map { "⚠ \($0)" } ?? (significant ? (c.expected > 0 ? "WINNER" : "LOSER") : "")
+            comparisons.append([c.variation, c.metric, Self.signedPercent(c.expected),
+                                "[\(Self.signedPercent(c.ci[0])), \(Self.signedPercent(c.ci[1]))]",
+                                Self.fixed(c.pValue, 4), Self.fixed(c.pValueAdjusted, 4), Self.percent(c.chanceToWin),
+                                c.risk.map { Self.fixed($0, 5) }.joined(separator: ", "), verdict])
+        }
+        let formatted = format(comparisons)
+        let headerLines = formatted.count - (comparisons.count - 1)
+        for (line, text) in formatted.enumerated() {
+            let verdict = line >= headerLines ? comparisons[line - headerLines + 1].last ?? "" : ""
+            lines.append(verdict == "WINNER" ? paint(text, "32") : verdict == "LOSER" ? paint(text, "31") : text)
+        }
+        lines.append("")
+        lines.append("funnel (share of exposed units reaching each screen after exposure) and time to \(experiment.primaryMetric ?? "conversion"):")
+        for variation in experiment.variations {
+            let steps = variation.funnel.prefix(8).map { "\($0.screen) \(Self.percent($0.share))" }.joined(separator: " · ")
+            let time = variation.timeToConversion
+            let timing = time.medianSeconds.map { median in
+                "median \(Self.fixed(median, 1)) s, p90 \(Self.fixed(time.p90Seconds ?? median, 1)) s"
+            } ?? "no conversions"
+            lines.append("  \(variation.key): \(steps.isEmpty ? "-" : steps) | \(timing)")
+        }
+        lines.append("")
+    }
+
+    /// Rows as aligned text (the header first), or as a Markdown table.
+    private func format(_ rows: [[String]]) -> [String] {
+        if markdown {
+            var out: [String] = []
+            for (index, row) in rows.enumerated() {
+                out.append("| " + row.joined(separator: " | ") + " |")
+                if index == 0 { out.append("|" + row.map { _ in "---" }.joined(separator: "|") + "|") }
+            }
+            return out
+        }
+        let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        return rows.map { row in
+            row.enumerated().map { column, cell in
+                cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+            }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+        }
+    }
+
+    static func grouped(_ value: Int) -> String {
+        let digits = String(value)
+        var out = ""
+        for (index, character) in digits.reversed().enumerated() {
+            if index > 0, index % 3 == 0 { out.append(",") }
+            out.append(character)
+        }
+        return String(out.reversed())
+    }
+
+    static func percent(_ value: Double) -> String { value.isFinite ? String(format: "%.1f%%", value * 100) : "-" }
+    static func signedPercent(_ value: Double) -> String { value.isFinite ? String(format: "%+.1f%%", value * 100) : "-" }
+    static func fixed(_ value: Double, _ digits: Int) -> String { value.isFinite ? String(format: "%.\(digits)f", value) : "-" }
+}

@@ -1,0 +1,109 @@
+import ArgumentParser
+import Foundation
+import RemixAnalysis
+import RemixExperiments
+
+/// `remix analyze`: per-variant results with statistics from event logs.
+struct AnalyzeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "analyze",
+        abstract: "Turn event logs into per-variation results with GrowthBook-equal statistics.",
+        discussion: """
+            For each experiment: units per variation (distinct users exposed with inExperiment and \
+            hashUsed), conversions per metric at or after the first exposure, the relative lift with \
+            its confidence interval and p-value (two-sided t-test), chance to win and risk (Bayesian), \
+            the sample-ratio-mismatch p-value, a funnel and time to conversion. Units exposed to more \
+            than one variation are excluded and counted.
+            """)
+
+    enum Format: String, ExpressibleByArgument, CaseIterable { case table, json, csv, markdown }
+
+    @Argument(help: "Event logs: files, globs (quote them) or - for standard input.")
+    var logs: [String] = ["events.jsonl"]
+
+    @Option(help: "The folder of experiment files (weights, variation order, metrics).")
+    var experiments: String = "experiments"
+
+    @Option(help: "Only this experiment.")
+    var experiment: String?
+
+    @Option(help: "A metric event to report (repeatable); replaces the experiment files' metrics.")
+    var metric: [String] = []
+
+    @Option(help: "Output format: \(Format.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var format: Format = .table
+
+    @Option(help: "Write the report to this file instead of standard output.")
+    var output: String?
+
+    @Option(help: "Significance level for confidence intervals and verdicts.")
+    var alpha: Double = 0.05
+
+    @Option(help: "Multiple-testing correction across variations × metrics: none, holm, bh.")
+    var correction: String = "holm"
+
+    @Flag(help: "Fail on any line that does not parse.")
+    var strict = false
+
+    @Option(help: "Reading threads (default: the number of cores).")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    func validate() throws {
+        guard alpha > 0, alpha < 1 else { throw ValidationError("--alpha must be between 0 and 1 (got \(alpha))") }
+        guard Correction(rawValue: correction) != nil else {
+            throw ValidationError("--correction must be none, holm or bh (got '\(correction)')")
+        }
+        guard jobs > 0 else { throw ValidationError("--jobs must be at least 1") }
+    }
+
+    func run() throws {
+        try analyze(logs: logs, experimentsFolder: experiments, experiment: experiment, metrics: metric, format: format,
+                    output: output, alpha: alpha, correction: Correction(rawValue: correction) ?? .holm,
+                    strict: strict, jobs: jobs)
+    }
+}
+
+/// Runs an analysis and prints or writes the report; problems exit 1 with a message.
+func analyze(logs: [String], experimentsFolder: String, experiment: String?, metrics: [String],
+             format: AnalyzeCommand.Format, output: String?, alpha: Double, correction: Correction,
+             strict: Bool, jobs: Int) throws {
+    var definitions: [String: ExperimentDefinition] = [:]
+    if FileManager.default.fileExists(atPath: experimentsFolder) {
+        let (set, problems) = ExperimentSet.load(paths: [experimentsFolder])
+        for problem in problems where problem.severity == .error {
+            printError("warning: \(problem) (the analysis goes on without that file)")
+        }
+        for definition in set.definitions { definitions[definition.key] = definition }
+    }
+    let options = AnalysisOptions(logs: logs, definitions: definitions, experiment: experiment, metrics: metrics,
+                                  alpha: alpha, correction: correction, strict: strict, jobs: jobs)
+    let report: AnalysisReport
+    do {
+        report = try Analyzer.run(options)
+    } catch {
+        printError(error.description)
+        throw ExitCode(1)
+    }
+    if report.log.badLines > 0, format != .table {
+        printError("warning: \(report.log.badLines) line(s) did not parse and were skipped (first at line "
+                   + "\(report.log.firstBadLines.map(String.init).joined(separator: ", ")))"
+                   + (report.log.tornFinalLine ? "; the final line is torn" : ""))
+    }
+    let text: String
+    switch format {
+    case .table: text = TableReport.render(report, style: .terminal(colour: output == nil && isatty(STDOUT_FILENO) == 1))
+    case .markdown: text = TableReport.render(report, style: .markdown)
+    case .csv: text = CSVReport.render(report)
+    case .json: text = JSONReport.render(report)
+    }
+    guard let output else {
+        writeOut(text)
+        return
+    }
+    do {
+        try text.write(toFile: output, atomically: true, encoding: .utf8)
+    } catch {
+        printError("cannot write \(output): \(error.localizedDescription)")
+        throw ExitCode(1)
+    }
+}

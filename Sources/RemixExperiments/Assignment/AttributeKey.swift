@@ -1,0 +1,81 @@
+/// An attribute name with its hash worked out once, when a condition or experiment is compiled,
+/// so that looking it up in an `AttributeIndex` hashes nothing.
+struct AttributeKey: Sendable {
+    let name: String
+    let bits: NameBits
+
+    init(_ name: String) {
+        self.name = name
+        bits = NameBits(name)
+    }
+}
+
+/// A name's hash, UTF-8 length and first 16 bytes: for names of up to 16 bytes, equal bits mean
+/// equal names, so most lookups compare a few words rather than two strings.
+struct NameBits: Sendable {
+    let hash: UInt64
+    let text: ShortText
+
+    init(_ name: String) {
+        hash = Self.hash(name)
+        text = ShortText(name.utf8)
+    }
+
+    /// FNV-1a 64 over the UTF-8 bytes: attribute names are chosen by the app, not by users,
+    /// so a fast deterministic hash is enough.
+    static func hash(_ name: String) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in name.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        }
+        return hash
+    }
+}
+
+/// A byte string's length and first 16 bytes packed into two words (zero-padded), so that two
+/// strings of up to 16 bytes compare in three word comparisons.
+struct ShortText: Sendable {
+    let low: UInt64
+    let high: UInt64
+    let count: Int
+
+    init<Bytes: Collection<UInt8>>(_ bytes: Bytes) {
+        var low: UInt64 = 0
+        var high: UInt64 = 0
+        var count = 0
+        for byte in bytes {
+            if count < 8 {
+                low |= UInt64(byte) << (8 * UInt64(count))
+            } else if count < 16 {
+                high |= UInt64(byte) << (8 * UInt64(count - 8))
+            }
+            count += 1
+        }
+        self.low = low
+        self.high = high
+        self.count = count
+    }
+
+    init(low: UInt64, high: UInt64, count: Int) {
+        self.low = low
+        self.high = high
+        self.count = count
+    }
+
+    /// `body` applied to the bytes, which must number at most 16.
+    @inline(__always)
+    func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        let words = (low.littleEndian, high.littleEndian)
+        return withUnsafeBytes(of: words) { raw in
+            raw.withMemoryRebound(to: UInt8.self) { bytes in
+                body(UnsafeBufferPointer(rebasing: bytes.prefix(count)))
+            }
+        }
+    }
+
+    /// Same length and same first 16 bytes; equality when `count <= 16`.
+    @inline(__always)
+    func prefixMatches(_ other: ShortText) -> Bool {
+        (low ^ other.low) | (high ^ other.high) | UInt64(bitPattern: Int64(count ^ other.count)) == 0
+    }
+}

@@ -1,0 +1,71 @@
+/// Version strings made only of 1–4 digit numbers separated by `.` or `-` (`2.0`, `10.1.0`):
+/// the commonest kind, whose padded forms can be compared without building them.
+///
+/// Such a version pads to `p1-p2-…-pn` (plus `-~` when n is 3) where each part is five
+/// characters, spaces then digits. Two such parts compare as text exactly as their keys
+/// `digits * 10000 + value` compare as numbers: more digits means fewer leading spaces, and
+/// equal lengths compare digit by digit. After n equal parts, what follows decides: the end of
+/// the text, `-~`, or `-` and a part that starts with a space.
+enum SimpleVersion {
+    /// The keys of a padded operand's parts when it is the padded form of a simple version;
+    /// `nil` otherwise.
+    static func keys(ofPadded units: [UInt16]) -> [UInt32]? {
+        var tokens = units.split(separator: 0x2D, omittingEmptySubsequences: false)
+        if tokens.count == 4, tokens[3].elementsEqual([0x7E]) {
+            tokens.removeLast()
+        } else if tokens.count == 3 {
+            return nil
+        }
+        var keys: [UInt32] = []
+        for token in tokens {
+            guard token.count == 5 else { return nil }
+            let digits = token.drop { $0 == 0x20 }
+            guard digits.count >= 1, digits.count <= 4,
+                  digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+            let value = digits.reduce(UInt32(0)) { $0 * 10 + UInt32($1 - 0x30) }
+            keys.append(UInt32(digits.count) * 10_000 + value)
+        }
+        return keys
+    }
+
+    /// `PaddedVersion.compare` of ASCII `text` (at most 16 bytes) with the operand whose keys are
+    /// `keys`; `nil` when `text` is not a simple version.
+    @inline(__always)
+    static func order(_ text: ShortText, _ keys: UnsafeBufferPointer<UInt32>) -> Int? {
+        var ordering = 0
+        var part = 0
+        var value: UInt32 = 0
+        var length: UInt32 = 0
+        @inline(__always) func finishPart() {
+            if ordering == 0, part < keys.count {
+                let key = length * 10_000 + value
+                if key != keys[part] { ordering = key < keys[part] ? -1 : 1 }
+            }
+            part += 1
+            value = 0
+            length = 0
+        }
+        var word = text.low
+        for offset in 0..<text.count {
+            if offset == 8 { word = text.high }
+            let byte = UInt8(truncatingIfNeeded: word)
+            word >>= 8
+            let digit = byte &- 0x30
+            if digit < 10 {
+                if length == 4 { return nil }
+                value = value &* 10 &+ UInt32(digit)
+                length += 1
+            } else if byte == 0x2E || byte == 0x2D, length > 0 {
+                finishPart()
+            } else {
+                return nil
+            }
+        }
+        if length == 0 { return nil }
+        finishPart()
+        if ordering != 0 { return ordering }
+        if part == keys.count { return 0 }
+        if part < keys.count { return part == 3 ? 1 : -1 }
+        return keys.count == 3 ? -1 : 1
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import RemixAnalysis
+import RemixEventLog
+import RemixExperiments
+import RemixHost
+import RemixSimulation
+
+/// Temporary logs and simulated logs for analysis tests.
+enum AnalysisFixture {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    /// A fresh temporary folder.
+    static func folder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("remix-analysis-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// Writes `lines` (joined with newlines, plus a final newline unless `torn`) to a file.
+    static func log(_ lines: [String], torn: Bool = false) throws -> String {
+        let path = try folder().appendingPathComponent("events.jsonl").path
+        let text = lines.joined(separator: "\n") + (torn ? "" : "\n")
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// The shipped experiments, by key.
+    static func shippedDefinitions() -> [String: ExperimentDefinition] {
+        let (set, _) = ExperimentSet.load(paths: [repository.appendingPathComponent("experiments").path])
+        return Dictionary(uniqueKeysWithValues: set.definitions.map { ($0.key, $0) })
+    }
+
+    /// A simulated log of `sessions` sessions with the shipped population and experiments.
+    static func simulatedLog(sessions: Int, seed: UInt64 = 7) throws -> String {
+        let registry = try BuiltInModules.registry()
+        let experiments = repository.appendingPathComponent("experiments").path
+        let (population, problems) = PopulationFile.load(path: experiments + "/population.yaml")
+        guard let population, problems.isEmpty else { throw FixtureError.population }
+        let (set, _) = ExperimentSet.load(paths: [experiments])
+        let plan = SimulationPlan(app: "marketplace", sessions: sessions, seed: seed, jobs: 2, shard: .whole,
+                                  population: population, experiments: set, sources: [])
+        let path = try folder().appendingPathComponent("simulated.jsonl").path
+        let file = try JSONLinesFile(path: path, truncate: true)
+        _ = try SimulationRunner(plan: plan, registry: registry, log: file).run()
+        try file.close()
+        return path
+    }
+
+    enum FixtureError: Error { case population }
+
+    /// One exposure line.
+    static func exposure(_ user: String, _ experiment: String, _ variation: String, id: Int, at second: Int,
+                         inExperiment: Bool = true, hashUsed: Bool = true) -> String {
+        #"{"ts":"2026-11-23T09:00:\#(String(format: "%02d", second)).000Z","type":"exposure","session":"s-\#(user)","user":"\#(user)","experiment":"\#(experiment)","variation":"\#(variation)","variationId":\#(id),"feature":"F\#(id)","app":"marketplace","slot":"insertion","bucket":0.5,"hashUsed":\#(hashUsed),"inExperiment":\#(inExperiment)}"#
+    }
+
+    /// One event line of `type` for `user`.
+    static func event(_ user: String, _ type: String, at second: Int, extra: String = "") -> String {
+        #"{"ts":"2026-11-23T09:00:\#(String(format: "%02d", second)).000Z","type":"\#(type)","session":"s-\#(user)","user":"\#(user)"\#(extra)}"#
+    }
+}

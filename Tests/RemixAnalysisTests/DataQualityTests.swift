@@ -1,0 +1,79 @@
+import Foundation
+import RemixAnalysis
+import Testing
+
+/// Corrupt lines, torn final lines, empty logs and unknown experiments.
+@Suite struct DataQualityTests {
+    static let good = AnalysisFixture.exposure("a", "e", "control", id: 0, at: 1)
+
+    @Test func badLinesAreCountedSkippedAndNamedByLineNumber() throws {
+        let path = try AnalysisFixture.log([
+            Self.good, "not json", #"{"ts":"2026-11-23T09:00:01.000Z","type":"#, "", "[1,2]",
+            AnalysisFixture.exposure("b", "e", "treatment", id: 1, at: 2),
+        ])
+        let report = try Analyzer.run(AnalysisOptions(logs: [path], metrics: ["m"], jobs: 1))
+        #expect(report.log.lines == 6)
+        #expect(report.log.badLines == 3)
+        #expect(report.log.firstBadLines == [2, 3, 5])
+        #expect(report.log.tornFinalLine == false)
+        #expect(report.experiments.first?.variations.map(\.units) == [1, 1])
+    }
+
+    @Test func strictMakesBadLinesFatal() throws {
+        let path = try AnalysisFixture.log([Self.good, "{oops"])
+        #expect(throws: AnalysisError.strict(badLines: 1, first: [2])) {
+            try Analyzer.run(AnalysisOptions(logs: [path], metrics: ["m"], strict: true, jobs: 1))
+        }
+    }
+
+    @Test func aTornFinalLineIsReportedAsSuch() throws {
+        let path = try AnalysisFixture.log([Self.good, #"{"ts":"2026-11-23T09:00:0"#], torn: true)
+        let report = try Analyzer.run(AnalysisOptions(logs: [path], metrics: ["m"], jobs: 1))
+        #expect(report.log.tornFinalLine)
+        #expect(report.log.badLines == 1)
+        #expect(TableReport.render(report, style: .terminal(colour: false)).contains("the final line is torn"))
+    }
+
+    @Test func aCompleteFinalLineWithoutNewlineCounts() throws {
+        let path = try AnalysisFixture.log([Self.good], torn: true)
+        let report = try Analyzer.run(AnalysisOptions(logs: [path], metrics: ["m"], jobs: 1))
+        #expect(report.log.badLines == 0 && !report.log.tornFinalLine)
+        #expect(report.experiments.count == 1)
+    }
+
+    @Test func escapedStringsAndOtherKeyOrdersTakeTheFullParser() throws {
+        let path = try AnalysisFixture.log([
+            #"{"user":"a\u0062","type":"exposure","experiment":"e","variation":"control","variationId":0,"inExperiment":true,"hashUsed":true,"ts":"2026-11-23T09:00:01+00:00"}"#,
+            #"{"nested":{"k":[1,{"x":"}"}]},"ts":"2026-11-23T09:00:02.000Z","type":"exposure","user":"c","experiment":"e","variation":"treatment","variationId":1,"inExperiment":true,"hashUsed":true}"#,
+            #"{"ts":"2026-11-23T09:00:03.000Z","type":"m","user":"ab"}"#,
+        ])
+        let report = try Analyzer.run(AnalysisOptions(logs: [path], metrics: ["m"], jobs: 1))
+        let experiment = try #require(report.experiments.first)
+        #expect(report.log.badLines == 0)
+        #expect(experiment.variations.map(\.units) == [1, 1])
+        #expect(experiment.variations.map { $0.metrics[0].conversions } == [1, 0])
+    }
+
+    @Test func anEmptyLogIsAClearError() throws {
+        let path = try AnalysisFixture.log([], torn: true)
+        #expect(throws: AnalysisError.emptyLog(files: [path])) {
+            try Analyzer.run(AnalysisOptions(logs: [path], metrics: ["m"], jobs: 1))
+        }
+        #expect(AnalysisError.emptyLog(files: [path]).description.contains("run 'remix simulate' first"))
+    }
+
+    @Test func anUnknownExperimentListsTheKnownOnes() throws {
+        let path = try AnalysisFixture.log([Self.good])
+        let error = AnalysisError.unknownExperiment(key: "nope", known: ["e"])
+        #expect(throws: error) {
+            try Analyzer.run(AnalysisOptions(logs: [path], experiment: "nope", metrics: ["m"], jobs: 1))
+        }
+        #expect(error.description.contains("experiments in it: e"))
+    }
+
+    @Test func aMissingFileIsAClearError() throws {
+        #expect(throws: AnalysisError.self) {
+            try Analyzer.run(AnalysisOptions(logs: ["/nonexistent/events.jsonl"], metrics: ["m"], jobs: 1))
+        }
+    }
+}

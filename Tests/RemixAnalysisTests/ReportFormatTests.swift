@@ -1,0 +1,143 @@
+import Foundation
+@testable import RemixAnalysis
+import Testing
+
+/// The report's JSON names and precision, and the CSV, Markdown and terminal renderings of the
+/// same numbers.
+@Suite struct ReportFormatTests {
+    /// Two experiments: `e` with three variations and two metrics, `f` with one unit seen in both
+    /// variations (excluded) and a bad line.
+    static func report(correction: Correction = .holm) throws -> AnalysisReport {
+        var lines: [String] = []
+        for index in 0..<60 {
+            let variation = ["control", "treatment", "third"][index % 3]
+            let user = "u\(index)"
+            lines.append(AnalysisFixture.exposure(user, "e", variation, id: index % 3, at: 1))
+            if index % 2 == 0 || (variation == "treatment" && index % 5 != 0) {
+                lines.append(AnalysisFixture.event(user, "m", at: 2))
+            }
+            if index % 7 == 0 { lines.append(AnalysisFixture.event(user, "g", at: 3)) }
+        }
+        lines.append(AnalysisFixture.exposure("x", "f", "a", id: 0, at: 1))
+        lines.append(AnalysisFixture.exposure("x", "f", "b", id: 1, at: 2))
+        lines.append(AnalysisFixture.exposure("y", "f", "a", id: 0, at: 1))
+        lines.append("garbage")
+        let path = try AnalysisFixture.log(lines)
+        return try Analyzer.run(AnalysisOptions(logs: [path], metrics: ["m", "g"], correction: correction, jobs: 1))
+    }
+
+    static func json(_ report: AnalysisReport) throws -> [String: Any] {
+        let data = Data(JSONReport.render(report).utf8)
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    @Test func jsonHasTheDocumentedNames() throws {
+        let report = try Self.report()
+        let root = try Self.json(report)
+        let experiments = try #require(root["experiments"] as? [[String: Any]])
+        #expect(experiments.map { $0["key"] as? String } == ["e", "f"])
+        let e = experiments[0]
+        #expect(Set(e.keys).isSuperset(of: ["key", "srmPValue", "multipleExposureUnits", "variations", "comparisons"]))
+        let variations = try #require(e["variations"] as? [[String: Any]])
+        #expect(variations.map { $0["key"] as? String } == ["control", "treatment", "third"])
+        #expect(variations.map { $0["units"] as? Int } == [20, 20, 20])
+        let metrics = try #require(variations[1]["metrics"] as? [String: [String: Any]])
+        #expect(Set(metrics.keys) == ["m", "g"])
+        #expect(metrics["m"]?["conversions"] as? Int == report.experiments[0].variations[1].metrics[0].conversions)
+        #expect(metrics["m"]?["rate"] as? Double == report.experiments[0].variations[1].metrics[0].rate)
+        let comparisons = try #require(e["comparisons"] as? [[String: Any]])
+        #expect(comparisons.count == 4, "2 variations × 2 metrics")
+        for comparison in comparisons {
+            #expect(Set(comparison.keys).isSuperset(of: [
+                "variation", "baseline", "metric", "expected", "ci", "pValue", "pValueAdjusted", "chanceToWin", "risk", "error",
+            ]))
+            #expect(comparison["baseline"] as? String == "control")
+            #expect((comparison["ci"] as? [Double])?.count == 2)
+            #expect((comparison["risk"] as? [Double])?.count == 2)
+        }
+        let f = experiments[1]
+        #expect(f["multipleExposureUnits"] as? Int == 1)
+        let log = try #require(root["log"] as? [String: Any])
+        #expect(log["lines"] as? Int == report.log.lines)
+        #expect(log["badLines"] as? Int == 1)
+        #expect(log["files"] as? Int == 1)
+        #expect((log["paths"] as? [String])?.count == 1)
+    }
+
+    /// The comparison fields, decoded with JSONDecoder (JSONSerialization on Linux rounds some
+    /// decimals wrongly, so it cannot judge precision).
+    struct Decoded: Decodable {
+        struct Experiment: Decodable { var comparisons: [Comparison] }
+        struct Comparison: Decodable {
+            var expected: Double, ci: [Double], pValue: Double, pValueAdjusted: Double, chanceToWin: Double, risk: [Double]
+        }
+        var experiments: [Experiment]
+    }
+
+    @Test func jsonKeepsFullPrecision() throws {
+        let report = try Self.report()
+        let decoded = try JSONDecoder().decode(Decoded.self, from: Data(JSONReport.render(report).utf8))
+        let comparisons = decoded.experiments[0].comparisons
+        #expect(comparisons.count == report.experiments[0].comparisons.count)
+        for (json, value) in zip(comparisons, report.experiments[0].comparisons) {
+            #expect(json.expected == value.expected)
+            #expect(json.pValue == value.pValue)
+            #expect(json.pValueAdjusted == value.pValueAdjusted)
+            #expect(json.chanceToWin == value.chanceToWin)
+            #expect(json.ci == value.ci)
+            #expect(json.risk == value.risk)
+        }
+    }
+
+    @Test func comparisonsUseTheStatisticsOnTheReportedCounts() throws {
+        let report = try Self.report(correction: .none)
+        let experiment = report.experiments[0]
+        let control = experiment.variations[0]
+        for comparison in experiment.comparisons {
+            let variation = try #require(experiment.variations.first { $0.key == comparison.variation })
+            let index = try #require(experiment.variations[0].metrics.firstIndex { $0.metric == comparison.metric })
+            let expected = FrequentistTest.twoSided(
+                control: ProportionSample(units: control.units, conversions: control.metrics[index].conversions),
+                treatment: ProportionSample(units: variation.units, conversions: variation.metrics[index].conversions),
+                alpha: 0.05)
+            #expect(comparison.expected == expected.expected)
+            #expect(comparison.pValue == expected.pValue)
+            #expect(comparison.pValueAdjusted == comparison.pValue, "no correction")
+        }
+    }
+
+    @Test func holmAndBHAdjustAcrossVariationsAndMetrics() throws {
+        let holm = try Self.report(correction: .holm).experiments[0].comparisons
+        let bh = try Self.report(correction: .bh).experiments[0].comparisons
+        let raw = holm.map(\.pValue)
+        #expect(holm.map(\.pValueAdjusted) == MultipleTesting.holm(raw))
+        #expect(bh.map(\.pValueAdjusted) == MultipleTesting.benjaminiHochberg(raw))
+        #expect(zip(holm, raw).allSatisfy { $0.pValueAdjusted >= $1 })
+    }
+
+    @Test func csvHasOneRowPerVariationAndMetric() throws {
+        let report = try Self.report()
+        let rows = CSVReport.render(report).split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        #expect(rows[0].first == "experiment" && rows[0].contains("p_value_adjusted"))
+        let e = rows.filter { $0.first == "e" }
+        #expect(e.count == 6, "3 variations × 2 metrics")
+        #expect(e.allSatisfy { $0.count == rows[0].count })
+        let treatmentM = try #require(e.first { $0[1] == "treatment" && $0[5] == "m" })
+        let comparison = try #require(report.experiments[0].comparisons.first { $0.variation == "treatment" && $0.metric == "m" })
+        #expect(Double(String(treatmentM[9])) == comparison.expected)
+        #expect(e.first { $0[1] == "control" }?[9] == "", "the baseline row has no comparison")
+    }
+
+    @Test func markdownAndTerminalShowTheSameTable() throws {
+        let report = try Self.report()
+        let markdown = TableReport.render(report, style: .markdown)
+        #expect(markdown.contains("| variation"))
+        #expect(markdown.contains("|---|"))
+        #expect(!markdown.contains("\u{1B}["))
+        let plain = TableReport.render(report, style: .terminal(colour: false))
+        #expect(!plain.contains("\u{1B}["), "no colour unless asked (a TTY)")
+        #expect(plain.contains("treatment") && plain.contains("1 bad"))
+        let coloured = TableReport.render(report, style: .terminal(colour: true))
+        #expect(coloured.contains("\u{1B}["))
+    }
+}

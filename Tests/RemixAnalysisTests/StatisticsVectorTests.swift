@@ -1,0 +1,130 @@
+import Foundation
+@testable import RemixAnalysis
+import Testing
+
+/// The statistics against gbstats 0.8.0 (and SciPy) on the vectors in Vectors/, made by
+/// Vectors/generate.py. Each field's largest difference is printed; the tolerances say what is
+/// achieved: `expected`, the standard error and the error messages are bit-exact or within an ulp,
+/// chance to win, risks and SRM within a few ulps, p-values and CI bounds to about 1e-12.
+@Suite struct StatisticsVectorTests {
+    static var vectors: [String: Any] {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Vectors/gbstats-vectors.json")
+        guard let data = try? Data(contentsOf: url),
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return [:] }
+        return object
+    }
+
+    static func cases(_ key: String) -> [[String: Any]] { vectors[key] as? [[String: Any]] ?? [] }
+
+    /// A float written by generate.py as its repr string (read exactly by `Double.init`).
+    static func number(_ value: Any?) throws -> Double {
+        if let integer = value as? Int { return Double(integer) }
+        return try #require((value as? String).flatMap(Double.init))
+    }
+
+    static func numbers(_ value: Any?) throws -> [Double] {
+        try #require(value as? [Any]).map { try number($0) }
+    }
+
+    /// Largest differences seen per field: relative where the reference is above `floor`,
+    /// absolute below it.
+    struct Differences {
+        var worst: [String: Double] = [:]
+        let floor: Double
+
+        init(floor: Double = 1e-3) { self.floor = floor }
+
+        mutating func note(_ field: String, _ ours: Double, _ theirs: Double) -> Double {
+            let difference = ours == theirs ? 0 : abs(ours - theirs) / max(abs(theirs), floor)
+            worst[field] = max(worst[field] ?? 0, difference)
+            return difference
+        }
+
+        func report(_ title: String) {
+            print("\(title): " + worst.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+        }
+    }
+
+    @Test func theVectorsAreThere() {
+        #expect(Self.cases("comparisons").count > 500)
+        #expect(Self.vectors["gbstats"] as? String == "0.8.0")
+    }
+
+    @Test func frequentistAndBayesianResultsEqualGbstats() throws {
+        var differences = Differences()
+        for vector in Self.cases("comparisons") {
+            let a = try #require(vector["control"] as? [Int]), b = try #require(vector["treatment"] as? [Int])
+            let alpha = try Self.number(vector["alpha"])
+            let control = ProportionSample(units: a[0], conversions: a[1])
+            let treatment = ProportionSample(units: b[0], conversions: b[1])
+            let f = FrequentistTest.twoSided(control: control, treatment: treatment, alpha: alpha)
+            let y = BayesianTest.effect(control: control, treatment: treatment, alpha: alpha)
+            let label = "\(a) vs \(b) at \(alpha)"
+            #expect(f.error == vector["error"] as? String, "\(label)")
+            #expect(y.error == vector["bayesianError"] as? String, "\(label)")
+            #expect(f.expected == (try Self.number(vector["expected"])), "expected is bit-exact: \(label)")
+            #expect(y.expected == (try Self.number(vector["bayesianExpected"])), "\(label)")
+            let ci = try Self.numbers(vector["ci"]), risk = try Self.numbers(vector["risk"])
+            // CI bounds are compared on the scale of their standard error, p-values above 1e-3
+            // relatively and below it absolutely: gbstats (SciPy/Boost) and this code evaluate
+            // the Student t tail with different algorithms: they agree to about 1e-13 for thousands of
+            // units; near a million units per arm (dof ~ 1e6) the continued fraction here loses
+            // digits and the CI agrees to ~1e-10 of a standard error.
+            let stddev = try Self.number(vector["stddev"])
+            let scale = stddev > 0 ? stddev : 1
+            let fields: [(String, Double, Double, Double)] = [
+                ("ci.lower/stddev", f.ci.lower / scale, ci[0] / scale, 3e-10),
+                ("ci.upper/stddev", f.ci.upper / scale, ci[1] / scale, 3e-10),
+                ("stddev", f.standardError, stddev, 1e-15),
+                ("pValue", f.pValue, try Self.number(vector["pValue"]), 1e-11),
+                ("chanceToWin", y.chanceToWin, try Self.number(vector["chanceToWin"]), 1e-14),
+                ("risk.control", y.risk[0], risk[0], 1e-13), ("risk.treatment", y.risk[1], risk[1], 1e-13),
+            ]
+            for (field, ours, theirs, tolerance) in fields {
+                let difference = differences.note(field, ours, theirs)
+                #expect(difference <= tolerance, "\(field) \(ours) vs gbstats \(theirs): \(label)")
+            }
+        }
+        differences.report("largest differences from gbstats")
+    }
+
+    @Test func sampleRatioEqualsGbstatsCheckSRM() throws {
+        var differences = Differences(floor: 1e-12)
+        for vector in Self.cases("srm") {
+            let users = try #require(vector["users"] as? [Int]), weights = try Self.numbers(vector["weights"])
+            let theirs = try Self.number(vector["pValue"])
+            let ours = SampleRatio.pValue(observed: users, weights: weights)
+            #expect(differences.note("srm", ours, theirs) <= 1e-12, "\(users) \(weights): \(ours) vs \(theirs)")
+        }
+        differences.report("largest SRM difference")
+    }
+
+    @Test func holmAndBenjaminiHochbergEqualTheReferences() throws {
+        for vector in Self.cases("adjust") {
+            let p = try Self.numbers(vector["p"])
+            let holm = try Self.numbers(vector["holm"]), bh = try Self.numbers(vector["bh"])
+            #expect(MultipleTesting.holm(p) == holm, "\(p)")
+            for (ours, theirs) in zip(MultipleTesting.benjaminiHochberg(p), bh) {
+                #expect(abs(ours - theirs) <= 1e-15 * max(1, theirs), "\(p)")
+            }
+        }
+    }
+
+    @Test func distributionsEqualSciPy() throws {
+        let table = try #require(Self.vectors["distributions"] as? [String: [Any]])
+        let distributions = try table.mapValues { try $0.map { try Self.numbers($0) } }
+        var differences = Differences(floor: 1e-300)
+        for row in distributions["tCDF"] ?? [] {
+            #expect(differences.note("t.cdf", StudentT.cdf(row[0], row[1]), row[2]) <= 1e-14, "\(row)")
+        }
+        for row in distributions["tQuantile"] ?? [] {
+            #expect(differences.note("t.ppf", StudentT.quantile(row[0], row[1]), row[2]) <= 1e-12, "\(row)")
+        }
+        for row in distributions["chi2SF"] ?? [] {
+            let ours = IncompleteGamma.upper(row[1] / 2, row[0] / 2)
+            #expect(differences.note("chi2.sf", ours, row[2]) <= 1e-13, "\(row)")
+        }
+        differences.report("largest differences from SciPy")
+    }
+}

@@ -1,0 +1,189 @@
+import Foundation
+import RemixEventLog
+import RemixKit
+import Testing
+
+/// JSONLinesEncoder: every line parses with JSONSerialization and gives back what was encoded.
+@Suite struct JSONLinesEncoderTests {
+    /// Encodes `events` and parses each line.
+    static func encodeAndParse(_ events: [LoggedEvent]) throws -> (text: String, objects: [[String: Any]]) {
+        var encoder = JSONLinesEncoder()
+        for event in events { encoder.encode(event) }
+        #expect(encoder.lineCount == events.count)
+        let text = String(decoding: encoder.bytes, as: UTF8.self)
+        #expect(text.hasSuffix("\n"))
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(lines.count == events.count, "one line per event")
+        let objects = try lines.map { line in
+            try #require(jsonObject(String(line)), "line does not parse: \(line)")
+        }
+        return (text, objects)
+    }
+
+    /// Checks a parsed JSON value against the EventValue it was encoded from.
+    static func matches(_ parsed: Any, _ value: EventValue) -> Bool {
+        switch value {
+        case .string(let string): return (parsed as? String) == string
+        case .int(let int): return (parsed as? NSNumber)?.int64Value == Int64(int)
+        case .double(let double):
+            guard double.isFinite else { return parsed is NSNull }
+            guard let number = parsed as? NSNumber else { return false }
+            // JSONSerialization on Linux may be off by an ulp on long decimals (a Foundation parser
+            // limit); exactness is checked on the text with Double(String) in rawNumber tests.
+            return number.doubleValue == double || number.doubleValue.nextUp == double
+                || number.doubleValue.nextDown == double
+        case .bool(let bool):
+            guard let number = parsed as? NSNumber else { return false }
+            return number.boolValue == bool
+        case .null: return parsed is NSNull
+        case .object(let fields):
+            guard let object = parsed as? [String: Any], object.count == fields.count else { return false }
+            return fields.allSatisfy { field in object[field.name].map { matches($0, field.value) } ?? false }
+        case .array(let values):
+            guard let array = parsed as? [Any], array.count == values.count else { return false }
+            return zip(array, values).allSatisfy { matches($0, $1) }
+        }
+    }
+
+    static let everyType: [EventField] = [
+        EventField("string", .string("hello")),
+        EventField("emptyString", .string("")),
+        EventField("zero", .int(0)),
+        EventField("int", .int(42)),
+        EventField("negative", .int(-1234567)),
+        EventField("intMax", .int(Int.max)),
+        EventField("intMin", .int(Int.min)),
+        EventField("half", .double(0.5)),
+        EventField("tenth", .double(0.1)),
+        EventField("negativeDouble", .double(-3.25)),
+        EventField("integralDouble", .double(1234.0)),
+        EventField("largeDouble", .double(1.5e300)),
+        EventField("hugeIntegral", .double(1e20)),
+        EventField("belowHugeIntegral", .double(999_999_999_999_999)),
+        EventField("tiny", .double(.leastNonzeroMagnitude)),
+        EventField("pi", .double(Double.pi)),
+        EventField("yes", .bool(true)),
+        EventField("no", .bool(false)),
+        EventField("nothing", .null),
+        EventField("object", .object([
+            EventField("inner", .string("x")), EventField("count", .int(3)),
+            EventField("deeper", .object([EventField("list", .array([.int(1), .null]))])),
+        ])),
+        EventField("emptyObject", .object([])),
+        EventField("array", .array([.string("a"), .int(1), .double(2.5), .bool(true), .null,
+                                    .object([EventField("k", .string("v"))]), .array([])])),
+        EventField("emptyArray", .array([])),
+    ]
+
+    @Test func everyFieldTypeRoundTrips() throws {
+        let event = LoggedEvent(timestamp: 1_795_424_401_553, type: "kitchen_sink", session: "s1-0", user: "u1-0",
+                                fields: Self.everyType)
+        let (_, objects) = try Self.encodeAndParse([event])
+        let object = objects[0]
+        #expect(object["ts"] as? String == "2026-11-23T09:00:01.553Z")
+        #expect(object["type"] as? String == "kitchen_sink")
+        #expect(object["session"] as? String == "s1-0")
+        #expect(object["user"] as? String == "u1-0")
+        #expect(object.count == Self.everyType.count + 4)
+        for field in Self.everyType {
+            let parsed = try #require(object[field.name], "missing \(field.name)")
+            #expect(Self.matches(parsed, field.value), "\(field.name): \(parsed) is not \(field.value)")
+        }
+    }
+
+    @Test func integersAndIntegralDoublesAreWrittenWithoutAFraction() throws {
+        var encoder = JSONLinesEncoder()
+        encoder.encode(LoggedEvent(timestamp: 0, type: "n", session: "", user: "", fields: [
+            EventField("a", .int(Int.max)), EventField("b", .int(Int.min)), EventField("c", .double(1234.0)),
+            EventField("d", .double(-0.0)), EventField("e", .double(.nan)), EventField("f", .double(-.infinity)),
+            EventField("g", .double(0.1)),
+        ]))
+        let text = String(decoding: encoder.bytes, as: UTF8.self)
+        #expect(text.hasSuffix(#""a":9223372036854775807,"b":-9223372036854775808,"c":1234,"d":0,"e":null,"f":null,"g":0.1}"# + "\n"))
+    }
+
+    @Test(arguments: [
+        "plain", "say \"hi\"", #"back\slash \\ twice"#, "new\nline", "carriage\rreturn", "tab\there",
+        "control \u{01} one", "unit separator \u{1F}", "nul \u{00} byte", "bell \u{07} backspace \u{08} formfeed \u{0C}",
+        "delete \u{7F}", "café Zürich naïve", "日本語のタイトル", "emoji 🚲🚗 and 👩‍👩‍👧 family", "mixed \"\\\n\u{1F}🚀\"",
+        "\"", "\\", "", "line separator \u{2028} paragraph \u{2029}",
+    ])
+    func stringsAreEscapedAndRoundTrip(_ text: String) throws {
+        let event = LoggedEvent(timestamp: 0, type: text, session: text, user: text, fields: [
+            EventField(text.isEmpty ? "empty" : text, .string(text)),
+            EventField("nested", .object([EventField("inner", .array([.string(text)]))])),
+        ])
+        let (encoded, objects) = try Self.encodeAndParse([event])
+        // No raw control character may appear inside the line.
+        let body = encoded.dropLast()
+        #expect(!body.unicodeScalars.contains { $0.value < 0x20 }, "raw control character in \(encoded.debugDescription)")
+        let object = objects[0]
+        #expect(object["type"] as? String == text)
+        #expect(object["session"] as? String == text)
+        #expect(object["user"] as? String == text)
+        #expect(object[text.isEmpty ? "empty" : text] as? String == text)
+        let nested = try #require(object["nested"] as? [String: Any])
+        #expect((nested["inner"] as? [Any])?.first as? String == text)
+    }
+
+    @Test func controlCharactersUseTheShortOrUnicodeEscapes() {
+        var encoder = JSONLinesEncoder()
+        encoder.appendString("\"\\\n\r\t\u{01}\u{1F}\u{08}\u{0C}é")
+        #expect(String(decoding: encoder.bytes, as: UTF8.self) == #""\"\\\n\r\t\u0001\u001f\b\fé""#)
+    }
+
+    /// The text of the number after `"key":` in `line`.
+    static func rawNumber(_ line: String, _ key: String) -> String? {
+        guard let start = line.range(of: "\"\(key)\":")?.upperBound else { return nil }
+        return String(line[start...].prefix { ",}]".contains($0) == false })
+    }
+
+    @Test(arguments: [0.1, 0.2 + 0.1, -2.5, Double.pi, 1.0 / 3, 2.0 / 3 * 1e-300, Double.greatestFiniteMagnitude,
+                      .leastNonzeroMagnitude, 1e15, 123_456.789, -9.87654321e-7, 4_503_599_627_370_497.0, 0.1 + 1e-17])
+    func doublesRoundTripExactlyThroughTheirText(_ value: Double) throws {
+        var encoder = JSONLinesEncoder()
+        encoder.encode(LoggedEvent(timestamp: 0, type: "d", session: "", user: "", fields: [EventField("v", .double(value))]))
+        let line = String(decoding: encoder.bytes, as: UTF8.self)
+        #expect(jsonObject(line) != nil, "not JSON: \(line)")
+        let text = try #require(Self.rawNumber(line, "v"))
+        #expect(Double(text) == value, "\(text) does not read back as \(value)")
+        #expect(text.allSatisfy { "0123456789-+.e".contains($0) }, "not a JSON number: \(text)")
+    }
+
+    @Test func keyOrderIsFixed() throws {
+        let event = LoggedEvent(timestamp: 0, type: "t", session: "s", user: "u", fields: [
+            EventField("zeta", .int(1)), EventField("alpha", .int(2)),
+            EventField("object", .object([EventField("y", .int(1)), EventField("b", .int(2))])),
+        ])
+        var encoder = JSONLinesEncoder()
+        encoder.encode(event)
+        encoder.encode(event)
+        let line = #"{"ts":"1970-01-01T00:00:00.000Z","type":"t","session":"s","user":"u","zeta":1,"alpha":2,"object":{"y":1,"b":2}}"#
+        #expect(String(decoding: encoder.bytes, as: UTF8.self) == line + "\n" + line + "\n")
+    }
+
+    @Test func manyEventsGiveOneParsableLineEach() throws {
+        let events = (0..<500).map { index in
+            LoggedEvent(timestamp: Int64(index) * 1_337, type: "e\(index % 7)", session: "s-\(index)", user: "u\n\(index)",
+                        fields: [EventField("i", .int(index)), EventField("x", .double(Double(index) / 7))])
+        }
+        let (text, objects) = try Self.encodeAndParse(events)
+        let lines = text.split(separator: "\n")
+        for (index, object) in objects.enumerated() {
+            #expect((object["i"] as? NSNumber)?.intValue == index)
+            #expect(object["user"] as? String == "u\n\(index)")
+            #expect(Self.rawNumber(String(lines[index]), "x").flatMap(Double.init) == Double(index) / 7)
+        }
+    }
+
+    @Test func removeAllEmptiesTheBuffer() {
+        var encoder = JSONLinesEncoder()
+        encoder.encode(LoggedEvent(timestamp: 0, type: "a", session: "", user: ""))
+        encoder.removeAll()
+        #expect(encoder.bytes.isEmpty)
+        #expect(encoder.lineCount == 0)
+        encoder.encode(LoggedEvent(timestamp: 0, type: "b", session: "", user: ""))
+        #expect(String(decoding: encoder.bytes, as: UTF8.self)
+            == #"{"ts":"1970-01-01T00:00:00.000Z","type":"b","session":"","user":""}"# + "\n")
+    }
+}

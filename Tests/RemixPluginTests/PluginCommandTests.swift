@@ -1,0 +1,140 @@
+import Foundation
+import Testing
+
+/// Every command that loads features takes `--plugins` and `REMIX_PLUGIN_PATH`, and sees plugin
+/// features exactly like built-in ones; bad plugins end the command with one line and exit 1.
+@Suite struct PluginCommandTests {
+    @Test func featuresListsThePluginFromTheEnvironment() throws {
+        let result = try Remix.run(["features"], pluginPath: Build.folder)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stdout.contains("QuickInsertionPlugin (\(Build.plugin))"))
+        #expect(result.stdout.contains("QuickInsertion [insertion]"))
+        #expect(result.stdout.contains("can be filled by: ManualGroupInsertion, AutoGroupInsertion, AlternatingInsertion, QuickInsertion"))
+        #expect(result.stderr.isEmpty)
+    }
+
+    @Test func featuresListsThePluginFromTheOption() throws {
+        let result = try Remix.run(["features", "--plugins", Build.plugin])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stdout.contains("QuickInsertion [insertion]"))
+        let without = try Remix.run(["features"])
+        #expect(without.status == 0)
+        #expect(!without.stdout.contains("QuickInsertion"))
+    }
+
+    @Test func validateNeedsThePluginForThePluginExperiment() throws {
+        let with = try Remix.run(["validate", "experiments/plugins", "--plugins", Build.folder])
+        #expect(with.status == 0, "stderr: \(with.stderr)")
+        #expect(with.stdout.contains("1 experiment, 0 errors"))
+        let without = try Remix.run(["validate", "experiments/plugins"])
+        #expect(without.status == 1)
+        #expect(without.stderr.contains("unknown feature 'QuickInsertion'"))
+        let defaults = try Remix.run(["validate"], pluginPath: Build.folder)
+        #expect(defaults.status == 0, "the default experiments must stay valid: \(defaults.stderr)")
+    }
+
+    @Test func assignExplainsAnAssignmentToThePluginFeature() throws {
+        var found = false
+        for user in (1...40).map({ "u\($0)" }) where !found {
+            let result = try Remix.run(["assign", "quick-insertion", "--experiments", "experiments/plugins", "--json",
+                                        "--plugins", Build.folder, "--attributes", "{\"id\":\"\(user)\"}"])
+            #expect(result.status == 0, "stderr: \(result.stderr)")
+            found = result.stdout.contains("\"QuickInsertion\"")
+        }
+        #expect(found, "no user out of 40 was assigned QuickInsertion")
+    }
+
+    @Test func runWalksThePluginFlowInTheTerminal() throws {
+        let script = "5\n6\n5\nMountain bike\n2\n6\nq\n"
+        let result = try Remix.run(["run", "--slot", "insertion=QuickInsertion", "--plugins", Build.folder], input: script)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stdout.contains("── adverts > quick ──"))
+        #expect(result.stdout.contains("Choose a group for your advert"))
+        #expect(result.stdout.contains("advert_published"))
+        #expect(result.stdout.contains("group=\"4\" title=\"Mountain bike\""))
+    }
+
+    @Test func aSimulationExposesAndPublishesThroughThePluginFeature() throws {
+        let folder = try TemporaryFolder()
+        let log = folder.path + "/events.jsonl"
+        let result = try Remix.run(["simulate", "--plugins", Build.folder, "--experiments", "experiments/plugins",
+                                    "--sessions", "300", "--no-report", "--jobs", "2", "--log", log])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stdout.contains("experiment quick-insertion"))
+        var sessions: [String: [[String: Any]]] = [:]
+        let text = try String(contentsOfFile: log, encoding: .utf8)
+        for line in text.split(separator: "\n") {
+            let event = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            sessions[event["session"] as? String ?? "", default: []].append(event)
+        }
+        let quick = sessions.values.filter { events in
+            events.contains { $0["type"] as? String == "exposure" && $0["feature"] as? String == "QuickInsertion"
+                && $0["variation"] as? String == "quick" && $0["inExperiment"] as? Bool == true }
+        }
+        #expect(quick.count >= 20, "only \(quick.count) sessions were exposed to QuickInsertion")
+        let flows = quick.flatMap { $0 }.filter { $0["type"] as? String == "insertion_started" }.map { $0["flow"] as? String }
+        #expect(Set(flows) == ["QuickInsertionCoordinator"])
+        let published = quick.filter { events in events.contains { $0["type"] as? String == "advert_published" } }
+        #expect(!published.isEmpty, "no session published through QuickInsertion")
+    }
+
+    @Test func simulateSeesNoPluginExperimentByDefault() throws {
+        let folder = try TemporaryFolder()
+        let result = try Remix.run(["simulate", "--sessions", "20", "--no-report", "--jobs", "1",
+                                    "--log", folder.path + "/events.jsonl"], pluginPath: Build.folder)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(!result.stdout.contains("quick-insertion"))
+    }
+
+    // MARK: Bad plugins, in the remix process
+
+    private func expectRefusal(_ result: Remix.Result, file: String, saying reason: String,
+                               sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(result.status == 1, sourceLocation: sourceLocation)
+        #expect(result.stdout.isEmpty, sourceLocation: sourceLocation)
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "stderr: \(result.stderr)", sourceLocation: sourceLocation)
+        #expect(lines.first?.hasPrefix("remix: plugin \(file): \(reason)") == true, "stderr: \(result.stderr)",
+                sourceLocation: sourceLocation)
+    }
+
+    @Test func aMissingFileIsRefused() throws {
+        let result = try Remix.run(["features", "--plugins", "/nonexistent/libNope.so"])
+        expectRefusal(result, file: "/nonexistent/libNope.so", saying: "no such file or directory")
+        let fromEnvironment = try Remix.run(["validate"], pluginPath: "/nonexistent")
+        expectRefusal(fromEnvironment, file: "/nonexistent", saying: "no such file or directory")
+    }
+
+    @Test func aTextFileIsRefused() throws {
+        let folder = try TemporaryFolder()
+        let file = try folder.write("x.so", "hello\n")
+        expectRefusal(try Remix.run(["features", "--plugins", file]), file: file, saying: "not a shared library")
+        expectRefusal(try Remix.run(["assign", "insertion-flow", "--attributes", "{\"id\":\"u1\"}"], pluginPath: folder.path),
+                      file: file, saying: "not a shared library")
+    }
+
+    @Test func aLibraryWithoutTheEntryPointIsRefused() throws {
+        let folder = try TemporaryFolder()
+        let copy = try folder.copy(Build.folder + "/libRemixKit.so", as: "libNotAPlugin.so")
+        expectRefusal(try Remix.run(["features", "--plugins", copy]), file: copy,
+                      saying: "no plugin entry point 'remix_plugin_register'")
+        let original = try folder.copy(Build.folder + "/libRemixFeatures.so", as: "libRemixFeatures.so")
+        #expect(FileManager.default.fileExists(atPath: original))
+        let scanned = try Remix.run(["run"], pluginPath: folder.path, input: "q\n")
+        expectRefusal(scanned, file: copy, saying: "no plugin entry point")
+    }
+
+    @Test func aSecondCopyOfAPluginIsRefusedByName() throws {
+        let folder = try TemporaryFolder()
+        let copy = try folder.copy(Build.plugin, as: "libQuickInsertionAgain.so")
+        let result = try Remix.run(["simulate", "--sessions", "1", "--no-report", "--plugins", Build.plugin,
+                                    "--plugins", copy, "--log", folder.path + "/events.jsonl"])
+        expectRefusal(result, file: copy, saying: "refused: module 'QuickInsertionPlugin' is already loaded")
+    }
+
+    @Test func theSamePluginFromBothSourcesIsLoadedOnce() throws {
+        let result = try Remix.run(["features", "--plugins", Build.plugin], pluginPath: Build.folder)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stdout.components(separatedBy: "QuickInsertion [insertion]").count == 2)
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import RemixHost
+import RemixKit
+import Testing
+
+/// Where the build put the host, its libraries and the example plugin: beside the test bundle.
+enum Build {
+    /// The build folder (e.g. `.build/debug`).
+    static var folder: String {
+        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().path
+    }
+
+    /// The example plugin, built by `swift build` as the root package's `QuickInsertionPlugin` product.
+    static var plugin: String { folder + "/libQuickInsertionPlugin.so" }
+
+    /// The repository root: two levels up from this file's folder.
+    static var root: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+    }
+
+    /// A registry with the built-in modules and the example plugin.
+    static func registryWithPlugin() throws -> FeatureRegistry {
+        let registry = try BuiltInModules.registry()
+        try PluginLoader.load([plugin], into: registry)
+        return registry
+    }
+}
+
+/// A fresh, empty folder for one test's files, removed when the value is released.
+final class TemporaryFolder {
+    let path: String
+
+    init() throws {
+        path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("remix-plugin-tests-\(UUID().uuidString)", isDirectory: true).path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    /// Writes `text` to `name` and returns its path.
+    @discardableResult
+    func write(_ name: String, _ text: String) throws -> String {
+        let file = path + "/" + name
+        try text.write(toFile: file, atomically: false, encoding: .utf8)
+        return file
+    }
+
+    /// Copies `source` into the folder as `name` and returns the copy's path.
+    @discardableResult
+    func copy(_ source: String, as name: String) throws -> String {
+        let file = path + "/" + name
+        try FileManager.default.copyItem(atPath: source, toPath: file)
+        return file
+    }
+}
+
+/// Runs the built `remix` executable from the repository root, as a user would.
+enum Remix {
+    struct Result {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    /// Runs `remix arguments`; `pluginPath` sets REMIX_PLUGIN_PATH (which is otherwise removed).
+    static func run(_ arguments: [String], pluginPath: String? = nil, input: String = "") throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Build.folder + "/remix")
+        process.arguments = arguments
+        process.currentDirectoryURL = Build.root
+        var environment = ProcessInfo.processInfo.environment
+        environment[PluginLoader.environmentVariable] = pluginPath
+        process.environment = environment
+        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+        let errors = Collector(stderr.fileHandleForReading)
+        let out = stdout.fileHandleForReading.readDataToEndOfFile()
+        let err = errors.wait()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+                      stderr: String(decoding: err, as: UTF8.self))
+    }
+
+    /// Reads a file handle to its end on its own thread.
+    final class Collector: @unchecked Sendable {
+        private let done = DispatchSemaphore(value: 0)
+        private var data = Data()
+
+        init(_ handle: FileHandle) {
+            Thread.detachNewThread { [self] in
+                data = handle.readDataToEndOfFile()
+                done.signal()
+            }
+        }
+
+        func wait() -> Data {
+            done.wait()
+            return data
+        }
+    }
+}
+
+/// A module for exercising the entry-point helper: its names can clash with the built-in ones and
+/// its registration can throw.
+struct TestModule: FeatureModule {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String { "the catalog file is missing\n(second line)" }
+    }
+
+    var name = "TestPlugin"
+    var summary = "A module made by the plugin tests"
+    var feature = "TestFeature"
+    var app: String?
+    var fails = false
+
+    func register(into registrar: ModuleRegistrar) throws {
+        if fails { throw Failure() }
+        registrar.add(FeatureDescriptor(name: feature, summary: "A test feature") { _ in TestFeature() })
+        if let app {
+            registrar.add(AppDefinition(name: app, summary: "A test app", platforms: ["phone"]) { _ in TestRoot() })
+        }
+    }
+}
+
+final class TestFeature: Feature {}
+
+final class TestRoot: AppRoot {
+    func start() {}
+}
+
+/// The lines of /proc/self/maps naming a file whose name ends with `suffix`: the distinct paths.
+func mappedFiles(endingWith suffix: String) throws -> Set<String> {
+    let handle = try #require(FileHandle(forReadingAtPath: "/proc/self/maps"))
+    let maps = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+    return Set(maps.split(separator: "\n").compactMap { line -> String? in
+        guard let path = line.split(separator: " ", omittingEmptySubsequences: true).last,
+              path.hasSuffix(suffix) else { return nil }
+        return String(path)
+    })
+}

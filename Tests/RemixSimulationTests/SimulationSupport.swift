@@ -1,0 +1,192 @@
+import Foundation
+import RemixEventLog
+import RemixExperiments
+import RemixHost
+import RemixKit
+import RemixSimulation
+import RemixYAML
+import Testing
+
+/// A fresh, empty folder for one test's files, removed when the value is released.
+final class TemporaryFolder {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("remix-simulation-tests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    /// The path of `name` inside the folder.
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    /// Writes `text` to `name` and returns its path.
+    @discardableResult
+    func write(_ name: String, _ text: String) throws -> String {
+        let path = self.path(name)
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
+                                                withIntermediateDirectories: true)
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
+        return path
+    }
+}
+
+/// The shipped inputs and helpers to run plans in-process.
+enum Fixture {
+    /// The repository root: three levels up from this file (Tests/RemixSimulationTests/…).
+    static var root: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+    }
+
+    static var populationPath: String { root.appendingPathComponent("experiments/population.yaml").path }
+    static var experimentsPath: String { root.appendingPathComponent("experiments").path }
+
+    /// The shipped population.
+    static func population() throws -> Population {
+        let (population, problems) = PopulationFile.load(path: populationPath)
+        #expect(problems.isEmpty, "\(problems)")
+        return try #require(population)
+    }
+
+    /// A population parsed from YAML text.
+    static func population(yaml: String) throws -> Population {
+        let (population, problems) = PopulationFile.parse(yaml, file: "test-population.yaml")
+        #expect(problems.isEmpty, "\(problems.map(\.description))")
+        return try #require(population)
+    }
+
+    /// Experiments read and validated from `paths` (the shipped folder by default).
+    static func experiments(_ paths: [String]? = nil, registry: FeatureRegistry) throws -> ExperimentSet {
+        let validation = ExperimentValidation.run(paths: paths ?? [experimentsPath], registry: registry)
+        #expect(validation.errorCount == 0, "\(validation.diagnostics.map(\.description))")
+        return validation.experiments
+    }
+
+    /// Sources as `remix simulate` names them when run from the repository root.
+    static func cliSources(_ experiments: ExperimentSet) throws -> [RunSource] {
+        let files = [("population", "experiments/population.yaml")]
+            + experiments.definitions.map { ("experiment", "experiments/" + ($0.file as NSString).lastPathComponent) }
+        return try files.map { role, path in
+            RunSource(role: role, path: path, bytes: [UInt8](try Data(contentsOf: root.appendingPathComponent(path))))
+        }
+    }
+
+    /// Runs a plan into a new log at `path`.
+    @discardableResult
+    static func run(
+        sessions: Int, seed: UInt64 = 1, jobs: Int = 1, shard: String = "1/1", population: Population? = nil,
+        experiments: ExperimentSet? = nil, sources: [RunSource] = [], registry: FeatureRegistry? = nil, to path: String
+    ) throws -> SimulationSummary {
+        let registry = try registry ?? BuiltInModules.registry()
+        let population = try population ?? Self.population()
+        let plan = SimulationPlan(
+            app: population.app, sessions: sessions, seed: seed, jobs: jobs, shard: try #require(Shard(spec: shard)),
+            population: population, experiments: try experiments ?? Self.experiments(registry: registry), sources: sources)
+        let log = try JSONLinesFile(path: path, truncate: true)
+        let summary = try SimulationRunner(plan: plan, registry: registry, log: log).run()
+        try log.close()
+        return summary
+    }
+}
+
+/// One parsed log line, with its text.
+struct LogLine {
+    let text: String
+    let object: [String: Any]
+
+    var type: String { object["type"] as? String ?? "" }
+    var session: String { object["session"] as? String ?? "" }
+    var ts: String { object["ts"] as? String ?? "" }
+    subscript(key: String) -> Any? { object[key] }
+    func string(_ key: String) -> String? { object[key] as? String }
+}
+
+/// Reads a log, requiring every line to parse and the file to end with a newline.
+func readLog(_ path: String) throws -> [LogLine] {
+    let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
+    #expect(text.hasSuffix("\n"), "the log must end with a newline")
+    return try text.split(separator: "\n").map { line in
+        let object = try #require((try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any],
+                                  "line does not parse: \(line.prefix(200))")
+        return LogLine(text: String(line), object: object)
+    }
+}
+
+/// The log's session lines grouped by session, in file order.
+func sessions(_ lines: [LogLine]) -> [(id: String, lines: [LogLine])] {
+    var result: [(id: String, lines: [LogLine])] = []
+    for line in lines where line.type != "run" {
+        if result.last?.id == line.session {
+            result[result.count - 1].lines.append(line)
+        } else {
+            result.append((line.session, [line]))
+        }
+    }
+    return result
+}
+
+/// Runs the `remix` executable built beside the test bundle, from the repository root.
+enum Remix {
+    struct Result {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    static var executable: URL {
+        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+            .appendingPathComponent("remix")
+    }
+
+    static func run(_ arguments: [String]) throws -> Result {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = Fixture.root
+        let stdout = Pipe(), stderr = Pipe()
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        // Read both pipes to the end before waiting, the stderr pipe on another thread.
+        let errorData = ErrorCollector(stderr.fileHandleForReading)
+        let out = stdout.fileHandleForReading.readDataToEndOfFile()
+        let err = errorData.wait()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+                      stderr: String(decoding: err, as: UTF8.self))
+    }
+
+    /// Reads a file handle to its end on its own thread.
+    final class ErrorCollector: @unchecked Sendable {
+        private let done = DispatchSemaphore(value: 0)
+        private var data = Data()
+
+        init(_ handle: FileHandle) {
+            Thread.detachNewThread { [self] in
+                data = handle.readDataToEndOfFile()
+                done.signal()
+            }
+        }
+
+        func wait() -> Data {
+            done.wait()
+            return data
+        }
+    }
+}
+
+/// FNV-1a 64 of `bytes`, written here independently of RunSource.
+func fnv1a64(_ bytes: [UInt8]) -> String {
+    var hash: UInt64 = 14_695_981_039_346_656_037
+    for byte in bytes {
+        hash = (hash ^ UInt64(byte)) &* 1_099_511_628_211
+    }
+    let hex = String(hash, radix: 16)
+    return "fnv1a64:" + String(repeating: "0", count: 16 - hex.count) + hex
+}

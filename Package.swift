@@ -46,20 +46,27 @@ let package = Package(
             name: "remix-bench",
             dependencies: ["RemixExperiments", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Sources/RemixBench"),
+        // Runs the built `remix` for the tests that use it as a user would.
+        .target(name: "RemixTestSupport", path: "Tests/RemixTestSupport"),
         .testTarget(name: "RemixKitTests", dependencies: [remixKit]),
         .testTarget(name: "ClassifiedsTests", dependencies: [remixKit, remixYAML, features]),
         .testTarget(name: "MarketplaceTests", dependencies: [remixKit, features, "RemixHost"]),
         .testTarget(name: "GroupBrowserTests", dependencies: [remixKit, features, "RemixHost"]),
         .testTarget(name: "CalculatorTests", dependencies: [remixKit, features, "RemixHost"]),
-        .testTarget(name: "RemixExperimentsTests", dependencies: ["RemixExperiments", "RemixHost", remixKit, remixYAML]),
+        .testTarget(
+            name: "RemixExperimentsTests", dependencies: ["RemixExperiments", "RemixHost", "RemixTestSupport", remixKit, remixYAML]),
         .testTarget(
             name: "RemixAnalysisTests",
             dependencies: ["RemixAnalysis", "RemixSimulation", "RemixEventLog", "RemixExperiments", "RemixHost", remixKit, features],
             exclude: ["Vectors"]),
-        .testTarget(name: "RemixHostTests", dependencies: ["RemixHost", "RemixTerminal", "RemixCLI", remixKit, features]),
-        .testTarget(name: "RemixPluginTests", dependencies: ["RemixHost", remixKit, features]),
+        .testTarget(
+            name: "RemixHostTests", dependencies: ["RemixHost", "RemixTerminal", "RemixCLI", "RemixTestSupport", remixKit, features]),
+        .testTarget(name: "RemixPluginTests", dependencies: ["RemixHost", "RemixTestSupport", remixKit, features]),
         .testTarget(name: "RemixEventLogTests", dependencies: ["RemixEventLog", remixKit]),
-        .testTarget(name: "RemixSimulationTests", dependencies: ["RemixSimulation", "RemixEventLog", "RemixExperiments", "RemixHost", remixKit, remixYAML, features]),
+        .testTarget(
+            name: "RemixSimulationTests",
+            dependencies: ["RemixSimulation", "RemixEventLog", "RemixExperiments", "RemixHost", "RemixTestSupport", remixKit,
+                           remixYAML, features]),
     ],
     swiftLanguageModes: [.v6]
 )

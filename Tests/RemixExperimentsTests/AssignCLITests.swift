@@ -1,35 +1,14 @@
 import Foundation
 import RemixExperiments
 import RemixKit
+import RemixTestSupport
 import Testing
 
 /// `remix validate`, `remix assign` and `remix run --experiments`, run as the built binary.
 @Suite struct AssignCLITests {
-    struct Result {
-        let status: Int32
-        let stdout: String
-        let stderr: String
-    }
-
-    /// Runs the `remix` executable built beside the test bundle in `directory` (default: the repo root).
-    static func remix(_ arguments: [String], in directory: URL = Fixture.repoRoot, input: String = "") throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-            .deletingLastPathComponent().appendingPathComponent("remix")
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        let out = stdout.fileHandleForReading.readDataToEndOfFile()
-        let err = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-                      stderr: String(decoding: err, as: UTF8.self))
+    /// Runs the built `remix` in `directory` (default: the repo root).
+    static func remix(_ arguments: [String], in directory: URL = Fixture.repoRoot, input: String = "") throws -> ProcessResult {
+        try RemixProcess.run(arguments, in: directory, input: input)
     }
 
     static func shipped() throws -> ExperimentSet {

@@ -1,36 +1,11 @@
 import Foundation
+import RemixTestSupport
 import Testing
 
 /// Runs the built `remix` executable as a user would, with piped input.
 @Suite struct RemixBinaryTests {
-    struct Result {
-        let status: Int32
-        let stdout: String
-        let stderr: String
-    }
-
-    /// The `remix` executable built beside the test bundle.
-    static var executable: URL {
-        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-            .appendingPathComponent("remix")
-    }
-
-    static func remix(_ arguments: [String], input: String = "") throws -> Result {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        let out = stdout.fileHandleForReading.readDataToEndOfFile()
-        let err = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-                      stderr: String(decoding: err, as: UTF8.self))
+    static func remix(_ arguments: [String], input: String = "") throws -> ProcessResult {
+        try RemixProcess.run(arguments, input: input)
     }
 
     @Test func featuresListsAppsSlotsAndFeatures() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import RemixHost
 import RemixKit
+import RemixTestSupport
 import Testing
 
 /// Where the build put the host, its libraries and the example plugin: beside the test bundle.
@@ -60,52 +61,12 @@ final class TemporaryFolder {
 
 /// Runs the built `remix` executable from the repository root, as a user would.
 enum Remix {
-    struct Result {
-        let status: Int32
-        let stdout: String
-        let stderr: String
-    }
+    typealias Result = ProcessResult
 
     /// Runs `remix arguments`; `pluginPath` sets REMIX_PLUGIN_PATH (which is otherwise removed).
     static func run(_ arguments: [String], pluginPath: String? = nil, input: String = "") throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Build.folder + "/remix")
-        process.arguments = arguments
-        process.currentDirectoryURL = Build.root
-        var environment = ProcessInfo.processInfo.environment
-        environment[PluginLoader.environmentVariable] = pluginPath
-        process.environment = environment
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        let errors = Collector(stderr.fileHandleForReading)
-        let out = stdout.fileHandleForReading.readDataToEndOfFile()
-        let err = errors.wait()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-                      stderr: String(decoding: err, as: UTF8.self))
-    }
-
-    /// Reads a file handle to its end on its own thread.
-    final class Collector: @unchecked Sendable {
-        private let done = DispatchSemaphore(value: 0)
-        private var data = Data()
-
-        init(_ handle: FileHandle) {
-            Thread.detachNewThread { [self] in
-                data = handle.readDataToEndOfFile()
-                done.signal()
-            }
-        }
-
-        func wait() -> Data {
-            done.wait()
-            return data
-        }
+        try RemixProcess.run(arguments, in: Build.root, environment: [PluginLoader.environmentVariable: pluginPath],
+                             input: input)
     }
 }
 

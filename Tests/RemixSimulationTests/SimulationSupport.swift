@@ -4,6 +4,7 @@ import RemixExperiments
 import RemixHost
 import RemixKit
 import RemixSimulation
+import RemixTestSupport
 import RemixYAML
 import Testing
 
@@ -132,52 +133,10 @@ func sessions(_ lines: [LogLine]) -> [(id: String, lines: [LogLine])] {
 
 /// Runs the `remix` executable built beside the test bundle, from the repository root.
 enum Remix {
-    struct Result {
-        let status: Int32
-        let stdout: String
-        let stderr: String
-    }
-
-    static var executable: URL {
-        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-            .appendingPathComponent("remix")
-    }
+    typealias Result = ProcessResult
 
     static func run(_ arguments: [String]) throws -> Result {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = Fixture.root
-        let stdout = Pipe(), stderr = Pipe()
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        // Read both pipes to the end before waiting, the stderr pipe on another thread.
-        let errorData = ErrorCollector(stderr.fileHandleForReading)
-        let out = stdout.fileHandleForReading.readDataToEndOfFile()
-        let err = errorData.wait()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-                      stderr: String(decoding: err, as: UTF8.self))
-    }
-
-    /// Reads a file handle to its end on its own thread.
-    final class ErrorCollector: @unchecked Sendable {
-        private let done = DispatchSemaphore(value: 0)
-        private var data = Data()
-
-        init(_ handle: FileHandle) {
-            Thread.detachNewThread { [self] in
-                data = handle.readDataToEndOfFile()
-                done.signal()
-            }
-        }
-
-        func wait() -> Data {
-            done.wait()
-            return data
-        }
+        try RemixProcess.run(arguments, in: Fixture.root)
     }
 }
 

@@ -1,0 +1,69 @@
+import Foundation
+
+/// What a child process printed and how it ended.
+public struct ProcessResult: Sendable {
+    public let status: Int32
+    public let stdout: String
+    public let stderr: String
+}
+
+/// Runs the `remix` built with the tests as a user would: arguments, a working folder, changes to
+/// the environment and piped input, with both outputs read to the end at once so a chatty child
+/// never blocks on a full pipe.
+public enum RemixProcess {
+    /// The folder holding the test bundle and what was built with it (`remix`, plugins).
+    public static var buildFolder: URL {
+        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+    }
+
+    /// The `remix` executable beside the test bundle.
+    public static var remix: URL { buildFolder.appendingPathComponent("remix") }
+
+    /// Runs `remix arguments` in `directory`; `environment` sets variables (nil removes one);
+    /// `input` is written to standard input, which is empty when nil.
+    public static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String?] = [:],
+                           input: String? = nil) throws -> ProcessResult {
+        let process = Process()
+        process.executableURL = remix
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        if !environment.isEmpty {
+            var merged = ProcessInfo.processInfo.environment
+            for (name, value) in environment { merged[name] = value }
+            process.environment = merged
+        }
+        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+        process.standardInput = input == nil ? FileHandle.nullDevice : stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        if let input {
+            stdin.fileHandleForWriting.write(Data(input.utf8))
+            try stdin.fileHandleForWriting.close()
+        }
+        let errors = Collector(stderr.fileHandleForReading)
+        let out = stdout.fileHandleForReading.readDataToEndOfFile()
+        let err = errors.wait()
+        process.waitUntilExit()
+        return ProcessResult(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+                             stderr: String(decoding: err, as: UTF8.self))
+    }
+
+    /// Reads a file handle to its end on its own thread.
+    private final class Collector: @unchecked Sendable {
+        private let done = DispatchSemaphore(value: 0)
+        private var data = Data()
+
+        init(_ handle: FileHandle) {
+            Thread.detachNewThread { [self] in
+                data = handle.readDataToEndOfFile()
+                done.signal()
+            }
+        }
+
+        func wait() -> Data {
+            done.wait()
+            return data
+        }
+    }
+}

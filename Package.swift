@@ -44,7 +44,9 @@ let package = Package(
         .target(name: "QuickInsertion", dependencies: [remixKit, features], path: "features/QuickInsertion/Sources/QuickInsertion"),
         .executableTarget(
             name: "remix-bench",
-            dependencies: ["RemixExperiments", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "RemixExperiments", "RemixEventLog", remixKit, .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             path: "Sources/RemixBench"),
         // Runs the built `remix` for the tests that use it as a user would.
         .target(name: "RemixTestSupport", path: "Tests/RemixTestSupport"),

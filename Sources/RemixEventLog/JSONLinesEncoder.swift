@@ -75,15 +75,38 @@ public struct JSONLinesEncoder {
         bytes.append(UInt8(ascii: "\""))
         var string = string
         string.withUTF8 { utf8 in
-            var start = 0
-            for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
-                appendEscape(byte)
-                start = index + 1
+            guard let base = utf8.baseAddress else { return }
+            let count = utf8.count
+            var start = 0, index = 0
+            while index < count {
+                // Eight bytes at a time while none of them needs escaping (the usual case).
+                if index + 8 <= count, !Self.mayNeedEscape(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
+                    index += 8
+                    continue
+                }
+                let byte = base[index]
+                if byte < 0x20 || byte == 0x22 || byte == 0x5C {
+                    bytes.append(contentsOf: UnsafeBufferPointer(start: base + start, count: index - start))
+                    appendEscape(byte)
+                    start = index + 1
+                }
+                index += 1
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
+            bytes.append(contentsOf: UnsafeBufferPointer(start: base + start, count: count - start))
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether any of the eight bytes of `word` may be a quote, a backslash or a control
+    /// character (false positives are possible, false negatives are not).
+    @inline(__always)
+    static func mayNeedEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C)
+        let hasQuote = (quote &- ones) & ~quote & highs
+        let hasBackslash = (backslash &- ones) & ~backslash & highs
+        let hasControl = (word &- ones &* 0x20) & ~word & highs
+        return (hasQuote | hasBackslash | hasControl) != 0
     }
 
     private mutating func appendEscape(_ byte: UInt8) {

@@ -132,6 +132,41 @@ import Testing
         #expect(String(decoding: encoder.bytes, as: UTF8.self) == #""\"\\\n\r\t\u0001\u001f\b\fé""#)
     }
 
+    /// Escaping byte by byte, the obvious way, to check the eight-bytes-at-a-time scan against.
+    static func referenceEscaped(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\u{08}": out += "\\b"
+            case "\u{0C}": out += "\\f"
+            case _ where scalar.value < 0x20: out += "\\u00" + String(format: "%02x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    @Test func escapesAnywhereInLongStringsMatchTheByteByByteReference() {
+        let alphabet: [Character] = ["a", "Z", "0", " ", "\"", "\\", "\n", "\u{01}", "\u{1F}", "é", "€", "🚲", "~", "\u{7F}"]
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for length in 0..<48 {
+            for _ in 0..<20 {
+                let text = String((0..<length).map { _ -> Character in
+                    seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                    return alphabet[Int(seed >> 33) % alphabet.count]
+                })
+                var encoder = JSONLinesEncoder()
+                encoder.appendString(text)
+                #expect(String(decoding: encoder.bytes, as: UTF8.self) == Self.referenceEscaped(text), "\(text.debugDescription)")
+            }
+        }
+    }
+
     /// The text of the number after `"key":` in `line`.
     static func rawNumber(_ line: String, _ key: String) -> String? {
         guard let start = line.range(of: "\"\(key)\":")?.upperBound else { return nil }

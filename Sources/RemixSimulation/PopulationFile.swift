@@ -13,12 +13,22 @@ public enum PopulationFile {
 
     /// Reads and parses the file at `path`.
     public static func load(path: String) -> (Population?, [Diagnostic]) {
-        do {
-            return parse(try String(contentsOfFile: path, encoding: .utf8), file: path)
-        } catch {
-            return (nil, [Diagnostic(SourceLocation(file: path, line: 1, column: 1), .error,
-                                     "cannot read the population file: \(error.localizedDescription)")])
+        let start = SourceLocation(file: path, line: 1, column: 1)
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            return (nil, [Diagnostic(start, .error, "cannot read the population file: no such file; "
+                                     + "pass one with --population (the default is experiments/population.yaml)")])
         }
+        guard !isFolder.boolValue else {
+            return (nil, [Diagnostic(start, .error, "cannot read the population file: it is a folder")])
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            return (nil, [Diagnostic(start, .error, "cannot read the population file: permission denied or unreadable")])
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            return (nil, [Diagnostic(start, .error, "cannot read the population file: it is not UTF-8 text")])
+        }
+        return parse(text, file: path)
     }
 
     /// Parses population YAML text.

@@ -62,6 +62,22 @@ import Testing
         #expect(AnalysisError.emptyLog(files: [path]).description.contains("run 'remix simulate' first"))
     }
 
+    @Test func aFileOfNothingButBadLinesIsNotAnEventLog() throws {
+        let path = try AnalysisFixture.log(["PK\u{03}\u{04} binary", "<html>", "{\"broken\":"])
+        let error = AnalysisError.noEvents(files: [path], badLines: 3, first: [1, 2, 3])
+        #expect(throws: error) {
+            try Analyzer.run(AnalysisOptions(logs: [path], metrics: ["m"], jobs: 1))
+        }
+        #expect(error.description.contains("is it a Remix event log?"))
+    }
+
+    @Test func aLogWithoutExposuresSaysThereIsNothingToCompare() throws {
+        let path = try AnalysisFixture.log([AnalysisFixture.event("a", "m", at: 1)])
+        let report = try Analyzer.run(AnalysisOptions(logs: [path], metrics: ["m"], jobs: 1))
+        #expect(report.experiments.isEmpty)
+        #expect(TableReport.render(report, style: .terminal(colour: false)).contains("no exposures in the log"))
+    }
+
     @Test func anUnknownExperimentListsTheKnownOnes() throws {
         let path = try AnalysisFixture.log([Self.good])
         let error = AnalysisError.unknownExperiment(key: "nope", known: ["e"])

@@ -47,7 +47,10 @@ public enum Analyzer {
         let tracked = trackedMetrics(options)
         let tally = try LogReader.tally(paths: files, tracked: tracked, jobs: options.jobs, sizes: options.readSizes)
         if options.strict, tally.badLineCount > 0 { throw .strict(badLines: tally.badLineCount, first: tally.badLines) }
-        guard tally.lines > tally.badLineCount else { throw .emptyLog(files: files) }
+        guard tally.lines > 0 else { throw .emptyLog(files: files) }
+        guard tally.lines > tally.badLineCount else {
+            throw .noEvents(files: files, badLines: tally.badLineCount, first: tally.badLines)
+        }
         let keys = (0..<tally.experimentNames.count).map { tally.experimentNames.string($0) }
         var selected = Array(keys.enumerated()).sorted { $0.element < $1.element }
         if let wanted = options.experiment {

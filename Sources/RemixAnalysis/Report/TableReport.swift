@@ -25,6 +25,9 @@ public struct TableReport {
 
     private mutating func build(_ report: AnalysisReport) {
         for experiment in report.experiments { section(experiment, report: report) }
+        if report.experiments.isEmpty {
+            lines.append("no exposures in the log (an exposure needs inExperiment and hashUsed): nothing to compare")
+        }
         let log = report.log
         var summary = "log: \(log.files.count) file\(log.files.count == 1 ? "" : "s"), \(Self.grouped(log.lines)) lines, "
             + "\(log.badLines) bad"

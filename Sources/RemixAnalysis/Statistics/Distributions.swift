@@ -62,6 +62,9 @@ enum StudentT {
     static func upperTail(_ t: Double, _ dof: Double) -> Double {
         if t == 0 { return 0.5 }
         if t.isInfinite { return 0 }
+        // With many degrees of freedom x is within a hair of 1, where the continued fraction
+        // cancels digits away; integrate the density instead (it is smooth and light-tailed).
+        if dof >= 200, t > 0.5 { return TailIntegral.upperTail(t, dof) }
         let t2 = t * t
         let a = dof / 2
         // I_x(a, 1/2) with x = dof / (dof + t²), 1 − x = t² / (dof + t²).
@@ -100,6 +103,58 @@ enum StudentT {
             t = next
         }
         return t
+    }
+}
+
+/// ∫ₜ^∞ of the t density by composite Gauss–Legendre quadrature on panels of width ½, until
+/// the panels stop contributing: full relative precision where the incomplete beta loses it.
+enum TailIntegral {
+    static let order = 20
+    /// Nodes and weights on [-1, 1], by Newton's method on the Legendre polynomial.
+    static let rule: [(node: Double, weight: Double)] = {
+        var rule: [(node: Double, weight: Double)] = []
+        let n = Double(order)
+        for i in 1...order / 2 {
+            var z = cos(Double.pi * (Double(i) - 0.25) / (n + 0.5))
+            var derivative = 0.0
+            for _ in 0..<100 {
+                var p1 = 1.0, p2 = 0.0
+                for j in 1...order {
+                    let p3 = p2
+                    p2 = p1
+                    p1 = ((2 * Double(j) - 1) * z * p2 - (Double(j) - 1) * p3) / Double(j)
+                }
+                derivative = n * (z * p1 - p2) / (z * z - 1)
+                let previous = z
+                z = previous - p1 / derivative
+                if abs(z - previous) <= 1e-16 { break }
+            }
+            let weight = 2 / ((1 - z * z) * derivative * derivative)
+            rule.append((z, weight))
+            rule.append((-z, weight))
+        }
+        return rule
+    }()
+
+    static func upperTail(_ t: Double, _ dof: Double) -> Double {
+        let logScale = IncompleteBeta.logGammaRatio(dof / 2) - 0.5 * log(dof * Double.pi)
+        let exponent = -(dof + 1) / 2
+        let halfWidth = 0.25
+        var total = 0.0
+        var start = t
+        for _ in 0..<400 {
+            let middle = start + halfWidth
+            var panel = 0.0
+            for (node, weight) in rule {
+                let x = middle + halfWidth * node
+                panel += weight * exp(logScale + exponent * log1p(x * x / dof))
+            }
+            panel *= halfWidth
+            total += panel
+            if panel <= total * 1e-18 { break }
+            start += 2 * halfWidth
+        }
+        return total
     }
 }
 

@@ -101,9 +101,9 @@ def main():
         adjust.append({"p": p, "holm": holm(p), "bh": [float(x) for x in false_discovery_control(p)]})
     distributions = {
         "tCDF": [[x, df, float(t.cdf(x, df))] for x in (0.5, 1.0, 1.96, 2.5, 4.0, 8.0)
-                 for df in (1.0, 2.5, 10.0, 57.3, 1000.0, 123456.7)],
+                 for df in (1.0, 2.5, 10.0, 57.3, 199.0, 201.0, 1000.0, 123456.7, 2e6, 3.7e7)],
         "tQuantile": [[p, df, float(t.ppf(p, df))] for p in (0.95, 0.975, 0.995)
-                      for df in (1.0, 2.5, 10.0, 57.3, 1000.0, 123456.7)],
+                      for df in (1.0, 2.5, 10.0, 57.3, 199.0, 201.0, 1000.0, 123456.7, 2e6, 3.7e7)],
         "chi2SF": [[x, df, float(chi2.sf(x, df))] for x in (0.1, 1.0, 3.84, 10.0, 40.0) for df in (1, 2, 3)],
     }
     out = {"gbstats": gbstats.__version__ if hasattr(gbstats, "__version__") else "0.8.0", "scipy": scipy.__version__,

@@ -139,5 +139,31 @@ import Testing
         #expect(plain.contains("treatment") && plain.contains("1 bad"))
         let coloured = TableReport.render(report, style: .terminal(colour: true))
         #expect(coloured.contains("\u{1B}["))
+
+    }
+
+    @Test func aGuardrailThatMovesIsFlaggedButNeverCalledAWinnerOrLoser() {
+        func comparison(_ metric: String, guardrail: Bool, expected: Double) -> AnalysisReport.Comparison {
+            AnalysisReport.Comparison(variation: "b", baseline: "a", metric: metric, guardrail: guardrail, expected: expected,
+                                      ci: [expected - 0.1, expected + 0.1], pValue: 0.001, pValueAdjusted: 0.002,
+                                      chanceToWin: 0.99, risk: [0.1, 0], error: nil)
+        }
+        func variation(_ key: String) -> AnalysisReport.Variation {
+            AnalysisReport.Variation(key: key, variationId: 0, feature: "F", units: 100,
+                                     metrics: [.init(metric: "m", conversions: 50, rate: 0.5),
+                                               .init(metric: "g", conversions: 10, rate: 0.1)],
+                                     funnel: [], timeToConversion: .init(count: 0, medianSeconds: nil, p90Seconds: nil))
+        }
+        let experiment = AnalysisReport.Experiment(
+            key: "e", primaryMetric: "m", guardrails: ["g"], weights: [0.5, 0.5], srmPValue: 0.5, multipleExposureUnits: 0,
+            variations: [variation("a"), variation("b")],
+            comparisons: [comparison("m", guardrail: false, expected: 0.3), comparison("g", guardrail: true, expected: -0.4)])
+        let report = AnalysisReport(experiments: [experiment],
+                                    log: .init(files: ["x"], lines: 1, badLines: 0, firstBadLines: [], tornFinalLine: false),
+                                    alpha: 0.05, correction: .holm, elapsedSeconds: 0)
+        let rows = TableReport.render(report, style: .terminal(colour: false)).split(separator: "\n")
+        #expect(rows.contains { $0.contains(" m ") && $0.hasSuffix("WINNER") })
+        #expect(rows.contains { $0.contains(" g ") && $0.hasSuffix("guardrail significantly down") })
+        #expect(!rows.contains { $0.contains("LOSER") })
     }
 }

@@ -61,7 +61,11 @@ public struct TableReport {
                             "p", "p adj", "chance to win", "risk (ctl, trt)", ""]]
         for c in experiment.comparisons {
             let significant = c.error == nil && c.pValueAdjusted < report.alpha
-            let verdict = c.error.map { "⚠ \($0)" } ?? (significant ? (c.expected > 0 ? "WINNER" : "LOSER") : "")
+            // A guardrail's direction is the metric's own (more cancellations are worse), so it
+            // only says that it moved; the primary metric names a winner or a loser.
+            let moved = c.expected > 0 ? "significantly up" : "significantly down"
+            let verdict = c.error.map { "⚠ \($0)" }
+                ?? (significant ? (c.guardrail ? "guardrail \(moved)" : (c.expected > 0 ? "WINNER" : "LOSER")) : "")
             comparisons.append([c.variation, c.metric, Self.signedPercent(c.expected),
                                 "[\(Self.signedPercent(c.ci[0])), \(Self.signedPercent(c.ci[1]))]",
                                 Self.fixed(c.pValue, 4), Self.fixed(c.pValueAdjusted, 4), Self.percent(c.chanceToWin),
@@ -71,7 +75,8 @@ public struct TableReport {
         let headerLines = formatted.count - (comparisons.count - 1)
         for (line, text) in formatted.enumerated() {
             let verdict = line >= headerLines ? comparisons[line - headerLines + 1].last ?? "" : ""
-            lines.append(verdict == "WINNER" ? paint(text, "32") : verdict == "LOSER" ? paint(text, "31") : text)
+            let colour = verdict == "WINNER" ? "32" : verdict == "LOSER" ? "31" : verdict.hasPrefix("guardrail") ? "33" : nil
+            lines.append(colour.map { paint(text, $0) } ?? text)
         }
         lines.append("")
         lines.append("funnel (share of exposed units reaching each screen after exposure) and time to \(experiment.primaryMetric ?? "conversion"):")

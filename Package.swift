@@ -64,7 +64,7 @@ let package = Package(
         .testTarget(
             name: "RemixHostTests", dependencies: ["RemixHost", "RemixTerminal", "RemixCLI", "RemixTestSupport", remixKit, features]),
         .testTarget(name: "RemixPluginTests", dependencies: ["RemixHost", "RemixTestSupport", remixKit, features]),
-        .testTarget(name: "RemixEventLogTests", dependencies: ["RemixEventLog", remixKit]),
+        .testTarget(name: "RemixEventLogTests", dependencies: ["RemixEventLog", "RemixTestSupport", remixKit]),
         .testTarget(
             name: "RemixSimulationTests",
             dependencies: ["RemixSimulation", "RemixEventLog", "RemixExperiments", "RemixHost", "RemixTestSupport", remixKit,

@@ -1,4 +1,5 @@
 import Foundation
+import RemixTestSupport
 import RemixEventLog
 import RemixKit
 import Synchronization

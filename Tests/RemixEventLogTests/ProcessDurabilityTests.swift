@@ -1,4 +1,5 @@
 import Foundation
+import RemixTestSupport
 import Testing
 
 /// The log's durability promises, checked on the real `remix simulate` in child processes:

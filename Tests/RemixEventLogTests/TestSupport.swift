@@ -1,23 +1,6 @@
 import Foundation
+import RemixTestSupport
 import Testing
-
-/// A fresh, empty folder for one test's files, removed when the value is released.
-final class TemporaryFolder {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("remix-eventlog-tests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: url)
-    }
-
-    /// The path of `name` inside the folder.
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-}
 
 /// The lines of a JSON Lines file, and whether its last line lacked a newline.
 struct LogLines {

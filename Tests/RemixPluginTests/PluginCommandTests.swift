@@ -1,4 +1,5 @@
 import Foundation
+import RemixTestSupport
 import Testing
 
 /// Every command that loads features takes `--plugins` and `REMIX_PLUGIN_PATH`, and sees plugin
@@ -56,7 +57,7 @@ import Testing
 
     @Test func aSimulationExposesAndPublishesThroughThePluginFeature() throws {
         let folder = try TemporaryFolder()
-        let log = folder.path + "/events.jsonl"
+        let log = folder.path("events.jsonl")
         let result = try Remix.run(["simulate", "--plugins", Build.folder, "--experiments", "experiments/plugins",
                                     "--sessions", "300", "--no-report", "--jobs", "2", "--log", log])
         #expect(result.status == 0, "stderr: \(result.stderr)")
@@ -81,7 +82,7 @@ import Testing
     @Test func simulateSeesNoPluginExperimentByDefault() throws {
         let folder = try TemporaryFolder()
         let result = try Remix.run(["simulate", "--sessions", "20", "--no-report", "--jobs", "1",
-                                    "--log", folder.path + "/events.jsonl"], pluginPath: Build.folder)
+                                    "--log", folder.path("events.jsonl")], pluginPath: Build.folder)
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(!result.stdout.contains("quick-insertion"))
     }
@@ -109,7 +110,7 @@ import Testing
         let folder = try TemporaryFolder()
         let file = try folder.write("x.so", "hello\n")
         expectRefusal(try Remix.run(["features", "--plugins", file]), file: file, saying: "not a shared library")
-        expectRefusal(try Remix.run(["assign", "insertion-flow", "--attributes", "{\"id\":\"u1\"}"], pluginPath: folder.path),
+        expectRefusal(try Remix.run(["assign", "insertion-flow", "--attributes", "{\"id\":\"u1\"}"], pluginPath: folder.location),
                       file: file, saying: "not a shared library")
     }
 
@@ -120,7 +121,7 @@ import Testing
                       saying: "no plugin entry point 'remix_plugin_register'")
         let original = try folder.copy(Build.folder + "/libRemixFeatures.so", as: "libRemixFeatures.so")
         #expect(FileManager.default.fileExists(atPath: original))
-        let scanned = try Remix.run(["run"], pluginPath: folder.path, input: "q\n")
+        let scanned = try Remix.run(["run"], pluginPath: folder.location, input: "q\n")
         expectRefusal(scanned, file: copy, saying: "no plugin entry point")
     }
 
@@ -128,7 +129,7 @@ import Testing
         let folder = try TemporaryFolder()
         let copy = try folder.copy(Build.plugin, as: "libQuickInsertionAgain.so")
         let result = try Remix.run(["simulate", "--sessions", "1", "--no-report", "--plugins", Build.plugin,
-                                    "--plugins", copy, "--log", folder.path + "/events.jsonl"])
+                                    "--plugins", copy, "--log", folder.path("events.jsonl")])
         expectRefusal(result, file: copy, saying: "refused: module 'QuickInsertionPlugin' is already loaded")
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import RemixTestSupport
 import RemixHost
 import RemixKit
 import Testing
@@ -27,12 +28,12 @@ import Testing
 
     @Test func aFolderNamesItsBadFileAndAnEmptyFolderLoadsNothing() throws {
         let folder = try TemporaryFolder()
-        #expect(try PluginLoader.load([folder.path], into: try BuiltInModules.registry()).isEmpty)
+        #expect(try PluginLoader.load([folder.location], into: try BuiltInModules.registry()).isEmpty)
         try folder.write("README.txt", "not a library, not looked at\n")
-        #expect(try PluginLoader.pluginFiles(in: [folder.path]).isEmpty)
+        #expect(try PluginLoader.pluginFiles(in: [folder.location]).isEmpty)
         let file = try folder.write("libBroken.so", "")
         let error = #expect(throws: PluginError.self) {
-            try PluginLoader.load([folder.path], into: try BuiltInModules.registry())
+            try PluginLoader.load([folder.location], into: try BuiltInModules.registry())
         }
         #expect(error == .notSharedLibrary(path: file))
     }

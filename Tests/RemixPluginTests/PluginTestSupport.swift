@@ -28,37 +28,6 @@ enum Build {
     }
 }
 
-/// A fresh, empty folder for one test's files, removed when the value is released.
-final class TemporaryFolder {
-    let path: String
-
-    init() throws {
-        path = FileManager.default.temporaryDirectory
-            .appendingPathComponent("remix-plugin-tests-\(UUID().uuidString)", isDirectory: true).path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: path)
-    }
-
-    /// Writes `text` to `name` and returns its path.
-    @discardableResult
-    func write(_ name: String, _ text: String) throws -> String {
-        let file = path + "/" + name
-        try text.write(toFile: file, atomically: false, encoding: .utf8)
-        return file
-    }
-
-    /// Copies `source` into the folder as `name` and returns the copy's path.
-    @discardableResult
-    func copy(_ source: String, as name: String) throws -> String {
-        let file = path + "/" + name
-        try FileManager.default.copyItem(atPath: source, toPath: file)
-        return file
-    }
-}
-
 /// Runs the built `remix` executable from the repository root, as a user would.
 enum Remix {
     typealias Result = ProcessResult

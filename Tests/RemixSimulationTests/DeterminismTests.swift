@@ -1,4 +1,5 @@
 import Foundation
+import RemixTestSupport
 import RemixHost
 import RemixSimulation
 import Testing

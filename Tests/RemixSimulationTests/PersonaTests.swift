@@ -1,4 +1,5 @@
 import Foundation
+import RemixTestSupport
 import RemixExperiments
 import RemixHost
 import RemixSimulation

@@ -1,4 +1,5 @@
 import Foundation
+import RemixTestSupport
 import Testing
 
 /// `remix simulate` as a user runs it: bad input fails clearly, a good run prints its summary.

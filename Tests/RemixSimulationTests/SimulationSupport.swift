@@ -8,34 +8,6 @@ import RemixTestSupport
 import RemixYAML
 import Testing
 
-/// A fresh, empty folder for one test's files, removed when the value is released.
-final class TemporaryFolder {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("remix-simulation-tests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: url)
-    }
-
-    /// The path of `name` inside the folder.
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-
-    /// Writes `text` to `name` and returns its path.
-    @discardableResult
-    func write(_ name: String, _ text: String) throws -> String {
-        let path = self.path(name)
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
-                                                withIntermediateDirectories: true)
-        try text.write(toFile: path, atomically: false, encoding: .utf8)
-        return path
-    }
-}
-
 /// The shipped inputs and helpers to run plans in-process.
 enum Fixture {
     /// The repository root: three levels up from this file (Tests/RemixSimulationTests/…).

@@ -31,6 +31,8 @@ final class SimulatedUser {
     private var attempts = 0
     private var published = false
     private var publishFailed = false
+    private var formGroupChosen = false
+    private var formSubmits = 0
     private var outcome = SessionOutcome.browsed
     private(set) var steps = 0
 
@@ -68,7 +70,10 @@ final class SimulatedUser {
     private func act(on panels: [Panel]) {
         guard let front = panels.first else { return end(.browsed) }
         if goal == .leaving { return leave(panels, endingWith: outcome) }
-        if front.content.name != "adverts", chance(persona.abandon[front.content.name] ?? 0) {
+        // A form the persona has no chance for (a plugin's one-screen flow) is as off-putting
+        // as the title step, where people also type.
+        let abandon = persona.abandon[front.content.name] ?? (Self.isForm(front.content) ? persona.abandon["title"] : nil)
+        if front.content.name != "adverts", chance(abandon ?? 0) {
             return leave(panels, endingWith: goal == .inserting ? .abandoned : .browsed)
         }
         switch front.content.name {
@@ -76,7 +81,8 @@ final class SimulatedUser {
         case "groups": onGroups(front)
         case "title": onTitle(front)
         case "item": back(panels)
-        default: randomAction(panels)
+        default:
+            if goal == .inserting, Self.isForm(front.content) { onForm(front) } else { randomAction(panels) }
         }
     }
 
@@ -138,6 +144,49 @@ final class SimulatedUser {
         session.waitWhileBlocked()
         // Still on the title step: the publish failed (Auto showed a toast; Manual shows nothing).
         if session.window.panels.first?.content.name == "title" {
+            publishFailed = true
+        } else if session.window.panels.first?.content.name == "adverts" {
+            published = true
+        }
+    }
+
+    /// A one-screen flow a plugin may bring (e.g. QuickInsertion): a text field, rows to pick
+    /// from and a button to finish.
+    static func isForm(_ content: ScreenContent) -> Bool {
+        !content.fields.isEmpty && !content.items.isEmpty
+            && content.buttons.contains { $0.id != Panel.leftButtonID }
+    }
+
+    /// Fills a one-screen form as a person would, in one go like the title step: types the title,
+    /// picks the row of the group the advert belongs in (by title), presses the form's button; a
+    /// failed submit is retried by the persona's chance.
+    private func onForm(_ panel: Panel) {
+        let content = panel.content
+        if publishFailed {
+            guard chance(persona.retryAfterFailure) else { return leave([panel], endingWith: .failed) }
+            publishFailed = false
+        }
+        formSubmits += 1
+        guard formSubmits <= 5,
+              let button = content.buttons.first(where: { $0.id != Panel.leftButtonID }) else {
+            return leave([panel], endingWith: .failed)
+        }
+        if let field = content.fields.first, field.value != advert.title {
+            let typing = persona.typingPerCharacter.sampleMilliseconds(&random) * Int64(advert.title.count)
+            session.clock.advance(by: .milliseconds(typing))
+            send(.edit(fieldID: field.id, text: advert.title), to: panel)
+        }
+        if !formGroupChosen {
+            formGroupChosen = true
+            let wanted = advert.groupPath.last
+            let row = content.items.first { $0.title == wanted } ?? content.items[Int(random.next() % UInt64(content.items.count))]
+            session.clock.advance(by: .milliseconds(persona.think.sampleMilliseconds(&random)))
+            send(.select(itemID: row.id), to: panel)
+        }
+        guard goal != .done, let current = session.window.panels.first, current.content.name == content.name else { return }
+        send(.press(buttonID: button.id), to: current)
+        session.waitWhileBlocked()
+        if session.window.panels.first?.content.name == content.name {
             publishFailed = true
         } else if session.window.panels.first?.content.name == "adverts" {
             published = true

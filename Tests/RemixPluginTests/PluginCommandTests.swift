@@ -77,6 +77,8 @@ import Testing
         #expect(Set(flows) == ["QuickInsertionCoordinator"])
         let published = quick.filter { events in events.contains { $0["type"] as? String == "advert_published" } }
         #expect(!published.isEmpty, "no session published through QuickInsertion")
+        #expect(published.count * 3 > quick.count * 2,
+                "simulated users fill the one-screen form: \(published.count) of \(quick.count) published")
     }
 
     @Test func simulateSeesNoPluginExperimentByDefault() throws {

@@ -34,6 +34,27 @@ import Testing
         try file.close()
     }
 
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full"), "needs Linux's /dev/full"))
+    func aFullDiskIsAClearErrorThatStaysReported() throws {
+        let file = try JSONLinesFile(path: "/dev/full")
+        try file.append([Self.event(0)])
+        #expect(throws: EventLogError.writeFailed(path: "/dev/full", reason: "No space left on device")) { try file.flush() }
+        #expect(throws: EventLogError.self, "the failure is sticky: later appends fail too") { try file.append([Self.event(1)]) }
+        #expect(EventLogError.writeFailed(path: "/dev/full", reason: "No space left on device").description
+            == "cannot write the event log /dev/full: No space left on device; the lines written before this are intact")
+        #expect(throws: EventLogError.self) { try file.close() }
+    }
+
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full"), "needs Linux's /dev/full"))
+    func aFullDiskStopsSimulateWithExitOne() throws {
+        let result = try RemixProcess.run(["simulate", "--sessions", "2000", "--no-report", "--log", "/dev/full"],
+                                          in: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                                              .deletingLastPathComponent().deletingLastPathComponent())
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("cannot write the event log /dev/full: No space left on device"), "\(result.stderr)")
+        #expect(!result.stderr.contains("Fatal error"))
+    }
+
     @Test func closeFlushesAndLaterAppendsThrowClosed() throws {
         let folder = try TemporaryFolder()
         let path = folder.path("events.jsonl")

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RemixEventLog
 import RemixExperiments
+import RemixHost
 import RemixKit
 import RemixSimulation
 import RemixYAML
@@ -26,7 +27,7 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "The run's seed.")
     var seed: UInt64 = 1
 
-    @Option(help: "Worker threads (default: the number of cores).")
+    @Option(help: "Worker threads, at most the number of cores (default: the number of cores).")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
     @Option(help: "The population file: personas, attributes, adverts, service behaviour.")
@@ -81,14 +82,23 @@ struct SimulateCommand: ParsableCommand {
         }
         let set = try loadExperiments(paths: [experiments], registry: registry)
         let plan = SimulationPlan(
-            app: appName, sessions: sessions, seed: seed, jobs: jobs, shard: shard.flatMap(Shard.init(spec:)) ?? .whole,
-            population: population, experiments: set, sources: sources(set))
+            app: appName, sessions: sessions, seed: seed, jobs: usefulJobs(jobs),
+            shard: shard.flatMap(Shard.init(spec:)) ?? .whole, population: population, experiments: set,
+            sources: sources(set))
+        if let problem = plan.problem() ?? LogTarget.problem(path: log, inputs: inputs(), replacing: !append) {
+            printError(problem)
+            throw ExitCode(1)
+        }
         let file: JSONLinesFile
         do {
             file = try JSONLinesFile(path: log, truncate: !append)
         } catch {
             printError(error.description)
             throw ExitCode(1)
+        }
+        if file.endedTorn {
+            printError("warning: \(log) ended inside a line (a writer stopped mid-line); a newline was added so "
+                       + "that line stays one bad line and this run starts on a line of its own")
         }
         ExitFlusher.shared.watch(file)
         let reporter = ProgressReporter(total: plan.shard.range(of: sessions).count)
@@ -109,6 +119,15 @@ struct SimulateCommand: ParsableCommand {
         print("")
         try analyze(logs: [log], experimentsFolder: experiments, experiment: nil, metrics: [], format: .table,
                     output: nil, alpha: 0.05, correction: .holm, strict: false, jobs: jobs)
+    }
+
+    /// The files this run reads, which its log must never overwrite.
+    private func inputs() -> [(role: String, path: String)] {
+        var files = [(role: "the population file", path: population)]
+        files += LogTarget.files(under: experiments).map { ("an experiments file", $0) }
+        let plugins = (try? PluginLoader.pluginFiles(in: PluginLoader.requestedPaths(options: self.plugins.paths))) ?? []
+        files += plugins.map { ("a plugin", $0) }
+        return files
     }
 
     private func sources(_ set: ExperimentSet) -> [RunSource] {

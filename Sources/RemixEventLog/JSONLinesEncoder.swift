@@ -167,11 +167,14 @@ public struct JSONLinesEncoder {
 
 /// RFC 3339 timestamps in UTC with milliseconds, formatted without Foundation.
 public enum Timestamp {
-    /// Appends `2026-11-22T10:15:30.123Z` for `milliseconds` since the epoch.
+    /// Appends `2026-11-22T10:15:30.123Z` for `milliseconds` since the epoch. Four-digit years
+    /// end at 9999 and start at 0001: a time outside ``CivilTime`` 's range is written as the
+    /// nearest end of it, never as a wrapped year (simulations check their span before they run).
     public static func appendRFC3339(milliseconds: Int64, to bytes: inout [UInt8]) {
-        let (days, dayMillis) = milliseconds.quotientAndRemainder(dividingBy: 86_400_000)
+        let clamped = min(max(milliseconds, CivilTime.earliestMilliseconds), CivilTime.latestMilliseconds)
+        let (days, dayMillis) = clamped.quotientAndRemainder(dividingBy: 86_400_000)
         let (day, millis) = dayMillis < 0 ? (days - 1, dayMillis + 86_400_000) : (days, dayMillis)
-        let (year, month, dayOfMonth) = civil(fromDays: day)
+        let (year, month, dayOfMonth) = CivilTime.civil(fromDays: day)
         // Filled in place and appended once: this runs for every event.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { text in
             var at = 0
@@ -200,18 +203,5 @@ public enum Timestamp {
         var bytes: [UInt8] = []
         appendRFC3339(milliseconds: milliseconds, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// Year, month, day for days since 1970-01-01 (proleptic Gregorian).
-    static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }

@@ -21,6 +21,9 @@ public final class JSONLinesFile: EventLog, Sendable {
 
     /// The file's path as given.
     public let path: String
+    /// Whether the file, opened for appending, ended inside a line (a writer stopped mid-line) and
+    /// a newline was written first, so the torn line stays one bad line and new lines start clean.
+    public let endedTorn: Bool
     private let capacity: Int
     private let state: Mutex<State>
 
@@ -30,6 +33,15 @@ public final class JSONLinesFile: EventLog, Sendable {
         let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | (truncate ? O_TRUNC : 0), 0o644)
         guard descriptor >= 0 else { throw EventLogError.cannotOpen(path: path, reason: Self.errnoText()) }
         self.path = path
+        endedTorn = !truncate && Self.endsInsideLine(path)
+        if endedTorn {
+            let newline: [UInt8] = [0x0A]
+            guard newline.withUnsafeBytes({ Glibc.write(descriptor, $0.baseAddress, 1) }) == 1 else {
+                let reason = Self.errnoText()
+                Glibc.close(descriptor)
+                throw EventLogError.cannotOpen(path: path, reason: reason)
+            }
+        }
         capacity = max(bufferSize, 4096)
         var buffer: [UInt8] = []
         buffer.reserveCapacity(capacity)
@@ -116,6 +128,17 @@ public final class JSONLinesFile: EventLog, Sendable {
             state.failure = failure
             throw failure
         }
+    }
+
+    /// Whether a regular file's last byte is not a newline (false when it cannot be read).
+    private static func endsInsideLine(_ path: String) -> Bool {
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { Glibc.close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_size > 0 else { return false }
+        var last: UInt8 = 0
+        return pread(descriptor, &last, 1, status.st_size - 1) == 1 && last != 0x0A
     }
 
     static func errnoText() -> String {

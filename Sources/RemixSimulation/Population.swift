@@ -2,6 +2,12 @@ import RemixKit
 
 /// Who the simulated users are and how the services behave: the contents of a population file.
 public struct Population: Sendable {
+    /// The longest time one action may take (think, typing a character, a service's latency):
+    /// one day. Larger values are refused when the file is read.
+    public static let maximumActionSeconds: Double = 86_400
+    /// The longest gap between the starts of consecutive sessions: 366 days.
+    public static let maximumSessionGapSeconds: Double = 366 * 86_400
+
     /// A range of seconds on the virtual clock, sampled uniformly.
     public struct Seconds: Sendable, Equatable {
         public var min: Double
@@ -86,4 +92,15 @@ public struct Population: Sendable {
     public var adverts: [IntendedAdvert]
     /// Service behaviour.
     public var services: Services
+}
+
+extension Population {
+    /// An upper bound, in seconds, of one session's virtual duration when it takes at most `steps`
+    /// steps: each step thinks, may type the longest title, may wait for a recommendation, and
+    /// may wait up to a minute more for a timed screen (a toast).
+    func longestSessionSeconds(steps: Int) -> Double {
+        let longestTitle = Double(adverts.map(\.title.count).max() ?? 0)
+        let slowestStep = personas.map { $0.think.max + $0.typingPerCharacter.max * longestTitle }.max() ?? 0
+        return Double(steps) * (slowestStep + services.recommendationLatency.max + 60)
+    }
 }

@@ -51,7 +51,7 @@ public enum PopulationFile {
         let app = read("app") { v throws(Diagnostic) in try v.string("app") }
         let start = read("start", required: false) { v throws(Diagnostic) in try date(v) }
         let gap = read("sessionGapSeconds", required: false) { v throws(Diagnostic) in
-            try nonNegative(v, "sessionGapSeconds")
+            try nonNegative(v, "sessionGapSeconds", atMost: Population.maximumSessionGapSeconds)
         }
         let attributes = read("attributes", required: false) { v throws(Diagnostic) in try parseAttributes(v) }
         let services = read("services") { v throws(Diagnostic) in try parseServices(v) }
@@ -79,24 +79,33 @@ public enum PopulationFile {
             return (nil, problems)
         }
         let population = Population(
-            app: app, startMilliseconds: Int64(((start ?? Date(timeIntervalSince1970: 1_795_424_400)).timeIntervalSince1970 * 1000).rounded()),
+            app: app, startMilliseconds: start ?? 1_795_424_400_000,
             sessionGapMilliseconds: Int64(((gap ?? 2) * 1000).rounded()), attributes: attributes ?? [],
             personas: personas, adverts: adverts, services: services)
         return (population, problems)
     }
 
-    private static func date(_ value: YAMLValue) throws(Diagnostic) -> Date {
+    /// Milliseconds since the epoch of a date that exists, in years 0001–9999.
+    private static func date(_ value: YAMLValue) throws(Diagnostic) -> Int64 {
         let text = try value.string("start")
-        guard let date = DateParsing.parse(text) else {
-            throw Diagnostic(value.location, .error, "'\(text)' is not a date; write 2026-11-23T09:00:00Z")
+        guard let milliseconds = CivilTime.parseMilliseconds(text) else {
+            throw Diagnostic(value.location, .error, "'\(text)' is not a date (years 0001–9999, a day the month has); "
+                             + "write e.g. 2026-11-23T09:00:00Z or 2026-11-23")
         }
-        return date
+        return milliseconds
     }
 
-    private static func nonNegative(_ value: YAMLValue, _ what: String) throws(Diagnostic) -> Double {
+    private static func nonNegative(_ value: YAMLValue, _ what: String, atMost limit: Double = .infinity) throws(Diagnostic) -> Double {
         let number = try value.double(what)
         guard number >= 0, number.isFinite else { throw Diagnostic(value.location, .error, "\(what) must be 0 or more") }
+        guard number <= limit else {
+            throw Diagnostic(value.location, .error, "\(what) must be at most \(Int(limit)) (\(describe(seconds: limit))), not \(number)")
+        }
         return number
+    }
+
+    private static func describe(seconds: Double) -> String {
+        seconds == Population.maximumActionSeconds ? "one day" : "\(Int(seconds / 86_400)) days"
     }
 
     private static func probability(_ value: YAMLValue, _ what: String) throws(Diagnostic) -> Double {
@@ -111,11 +120,12 @@ public enum PopulationFile {
     private static func seconds(_ value: YAMLValue, _ what: String) throws(Diagnostic) -> Population.Seconds {
         if let items = try? value.sequence() {
             guard items.count == 2 else { throw Diagnostic(value.location, .error, "\(what) must be a number or [min, max]") }
-            let range = Population.Seconds(min: try nonNegative(items[0], what), max: try nonNegative(items[1], what))
+            let range = Population.Seconds(min: try nonNegative(items[0], what, atMost: Population.maximumActionSeconds),
+                                           max: try nonNegative(items[1], what, atMost: Population.maximumActionSeconds))
             guard range.min <= range.max else { throw Diagnostic(value.location, .error, "\(what): min is above max") }
             return range
         }
-        let single = try nonNegative(value, what)
+        let single = try nonNegative(value, what, atMost: Population.maximumActionSeconds)
         return Population.Seconds(min: single, max: single)
     }
 

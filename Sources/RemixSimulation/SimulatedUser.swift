@@ -45,8 +45,11 @@ final class SimulatedUser {
         self.random = random
     }
 
+    /// The most steps a session takes before it ends as exhausted.
+    static let maximumSteps = 200
+
     /// Runs the session to its end.
-    func run(maxSteps: Int = 200) -> SessionOutcome {
+    func run(maxSteps: Int = SimulatedUser.maximumSteps) -> SessionOutcome {
         session.start()
         while goal != .done {
             steps += 1

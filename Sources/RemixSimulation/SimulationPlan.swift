@@ -1,3 +1,4 @@
+import RemixEventLog
 import RemixExperiments
 import RemixKit
 
@@ -67,6 +68,23 @@ public struct SimulationPlan: Sendable {
         self.population = population
         self.experiments = experiments
         self.sources = sources
+    }
+}
+
+extension SimulationPlan {
+    /// Why the plan cannot run, or nil: every event's time must be writable as an RFC 3339
+    /// timestamp (years 0001–9999), so the run's start, its sessions' gaps and the longest
+    /// possible session must end by 9999-12-31. Computed in doubles: nothing here can overflow.
+    public func problem() -> String? {
+        let start = Double(population.startMilliseconds) / 1000
+        let lastStart = start + Double(max(shard.range(of: sessions).upperBound - 1, 0))
+            * Double(population.sessionGapMilliseconds) / 1000
+        let end = lastStart + population.longestSessionSeconds(steps: SimulatedUser.maximumSteps)
+        guard end > Double(CivilTime.latestMilliseconds) / 1000 else { return nil }
+        return "the simulated sessions would run past 9999-12-31T23:59:59Z, the last time the event log can write "
+            + "(start \(Timestamp.rfc3339(milliseconds: population.startMilliseconds)), \(sessions) sessions "
+            + "\(Double(population.sessionGapMilliseconds) / 1000) s apart); choose an earlier start, a smaller "
+            + "sessionGapSeconds or fewer --sessions"
     }
 }
 

@@ -25,6 +25,7 @@ public final class SimulationRunner {
 
     /// Runs the plan; `progress` is called with (sessions done, sessions in this shard).
     public func run(progress: (Int, Int) -> Void = { _, _ in }) throws -> SimulationSummary {
+        if let problem = plan.problem() { throw SimulationError.badPlan(problem) }
         let started = ContinuousClock.now
         let range = plan.shard.range(of: plan.sessions)
         var summary = SimulationSummary()
@@ -150,10 +151,13 @@ final class BlockQueue: @unchecked Sendable {
 /// A failure that stops a simulation.
 public enum SimulationError: Error, CustomStringConvertible {
     case internalFailure(String)
+    /// The plan cannot run (see ``SimulationPlan/problem()``).
+    case badPlan(String)
 
     public var description: String {
         switch self {
         case .internalFailure(let what): "simulation failed: \(what)"
+        case .badPlan(let problem): problem
         }
     }
 }

@@ -1,3 +1,4 @@
 import RemixCLI
 
+StandardOutputCheck.install()
 RemixCommand.main()

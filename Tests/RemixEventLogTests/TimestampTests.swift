@@ -1,5 +1,6 @@
 import Foundation
 import RemixEventLog
+import RemixKit
 import Testing
 
 /// Timestamp.rfc3339 against Foundation's ISO 8601 formatter with fractional seconds.
@@ -70,5 +71,22 @@ import Testing
         var bytes: [UInt8] = Array("x".utf8)
         Timestamp.appendRFC3339(milliseconds: 1_709_251_199_999, to: &bytes)
         #expect(String(decoding: bytes, as: UTF8.self) == "x2024-02-29T23:59:59.999Z")
+    }
+}
+
+/// Times outside four-digit years are written as the nearest end of the range, never wrapped.
+@Suite struct TimestampRangeTests {
+    @Test func yearsNeverWrap() {
+        #expect(Timestamp.rfc3339(milliseconds: CivilTime.latestMilliseconds) == "9999-12-31T23:59:59.999Z")
+        #expect(Timestamp.rfc3339(milliseconds: CivilTime.latestMilliseconds + 1) == "9999-12-31T23:59:59.999Z")
+        #expect(Timestamp.rfc3339(milliseconds: .max) == "9999-12-31T23:59:59.999Z")
+        #expect(Timestamp.rfc3339(milliseconds: CivilTime.earliestMilliseconds) == "0001-01-01T00:00:00.000Z")
+        #expect(Timestamp.rfc3339(milliseconds: .min) == "0001-01-01T00:00:00.000Z")
+    }
+
+    @Test func whatIsWrittenReadsBack() {
+        for milliseconds: Int64 in [CivilTime.earliestMilliseconds, -1, 0, 1_795_424_401_553, CivilTime.latestMilliseconds] {
+            #expect(CivilTime.parseMilliseconds(Timestamp.rfc3339(milliseconds: milliseconds)) == milliseconds)
+        }
     }
 }

@@ -163,3 +163,18 @@ enum EntryPoints {
         }
     }
 }
+
+/// Files that would block when read are never opened as plugins.
+@Suite struct PluginSpecialFileTests {
+    @Test func aFIFONamedLikeALibraryIsSkippedInAFolderAndRefusedByName() throws {
+        let folder = try TemporaryFolder()
+        let fifo = folder.path("libWaiting.so")
+        #expect(mkfifo(fifo, 0o644) == 0)
+        #expect(try PluginLoader.pluginFiles(in: [folder.location]).isEmpty, "not a regular file: not a candidate")
+        #expect(try PluginLoader.load([folder.location], into: try BuiltInModules.registry()).isEmpty)
+        let error = #expect(throws: PluginError.self) {
+            try PluginLoader.load([fifo], into: try BuiltInModules.registry())
+        }
+        #expect(error == .notSharedLibrary(path: fifo))
+    }
+}

@@ -103,7 +103,7 @@ import Testing
         #expect(replacing("{publishFailureRate: 0.1}", "{recommendationLatencySeconds: [3, 2]}")
             == ["pop.yaml:2:42: error: recommendationLatencySeconds: min is above max"])
         #expect(Self.problems("start: yesterday\nsessionGapSeconds: -2\n" + Self.valid)
-            == ["pop.yaml:1:8: error: 'yesterday' is not a date; write 2026-11-23T09:00:00Z",
+            == ["pop.yaml:1:8: error: 'yesterday' is not a date (years 0001–9999, a day the month has); write e.g. 2026-11-23T09:00:00Z or 2026-11-23",
                 "pop.yaml:2:20: error: sessionGapSeconds must be 0 or more"])
     }
 

@@ -20,9 +20,10 @@ public enum RemixProcess {
     public static var remix: URL { buildFolder.appendingPathComponent("remix") }
 
     /// Runs `remix arguments` in `directory`; `environment` sets variables (nil removes one);
-    /// `input` is written to standard input, which is empty when nil.
+    /// `input` is written to standard input, which is empty when nil; `outputFile` (e.g.
+    /// `/dev/full`) receives standard output instead of the result's `stdout`.
     public static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String?] = [:],
-                           input: String? = nil) throws -> ProcessResult {
+                           input: String? = nil, outputFile: String? = nil) throws -> ProcessResult {
         let process = Process()
         process.executableURL = remix
         process.arguments = arguments
@@ -34,7 +35,11 @@ public enum RemixProcess {
         }
         let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
         process.standardInput = input == nil ? FileHandle.nullDevice : stdin
-        process.standardOutput = stdout
+        let outputHandle = try outputFile.map { path in
+            guard let handle = FileHandle(forWritingAtPath: path) else { throw CocoaError(.fileWriteNoPermission) }
+            return handle
+        }
+        process.standardOutput = outputHandle ?? stdout
         process.standardError = stderr
         try process.run()
         if let input {
@@ -42,6 +47,7 @@ public enum RemixProcess {
             try stdin.fileHandleForWriting.close()
         }
         let errors = Collector(stderr.fileHandleForReading)
+        if outputHandle != nil { try stdout.fileHandleForWriting.close() }
         let out = stdout.fileHandleForReading.readDataToEndOfFile()
         let err = errors.wait()
         process.waitUntilExit()

@@ -195,14 +195,9 @@ struct FieldReader {
 
 /// Dates in experiment files and on the command line.
 public enum DateParsing {
-    /// An RFC 3339 timestamp (with or without fractional seconds) or a `YYYY-MM-DD` date at 00:00 UTC.
+    /// An RFC 3339 timestamp (with or without fractional seconds) or a `YYYY-MM-DD` date at 00:00 UTC,
+    /// read strictly (``CivilTime``): a date that does not exist, or a year outside 0001–9999, is nil.
     public static func parse(_ text: String) -> Date? {
-        let full = ISO8601DateFormatter()
-        if let date = full.date(from: text) { return date }
-        full.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = full.date(from: text) { return date }
-        let day = ISO8601DateFormatter()
-        day.formatOptions = [.withFullDate]
-        return day.date(from: text)
+        CivilTime.parseMilliseconds(text).map { Date(timeIntervalSince1970: Double($0) / 1000) }
     }
 }

@@ -74,7 +74,7 @@ public enum PluginLoader {
                     throw .cannotLoad(path: absolute, reason: "cannot read the folder")
                 }
                 candidates = names.filter { $0.hasSuffix("." + libraryExtension) && !hostLibraries.contains($0) }
-                    .sorted().map { absolute + "/" + $0 }.filter { !isFolder(at: $0) }
+                    .sorted().map { absolute + "/" + $0 }.filter(isRegularFile)
             }
             for file in candidates where seen.insert(fileIdentity(file)).inserted {
                 files.append(file)
@@ -99,7 +99,8 @@ public enum PluginLoader {
         let clock = ContinuousClock()
         let started = clock.now
         guard FileManager.default.fileExists(atPath: path) else { throw .notFound(path: path) }
-        guard !isFolder(at: path), hasLibraryHeader(path) else { throw .notSharedLibrary(path: path) }
+        // A FIFO or device would block or never end when read: only regular files are libraries.
+        guard isRegularFile(path), hasLibraryHeader(path) else { throw .notSharedLibrary(path: path) }
         // Never closed (see the type's documentation).
         guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
             throw .cannotLoad(path: path, reason: lastLoaderError())
@@ -149,6 +150,12 @@ public enum PluginLoader {
     private static func isFolder(at path: String) -> Bool {
         var isFolder: ObjCBool = false
         return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
+    }
+
+    /// Whether `path` is (or links to) a regular file, not a folder, FIFO, socket or device.
+    private static func isRegularFile(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
     }
 
     /// Whether the file starts like a shared library of this platform (ELF or Mach-O).

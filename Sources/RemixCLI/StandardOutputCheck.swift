@@ -1,0 +1,33 @@
+import Synchronization
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Darwin)
+@preconcurrency import Darwin
+#endif
+
+/// Makes a failed write to standard output a failure of the command: a report that never arrived
+/// (a full disk, `> /dev/full`) must not exit 0.
+public enum StandardOutputCheck {
+    /// The error number of the first failed flush of standard output, or 0.
+    private static let firstFailure = Atomic<Int32>(0)
+
+    /// Registers an exit handler that flushes standard output and, when that or an earlier write
+    /// failed, says so on standard error and exits 1. Signal exits (`_exit`) skip it, as they should.
+    public static func install() {
+        atexit {
+            StandardOutputCheck.flush()
+            let failure = StandardOutputCheck.firstFailure.load(ordering: .relaxed)
+            guard failure != 0 || ferror(stdout) != 0 else { return }
+            let reason = String(cString: strerror(failure == 0 ? EIO : failure))
+            fputs("remix: cannot write standard output: \(reason); the output is incomplete\n", stderr)
+            _exit(1)
+        }
+    }
+
+    /// Flushes standard output, remembering why the first failed flush failed.
+    static func flush() {
+        if fflush(stdout) != 0 {
+            _ = firstFailure.compareExchange(expected: 0, desired: errno, ordering: .relaxed)
+        }
+    }
+}

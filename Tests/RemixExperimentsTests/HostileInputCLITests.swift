@@ -13,6 +13,12 @@ import Testing
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("./k.yaml:13:12: error: alias '*a3' makes the document too large"), "\(result.stderr)")
         #expect(result.stdout == "0 experiments, 1 error, 0 warnings\n")
+        // simulate reads experiments the same way, and stops before any session.
+        let simulate = try RemixProcess.run(["simulate", "--experiments", ".", "--population", Fixture.repoRoot.path
+                                             + "/experiments/population.yaml", "--sessions", "1", "--log", "e.jsonl"],
+                                            in: folder.url)
+        #expect(simulate.status == 1)
+        #expect(simulate.stderr.contains("./k.yaml:13:12: error: alias '*a3' makes the document too large"))
     }
 
     @Test func assignGivesUpOnCatastrophicBacktrackingWithAWarning() throws {

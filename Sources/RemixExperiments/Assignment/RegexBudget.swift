@@ -4,7 +4,7 @@ import Synchronization
 /// steps gives up: its condition does not match (the session is not in the experiment) and the
 /// pattern is recorded, so a command can print one warning per pattern when it finishes.
 public enum RegexBudget {
-    /// The most backtracking steps (ICU's saved states) one test may take: a few milliseconds.
+    /// The most backtracking steps (ICU's saved states) one test may take: about 20 ms.
     public static let maxSteps = 1_000_000
     /// ICU reports progress every this many steps.
     static let stepsPerReport = 10_000

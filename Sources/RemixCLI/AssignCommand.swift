@@ -40,6 +40,7 @@ struct AssignCommand: ParsableCommand {
         let decision = ExperimentEvaluator(savedGroups: set.savedGroups)
             .decide(definition, attributes: try session.parsedAttributes(), now: try session.date(), forcedVariation: forced)
         print(json ? DecisionReport.json(decision) : DecisionReport.text(decision, file: definition.file))
+        for warning in RegexBudget.takeWarnings() { printError(warning) }
     }
 
     private func variationIndex(_ value: String, in definition: ExperimentDefinition) throws -> Int {

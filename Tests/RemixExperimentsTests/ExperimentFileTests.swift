@@ -261,6 +261,7 @@ import Testing
         #expect(lines.contains { $0.hasPrefix("bad.yaml:2:1: error: malformed YAML") })
         #expect(lines.contains("saved-groups.yaml:1:10: error: saved group 'testers' must be a list, not a scalar"))
         let (_, missing) = ExperimentSet.load(paths: [folder.url.appendingPathComponent("nope").path])
-        #expect(missing.map(\.message) == ["no such file or folder"])
+        #expect(missing.map(\.message) == ["no such file or folder; give the experiments folder (default: experiments) "
+                                           + "or an experiment file"])
     }
 }

@@ -85,6 +85,13 @@ import Testing
         ("condition: {id: {$inGroup: beta-tester}}", "8:28", .error,
          "unknown saved group 'beta-tester'; did you mean 'beta-testers'?"),
         ("condition: {id: {$inGroup: [x]}}", "8:28", .error, "$inGroup takes the name of a saved group"),
+        ("condition: {id: {$regex: \"(a+\"}}", "8:26", .error,
+         "invalid regular expression '(a+' in $regex: a '(' is never closed; GrowthBook treats it as never true"),
+        ("condition: {$or: [{id: {$not: {$regexi: \"[a-\"}}}]}", "8:41", .error,
+         "invalid regular expression '[a-' in $regexi: a '[' is never closed"),
+        ("condition: {id: {$elemMatch: {$regex: \"a)\"}}}", "8:39", .error, "a ')' has no matching '('"),
+        ("condition: {id: {$regex: \"*a\"}}", "8:26", .error, "'*' has nothing before it to repeat"),
+        ("condition: {id: {$regex: 12}}", "8:26", .error, "$regex takes a pattern as text"),
     ])
     func bucketingAndConditionProblems(line: String, position: String, severity: Severity, message: String) throws {
         let folder = try ExperimentFolder()

@@ -6,23 +6,64 @@ import Foundation
 /// change results: `\d`, `\w` and their negations are ASCII-only in JavaScript, `$` matches
 /// only at the very end, `[^]` and `[]` are legal, and `{`, `}`, `]` or a `[` inside a class
 /// may stand for themselves. A pattern neither engine accepts fails to compile.
+///
+/// A test gives up after ``RegexBudget/maxSteps`` backtracking steps, which ICU counts
+/// deterministically, so a pattern such as `(a+)+$` cannot hang on a long input.
 struct JavaScriptRegex: Sendable {
+    /// The pattern as written.
+    let pattern: String
+    /// Whether the pattern is `$regexi`'s.
+    let caseInsensitive: Bool
     private let expression: NSRegularExpression
+    /// Whether `expression` is the pattern behind a lazy any-prefix, searched anchored at 0: then
+    /// every progress report ICU makes is backtracking work, none is a new start position.
+    private let prefixed: Bool
 
     /// Compiles `pattern`; `nil` when it is not a valid regular expression.
     init?(pattern: String, caseInsensitive: Bool) {
-        let translated = Self.translate(pattern)
+        // ICU refuses an empty pattern, which JavaScript reads as `(?:)`.
+        let translated = pattern.isEmpty ? "(?:)" : Self.translate(pattern)
         let options: NSRegularExpression.Options = caseInsensitive ? [.caseInsensitive] : []
         guard let expression = try? NSRegularExpression(pattern: translated, options: options) else {
             return nil
         }
-        self.expression = expression
+        self.pattern = pattern
+        self.caseInsensitive = caseInsensitive
+        // `[\s\S]*?(?:P)` at 0 finds what searching for P finds; if ICU reads the wrapped
+        // pattern differently (e.g. after an open `\Q`), the search counts start positions too.
+        if let wrapped = try? NSRegularExpression(pattern: "[\\s\\S]*?(?:" + translated + ")", options: options) {
+            self.expression = wrapped
+            prefixed = true
+        } else {
+            self.expression = expression
+            prefixed = false
+        }
     }
 
-    /// JavaScript's `regex.test(text)`: whether the pattern matches anywhere in `text`.
-    func test(_ text: String) -> Bool {
-        let range = NSRange(location: 0, length: text.utf16.count)
-        return expression.firstMatch(in: text, options: [], range: range) != nil
+    /// JavaScript's `regex.test(text)`: whether the pattern matches anywhere in `text`; `nil`
+    /// when the search gave up after the step budget.
+    func test(_ text: String) -> Bool? {
+        let length = text.utf16.count
+        // ICU reports progress every 10 000 saved states, and (searching unanchored) at each new
+        // start position, of which there are at most `length`.
+        let reports = RegexBudget.maxSteps / RegexBudget.stepsPerReport + (prefixed ? 0 : length)
+        var seen = 0
+        var matched = false
+        var gaveUp = false
+        expression.enumerateMatches(in: text, options: prefixed ? [.reportProgress, .anchored] : [.reportProgress],
+                                    range: NSRange(location: 0, length: length)) { result, flags, stop in
+            if result != nil {
+                matched = true
+                stop.pointee = true
+            } else if flags.contains(.progress) {
+                seen += 1
+                if seen > reports {
+                    gaveUp = true
+                    stop.pointee = true
+                }
+            }
+        }
+        return gaveUp ? nil : matched
     }
 
     static func translate(_ pattern: String) -> String {

@@ -238,9 +238,16 @@ final class RegexOperator: OperatorTest, @unchecked Sendable {
         self.regex = regex
     }
 
+    /// A test that gives up on the step budget fails the whole condition (as a JavaScript throw
+    /// would) and is recorded for ``RegexBudget/takeWarnings()``.
     override func evaluate(_ actual: AttributeValue, groups: [String: AttributeValue]) -> Bool? {
-        if case .string(let text) = actual { return regex.test(text) }
-        return regex.test(actual.javaScriptString)
+        let text: String
+        if case .string(let string) = actual { text = string } else { text = actual.javaScriptString }
+        guard let result = regex.test(text) else {
+            RegexBudget.noteGivingUp(regex.pattern, caseInsensitive: regex.caseInsensitive, on: text)
+            return nil
+        }
+        return result
     }
 }
 

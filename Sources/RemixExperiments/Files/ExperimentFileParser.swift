@@ -68,17 +68,26 @@ public enum ExperimentFileParser {
         return (definition, problems)
     }
 
+    /// The most variations an experiment may have.
+    public static let maxVariations = 1_000
+
     private static func parseVariations(_ value: YAMLValue) throws(Diagnostic) -> [ExperimentDefinition.Variation] {
         var variations: [ExperimentDefinition.Variation] = []
-        for item in try value.sequence("variations") {
+        var firstLines: [String: Int] = [:]
+        let items = try value.sequence("variations")
+        guard items.count <= maxVariations else {
+            throw Diagnostic(value.location, .error, "an experiment may have at most \(maxVariations) variations, "
+                             + "not \(items.count); split it into several experiments")
+        }
+        for item in items {
             let fields = try item.mapping("a variation")
             if let problem = fields.unknownKeys(allowed: ["key", "feature", "params"], in: "a variation",
                                                 nearest: NameSuggestion.nearest).first {
                 throw problem
             }
             let key = try fields.required("key", in: "a variation").string("key")
-            if let first = variations.first(where: { $0.key == key }) {
-                throw Diagnostic(item.location, .error, "variation key '\(key)' is used twice (first at line \(first.location.line))")
+            if let first = firstLines.updateValue(item.location.line, forKey: key) {
+                throw Diagnostic(item.location, .error, "variation key '\(key)' is used twice (first at line \(first))")
             }
             let feature = try fields.required("feature", in: "a variation")
             var parameters: [String: ParameterValue] = [:]

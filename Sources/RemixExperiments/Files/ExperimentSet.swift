@@ -34,6 +34,7 @@ public struct ExperimentSet: Sendable {
 
     /// Reads `paths` (files, or folders whose `*.yaml` files are read). Problems of every file are
     /// returned together; a file with a problem that prevents reading it is left out of the set.
+    /// A path that does not exist is one of the problems (see ``pathProblem(_:)``).
     public static func load(paths: [String]) -> (ExperimentSet, [Diagnostic]) {
         var problems: [Diagnostic] = []
         var definitions: [ExperimentDefinition] = []
@@ -41,10 +42,9 @@ public struct ExperimentSet: Sendable {
         for file in expand(paths, problems: &problems) {
             let text: String
             do {
-                text = try String(contentsOfFile: file, encoding: .utf8)
+                text = try YAMLFile.read(file)
             } catch {
-                problems.append(Diagnostic(SourceLocation(file: file, line: 1, column: 1), .error,
-                                           "cannot read the file: \(error.localizedDescription)"))
+                problems.append(error)
                 continue
             }
             if (file as NSString).lastPathComponent == savedGroupsFile {
@@ -62,31 +62,56 @@ public struct ExperimentSet: Sendable {
         return (ExperimentSet(definitions: definitions, savedGroups: savedGroups), problems)
     }
 
+    /// Why `path` cannot hold experiments — it does not exist, or is neither a file nor a folder
+    /// (a symbolic link loop, …) — or nil when it is a file or a folder. Callers that must not go
+    /// on without experiments check this first.
+    public static func pathProblem(_ path: String) -> Diagnostic? {
+        let start = SourceLocation(file: path, line: 1, column: 1)
+        switch YAMLFile.kind(of: path) {
+        case .file, .folder:
+            return nil
+        case .missing:
+            return Diagnostic(start, .error, "no such file or folder; give the experiments folder "
+                              + "(default: experiments) or an experiment file")
+        case .unusable(let why):
+            return Diagnostic(start, .error, "cannot read experiments here: \(why)")
+        }
+    }
+
     private static func expand(_ paths: [String], problems: inout [Diagnostic]) -> [String] {
         var files: [String] = []
-        let manager = FileManager.default
+        var seen: Set<String> = []
+        func add(_ file: String, first: Bool = false) {
+            guard seen.insert(file).inserted else { return }
+            if first { files.insert(file, at: 0) } else { files.append(file) }
+        }
         for path in paths {
-            var isDirectory: ObjCBool = false
-            guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                problems.append(Diagnostic(SourceLocation(file: path, line: 1, column: 1), .error,
-                                           "no such file or folder"))
+            if let problem = pathProblem(path) {
+                problems.append(problem)
                 continue
             }
-            guard isDirectory.boolValue else {
+            guard YAMLFile.kind(of: path) == .folder else {
                 // A file named alone still sees the saved groups beside it.
                 let beside = ((path as NSString).deletingLastPathComponent as NSString)
                     .appendingPathComponent(savedGroupsFile)
-                if !files.contains(beside), (path as NSString).lastPathComponent != savedGroupsFile,
-                   manager.fileExists(atPath: beside) {
-                    files.insert(beside, at: 0)
+                if (path as NSString).lastPathComponent != savedGroupsFile, YAMLFile.kind(of: beside) == .file {
+                    add(beside, first: true)
                 }
-                files.append(path)
+                add(path)
                 continue
             }
-            let names = (try? manager.contentsOfDirectory(atPath: path)) ?? []
-            files += names.filter { ($0.hasSuffix(".yaml") || $0.hasSuffix(".yml")) && !$0.hasSuffix(populationSuffix) }
-                .sorted()
-                .map { (path as NSString).appendingPathComponent($0) }.filter { !files.contains($0) }
+            let names: [String]
+            do {
+                names = try FileManager.default.contentsOfDirectory(atPath: path)
+            } catch {
+                problems.append(Diagnostic(SourceLocation(file: path, line: 1, column: 1), .error,
+                                           "cannot list this folder: permission denied or unreadable"))
+                continue
+            }
+            for name in names.filter({ ($0.hasSuffix(".yaml") || $0.hasSuffix(".yml")) && !$0.hasSuffix(populationSuffix) })
+                .sorted() {
+                add((path as NSString).appendingPathComponent(name))
+            }
         }
         return files
     }

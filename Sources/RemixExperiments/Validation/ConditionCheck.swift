@@ -57,6 +57,8 @@ struct ConditionCheck {
                 problems.append(Diagnostic(entry.value.location, .error,
                                            "$type must be one of \(Self.types.joined(separator: ", ")), not '\(type)'"))
             }
+        case "$regex", "$regexi":
+            problems += regexProblems(entry)
         case "$in", "$nin", "$ini", "$nini", "$all", "$alli", "$and", "$or", "$nor":
             if (try? entry.value.sequence()) == nil {
                 problems.append(Diagnostic(entry.value.location, .error, "\(entry.key) takes a list"))
@@ -64,5 +66,19 @@ struct ConditionCheck {
         default:
             break
         }
+    }
+
+    /// A `$regex` must be text that compiles: anything else never matches in GrowthBook.
+    private func regexProblems(_ entry: YAMLMapping.Entry) -> [Diagnostic] {
+        guard case .string(let pattern)? = try? entry.value.attributeValue() else {
+            return [Diagnostic(entry.value.location, .error,
+                               "\(entry.key) takes a pattern as text, e.g. \(entry.key): \"^beta-\" (quote one that "
+                               + "looks like a number), not \(entry.value.describe)")]
+        }
+        guard JavaScriptRegex(pattern: pattern, caseInsensitive: entry.key == "$regexi") == nil else { return [] }
+        return [Diagnostic(entry.value.location, .error, """
+            invalid regular expression '\(pattern)' in \(entry.key): \(RegexSyntax.problem(in: pattern)); \
+            GrowthBook treats it as never true
+            """)]
     }
 }

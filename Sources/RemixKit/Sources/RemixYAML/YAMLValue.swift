@@ -11,8 +11,11 @@ public struct YAMLValue: @unchecked Sendable {
         self.location = SourceLocation(file: file, line: node.mark?.line ?? 1, column: node.mark?.column ?? 1)
     }
 
-    /// Parses a whole document; an empty document is an empty mapping at 1:1.
+    /// Parses a whole document; an empty document is an empty mapping at 1:1. A document that
+    /// breaks one of ``YAMLLimits`` (size, nesting, alias expansion) is an error, never built.
     public static func parse(_ text: String, file: String) throws(Diagnostic) -> YAMLValue {
+        try YAMLLimits.checkSize(text.utf8.count, file: file)
+        try DocumentShape.check(text, file: file)
         do {
             let node = try Yams.compose(yaml: text) ?? Node.mapping(Node.Mapping([]))
             return YAMLValue(node: node, file: file)
@@ -27,6 +30,10 @@ public struct YAMLValue: @unchecked Sendable {
         switch error {
         case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _),
              let .composer(context, problem, mark, _):
+            if problem.hasPrefix("Maximum nesting level") {  // libyaml's own bound, past ours
+                return Diagnostic(SourceLocation(file: file, line: mark.line, column: mark.column), .error,
+                                  DocumentShape.tooDeepMessage(alias: nil))
+            }
             let what = context.map { "\(problem) (\($0.text) at line \($0.mark.line))" } ?? problem
             return Diagnostic(SourceLocation(file: file, line: mark.line, column: mark.column), .error,
                               "malformed YAML: \(what)")
@@ -75,11 +82,12 @@ public struct YAMLValue: @unchecked Sendable {
     public func mapping(_ what: String = "value") throws(Diagnostic) -> YAMLMapping {
         guard case .mapping(let mapping) = node else { throw fail("\(what) must be a mapping, not \(kind)") }
         var entries: [YAMLMapping.Entry] = []
+        var firstLines: [String: Int] = [:]
         for (key, value) in mapping {
             let keyValue = YAMLValue(node: key, file: location.file)
             guard let name = key.scalar?.string else { throw keyValue.fail("mapping keys must be plain names") }
-            if let first = entries.first(where: { $0.key == name }) {
-                throw keyValue.fail("duplicate key '\(name)' (first at line \(first.keyLocation.line))")
+            if let first = firstLines.updateValue(keyValue.location.line, forKey: name) {
+                throw keyValue.fail("duplicate key '\(name)' (first at line \(first))")
             }
             entries.append(YAMLMapping.Entry(key: name, keyLocation: keyValue.location,
                                              value: YAMLValue(node: value, file: location.file)))

@@ -69,8 +69,7 @@ struct ScreenTally {
                 lastShown[mine][unitMap[unit]] = max(lastShown[mine][unitMap[unit]], time)
             }
         }
-        fold(other.otherLastShown, other.otherEvents, unitMap)
-        overflowed = overflowed || other.overflowed
+        if other.overflowed { fold(other.otherLastShown, other.otherEvents, unitMap) }
     }
 
     /// Adds a column (this tally's units when `unitMap` is nil) to "other screens".

@@ -85,11 +85,15 @@ enum LogReader {
     /// many bytes were read.
     private static func scan(_ descriptor: Int32, from start: Int, to end: Int?, sizes: Sizes, into tally: inout LogTally,
                              path: String) throws(AnalysisError) -> Int {
-        var buffer = [UInt8](repeating: 0, count: max(sizes.chunk, sizes.maxLineLength + 1))
+        var buffer = [UInt8](repeating: 0, count: max(sizes.chunk, 1))
         var lines = LineSplitter(maxLineLength: sizes.maxLineLength)
         var kept = 0
         var offset = start
         while true {
+            // A line longer than the buffer (but not than the limit) makes it grow, up to the limit.
+            if kept == buffer.count {
+                buffer.append(contentsOf: repeatElement(0, count: min(buffer.count, sizes.maxLineLength + 1 - buffer.count)))
+            }
             let wanted = min(buffer.count - kept, end.map { $0 - offset } ?? Int.max)
             var read = 0
             if wanted > 0 {

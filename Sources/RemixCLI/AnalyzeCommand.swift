@@ -70,7 +70,8 @@ func analyze(logs: [String], experimentsFolder: String, experimentsGiven: Bool =
              metrics: [String], format: AnalyzeCommand.Format, output: String?, alpha: Double, correction: Correction,
              strict: Bool, jobs: Int) throws {
     var definitions: [String: ExperimentDefinition] = [:]
-    if FileManager.default.fileExists(atPath: experimentsFolder) {
+    let folderMissing = !FileManager.default.fileExists(atPath: experimentsFolder)
+    if !folderMissing {
         let (set, problems) = ExperimentSet.load(paths: [experimentsFolder])
         for problem in problems where problem.severity == .error {
             printError("warning: \(problem) (the analysis goes on without that file)")
@@ -79,9 +80,6 @@ func analyze(logs: [String], experimentsFolder: String, experimentsGiven: Bool =
     } else if experimentsGiven {
         printError("experiments folder '\(experimentsFolder)' does not exist (--experiments)")
         throw ExitCode(1)
-    } else {
-        printError("warning: no experiments folder here ('\(experimentsFolder)'): variations get equal weights in the SRM "
-                   + "test and metrics have no guardrails; pass --experiments DIR")
     }
     let options = AnalysisOptions(logs: logs, definitions: definitions, experiment: experiment, metrics: metrics,
                                   alpha: alpha, correction: correction, strict: strict, jobs: jobs)
@@ -91,6 +89,10 @@ func analyze(logs: [String], experimentsFolder: String, experimentsGiven: Bool =
     } catch {
         printError(error.description)
         throw ExitCode(1)
+    }
+    if folderMissing {
+        printError("warning: no experiments folder here ('\(experimentsFolder)'): variations get equal weights in the SRM "
+                   + "test and metrics have no guardrails; pass --experiments DIR")
     }
     // The terminal table shows these itself.
     if format != .table || output != nil {

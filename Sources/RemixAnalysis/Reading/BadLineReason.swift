@@ -30,7 +30,7 @@ public enum BadLineReason: Sendable, Equatable, CustomStringConvertible {
         case .tooDeep(let limit): "nested deeper than \(limit) levels"
         case .tooLong(let limit): "longer than \(limit) bytes (skipped to the next newline)"
         case .missing(let field): "no \"\(field)\" string"
-        case .badTimestamp(let text): "\"ts\" \"\(text)\" is not an RFC 3339 UTC or offset date and time"
+        case .badTimestamp(let text): "\"ts\" \"\(text)\" is not a valid RFC 3339 date and time"
         }
     }
 }

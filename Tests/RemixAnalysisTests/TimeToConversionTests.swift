@@ -62,7 +62,7 @@ import Testing
         let variation = try #require(report.experiments.first?.variations.first)
         #expect(variation.metrics[0].conversions == 2)
         #expect(variation.timeToConversion == .init(count: 1, medianSeconds: 3, p90Seconds: 3, unknown: 1))
-        #expect(report.warnings == ["e: time to advert_published leaves out 1 converted unit(s) with more than 8 distinct "
+        #expect(report.warnings == ["e: time to advert_published leaves out 1 converted unit(s) with 8 or more distinct "
                                     + "advert_published times before their first exposure"])
         #expect(JSONReport.render(report).contains(#""timeToConversion":{"count":1,"medianSeconds":3,"p90Seconds":3,"unknown":1}"#))
     }

@@ -20,7 +20,7 @@ struct EarliestTimes {
     enum Lookup: Equatable {
         case none
         case time(Int64)
-        /// More than ``kept`` distinct times came before it: the exact one was not kept.
+        /// ``kept`` or more distinct times came before it: the exact one was not kept.
         case unknown
     }
 

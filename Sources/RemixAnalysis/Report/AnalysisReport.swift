@@ -20,7 +20,7 @@ public struct AnalysisReport: Sendable {
         public var count: Int
         public var medianSeconds: Double?
         public var p90Seconds: Double?
-        /// Converted units left out: more than ``EarliestTimes/kept`` distinct times of the metric
+        /// Converted units left out: ``EarliestTimes/kept`` or more distinct times of the metric
         /// came before their first exposure, so the first one after it was not kept.
         public var unknown = 0
     }
@@ -128,8 +128,8 @@ extension AnalysisReport.Experiment {
         }
         let unknown = variations.reduce(0) { $0 + $1.timeToConversion.unknown }
         if unknown > 0, let metric = primaryMetric {
-            warnings.append("\(key): time to \(metric) leaves out \(unknown) converted unit(s) with more than "
-                            + "\(EarliestTimes.kept) distinct \(metric) times before their first exposure")
+            warnings.append("\(key): time to \(metric) leaves out \(unknown) converted unit(s) with \(EarliestTimes.kept) or "
+                            + "more distinct \(metric) times before their first exposure")
         }
         return warnings
     }

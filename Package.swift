@@ -59,7 +59,8 @@ let package = Package(
             name: "RemixExperimentsTests", dependencies: ["RemixExperiments", "RemixHost", "RemixTestSupport", remixKit, remixYAML]),
         .testTarget(
             name: "RemixAnalysisTests",
-            dependencies: ["RemixAnalysis", "RemixSimulation", "RemixEventLog", "RemixExperiments", "RemixHost", remixKit, features],
+            dependencies: ["RemixAnalysis", "RemixSimulation", "RemixEventLog", "RemixExperiments", "RemixHost", "RemixTestSupport",
+                           remixKit, features],
             exclude: ["Vectors"]),
         .testTarget(
             name: "RemixHostTests", dependencies: ["RemixHost", "RemixTerminal", "RemixCLI", "RemixTestSupport", remixKit, features]),

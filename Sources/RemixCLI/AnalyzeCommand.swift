@@ -21,8 +21,8 @@ struct AnalyzeCommand: ParsableCommand {
     @Argument(help: "Event logs: files, globs (quote them) or - for standard input.")
     var logs: [String] = ["events.jsonl"]
 
-    @Option(help: "The folder of experiment files (weights, variation order, metrics).")
-    var experiments: String = "experiments"
+    @Option(help: "The folder of experiment files (weights, variation order, metrics); default: ./experiments if it exists.")
+    var experiments: String?
 
     @Option(help: "Only this experiment.")
     var experiment: String?
@@ -33,7 +33,7 @@ struct AnalyzeCommand: ParsableCommand {
     @Option(help: "Output format: \(Format.allCases.map(\.rawValue).joined(separator: ", ")).")
     var format: Format = .table
 
-    @Option(help: "Write the report to this file instead of standard output.")
+    @Option(help: "Write the report into this file (in place: links and mode are kept) instead of standard output.")
     var output: String?
 
     @Option(help: "Significance level for confidence intervals and verdicts.")
@@ -57,23 +57,29 @@ struct AnalyzeCommand: ParsableCommand {
     }
 
     func run() throws {
-        try analyze(logs: logs, experimentsFolder: experiments, experiment: experiment, metrics: metric, format: format,
+        try analyze(logs: logs, experimentsFolder: experiments ?? "experiments", experimentsGiven: experiments != nil,
+                    experiment: experiment, metrics: metric, format: format,
                     output: output, alpha: alpha, correction: Correction(rawValue: correction) ?? .holm,
                     strict: strict, jobs: jobs)
     }
 }
 
-/// Runs an analysis and prints or writes the report; problems exit 1 with a message.
-func analyze(logs: [String], experimentsFolder: String, experiment: String?, metrics: [String],
-             format: AnalyzeCommand.Format, output: String?, alpha: Double, correction: Correction,
+/// Runs an analysis and prints or writes the report; problems exit 1 with a message. A missing
+/// experiments folder is an error when it was asked for (`experimentsGiven`), else a warning.
+func analyze(logs: [String], experimentsFolder: String, experimentsGiven: Bool = true, experiment: String?,
+             metrics: [String], format: AnalyzeCommand.Format, output: String?, alpha: Double, correction: Correction,
              strict: Bool, jobs: Int) throws {
     var definitions: [String: ExperimentDefinition] = [:]
-    if FileManager.default.fileExists(atPath: experimentsFolder) {
+    let folderMissing = !FileManager.default.fileExists(atPath: experimentsFolder)
+    if !folderMissing {
         let (set, problems) = ExperimentSet.load(paths: [experimentsFolder])
         for problem in problems where problem.severity == .error {
             printError("warning: \(problem) (the analysis goes on without that file)")
         }
         for definition in set.definitions { definitions[definition.key] = definition }
+    } else if experimentsGiven {
+        printError("experiments folder '\(experimentsFolder)' does not exist (--experiments)")
+        throw ExitCode(1)
     }
     let options = AnalysisOptions(logs: logs, definitions: definitions, experiment: experiment, metrics: metrics,
                                   alpha: alpha, correction: correction, strict: strict, jobs: jobs)
@@ -84,10 +90,18 @@ func analyze(logs: [String], experimentsFolder: String, experiment: String?, met
         printError(error.description)
         throw ExitCode(1)
     }
-    if report.log.badLines > 0, format != .table {
-        printError("warning: \(report.log.badLines) line(s) did not parse and were skipped (first at line "
-                   + "\(report.log.firstBadLines.map(String.init).joined(separator: ", ")))"
-                   + (report.log.tornFinalLine ? "; the final line is torn" : ""))
+    if folderMissing {
+        printError("warning: no experiments folder here ('\(experimentsFolder)'): variations get equal weights in the SRM "
+                   + "test and metrics have no guardrails; pass --experiments DIR")
+    }
+    // The terminal table shows these itself.
+    if format != .table || output != nil {
+        if report.log.badLines > 0 {
+            printError("warning: \(report.log.badLines) line(s) are not events and were skipped (first: "
+                       + report.log.firstBadLines.map(\.description).joined(separator: "; ") + ")"
+                       + (report.log.tornFinalLine ? "; the final line of \(report.log.tornFiles.joined(separator: ", ")) is torn" : ""))
+        }
+        for warning in report.warnings { printError("warning: \(warning)") }
     }
     let text: String
     switch format {
@@ -96,14 +110,10 @@ func analyze(logs: [String], experimentsFolder: String, experiment: String?, met
     case .csv: text = CSVReport.render(report)
     case .json: text = JSONReport.render(report)
     }
-    guard let output else {
-        writeOut(text)
-        return
-    }
     do {
-        try text.write(toFile: output, atomically: true, encoding: .utf8)
+        if let output { try ReportFile.write(text, to: output) } else { try ReportFile.writeStandardOutput(text) }
     } catch {
-        printError("cannot write \(output): \(error.localizedDescription)")
+        printError(error.description)
         throw ExitCode(1)
     }
 }

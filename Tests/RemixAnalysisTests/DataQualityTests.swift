@@ -14,14 +14,16 @@ import Testing
         let report = try Analyzer.run(AnalysisOptions(logs: [path], metrics: ["m"], jobs: 1))
         #expect(report.log.lines == 6)
         #expect(report.log.badLines == 3)
-        #expect(report.log.firstBadLines == [2, 3, 5])
+        #expect(report.log.firstBadLines.map(\.line) == [2, 3, 5])
+        #expect(report.log.firstBadLines.allSatisfy { $0.path == path })
+        #expect(report.log.firstBadLines.map(\.reason) == [.syntax(byte: 1), .syntax(byte: 41), .notAnObject])
         #expect(report.log.tornFinalLine == false)
         #expect(report.experiments.first?.variations.map(\.units) == [1, 1])
     }
 
     @Test func strictMakesBadLinesFatal() throws {
         let path = try AnalysisFixture.log([Self.good, "{oops"])
-        #expect(throws: AnalysisError.strict(badLines: 1, first: [2])) {
+        #expect(throws: AnalysisError.strict(badLines: 1, first: [BadLine(path: path, line: 2, reason: .syntax(byte: 2))])) {
             try Analyzer.run(AnalysisOptions(logs: [path], metrics: ["m"], strict: true, jobs: 1))
         }
     }
@@ -31,7 +33,7 @@ import Testing
         let report = try Analyzer.run(AnalysisOptions(logs: [path], metrics: ["m"], jobs: 1))
         #expect(report.log.tornFinalLine)
         #expect(report.log.badLines == 1)
-        #expect(TableReport.render(report, style: .terminal(colour: false)).contains("the final line is torn"))
+        #expect(TableReport.render(report, style: .terminal(colour: false)).contains("the final line of \(path) is torn"))
     }
 
     @Test func aCompleteFinalLineWithoutNewlineCounts() throws {
@@ -64,7 +66,10 @@ import Testing
 
     @Test func aFileOfNothingButBadLinesIsNotAnEventLog() throws {
         let path = try AnalysisFixture.log(["PK\u{03}\u{04} binary", "<html>", "{\"broken\":"])
-        let error = AnalysisError.noEvents(files: [path], badLines: 3, first: [1, 2, 3])
+        let error = AnalysisError.noEvents(files: [path], badLines: 3, first: [
+            BadLine(path: path, line: 1, reason: .syntax(byte: 1)), BadLine(path: path, line: 2, reason: .syntax(byte: 1)),
+            BadLine(path: path, line: 3, reason: .syntax(byte: 11)),
+        ])
         #expect(throws: error) {
             try Analyzer.run(AnalysisOptions(logs: [path], metrics: ["m"], jobs: 1))
         }

@@ -159,7 +159,7 @@ import Testing
             variations: [variation("a"), variation("b")],
             comparisons: [comparison("m", guardrail: false, expected: 0.3), comparison("g", guardrail: true, expected: -0.4)])
         let report = AnalysisReport(experiments: [experiment],
-                                    log: .init(files: ["x"], lines: 1, badLines: 0, firstBadLines: [], tornFinalLine: false),
+                                    log: .init(files: ["x"], lines: 1, badLines: 0, firstBadLines: []),
                                     alpha: 0.05, correction: .holm, elapsedSeconds: 0)
         let rows = TableReport.render(report, style: .terminal(colour: false)).split(separator: "\n")
         #expect(rows.contains { $0.contains(" m ") && $0.hasSuffix("WINNER") })

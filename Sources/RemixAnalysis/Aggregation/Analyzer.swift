@@ -45,11 +45,12 @@ public enum Analyzer {
         let started = ContinuousClock.now
         let files = try LogPaths.expand(options.logs)
         let tracked = trackedMetrics(options)
-        let tally = try LogReader.tally(paths: files, tracked: tracked, jobs: options.jobs, sizes: options.readSizes)
+        let tally = try LogReader.tally(paths: files, tracked: tracked, timed: timedMetrics(options, tracked: tracked),
+                                        jobs: options.jobs, sizes: options.readSizes)
         if options.strict, tally.badLineCount > 0 { throw .strict(badLines: tally.badLineCount, first: tally.badLines) }
-        guard tally.lines > 0 else { throw .emptyLog(files: files) }
+        guard tally.lines > 0 else { throw .emptyLog(files: files.map(LogReader.displayName)) }
         guard tally.lines > tally.badLineCount else {
-            throw .noEvents(files: files, badLines: tally.badLineCount, first: tally.badLines)
+            throw .noEvents(files: files.map(LogReader.displayName), badLines: tally.badLineCount, first: tally.badLines)
         }
         let keys = (0..<tally.experimentNames.count).map { tally.experimentNames.string($0) }
         var selected = Array(keys.enumerated()).sorted { $0.element < $1.element }
@@ -61,7 +62,8 @@ public enum Analyzer {
             experimentReport(key: key, tally: tally, index: index, options: options, tracked: tracked)
         }
         let log = AnalysisReport.Log(files: files, lines: tally.lines, badLines: tally.badLineCount,
-                                     firstBadLines: tally.badLines, tornFinalLine: tally.tornFinalLine)
+                                     firstBadLines: tally.badLines, tornFiles: tally.tornFiles,
+                                     otherScreenEvents: tally.screens.overflowed ? tally.screens.otherEvents : nil)
         return AnalysisReport(experiments: experiments, log: log, alpha: options.alpha, correction: options.correction,
                               elapsedSeconds: (ContinuousClock.now - started).seconds)
     }
@@ -71,6 +73,14 @@ public enum Analyzer {
         if !options.metrics.isEmpty { return unique(options.metrics) }
         let all = options.definitions.values.sorted { $0.key < $1.key }.flatMap(\.metrics.all)
         return all.isEmpty ? [defaultMetric] : unique(all)
+    }
+
+    /// The metrics whose time to conversion is reported: each experiment's primary metric.
+    static func timedMetrics(_ options: AnalysisOptions, tracked: [String]) -> Set<String> {
+        if let first = options.metrics.first { return [first] }
+        var timed = Set(options.definitions.values.compactMap { $0.metrics.all.first })
+        if let first = tracked.first { timed.insert(first) }
+        return timed
     }
 
     private static func unique(_ names: [String]) -> [String] {
@@ -85,18 +95,20 @@ public enum Analyzer {
         let metrics = options.metrics.isEmpty ? (definition?.metrics.all).flatMap { $0.isEmpty ? nil : $0 } ?? tracked
             : unique(options.metrics)
         let guardrails = Set(options.metrics.isEmpty ? definition?.metrics.guardrails ?? [] : [])
-        // Variations in the file's order when there is a file, else by the logged variationId.
+        // Variations in the file's order when there is a file (others are undeclared), else all
+        // logged ones by variationId.
         var order: [(key: String, id: Int, feature: String, tallyIndex: Int?)] = []
         if let definition {
             for (id, variation) in definition.variations.enumerated() {
                 let found = Array(variation.key.utf8).withUnsafeBufferPointer { experiment.variations.find($0) }
                 order.append((variation.key, id, variation.feature, found))
             }
+        } else {
+            for index in 0..<experiment.variations.count {
+                order.append((experiment.variations.string(index), experiment.variationIDs[index], experiment.features[index], index))
+            }
+            order.sort { $0.id < $1.id }
         }
-        for index in 0..<experiment.variations.count where !order.contains(where: { $0.tallyIndex == index }) {
-            order.append((experiment.variations.string(index), experiment.variationIDs[index], experiment.features[index], index))
-        }
-        if definition == nil { order.sort { $0.id < $1.id } }
         let slotOf = Dictionary(order.enumerated().compactMap { slot, entry in entry.tallyIndex.map { ($0, slot) } },
                                 uniquingKeysWith: { first, _ in first })
         let counts = VariationCounter(tally: tally, experiment: experiment, slots: slotOf, variationCount: order.count,
@@ -108,6 +120,10 @@ public enum Analyzer {
                 units: counts.units[slot], metrics: counts.metricCounts(slot: slot),
                 funnel: counts.funnel(slot: slot), timeToConversion: counts.conversionTime(slot: slot))
         }
+        let undeclared = counts.unslotted.keys.sorted().map { index in
+            AnalysisReport.UndeclaredVariation(key: experiment.variations.string(index), variationId: experiment.variationIDs[index],
+                                               units: counts.unslotted[index] ?? 0)
+        }
         let weights = definition.map { normalizedWeights($0) } ?? equalWeights(order.count)
         let comparisons = ComparisonBuilder.compare(variations: variations, metrics: metrics, guardrails: guardrails,
                                                     alpha: options.alpha, correction: options.correction)
@@ -115,7 +131,7 @@ public enum Analyzer {
         return AnalysisReport.Experiment(
             key: key, primaryMetric: metrics.first, guardrails: metrics.filter { guardrails.contains($0) },
             weights: weights, srmPValue: srm, multipleExposureUnits: counts.multiple, variations: variations,
-            comparisons: comparisons)
+            comparisons: comparisons, undeclaredVariations: undeclared)
     }
 
     private static func normalizedWeights(_ definition: ExperimentDefinition) -> [Double] {

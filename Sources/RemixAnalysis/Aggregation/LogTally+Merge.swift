@@ -1,64 +1,53 @@
 extension LogTally {
-    /// Adds `other` (a tally of another part of the log, or another log) into this one. Line
-    /// numbers of `other`'s bad lines are shifted by `lineOffset`.
-    mutating func merge(_ other: LogTally, lineOffset: Int) {
+    /// Adds `other` (a tally of another part of the log, or another log) into this one, matching
+    /// units, experiments and variations by their exact bytes. `other`'s bad lines are shifted by
+    /// `lineOffset` and named after `path` when they have no file yet.
+    mutating func merge(_ other: LogTally, path: String, lineOffset: Int) {
         var unitMap = [Int](repeating: 0, count: other.users.count)
         for unit in 0..<other.users.count {
-            let name = Array(other.users.string(unit).utf8)
-            unitMap[unit] = name.withUnsafeBufferPointer { users.intern($0) }
+            unitMap[unit] = other.users.withBytes(unit) { users.intern($0) }
         }
         for index in tracked.indices {
-            for (unit, first) in other.firstTimes[index].enumerated() where first != .max {
-                record(tracked: index, unit: unitMap[unit], first: first, last: other.lastTimes[index][unit])
+            for (unit, last) in other.lastTimes[index].enumerated() where last != .min {
+                LogTally.ensure(&lastTimes[index], unitMap[unit], .min)
+                lastTimes[index][unitMap[unit]] = max(lastTimes[index][unitMap[unit]], last)
             }
+            if let theirs = other.earliestTimes[index] { earliestTimes[index]?.merge(theirs, unitMap: unitMap) }
         }
-        for screen in 0..<other.screens.count {
-            let name = Array(other.screens.string(screen).utf8)
-            let mine = name.withUnsafeBufferPointer { screens.intern($0) }
-            if mine == screenTimes.count { screenTimes.append([]) }
-            for (unit, time) in other.screenTimes[screen].enumerated() where time != .min {
-                LogTally.ensure(&screenTimes[mine], unitMap[unit], .min)
-                screenTimes[mine][unitMap[unit]] = max(screenTimes[mine][unitMap[unit]], time)
-            }
-        }
+        screens.merge(other.screens, unitMap: unitMap)
         for experiment in 0..<other.experiments.count {
-            let tally = other.experiments[experiment]
-            let name = Array(other.experimentNames.string(experiment).utf8)
-            for (unit, exposure) in tally.exposures.enumerated() where exposure.variation != Exposure.none {
-                let key = exposure.variation >= 0 ? Array(tally.variations.string(Int(exposure.variation)).utf8) : []
-                name.withUnsafeBufferPointer { experimentBytes in
-                    if exposure.variation == Exposure.multiple {
-                        markMultiple(unit: unitMap[unit], experiment: experimentBytes, first: exposure.first)
-                    } else {
-                        key.withUnsafeBufferPointer { variationBytes in
-                            addExposure(unit: unitMap[unit], experiment: experimentBytes, variation: variationBytes,
-                                        variationID: tally.variationIDs[Int(exposure.variation)], time: exposure.first)
-                        }
-                    }
-                }
-            }
-            for (index, feature) in tally.features.enumerated() where !feature.isEmpty {
-                let key = Array(tally.variations.string(index).utf8)
-                let featureBytes = Array(feature.utf8)
-                name.withUnsafeBufferPointer { e in
-                    key.withUnsafeBufferPointer { v in
-                        featureBytes.withUnsafeBufferPointer { noteFeature($0, experiment: e, variation: v) }
-                    }
-                }
-            }
+            let id = other.experimentNames.withBytes(experiment) { experimentID($0) }
+            mergeExperiment(other.experiments[experiment], into: id, unitMap: unitMap)
         }
         lines += other.lines
         badLineCount += other.badLineCount
-        for line in other.badLines where badLines.count < Self.badLinesKept { badLines.append(line + lineOffset) }
-        tornFinalLine = tornFinalLine || other.tornFinalLine
+        for bad in other.badLines where badLines.count < Self.badLinesKept {
+            badLines.append(bad.path.isEmpty ? BadLine(path: path, line: bad.line + lineOffset, reason: bad.reason) : bad)
+        }
+        tornFiles += other.tornFiles.map { $0.isEmpty ? path : $0 }
     }
 
-    private mutating func markMultiple(unit: Int, experiment: UnsafeBufferPointer<UInt8>, first: Int64) {
-        let id = experimentNames.intern(experiment)
-        if id == experiments.count { experiments.append(ExperimentTally()) }
-        LogTally.ensure(&experiments[id].exposures, unit, .empty)
-        experiments[id].exposures[unit] = Exposure(variation: Exposure.multiple,
-                                                   first: min(experiments[id].exposures[unit].first, first))
+    private mutating func mergeExperiment(_ theirs: ExperimentTally, into id: Int, unitMap: [Int]) {
+        var variationMap = [Int32](repeating: 0, count: theirs.variations.count)
+        for index in 0..<theirs.variations.count {
+            let before = experiments[id].variations.count
+            let mine = theirs.variations.withBytes(index) { experiments[id].variations.intern($0) }
+            if mine == before {
+                experiments[id].variationIDs.append(theirs.variationIDs[index])
+                experiments[id].features.append(theirs.features[index])
+            } else if experiments[id].features[mine].isEmpty {
+                experiments[id].features[mine] = theirs.features[index]
+            }
+            variationMap[index] = Int32(mine)
+        }
+        for (unit, exposure) in theirs.exposures.enumerated() where exposure.variation != Exposure.none {
+            let mine = unitMap[unit]
+            LogTally.ensure(&experiments[id].exposures, mine, .empty)
+            let old = experiments[id].exposures[mine]
+            let variation = exposure.variation == Exposure.multiple ? Exposure.multiple : variationMap[Int(exposure.variation)]
+            let merged = old.variation == Exposure.none || old.variation == variation ? variation : Exposure.multiple
+            experiments[id].exposures[mine] = Exposure(variation: merged, first: min(old.first, exposure.first))
+        }
     }
 
     /// Records the feature of a variation the first time it is seen.

@@ -1,9 +1,8 @@
-import Glibc
-
 /// What one pass over (part of) a log counts: per experiment, which variation each unit saw and
-/// when it was first exposed; per unit, when each tracked event type (metrics) first and last
-/// happened and when each screen was last shown. Everything is keyed by dense unit ids in flat
-/// arrays, and is order-independent, so tallies of parts of a log merge exactly.
+/// when it was first exposed; per unit, when each tracked event type (metrics) last happened and,
+/// for the timed ones (primary metrics), its earliest few times; and when each screen was last
+/// shown. Everything is keyed by dense unit ids in flat arrays, and is order-independent, so
+/// tallies of parts of a log merge exactly.
 struct LogTally {
     /// A unit's exposure to one experiment.
     struct Exposure {
@@ -34,77 +33,73 @@ struct LogTally {
     var users = ByteStringTable(capacity: 1 << 16)
     var experimentNames = ByteStringTable(capacity: 8)
     var experiments: [ExperimentTally] = []
-    /// tracked index → unit id → first / last time (`.max` / `.min` when never).
-    var firstTimes: [[Int64]]
+    /// tracked index → unit id → last time (`.min` when never).
     var lastTimes: [[Int64]]
-    var screens = ByteStringTable(capacity: 16)
-    /// screen id → unit id → last time shown.
-    var screenTimes: [[Int64]] = []
+    /// tracked index → the earliest times per unit, for the metrics whose time to conversion is
+    /// reported (nil for the others).
+    var earliestTimes: [EarliestTimes?]
+    var screens = ScreenTally()
     var lines = 0
-    /// Line numbers (1-based, within this part) of the first bad lines.
-    var badLines: [Int] = []
+    /// The first bad lines (line numbers 1-based within this part until merged into a whole).
+    var badLines: [BadLine] = []
     var badLineCount = 0
-    var tornFinalLine = false
+    /// Files whose final line has no newline and is bad.
+    var tornFiles: [String] = []
     static let badLinesKept = 5
 
-    init(tracked: [String]) {
+    init(tracked: [String], timed: Set<String> = []) {
         self.tracked = tracked
         trackedBytes = tracked.map { Array($0.utf8) }
-        firstTimes = Array(repeating: [], count: tracked.count)
         lastTimes = Array(repeating: [], count: tracked.count)
+        earliestTimes = tracked.map { timed.contains($0) ? EarliestTimes() : nil }
     }
 
-    mutating func noteBadLine(_ number: Int) {
+    mutating func noteBadLine(_ number: Int, _ reason: BadLineReason) {
         badLineCount += 1
-        if badLines.count < Self.badLinesKept { badLines.append(number) }
+        if badLines.count < Self.badLinesKept { badLines.append(BadLine(path: "", line: number, reason: reason)) }
     }
 
-    /// Counts one scanned line.
-    mutating func add(_ fields: LineFields, in line: UnsafeBufferPointer<UInt8>) {
-        guard !fields.user.isEmpty, !fields.timestamp.isEmpty else { return }
+    /// Counts one well-formed JSON object; the reason it is bad if it is not an event (no `ts`,
+    /// `type` or `user` string, or a `ts` that is not a valid date and time).
+    mutating func add(_ fields: LineFields, in line: UnsafeBufferPointer<UInt8>) -> BadLineReason? {
+        guard fields.timestamp.isPresent else { return .missing(field: "ts") }
+        guard let time = TimestampParser.milliseconds(line, fields.timestamp) else {
+            let text = Self.slice(line, fields.timestamp).prefix(40)
+            return .badTimestamp(String(decoding: text, as: UTF8.self))
+        }
+        guard fields.type.isPresent else { return .missing(field: "type") }
+        guard fields.user.isPresent else { return .missing(field: "user") }
+        // Run records have no user.
+        guard !fields.user.isEmpty else { return nil }
         let type = Self.slice(line, fields.type)
-        let isExposure = Self.equal(type, "exposure"), isScreen = Self.equal(type, "screen")
-        let trackedIndex = isExposure || isScreen ? nil : trackedBytes.firstIndex { Self.equal(type, $0) }
-        guard isExposure || isScreen || trackedIndex != nil,
-              let time = TimestampParser.milliseconds(line, fields.timestamp) else { return }
-        if isExposure {
-            guard fields.inExperiment, fields.hashUsed, !fields.experiment.isEmpty, !fields.variation.isEmpty else { return }
+        if Self.equal(type, "exposure") {
+            guard fields.inExperiment, fields.hashUsed, !fields.experiment.isEmpty, !fields.variation.isEmpty else { return nil }
             let unit = users.intern(Self.slice(line, fields.user))
             let experiment = Self.slice(line, fields.experiment), variation = Self.slice(line, fields.variation)
             addExposure(unit: unit, experiment: experiment, variation: variation, variationID: fields.variationID, time: time)
             if !fields.feature.isEmpty {
                 noteFeature(Self.slice(line, fields.feature), experiment: experiment, variation: variation)
             }
-            return
-        }
-        if isScreen {
-            guard !fields.screen.isEmpty else { return }
+        } else if Self.equal(type, "screen") {
+            guard !fields.screen.isEmpty else { return nil }
             var name = Self.slice(line, fields.screen)
             if let open = name.firstIndex(of: UInt8(ascii: "(")) { name = UnsafeBufferPointer(rebasing: name[..<open]) }
-            let unit = users.intern(Self.slice(line, fields.user))
-            let screen = screens.intern(name)
-            if screen == screenTimes.count { screenTimes.append([]) }
-            Self.ensure(&screenTimes[screen], unit, .min)
-            screenTimes[screen][unit] = max(screenTimes[screen][unit], time)
-            return
+            screens.add(name, unit: users.intern(Self.slice(line, fields.user)), time: time)
+        } else if let index = trackedBytes.firstIndex(where: { Self.equal(type, $0) }) {
+            record(tracked: index, unit: users.intern(Self.slice(line, fields.user)), time: time)
         }
-        if let index = trackedIndex {
-            let unit = users.intern(Self.slice(line, fields.user))
-            record(tracked: index, unit: unit, first: time, last: time)
-        }
+        return nil
     }
 
-    mutating func record(tracked index: Int, unit: Int, first: Int64, last: Int64) {
-        Self.ensure(&firstTimes[index], unit, .max)
+    mutating func record(tracked index: Int, unit: Int, time: Int64) {
         Self.ensure(&lastTimes[index], unit, .min)
-        firstTimes[index][unit] = min(firstTimes[index][unit], first)
-        lastTimes[index][unit] = max(lastTimes[index][unit], last)
+        lastTimes[index][unit] = max(lastTimes[index][unit], time)
+        earliestTimes[index]?.add(unit: unit, time: time)
     }
 
     mutating func addExposure(unit: Int, experiment: UnsafeBufferPointer<UInt8>,
                               variation: UnsafeBufferPointer<UInt8>, variationID: Int, time: Int64) {
-        let id = experimentNames.intern(experiment)
-        if id == experiments.count { experiments.append(ExperimentTally()) }
+        let id = experimentID(experiment)
         let before = experiments[id].variations.count
         let index = experiments[id].variations.intern(variation)
         if index == before {
@@ -116,6 +111,13 @@ struct LogTally {
         let variation = Int32(index)
         let merged = old.variation == Exposure.none || old.variation == variation ? variation : Exposure.multiple
         experiments[id].exposures[unit] = Exposure(variation: merged, first: min(old.first, time))
+    }
+
+    /// The id of an experiment, added if new.
+    mutating func experimentID(_ name: UnsafeBufferPointer<UInt8>) -> Int {
+        let id = experimentNames.intern(name)
+        if id == experiments.count { experiments.append(ExperimentTally()) }
+        return id
     }
 
     /// Grows `array` with `filler` so that `index` is valid.

@@ -51,6 +51,18 @@ struct ByteStringTable {
         return id
     }
 
+    /// The id of `bytes`, interning it if new and fewer than `limit` strings are interned; nil
+    /// when it is new and the table is full.
+    mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int) -> Int? {
+        if last >= 0, equals(last, bytes) { return last }
+        if hashes.count >= limit {
+            guard let id = find(bytes) else { return nil }
+            last = id
+            return id
+        }
+        return intern(bytes)
+    }
+
     /// The id of `bytes` if interned.
     func find(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         let hash = Self.hash(bytes)
@@ -63,9 +75,14 @@ struct ByteStringTable {
         }
     }
 
-    /// The string with id `id`.
+    /// The string with id `id` (the reader only interns valid UTF-8).
     func string(_ id: Int) -> String {
         String(decoding: arena[offsets[id]..<offsets[id + 1]], as: UTF8.self)
+    }
+
+    /// Calls `body` with the exact bytes of id `id`.
+    func withBytes<Result>(_ id: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        arena.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[offsets[id]..<offsets[id + 1]])) }
     }
 
     private func equals(_ id: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {

@@ -4,27 +4,26 @@ struct ByteSlice: Equatable {
     var count: Int
 
     static let empty = ByteSlice(start: 0, count: 0)
+    /// A field the line does not have (or has with a non-string value).
+    static let absent = ByteSlice(start: -1, count: 0)
     var isEmpty: Bool { count == 0 }
+    var isPresent: Bool { start >= 0 }
 }
 
 /// The fields of one log line that the analysis needs, as byte ranges into the line (strings are
 /// raw JSON string contents without quotes; `hasEscapes` says whether any needed string contains
-/// a backslash escape and must be decoded).
+/// a backslash escape and must be decoded, see ``EscapeDecoder``).
 struct LineFields {
-    var type = ByteSlice.empty
-    var user = ByteSlice.empty
-    /// The raw `ts` string; parsed only for lines that are counted.
-    var timestamp = ByteSlice.empty
-    var experiment = ByteSlice.empty
-    var variation = ByteSlice.empty
+    var type = ByteSlice.absent
+    var user = ByteSlice.absent
+    /// The raw `ts` string.
+    var timestamp = ByteSlice.absent
+    var experiment = ByteSlice.absent
+    var variation = ByteSlice.absent
     var variationID = -1
     var inExperiment = false
     var hashUsed = false
-    var screen = ByteSlice.empty
-    var feature = ByteSlice.empty
+    var screen = ByteSlice.absent
+    var feature = ByteSlice.absent
     var hasEscapes = false
-
-    mutating func reset() {
-        self = LineFields()
-    }
 }

@@ -3,12 +3,14 @@ import Foundation
 import Glibc
 #endif
 
-/// Expands log arguments: files as given, globs by the shell's rules, `-` for standard input.
+/// Expands log arguments: `-` for standard input, a path that exists as given (even with `*?[`
+/// in its name), otherwise a glob by the shell's rules.
 enum LogPaths {
     static func expand(_ patterns: [String]) throws(AnalysisError) -> [String] {
         var files: [String] = []
         for pattern in patterns {
-            guard pattern != "-", pattern.contains(where: { "*?[".contains($0) }) else {
+            var info = stat()
+            guard pattern != "-", pattern.contains(where: { "*?[".contains($0) }), lstat(pattern, &info) != 0 else {
                 files.append(pattern)
                 continue
             }

@@ -3,48 +3,55 @@ import Foundation
 import Glibc
 #endif
 
-/// Streams event logs through the byte scanner into tallies: files in parallel parts split at
-/// line boundaries, standard input (`-`) in one stream. Memory is bounded by the read buffers and
-/// the distinct units, never by the number of events.
+/// Streams event logs through the byte scanner into tallies: regular files in parallel parts
+/// split at line boundaries, FIFOs and standard input (`-`) in one stream. Memory is bounded by
+/// the read buffers (a line longer than ``Sizes/maxLineLength`` is never buffered whole) and the
+/// distinct units, never by the number of events.
 enum LogReader {
-    /// How much is read at a time, and the smallest file split across threads.
+    /// How much is read at a time, the smallest file split across threads, the longest line.
     struct Sizes {
         var chunk = 4 << 20
         var parallelMinimum = 16 << 20
+        /// Longer lines are bad lines, skipped up to the next newline without being kept.
+        var maxLineLength = 1 << 20
     }
 
     /// Tallies every log in `paths` (`-` is standard input) with up to `jobs` threads.
-    static func tally(paths: [String], tracked: [String], jobs: Int, sizes: Sizes = Sizes()) throws(AnalysisError) -> LogTally {
-        var total = LogTally(tracked: tracked)
+    static func tally(paths: [String], tracked: [String], timed: Set<String>, jobs: Int,
+                      sizes: Sizes = Sizes()) throws(AnalysisError) -> LogTally {
+        var total = LogTally(tracked: tracked, timed: timed)
         for path in paths {
-            let parts = try tallyFile(path, tracked: tracked, jobs: jobs, sizes: sizes)
+            let parts = try tallyFile(path, tracked: tracked, timed: timed, jobs: jobs, sizes: sizes)
+            var lineOffset = 0
             for part in parts {
-                total.merge(part, lineOffset: total.lines)
+                total.merge(part, path: displayName(path), lineOffset: lineOffset)
+                lineOffset += part.lines
             }
         }
         return total
     }
 
-    private static func tallyFile(_ path: String, tracked: [String], jobs: Int, sizes: Sizes) throws(AnalysisError) -> [LogTally] {
-        let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .cannotRead(path: path, reason: String(cString: strerror(errno))) }
+    /// How a log is named in messages.
+    static func displayName(_ path: String) -> String { path == "-" ? "stdin" : path }
+
+    private static func tallyFile(_ path: String, tracked: [String], timed: Set<String>, jobs: Int,
+                                  sizes: Sizes) throws(AnalysisError) -> [LogTally] {
+        let (descriptor, kind) = try LogFile.open(path)
         defer { if descriptor != STDIN_FILENO { close(descriptor) } }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw .cannotRead(path: path, reason: String(cString: strerror(errno))) }
-        let isRegular = (info.st_mode & S_IFMT) == S_IFREG
-        if (info.st_mode & S_IFMT) == S_IFDIR { throw .cannotRead(path: path, reason: "it is a folder") }
-        let size = Int(info.st_size)
-        guard isRegular, jobs > 1, size > sizes.parallelMinimum else {
-            var tally = LogTally(tracked: tracked)
-            try scan(descriptor, from: 0, to: isRegular ? size : nil, chunk: sizes.chunk, into: &tally, path: path)
+        let size = kind.size
+        guard kind.isRegular, jobs > 1, size > sizes.parallelMinimum else {
+            var tally = LogTally(tracked: tracked, timed: timed)
+            let read = try scan(descriptor, from: 0, to: kind.isRegular ? size : nil, sizes: sizes, into: &tally,
+                                path: path)
+            if kind.isFIFO, read == 0 { throw .cannotRead(path: path, reason: LogFile.emptyFIFO) }
             return [tally]
         }
         let bounds = try boundaries(descriptor, size: size, parts: jobs, path: path)
         let results = PartResults(count: bounds.count - 1)
         DispatchQueue.concurrentPerform(iterations: bounds.count - 1) { part in
-            var tally = LogTally(tracked: tracked)
+            var tally = LogTally(tracked: tracked, timed: timed)
             do throws(AnalysisError) {
-                try scan(descriptor, from: bounds[part], to: bounds[part + 1], chunk: sizes.chunk, into: &tally, path: path)
+                _ = try scan(descriptor, from: bounds[part], to: bounds[part + 1], sizes: sizes, into: &tally, path: path)
                 results.store(part, .success(tally))
             } catch {
                 results.store(part, .failure(error))
@@ -74,68 +81,119 @@ enum LogReader {
         return bounds
     }
 
-    /// Scans bytes `[start, end)` (to end of input when `end` is nil) line by line.
-    private static func scan(_ descriptor: Int32, from start: Int, to end: Int?, chunk: Int, into tally: inout LogTally,
-                             path: String) throws(AnalysisError) {
-        var buffer = [UInt8](repeating: 0, count: max(chunk, 1))
+    /// Scans bytes `[start, end)` (to end of input when `end` is nil) line by line; returns how
+    /// many bytes were read.
+    private static func scan(_ descriptor: Int32, from start: Int, to end: Int?, sizes: Sizes, into tally: inout LogTally,
+                             path: String) throws(AnalysisError) -> Int {
+        var buffer = [UInt8](repeating: 0, count: max(sizes.chunk, 1))
+        var lines = LineSplitter(maxLineLength: sizes.maxLineLength)
         var kept = 0
         var offset = start
-        var lineNumber = 0
-        var fields = LineFields()
         while true {
-            if kept == buffer.count { buffer.append(contentsOf: repeatElement(0, count: buffer.count)) }
+            // A line longer than the buffer (but not than the limit) makes it grow, up to the limit.
+            if kept == buffer.count {
+                buffer.append(contentsOf: repeatElement(0, count: min(buffer.count, sizes.maxLineLength + 1 - buffer.count)))
+            }
             let wanted = min(buffer.count - kept, end.map { $0 - offset } ?? Int.max)
             var read = 0
             if wanted > 0 {
                 read = buffer.withUnsafeMutableBytes { raw in
                     let target = raw.baseAddress! + kept
-                    return end == nil ? Glibc.read(descriptor, target, wanted) : pread(descriptor, target, wanted, off_t(offset))
+                    while true {
+                        let count = end == nil ? Glibc.read(descriptor, target, wanted) : pread(descriptor, target, wanted, off_t(offset))
+                        if count >= 0 || errno != EINTR { return count }
+                    }
                 }
                 guard read >= 0 else { throw .cannotRead(path: path, reason: String(cString: strerror(errno))) }
             }
             offset += read
             let available = kept + read
             let atEnd = read == 0
-            var lineStart = 0
-            buffer.withUnsafeBufferPointer { all in
-                guard let base = all.baseAddress else { return }
-                while lineStart < available {
-                    guard let found = memchr(base + lineStart, 0x0A, available - lineStart) else { break }
-                    let newline = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-                    lineNumber += 1
-                    process(UnsafeBufferPointer(rebasing: all[lineStart..<newline]), number: lineNumber,
-                            fields: &fields, tally: &tally, final: false)
-                    lineStart = newline + 1
-                }
-                if atEnd, lineStart < available {
-                    lineNumber += 1
-                    process(UnsafeBufferPointer(rebasing: all[lineStart..<available]), number: lineNumber,
-                            fields: &fields, tally: &tally, final: true)
-                    lineStart = available
-                }
+            let consumed = buffer.withUnsafeBufferPointer { all in
+                lines.split(UnsafeBufferPointer(rebasing: all[..<available]), atEnd: atEnd, into: &tally)
             }
             // Outside the read access above, so the buffer is never copied to make room.
-            kept = available - lineStart
-            if kept > 0, lineStart > 0 {
+            kept = available - consumed
+            if kept > 0, consumed > 0 {
                 buffer.withUnsafeMutableBytes { raw in
-                    raw.baseAddress!.copyMemory(from: raw.baseAddress! + lineStart, byteCount: kept)
+                    raw.baseAddress!.copyMemory(from: raw.baseAddress! + consumed, byteCount: kept)
                 }
             }
-            if atEnd { return }
+            if atEnd { return offset - start }
         }
     }
+}
 
-    private static func process(_ line: UnsafeBufferPointer<UInt8>, number: Int, fields: inout LineFields,
-                                tally: inout LogTally, final: Bool) {
+/// Cuts buffered bytes into lines and counts each one; remembers, across reads, the line number
+/// and whether it is inside an over-long line being skipped.
+struct LineSplitter {
+    let maxLineLength: Int
+    private var lineNumber = 0
+    private var skipping = false
+    private var fields = LineFields()
+    private var decoded: [UInt8] = []
+
+    init(maxLineLength: Int) {
+        self.maxLineLength = maxLineLength
+    }
+
+    /// Counts the complete lines of `bytes` (and at the end of input the last, unterminated one);
+    /// returns how many bytes were used — the rest is the start of a line, to be read on.
+    mutating func split(_ bytes: UnsafeBufferPointer<UInt8>, atEnd: Bool, into tally: inout LogTally) -> Int {
+        guard let base = bytes.baseAddress else {
+            if atEnd, skipping { tally.tornFiles.append("") }
+            return 0
+        }
+        var lineStart = 0
+        while lineStart < bytes.count {
+            guard let found = memchr(base + lineStart, 0x0A, bytes.count - lineStart) else { break }
+            let newline = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            if skipping {
+                skipping = false
+            } else {
+                lineNumber += 1
+                process(UnsafeBufferPointer(rebasing: bytes[lineStart..<newline]), final: false, tally: &tally)
+            }
+            lineStart = newline + 1
+        }
+        let rest = bytes.count - lineStart
+        if atEnd {
+            if skipping {
+                tally.tornFiles.append("")
+            } else if rest > 0 {
+                lineNumber += 1
+                process(UnsafeBufferPointer(rebasing: bytes[lineStart...]), final: true, tally: &tally)
+            }
+            return bytes.count
+        }
+        if skipping { return bytes.count }
+        if rest > maxLineLength {
+            // Too long to keep: count it now and drop bytes up to the next newline.
+            lineNumber += 1
+            tally.lines += 1
+            tally.noteBadLine(lineNumber, .tooLong(limit: maxLineLength))
+            skipping = true
+            return bytes.count
+        }
+        return lineStart
+    }
+
+    private mutating func process(_ line: UnsafeBufferPointer<UInt8>, final: Bool, tally: inout LogTally) {
         tally.lines += 1
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
+        guard let reason = count(line, tally: &tally) else { return }
+        if final { tally.tornFiles.append("") }
+        tally.noteBadLine(lineNumber, reason)
+    }
+
+    /// Counts one line; why it is bad if it is.
+    private mutating func count(_ line: UnsafeBufferPointer<UInt8>, tally: inout LogTally) -> BadLineReason? {
+        guard line.count <= maxLineLength else { return .tooLong(limit: maxLineLength) }
         var scanner = LineScanner(line)
-        if scanner.scan(into: &fields), !fields.hasEscapes {
-            tally.add(fields, in: line)
-        } else if !FallbackParser.add(line, to: &tally) {
-            if final { tally.tornFinalLine = true }
-            tally.noteBadLine(number)
-        }
+        guard scanner.scan(into: &fields) else { return scanner.failure ?? .syntax(byte: 1) }
+        guard fields.hasEscapes else { return tally.add(fields, in: line) }
+        guard let plain = EscapeDecoder.relayout(fields, of: line, into: &decoded) else { return .loneSurrogate }
+        return decoded.withUnsafeBufferPointer { tally.add(plain, in: $0) }
     }
 }
 

@@ -1,44 +1,68 @@
-import Foundation
-
-/// Parses RFC 3339 timestamps into milliseconds since the epoch without Foundation on the fast
-/// path (`2026-11-23T09:00:01.553Z`), falling back to ISO 8601 parsing for other shapes
-/// (offsets, no fraction).
+/// Parses RFC 3339 date-times into milliseconds since the epoch, strictly: the log writer's form
+/// `2026-11-23T09:00:01.553Z` on a fast path, and generally `YYYY-MM-DDTHH:MM:SS[.fraction]` then
+/// `Z` or `±HH:MM` (`T` and `Z` in either case). Years 0001–9999; the day must exist in its month
+/// (leap years by the Gregorian rule); hours 00–23, minutes and seconds 00–59 (no leap second);
+/// offsets up to ±23:59. Fractions beyond milliseconds are cut off. Anything else is nil.
 enum TimestampParser {
     static func milliseconds(_ bytes: UnsafeBufferPointer<UInt8>, _ slice: ByteSlice) -> Int64? {
-        if slice.count == 24, let fast = fixed(bytes, slice.start) { return fast }
-        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[slice.start..<(slice.start + slice.count)]),
-                          as: UTF8.self)
-        return general(text)
+        milliseconds(UnsafeBufferPointer(rebasing: bytes[slice.start..<(slice.start + slice.count)]))
     }
 
-    /// `YYYY-MM-DDTHH:MM:SS.mmmZ`.
-    private static func fixed(_ b: UnsafeBufferPointer<UInt8>, _ s: Int) -> Int64? {
+    static func milliseconds(_ text: UnsafeBufferPointer<UInt8>) -> Int64? {
+        guard text.count >= 20, let base = text.baseAddress else { return nil }
         func digits(_ offset: Int, _ count: Int) -> Int64? {
             var value: Int64 = 0
-            for index in s + offset..<s + offset + count {
-                let digit = b[index] &- UInt8(ascii: "0")
+            for index in offset..<offset + count {
+                let digit = base[index] &- UInt8(ascii: "0")
                 guard digit < 10 else { return nil }
                 value = value * 10 + Int64(digit)
             }
             return value
         }
-        guard b[s + 4] == UInt8(ascii: "-"), b[s + 7] == UInt8(ascii: "-"), b[s + 10] == UInt8(ascii: "T"),
-              b[s + 13] == UInt8(ascii: ":"), b[s + 16] == UInt8(ascii: ":"), b[s + 19] == UInt8(ascii: "."),
-              b[s + 23] == UInt8(ascii: "Z"),
+        guard base[4] == UInt8(ascii: "-"), base[7] == UInt8(ascii: "-"), base[10] | 0x20 == UInt8(ascii: "t"),
+              base[13] == UInt8(ascii: ":"), base[16] == UInt8(ascii: ":"),
               let year = digits(0, 4), let month = digits(5, 2), let day = digits(8, 2), let hour = digits(11, 2),
-              let minute = digits(14, 2), let second = digits(17, 2), let millis = digits(20, 3),
-              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
+              let minute = digits(14, 2), let second = digits(17, 2),
+              year >= 1, (1...12).contains(month), day >= 1, day <= daysInMonth(month, year: year),
+              hour < 24, minute < 60, second < 60 else { return nil }
+        var index = 19
+        var millis: Int64 = 0
+        if base[index] == UInt8(ascii: ".") {
+            index += 1
+            let start = index
+            while index < text.count, let digit = digits(index, 1) {
+                if index - start < 3 { millis = millis * 10 + digit }
+                index += 1
+            }
+            guard index > start else { return nil }
+            for _ in min(index - start, 3)..<3 { millis *= 10 }
+        }
+        guard let offset = offsetMinutes(base, from: index, count: text.count) else { return nil }
         let days = daysFromCivil(year, month, day)
-        return ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + millis
+        return ((days * 24 + hour) * 60 + minute - offset) * 60_000 + second * 1000 + millis
     }
 
-    private static func general(_ text: String) -> Int64? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = formatter.date(from: text) { return Int64((date.timeIntervalSince1970 * 1000).rounded()) }
-        formatter.formatOptions = [.withInternetDateTime]
-        if let date = formatter.date(from: text) { return Int64((date.timeIntervalSince1970 * 1000).rounded()) }
-        return nil
+    /// `Z` (0) or `±HH:MM` (in minutes east of UTC) ending the text at `index`.
+    private static func offsetMinutes(_ base: UnsafePointer<UInt8>, from index: Int, count: Int) -> Int64? {
+        guard index < count else { return nil }
+        let sign = base[index]
+        if sign | 0x20 == UInt8(ascii: "z") { return index + 1 == count ? 0 : nil }
+        guard sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-"), index + 6 == count,
+              base[index + 3] == UInt8(ascii: ":") else { return nil }
+        let h1 = base[index + 1] &- UInt8(ascii: "0"), h2 = base[index + 2] &- UInt8(ascii: "0")
+        let m1 = base[index + 4] &- UInt8(ascii: "0"), m2 = base[index + 5] &- UInt8(ascii: "0")
+        guard h1 < 10, h2 < 10, m1 < 10, m2 < 10 else { return nil }
+        let hours = Int64(h1) * 10 + Int64(h2), minutes = Int64(m1) * 10 + Int64(m2)
+        guard hours < 24, minutes < 60 else { return nil }
+        return (sign == UInt8(ascii: "-") ? -1 : 1) * (hours * 60 + minutes)
+    }
+
+    static func daysInMonth(_ month: Int64, year: Int64) -> Int64 {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
     }
 
     /// Days since 1970-01-01 for a proleptic Gregorian date.

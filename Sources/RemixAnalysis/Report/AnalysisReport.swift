@@ -15,11 +15,22 @@ public struct AnalysisReport: Sendable {
         public var share: Double
     }
 
-    /// Time from first exposure to the first primary conversion, in seconds.
+    /// Time from first exposure to the first primary conversion at or after it, in seconds.
     public struct ConversionTime: Sendable, Equatable {
         public var count: Int
         public var medianSeconds: Double?
         public var p90Seconds: Double?
+        /// Converted units left out: ``EarliestTimes/kept`` or more distinct times of the metric
+        /// came before their first exposure, so the first one after it was not kept.
+        public var unknown = 0
+    }
+
+    /// Units exposed to a variation the experiment file does not declare: left out of the
+    /// variations, the comparisons and the SRM test.
+    public struct UndeclaredVariation: Sendable, Equatable {
+        public var key: String
+        public var variationId: Int
+        public var units: Int
     }
 
     /// One variation.
@@ -58,6 +69,7 @@ public struct AnalysisReport: Sendable {
         public var multipleExposureUnits: Int
         public var variations: [Variation]
         public var comparisons: [Comparison]
+        public var undeclaredVariations: [UndeclaredVariation] = []
     }
 
     /// What was read.
@@ -65,8 +77,22 @@ public struct AnalysisReport: Sendable {
         public var files: [String]
         public var lines: Int
         public var badLines: Int
-        public var firstBadLines: [Int]
-        public var tornFinalLine: Bool
+        public var firstBadLines: [BadLine]
+        /// Logs whose final line has no newline and does not parse (a writer stopped mid-line).
+        public var tornFiles: [String] = []
+        /// Screen events counted under "(other screens)" because the funnel follows at most
+        /// ``ScreenTally/limit`` screen names; nil when it follows them all.
+        public var otherScreenEvents: Int?
+
+        public var tornFinalLine: Bool { !tornFiles.isEmpty }
+
+        /// Says that screens were left out of the funnel, if they were.
+        public var funnelWarning: String? {
+            otherScreenEvents.map { events in
+                "the log names more than \(ScreenTally.limit) screens: the funnel follows at most \(ScreenTally.limit) "
+                    + "(those met first) and counts \(events) screen event(s) of the others as '\(ScreenTally.otherName)'"
+            }
+        }
     }
 
     public var experiments: [Experiment]
@@ -75,6 +101,38 @@ public struct AnalysisReport: Sendable {
     public var correction: Correction
     /// Wall-clock seconds spent reading and computing.
     public var elapsedSeconds: Double
+}
+
+extension AnalysisReport {
+    /// What a reader must know to trust the numbers, in every format: variations the experiment
+    /// file does not declare, times to conversion left out, screens left out of the funnel.
+    public var warnings: [String] {
+        var warnings: [String] = []
+        for experiment in experiments {
+            warnings += experiment.warnings
+        }
+        if let warning = log.funnelWarning { warnings.append(warning) }
+        return warnings
+    }
+}
+
+extension AnalysisReport.Experiment {
+    /// This experiment's warnings (see ``AnalysisReport/warnings``).
+    public var warnings: [String] {
+        var warnings: [String] = []
+        if !undeclaredVariations.isEmpty {
+            let units = undeclaredVariations.reduce(0) { $0 + $1.units }
+            let list = undeclaredVariations.map { "'\($0.key)' (variationId \($0.variationId)): \($0.units)" }
+            warnings.append("\(key): \(units) unit(s) exposed to variation(s) its experiment file does not declare are "
+                            + "left out of the results and the SRM test — " + list.joined(separator: ", "))
+        }
+        let unknown = variations.reduce(0) { $0 + $1.timeToConversion.unknown }
+        if unknown > 0, let metric = primaryMetric {
+            warnings.append("\(key): time to \(metric) leaves out \(unknown) converted unit(s) with \(EarliestTimes.kept) or "
+                            + "more distinct \(metric) times before their first exposure")
+        }
+        return warnings
+    }
 }
 
 /// How p-values are adjusted for testing many variations × metrics.

@@ -15,6 +15,14 @@ public enum JSONReport {
                     out.field("srmPValue", experiment.srmPValue)
                     out.field("srmWarning", (experiment.srmPValue ?? 1) < srmThreshold)
                     out.field("multipleExposureUnits", experiment.multipleExposureUnits)
+                    out.key("undeclaredVariations")
+                    out.array(experiment.undeclaredVariations) { undeclared in
+                        out.object {
+                            out.field("key", undeclared.key)
+                            out.field("variationId", undeclared.variationId)
+                            out.field("units", undeclared.units)
+                        }
+                    }
                     out.key("variations")
                     out.array(experiment.variations) { variation in variationObject(variation, into: out) }
                     out.key("comparisons")
@@ -41,9 +49,19 @@ public enum JSONReport {
                 out.field("paths", report.log.files)
                 out.field("lines", report.log.lines)
                 out.field("badLines", report.log.badLines)
-                out.field("firstBadLines", report.log.firstBadLines.map(Double.init))
+                out.key("firstBadLines")
+                out.array(report.log.firstBadLines) { bad in
+                    out.object {
+                        out.field("path", bad.path)
+                        out.field("line", bad.line)
+                        out.field("reason", bad.reason.description)
+                    }
+                }
                 out.field("tornFinalLine", report.log.tornFinalLine)
+                out.field("tornPaths", report.log.tornFiles)
+                out.field("otherScreenEvents", report.log.otherScreenEvents.map(Double.init))
             }
+            out.field("warnings", report.warnings)
             out.field("alpha", report.alpha)
             out.field("correction", report.correction.rawValue)
         }
@@ -81,6 +99,7 @@ public enum JSONReport {
                 out.field("count", variation.timeToConversion.count)
                 out.field("medianSeconds", variation.timeToConversion.medianSeconds)
                 out.field("p90Seconds", variation.timeToConversion.p90Seconds)
+                out.field("unknown", variation.timeToConversion.unknown)
             }
         }
     }

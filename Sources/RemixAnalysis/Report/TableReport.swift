@@ -25,17 +25,19 @@ public struct TableReport {
 
     private mutating func build(_ report: AnalysisReport) {
         for experiment in report.experiments { section(experiment, report: report) }
+        let log = report.log
+        if let warning = log.funnelWarning { lines.append(paint("warning: " + warning, "33")) }
         if report.experiments.isEmpty {
             lines.append("no exposures in the log (an exposure needs inExperiment and hashUsed): nothing to compare")
         }
-        let log = report.log
         var summary = "log: \(log.files.count) file\(log.files.count == 1 ? "" : "s"), \(Self.grouped(log.lines)) lines, "
             + "\(log.badLines) bad"
         if !log.firstBadLines.isEmpty {
-            summary += " (first at line\(log.firstBadLines.count == 1 ? "" : "s") "
-                + log.firstBadLines.map(String.init).joined(separator: ", ") + ")"
+            summary += " (first: " + log.firstBadLines.map(\.description).joined(separator: "; ") + ")"
         }
-        if log.tornFinalLine { summary += "; the final line is torn (the writer stopped mid-line)" }
+        if log.tornFinalLine {
+            summary += "; the final line of \(log.tornFiles.joined(separator: ", ")) is torn (the writer stopped mid-line)"
+        }
         summary += String(format: "; analysed in %.2f s", report.elapsedSeconds)
         lines.append(log.badLines > 0 ? paint(summary, "33") : summary)
     }
@@ -47,6 +49,7 @@ public struct TableReport {
             + (srmFlag ? " SAMPLE RATIO MISMATCH — do not trust these results" : "")
             + " · multiple-exposure units excluded: \(experiment.multipleExposureUnits)"
         lines.append(markdown ? "## \(title)" : paint(title, srmFlag ? "1;31" : "1"))
+        for warning in experiment.warnings { lines.append(paint("warning: " + warning, "33")) }
         let metrics = experiment.variations.first?.metrics.map(\.metric) ?? []
         var rows = [["variation", "feature", "units"] + metrics.map { experiment.guardrails.contains($0) ? "\($0) (guardrail)" : $0 }]
         for variation in experiment.variations {

@@ -1,0 +1,31 @@
+/// A log that cannot be analysed.
+public enum AnalysisError: Error, Equatable, CustomStringConvertible {
+    case cannotRead(path: String, reason: String)
+    case noLogs(pattern: String)
+    case emptyLog(files: [String])
+    /// Every line is bad: probably not an event log at all.
+    case noEvents(files: [String], badLines: Int, first: [BadLine])
+    case unknownExperiment(key: String, known: [String])
+    case strict(badLines: Int, first: [BadLine])
+
+    public var description: String {
+        switch self {
+        case .cannotRead(let path, let reason): "cannot read \(path): \(reason)"
+        case .noLogs(let pattern): "no log matches '\(pattern)'"
+        case .emptyLog(let files): "\(files.joined(separator: ", ")) holds no events; run 'remix simulate' first"
+        case .noEvents(let files, let count, let first):
+            "none of the \(count) line(s) of \(files.joined(separator: ", ")) is a JSON event (first: "
+                + Self.list(first) + "); is it a Remix event log? (see docs/events.md)"
+        case .unknownExperiment(let key, let known):
+            known.isEmpty
+                ? "experiment '\(key)' has no exposures in the log (the log has none at all)"
+                : "experiment '\(key)' has no exposures in the log; experiments in it: \(known.sorted().joined(separator: ", "))"
+        case .strict(let count, let first):
+            "\(count) line(s) are not events (first: \(Self.list(first))); --strict makes that fatal"
+        }
+    }
+
+    private static func list(_ lines: [BadLine]) -> String {
+        lines.map(\.description).joined(separator: "; ")
+    }
+}

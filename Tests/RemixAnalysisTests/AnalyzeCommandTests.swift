@@ -1,0 +1,143 @@
+import Foundation
+import RemixTestSupport
+import Testing
+
+/// `remix analyze` as a user runs it: what it writes, what it refuses, and what it warns about.
+@Suite struct AnalyzeCommandTests {
+    /// A folder with a log of experiment `e` (control, treatment and an undeclared `ghost`) and an
+    /// experiment file declaring control and treatment with weights 0.5/0.5.
+    static func project(ghosts: Int = 0) throws -> TemporaryFolder {
+        let folder = try TemporaryFolder()
+        var lines: [String] = []
+        for index in 0..<40 {
+            let variation = index % 2 == 0 ? "control" : "treatment"
+            lines.append(AnalysisFixture.exposure("u\(index)", "e", variation, id: index % 2, at: 1))
+            if index % 3 == 0 { lines.append(AnalysisFixture.event("u\(index)", "advert_published", at: 2)) }
+        }
+        for index in 0..<ghosts { lines.append(AnalysisFixture.exposure("g\(index)", "e", "ghost", id: 7, at: 1)) }
+        try folder.write("events.jsonl", lines.joined(separator: "\n") + "\n")
+        try folder.write("experiments/e.yaml", """
+            key: e
+            app: marketplace
+            slot: insertion
+            variations:
+              - {key: control, feature: ManualGroupInsertion}
+              - {key: treatment, feature: AutoGroupInsertion}
+            weights: [0.5, 0.5]
+            metrics:
+              primary: advert_published
+              guardrails: [insertion_cancelled]
+            """)
+        return folder
+    }
+
+    static func remix(_ arguments: [String], in folder: TemporaryFolder) throws -> ProcessResult {
+        try RemixProcess.run(arguments, in: folder.url)
+    }
+
+    @Test func outputToAFullDeviceExitsOneAndNamesTheError() throws {
+        let folder = try Self.project()
+        let result = try Self.remix(["analyze", "events.jsonl", "--format", "json", "--output", "/dev/full"], in: folder)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("remix: cannot write /dev/full: No space left on device"))
+        var info = stat()
+        #expect(stat("/dev/full", &info) == 0 && info.st_mode & S_IFMT == S_IFCHR)
+    }
+
+    @Test func outputThroughASymlinkKeepsTheSymlink() throws {
+        let folder = try Self.project()
+        let target = try folder.write("real.json", "")
+        try FileManager.default.createSymbolicLink(atPath: folder.path("link.json"), withDestinationPath: target)
+        let result = try Self.remix(["analyze", "events.jsonl", "--format", "json", "--output", "link.json"], in: folder)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder.path("link.json")) == target)
+        #expect(try String(contentsOfFile: target, encoding: .utf8).hasPrefix(#"{"experiments":"#))
+    }
+
+    @Test func aMissingExperimentsFolderIsAnErrorWhenNamedAndAWarningOtherwise() throws {
+        let folder = try Self.project()
+        let typo = try Self.remix(["analyze", "events.jsonl", "--experiments", "/nonexistent-typo"], in: folder)
+        #expect(typo.status == 1)
+        #expect(typo.stderr == "remix: experiments folder '/nonexistent-typo' does not exist (--experiments)\n")
+        #expect(typo.stdout.isEmpty)
+        try FileManager.default.removeItem(atPath: folder.path("experiments"))
+        let implicit = try Self.remix(["analyze", "events.jsonl"], in: folder)
+        #expect(implicit.status == 0)
+        #expect(implicit.stderr.contains("warning: no experiments folder here ('experiments')"))
+    }
+
+    @Test func exposuresToAnUndeclaredVariationAreLeftOutAndReportedInEveryFormat() throws {
+        let folder = try Self.project(ghosts: 3)
+        let json = try Self.remix(["analyze", "events.jsonl", "--format", "json"], in: folder)
+        #expect(json.status == 0)
+        let warning = "e: 3 unit(s) exposed to variation(s) its experiment file does not declare are left out of the "
+            + "results and the SRM test — 'ghost' (variationId 7): 3"
+        #expect(json.stderr.contains("remix: warning: " + warning))
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let experiment = try #require((root["experiments"] as? [[String: Any]])?.first)
+        #expect((experiment["variations"] as? [[String: Any]])?.map { $0["key"] as? String } == ["control", "treatment"])
+        #expect(experiment["srmPValue"] as? Double == 1, "20 and 20 against 0.5/0.5")
+        let undeclared = try #require(experiment["undeclaredVariations"] as? [[String: Any]])
+        #expect(undeclared.first?["key"] as? String == "ghost" && undeclared.first?["units"] as? Int == 3)
+        #expect(root["warnings"] as? [String] == [warning])
+        let table = try Self.remix(["analyze", "events.jsonl"], in: folder)
+        #expect(table.stdout.contains("warning: " + warning) && table.stdout.contains("SRM p = 1.0000"))
+        let csv = try Self.remix(["analyze", "events.jsonl", "--format", "csv"], in: folder)
+        #expect(csv.stdout.split(separator: "\n").first?.hasSuffix(",undeclared_variation_units") == true)
+        #expect(csv.stdout.split(separator: "\n").dropFirst().allSatisfy { $0.hasSuffix(",3") })
+        #expect(csv.stderr.contains(warning))
+        let markdown = try Self.remix(["analyze", "events.jsonl", "--format", "markdown"], in: folder)
+        #expect(markdown.stdout.contains(warning))
+    }
+
+    @Test func badLinesOfSeveralLogsAreNamedByFileAndLine() throws {
+        let folder = try Self.project()
+        try folder.write("a.jsonl", AnalysisFixture.event("x", "m", at: 1) + "\nnot json\n")
+        try folder.write("b.jsonl", #"{"ts":"2026-02-31T00:00:00.000Z","type":"m","user":"y"}"# + "\n")
+        let result = try Self.remix(["analyze", "a.jsonl", "b.jsonl", "events.jsonl", "--format", "json"], in: folder)
+        #expect(result.status == 0)
+        #expect(result.stderr.contains(#"(first: a.jsonl:2: not JSON (syntax error at byte 1); b.jsonl:1: "ts" "2026-02-31T00:00:00.000Z" is not"#))
+        let table = try Self.remix(["analyze", "a.jsonl", "b.jsonl", "events.jsonl"], in: folder)
+        #expect(table.stdout.contains("2 bad (first: a.jsonl:2: not JSON"))
+    }
+
+    @Test func anExistingPathWithGlobCharactersIsTakenAsItIs() throws {
+        let folder = try Self.project()
+        try FileManager.default.moveItem(atPath: folder.path("events.jsonl"), toPath: folder.path("log[1].jsonl"))
+        let result = try Self.remix(["analyze", "log[1].jsonl", "--format", "csv"], in: folder)
+        #expect(result.status == 0, "\(result.stderr)")
+        let missing = try Self.remix(["analyze", "log[2].jsonl"], in: folder)
+        #expect(missing.status == 1 && missing.stderr.contains("no log matches 'log[2].jsonl'"))
+    }
+
+    @Test func aFIFONobodyWritesIsAnErrorNotAHang() throws {
+        let folder = try Self.project()
+        try #require(mkfifo(folder.path("pipe"), 0o600) == 0)
+        let result = try Self.remix(["analyze", "pipe"], in: folder)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("remix: cannot read pipe: it is a FIFO and nothing was written to it"))
+    }
+
+    @Test func aPipeWithAWriterIsRead() throws {
+        let folder = try Self.project()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", #""$0" analyze <(cat events.jsonl) --format csv"#, RemixProcess.remix.path]
+        process.currentDirectoryURL = folder.url
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(text.contains("e,control,0,ManualGroupInsertion,20,advert_published,7,"))
+    }
+
+    @Test func devicesAreNotLogs() throws {
+        let folder = try Self.project()
+        let result = try Self.remix(["analyze", "/dev/zero"], in: folder)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("remix: cannot read /dev/zero: it is a device, not a log"))
+    }
+}

@@ -21,9 +21,10 @@ struct ExportGrowthBookCommand: ParsableCommand {
             slot: {"feature": NAME, "params": {…}}. Its default is the slot's default feature, and each \
             experiment on the slot is a rule, in key order, so an SDK picks the same filler as 'remix \
             assign' and 'remix run'. Saved groups that conditions use go to 'savedGroups'. Drafts, \
-            inactive and stopped experiments and those outside their schedule at --at are left out, as \
-            GrowthBook leaves them out of its payloads; an experiment with 'force' becomes a force rule. \
-            Each such mapping is reported on standard error. See docs/growthbook.md.
+            inactive and stopped experiments (which assign nobody) and those outside their schedule at \
+            --at are left out, as GrowthBook applies schedules when it builds a payload; an experiment \
+            with 'force' becomes a force rule. Each such mapping is reported on standard error. See \
+            docs/growthbook.md.
             """)
 
     @Argument(help: "The experiments folder (or files).")

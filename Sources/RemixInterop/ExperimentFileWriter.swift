@@ -66,7 +66,7 @@ enum ExperimentFileWriter {
         for variation in experiment.variations {
             var fields = ["key: \(scalar(variation.key))", "feature: \(scalar(variation.feature))"]
             if !variation.parameters.isEmpty {
-                let params = variation.parameters.keys.sorted().map { "\(key($0)): \(parameter(variation.parameters[$0]!))" }
+                let params = variation.parameters.sorted { $0.key < $1.key }.map { "\(key($0.key)): \(parameter($0.value))" }
                 fields.append("params: {\(params.joined(separator: ", "))}")
             }
             let line = "  - {\(fields.joined(separator: ", "))}"

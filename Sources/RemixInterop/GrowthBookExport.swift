@@ -83,11 +83,11 @@ public struct GrowthBookExport: Sendable {
             notes.append(Note(file: definition.file, experiment: definition.key, message: message))
         }
         if !experiment.active {
-            note("is left out: it is inactive, and GrowthBook leaves disabled rules out of the payload")
+            note("is left out: an inactive experiment assigns nobody, so the payload holds no rule for it")
             return nil
         }
         if experiment.status == .draft {
-            note("is left out: it is a draft, and GrowthBook leaves draft experiments out of the payload")
+            note("is left out: a draft assigns nobody, so the payload holds no rule for it")
             return nil
         }
         if let schedule = definition.schedule {
@@ -110,8 +110,7 @@ public struct GrowthBookExport: Sendable {
             return forceRule(definition, variation: force)
         }
         if experiment.status == .stopped {
-            note("is left out: it is stopped, so it assigns nobody, and GrowthBook leaves stopped experiments "
-                 + "out of the payload")
+            note("is left out: a stopped experiment assigns nobody, so the payload holds no rule for it")
             return nil
         }
         return experimentRule(definition)

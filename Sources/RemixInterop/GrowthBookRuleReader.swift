@@ -56,8 +56,10 @@ struct GrowthBookRuleReader {
         if !unknown.isEmpty { notes.append("ignores unknown field(s) \(unknown.joined(separator: ", "))") }
 
         let key = string(fields["key"], "key", &problems).flatMap { $0.isEmpty ? nil : $0 } ?? featureKey
-        if key.contains("/") || key.hasPrefix(".") || key.contains("\0") {
-            problems.append("has the key '\(key)', which cannot name an experiment file; change the tracking key")
+        let fileName = "\(key).yaml"
+        if key.contains("/") || key.hasPrefix(".") || key.contains("\0") || fileName == ExperimentSet.savedGroupsFile
+            || fileName.hasSuffix(ExperimentSet.populationSuffix) {
+            problems.append("has the key '\(key)', which cannot name an experiment file (\(fileName)); change the tracking key")
         }
         let metaKeys = variationKeys(fields["meta"], count: values.count, &problems, notes: &notes)
         var variations: [ImportedExperiment.Variation] = []

@@ -176,6 +176,7 @@ import Testing
                                "has 1 weights for 2 variations", "has a 'coverage' that is not a number: \"all\"",
                                "hashVersion 3", "namespace that is not [id, start, end]", "condition that is not an object")
         try Self.expectFailure(Self.payload(rule: Self.rule(extra: ["key": "../escape"])), "cannot name an experiment file")
+        try Self.expectFailure(Self.payload(rule: Self.rule(extra: ["key": "saved-groups"])), "cannot name an experiment file")
         try Self.expectFailure(Self.payload(rule: Self.rule(extra: ["meta": [["key": "a", "passthrough": true], ["key": "a"]]])),
                                "passthrough", "two variations keyed 'a'")
         try Self.expectFailure(Self.payload(rule: Self.rule(extra: ["parentConditions": [["id": "f", "condition": [:]]]])),

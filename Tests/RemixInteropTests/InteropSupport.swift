@@ -39,12 +39,16 @@ enum GrowthBookPython {
         'pip install growthbook')
         """
 
+    /// Under CI=true without a Python: the tests fail with this.
+    struct Missing: Error, CustomStringConvertible {
+        var description: String {
+            "CI=true but there is no Python with GrowthBook's SDK: set REMIX_PYTHON, or run .ci/run (it makes .build-venv)"
+        }
+    }
+
     /// Runs the evaluation script on `job` and returns its parsed results.
     static func evaluate(_ job: AttributeValue) throws -> (sdk: String, results: [String: AttributeValue]) {
-        guard let python = path else {
-            Issue.record("CI=true but no Python with GrowthBook's SDK: set REMIX_PYTHON or create .build-venv with growthbook")
-            throw CancellationError()
-        }
+        guard let python = path else { throw Missing() }
         let folder = try TemporaryFolder()
         let jobFile = try folder.write("job.json", PayloadJSON.compact(job))
         let resultFile = folder.path("results.json")
@@ -61,7 +65,9 @@ enum GrowthBookPython {
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         watchdog.cancel()
-        try #require(process.terminationStatus == 0, "\(python) \(Paths.script) failed:\n\(stderr)")
+        let failure = "\(python) \(Paths.script) failed (is GrowthBook's SDK installed? "
+            + "\(python) -m pip install growthbook):\n\(stderr)"
+        try #require(process.terminationStatus == 0, "\(failure)")
         let output = try PayloadJSON.read(path: resultFile)
         return (output["sdk"]?.stringValue ?? "?", output["results"]?.objectValue ?? [:])
     }

@@ -29,6 +29,8 @@ let package = Package(
         .target(name: "RemixExperiments", dependencies: [remixKit, remixYAML]),
         .target(name: "RemixEventLog", dependencies: [remixKit]),
         .target(name: "RemixAnalysis", dependencies: ["RemixExperiments"]),
+        // GrowthBook SDK payloads: export experiments as one, import one as experiment files.
+        .target(name: "RemixInterop", dependencies: ["RemixExperiments", remixKit, remixYAML]),
         .target(
             name: "RemixSimulation",
             dependencies: ["RemixHost", "RemixExperiments", "RemixEventLog", remixKit, remixYAML, features]),
@@ -36,7 +38,7 @@ let package = Package(
         .target(
             name: "RemixCLI",
             dependencies: [
-                "RemixHost", "RemixTerminal", "RemixExperiments", "RemixSimulation", "RemixEventLog", "RemixAnalysis", remixKit, remixYAML,
+                "RemixHost", "RemixTerminal", "RemixExperiments", "RemixSimulation", "RemixEventLog", "RemixAnalysis", "RemixInterop", remixKit, remixYAML,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "remix", dependencies: ["RemixCLI"]),
@@ -65,6 +67,10 @@ let package = Package(
         .testTarget(
             name: "RemixHostTests", dependencies: ["RemixHost", "RemixTerminal", "RemixCLI", "RemixTestSupport", remixKit, features]),
         .testTarget(name: "RemixPluginTests", dependencies: ["RemixHost", "RemixTestSupport", remixKit, features]),
+        .testTarget(
+            name: "RemixInteropTests",
+            dependencies: ["RemixInterop", "RemixExperiments", "RemixHost", "RemixTestSupport", remixKit, remixYAML],
+            exclude: ["Python"]),
         .testTarget(name: "RemixEventLogTests", dependencies: ["RemixEventLog", "RemixTestSupport", remixKit]),
         .testTarget(
             name: "RemixSimulationTests",

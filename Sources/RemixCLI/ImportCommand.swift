@@ -1,0 +1,67 @@
+import ArgumentParser
+import Foundation
+import RemixInterop
+
+/// `remix import`: experiments from other tools' formats.
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import experiments from another tool's format.",
+        subcommands: [ImportGrowthBookCommand.self])
+}
+
+/// `remix import growthbook`: a GrowthBook SDK payload's experiment rules as experiment files.
+struct ImportGrowthBookCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "growthbook",
+        abstract: "Turn the experiment rules of a GrowthBook SDK payload's feature into experiment files.",
+        discussion: """
+            Reads the feature <app>.<slot> (or --feature, or the payload's only feature); each experiment \
+            rule becomes <key>.yaml in --out. A variation's value must name a registered feature that can \
+            fill the slot: its name, or {"feature": NAME, "params": {…}}. Saved groups the conditions use \
+            are added to saved-groups.yaml. The files are checked with the folder's other experiments, as \
+            'remix validate' does, and nothing is written unless they pass. Force rules and other rules \
+            with no experiment file form fail the import unless --skip-unsupported leaves them out. See \
+            docs/growthbook.md.
+            """)
+
+    @Argument(help: "The payload file (JSON), e.g. saved from /api/features/<client key>.")
+    var payload: String
+
+    @Option(help: "The app whose slot the experiments fill.")
+    var app: String
+
+    @Option(help: "The slot they fill.")
+    var slot: String
+
+    @Option(help: "The payload feature to read (default: <app>.<slot>).")
+    var feature: String?
+
+    @Option(help: "The experiments folder to write to.")
+    var out: String = "experiments"
+
+    @Flag(help: "Replace experiment files that already exist.")
+    var overwrite = false
+
+    @Flag(help: "Leave out rules that experiment files cannot express (force rules, rollouts, bandits) instead of failing.")
+    var skipUnsupported = false
+
+    @OptionGroup var plugins: PluginOptions
+
+    func run() throws {
+        let registry = try loadRegistry(plugins: plugins.paths)
+        let options = GrowthBookImport.Options(payloadFile: payload, app: app, slot: slot, feature: feature,
+                                               outputFolder: out, overwrite: overwrite, skipUnsupported: skipUnsupported)
+        do {
+            let plan = try GrowthBookImport.plan(options: options, registry: registry)
+            for note in plan.notes { printError("note: \(note)") }
+            try plan.write()
+            for file in plan.files { print("\(file.replaces ? "replaced" : "wrote") \(file.path)") }
+            print("\(plan.experiments.count) experiment\(plan.experiments.count == 1 ? "" : "s") from feature "
+                  + "'\(plan.featureKey)'; check them with 'remix validate \(out)'")
+        } catch {
+            printError(error.description, prefix: false)
+            throw ExitCode(1)
+        }
+    }
+}

@@ -1,0 +1,183 @@
+import Foundation
+import RemixExperiments
+import RemixKit
+
+/// An experiment read from a GrowthBook rule, with the fields an experiment file holds.
+public struct ImportedExperiment: Sendable, Equatable {
+    /// One arm: its key, the feature that fills the slot and its parameters.
+    public struct Variation: Sendable, Equatable {
+        public var key: String
+        public var feature: String
+        public var parameters: [String: ParameterValue]
+    }
+
+    public var key: String
+    public var description: String?
+    public var app: String
+    public var slot: String
+    public var hashVersion: Int
+    public var hashAttribute: String
+    public var fallbackAttribute: String?
+    /// Nil when it is the key (the default).
+    public var seed: String?
+    public var namespace: Namespace?
+    public var filters: [Experiment.Filter]?
+    public var coverage: Double
+    /// Nil when the split is equal (the default).
+    public var weights: [Double]?
+    public var condition: AttributeValue?
+    public var variations: [Variation]
+}
+
+/// Writes experiment files as people write them: block YAML, strings quoted only when needed.
+enum ExperimentFileWriter {
+    /// The file for `experiment`, opening with a comment saying where it came from.
+    static func text(_ experiment: ImportedExperiment, origin: String) -> String {
+        var lines = ["# \(origin)", "key: \(scalar(experiment.key))"]
+        if let description = experiment.description { lines.append("description: \(scalar(description))") }
+        lines += ["app: \(scalar(experiment.app))", "slot: \(scalar(experiment.slot))", "status: running",
+                  "hashVersion: \(experiment.hashVersion)", "hashAttribute: \(scalar(experiment.hashAttribute))"]
+        if let fallback = experiment.fallbackAttribute { lines.append("fallbackAttribute: \(scalar(fallback))") }
+        if let seed = experiment.seed { lines.append("seed: \(scalar(seed))") }
+        if let namespace = experiment.namespace {
+            lines.append("namespace: [\(scalar(namespace.id)), \(number(namespace.start)), \(number(namespace.end))]")
+        }
+        if let filters = experiment.filters {
+            lines.append(filters.isEmpty ? "filters: []" : "filters:")
+            for filter in filters {
+                var fields = ["seed: \(scalar(filter.seed))"]
+                if let attribute = filter.attribute { fields.append("attribute: \(scalar(attribute))") }
+                fields.append("ranges: [\(filter.ranges.map { "[\(number($0.start)), \(number($0.end))]" }.joined(separator: ", "))]")
+                if let version = filter.hashVersion { fields.append("hashVersion: \(version)") }
+                lines.append("  - {\(fields.joined(separator: ", "))}")
+            }
+        }
+        lines.append("coverage: \(number(experiment.coverage))")
+        if let weights = experiment.weights { lines.append("weights: [\(weights.map(number).joined(separator: ", "))]") }
+        if let condition = experiment.condition {
+            if case .object(let members) = condition, members.isEmpty {
+                lines.append("condition: {}")
+            } else {
+                lines.append("condition:")
+                lines += block(condition, indent: "  ")
+            }
+        }
+        lines.append("variations:")
+        for variation in experiment.variations {
+            var fields = ["key: \(scalar(variation.key))", "feature: \(scalar(variation.feature))"]
+            if !variation.parameters.isEmpty {
+                let params = variation.parameters.sorted { $0.key < $1.key }.map { "\(key($0.key)): \(parameter($0.value))" }
+                fields.append("params: {\(params.joined(separator: ", "))}")
+            }
+            let line = "  - {\(fields.joined(separator: ", "))}"
+            lines += line.count <= 100 ? [line] : ["  - " + fields[0]] + fields.dropFirst().map { "    " + $0 }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Saved groups as `saved-groups.yaml` lines: `name: [values]`.
+    static func savedGroupLines(_ groups: [String: AttributeValue]) -> [String] {
+        groups.keys.sorted().map { "\(key($0)): \(flow(groups[$0] ?? .array([])))" }
+    }
+
+    /// A value in block style at `indent`: mappings one key a line, lists of mappings as `- `
+    /// items, lists without mappings in flow style.
+    static func block(_ value: AttributeValue, indent: String) -> [String] {
+        switch value {
+        case .object(let members) where !members.isEmpty:
+            var lines: [String] = []
+            for name in members.keys.sorted() {
+                let member = members[name] ?? .null
+                if isBlock(member) {
+                    lines.append("\(indent)\(key(name)):")
+                    lines += block(member, indent: indent + "  ")
+                } else {
+                    lines.append("\(indent)\(key(name)): \(flow(member))")
+                }
+            }
+            return lines
+        case .array(let items) where isBlock(value):
+            var lines: [String] = []
+            for item in items {
+                let nested = isBlock(item) ? block(item, indent: indent + "  ") : ["\(indent)  \(flow(item))"]
+                // The item's first line goes after the dash.
+                lines.append(indent + "- " + String(nested[0].dropFirst(indent.count + 2)))
+                lines += nested.dropFirst()
+            }
+            return lines
+        default:
+            return [indent + flow(value)]
+        }
+    }
+
+    /// Whether `value` is written in block style: a non-empty mapping, or a list holding one.
+    private static func isBlock(_ value: AttributeValue) -> Bool {
+        switch value {
+        case .object(let members): return !members.isEmpty
+        case .array(let items): return items.contains { if case .object(let m) = $0 { !m.isEmpty } else { isBlock($0) } }
+        default: return false
+        }
+    }
+
+    /// A value in flow style.
+    static func flow(_ value: AttributeValue) -> String {
+        switch value {
+        case .null: return "null"
+        case .bool(let flag): return flag ? "true" : "false"
+        case .number(let value): return number(value)
+        case .string(let text): return quoted(text)
+        case .array(let items): return "[" + items.map(flow).joined(separator: ", ") + "]"
+        case .object(let members):
+            return "{" + members.keys.sorted().map { "\(key($0)): \(flow(members[$0] ?? .null))" }.joined(separator: ", ") + "}"
+        }
+    }
+
+    private static func parameter(_ value: ParameterValue) -> String {
+        switch value {
+        case .bool(let flag): return flag ? "true" : "false"
+        case .int(let number): return String(number)
+        case .double(let number):
+            // Always with a fraction or exponent mark, so the file reads it back as a double.
+            let text = number.isFinite ? String(number) : (number.isNaN ? ".nan" : (number > 0 ? ".inf" : "-.inf"))
+            return text.contains(".") || !number.isFinite ? text : fixExponent(text)
+        case .string(let text): return quoted(text)
+        }
+    }
+
+    /// A number as YAML reads it back: integers plain, others with a fraction before any exponent.
+    static func number(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        let text = String(value)
+        return text.contains(".") ? text : fixExponent(text)
+    }
+
+    /// `1e-05` → `1.0e-05`: YAML 1.1 resolvers need the fraction to read a float.
+    private static func fixExponent(_ text: String) -> String {
+        guard let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }) else { return text + ".0" }
+        return text[..<e] + ".0" + text[e...]
+    }
+
+    /// A string value: plain when it cannot be read as anything else, otherwise double-quoted.
+    static func scalar(_ text: String) -> String { quoted(text) }
+
+    private static func quoted(_ text: String) -> String {
+        isPlainSafe(text, allowDollar: false) ? text : PayloadJSON.string(text)
+    }
+
+    /// A mapping key: plain when safe (including `$or`), otherwise double-quoted.
+    static func key(_ text: String) -> String {
+        isPlainSafe(text, allowDollar: true) ? text : PayloadJSON.string(text)
+    }
+
+    private static let reserved: Set<String> = ["true", "false", "null", "yes", "no", "on", "off", "y", "n", "~"]
+
+    private static func isPlainSafe(_ text: String, allowDollar: Bool) -> Bool {
+        guard let first = text.unicodeScalars.first, !reserved.contains(text.lowercased()) else { return false }
+        let letter = ("a"..."z").contains(first) || ("A"..."Z").contains(first) || first == "_"
+        guard letter || (allowDollar && first == "$") else { return false }
+        return text.unicodeScalars.allSatisfy { scalar in
+            ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+                || "_-./".unicodeScalars.contains(scalar) || (allowDollar && scalar == "$")
+        }
+    }
+}

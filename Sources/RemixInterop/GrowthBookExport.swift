@@ -1,0 +1,221 @@
+import Foundation
+import RemixExperiments
+import RemixKit
+
+/// Experiments as the SDK payload GrowthBook's SDKs load: one feature per app slot, named
+/// `<app>.<slot>`, whose value names the registered feature that fills the slot (and its
+/// parameters). Each experiment on the slot is one rule, in key order, so an SDK evaluating the
+/// feature picks the same filler as `remix` does; see docs/growthbook.md for the mapping.
+public struct GrowthBookExport: Sendable {
+    /// Something about an experiment that the payload expresses differently, or not at all.
+    public struct Note: Sendable, Equatable, CustomStringConvertible {
+        /// The experiment's file.
+        public let file: String
+        /// The experiment's key.
+        public let experiment: String
+        /// What happened to it in the payload.
+        public let message: String
+
+        public var description: String { "\(file): experiment '\(experiment)' \(message)" }
+    }
+
+    /// The payload: `features`, and `savedGroups` when a condition uses one.
+    public let payload: AttributeValue
+    /// How experiments that the payload cannot hold as written were mapped.
+    public let notes: [Note]
+
+    /// The payload as indented JSON with a final newline.
+    public var json: String { PayloadJSON.render(payload) + "\n" }
+
+    /// The GrowthBook feature key of `slot` in `app`.
+    public static func featureKey(app: String, slot: String) -> String { "\(app).\(slot)" }
+
+    /// Exports the experiments of `set` for the slots of `app` (every registered app when nil),
+    /// as a payload built at `date`: GrowthBook applies schedules when it builds a payload, so an
+    /// experiment is in it only while its schedule runs.
+    public static func make(
+        _ set: ExperimentSet, registry: FeatureRegistry, app: String? = nil, at date: Date
+    ) throws(InteropError) -> GrowthBookExport {
+        let apps: [AppDefinition]
+        if let app {
+            do {
+                apps = [try registry.app(named: app)]
+            } catch {
+                throw InteropError(file: "--app", problems: [error.description])
+            }
+        } else {
+            apps = registry.apps
+        }
+        var notes: [Note] = []
+        var features: [String: AttributeValue] = [:]
+        var exported: Set<String> = []
+        for app in apps {
+            for slot in app.slots {
+                var rules: [AttributeValue] = []
+                for definition in set.definitions(app: app.name, slot: slot.name) {
+                    exported.insert(definition.key)
+                    if let rule = rule(for: definition, at: date, notes: &notes) { rules.append(rule) }
+                }
+                features[featureKey(app: app.name, slot: slot.name)] = .object([
+                    "defaultValue": SlotValue(feature: slot.defaultFeature).json, "rules": .array(rules),
+                ])
+            }
+        }
+        let known = Set(apps.map(\.name))
+        for definition in set.definitions where !exported.contains(definition.key) && (app == nil || known.contains(definition.app)) {
+            notes.append(Note(file: definition.file, experiment: definition.key,
+                              message: "is left out: app '\(definition.app)' has no slot '\(definition.slot)'"))
+        }
+        var payload: [String: AttributeValue] = ["features": .object(features)]
+        let groups = usedGroups(in: features.values).sorted()
+        if !groups.isEmpty {
+            var saved: [String: AttributeValue] = [:]
+            for name in groups { saved[name] = set.savedGroups[name] ?? .array([]) }
+            payload["savedGroups"] = .object(saved)
+        }
+        return GrowthBookExport(payload: .object(payload), notes: notes)
+    }
+
+    /// The rule for `definition` at `date`, or nil (with a note) when GrowthBook would leave it out.
+    static func rule(for definition: ExperimentDefinition, at date: Date, notes: inout [Note]) -> AttributeValue? {
+        let experiment = definition.experiment
+        func note(_ message: String) {
+            notes.append(Note(file: definition.file, experiment: definition.key, message: message))
+        }
+        if !experiment.active {
+            note("is left out: an inactive experiment assigns nobody, so the payload holds no rule for it")
+            return nil
+        }
+        if experiment.status == .draft {
+            note("is left out: a draft assigns nobody, so the payload holds no rule for it")
+            return nil
+        }
+        if let schedule = definition.schedule {
+            guard schedule.contains(date) else {
+                note("is left out: its schedule (\(describe(schedule))) does not include \(timestamp(date)); "
+                     + "GrowthBook applies schedules when it builds the payload, so export again when it starts")
+                return nil
+            }
+            note("runs on a schedule (\(describe(schedule))): GrowthBook applies schedules when it builds the "
+                 + "payload, so this payload holds its rule until it ends; export again then")
+        }
+        if let force = experiment.force, definition.variations.indices.contains(force) {
+            guard definition.variations.count >= 2 else {
+                note("is left out: it has fewer than two variations, so it assigns nobody")
+                return nil
+            }
+            note("forces variation \(force) ('\(definition.variations[force].key)'): exported as a force rule "
+                 + "whose filters include exactly the sessions the experiment includes; SDKs report it as a "
+                 + "forced value, not an experiment exposure")
+            return forceRule(definition, variation: force)
+        }
+        if experiment.status == .stopped {
+            note("is left out: a stopped experiment assigns nobody, so the payload holds no rule for it")
+            return nil
+        }
+        return experimentRule(definition)
+    }
+
+    private static func experimentRule(_ definition: ExperimentDefinition) -> AttributeValue {
+        let experiment = definition.experiment
+        var rule = common(definition)
+        rule["key"] = .string(definition.key)
+        rule["variations"] = .array(definition.variations.map { value(of: $0).json })
+        rule["weights"] = .array((experiment.weights ?? GrowthBookHash.equalWeights(definition.variations.count)).map { .number($0) })
+        rule["coverage"] = .number(experiment.coverage ?? 1)
+        rule["hashAttribute"] = .string(hashAttribute(experiment))
+        if let fallback = experiment.fallbackAttribute, !fallback.isEmpty { rule["fallbackAttribute"] = .string(fallback) }
+        rule["hashVersion"] = .number(Double(hashVersion(experiment)))
+        rule["seed"] = .string(seed(definition))
+        rule["meta"] = .array(definition.variations.map { .object(["key": .string($0.key)]) })
+        if let name = definition.summary { rule["name"] = .string(name) }
+        if let filters = experiment.filters {
+            // With filters the namespace is ignored; an empty list filters nobody out (as in
+            // GrowthBook's JavaScript SDK), which is the same as no filters and no namespace.
+            if !filters.isEmpty { rule["filters"] = .array(filters.map(json)) }
+        } else if let namespace = experiment.namespace {
+            rule["namespace"] = .array([.string(namespace.id), .number(namespace.start), .number(namespace.end)])
+        }
+        return .object(rule)
+    }
+
+    /// A forced experiment includes a session when its filters (or namespace), condition and
+    /// bucket ranges do; the rule's filters say exactly that, the ranges as a filter of their own.
+    private static func forceRule(_ definition: ExperimentDefinition, variation: Int) -> AttributeValue {
+        let experiment = definition.experiment
+        var filters: [AttributeValue] = []
+        if let given = experiment.filters {
+            filters = given.map(json)
+        } else if let namespace = experiment.namespace {
+            filters.append(json(Experiment.Filter(
+                seed: "__" + namespace.id, ranges: [BucketRange(start: namespace.start, end: namespace.end)],
+                hashVersion: 1, attribute: hashAttribute(experiment))))
+        }
+        let ranges = GrowthBookHash.bucketRanges(count: definition.variations.count, coverage: experiment.coverage,
+                                                 weights: experiment.weights)
+        filters.append(json(Experiment.Filter(seed: seed(definition), ranges: ranges,
+                                              hashVersion: hashVersion(experiment), attribute: hashAttribute(experiment))))
+        var rule = common(definition)
+        rule["force"] = value(of: definition.variations[variation]).json
+        rule["filters"] = .array(filters)
+        return .object(rule)
+    }
+
+    private static func common(_ definition: ExperimentDefinition) -> [String: AttributeValue] {
+        var rule: [String: AttributeValue] = ["id": .string(definition.key)]
+        if let condition = definition.experiment.condition { rule["condition"] = condition.source }
+        return rule
+    }
+
+    private static func value(of variation: ExperimentDefinition.Variation) -> SlotValue {
+        SlotValue(feature: variation.feature, parameters: variation.parameters)
+    }
+
+    private static func json(_ filter: Experiment.Filter) -> AttributeValue {
+        var object: [String: AttributeValue] = [
+            "seed": .string(filter.seed),
+            "ranges": .array(filter.ranges.map { .array([.number($0.start), .number($0.end)]) }),
+        ]
+        if let version = filter.hashVersion { object["hashVersion"] = .number(Double(version)) }
+        if let attribute = filter.attribute { object["attribute"] = .string(attribute) }
+        return .object(object)
+    }
+
+    static func hashAttribute(_ experiment: Experiment) -> String {
+        experiment.hashAttribute.flatMap { $0.isEmpty ? nil : $0 } ?? "id"
+    }
+
+    static func hashVersion(_ experiment: Experiment) -> Int {
+        experiment.hashVersion.flatMap { $0 == 0 ? nil : $0 } ?? 1
+    }
+
+    static func seed(_ definition: ExperimentDefinition) -> String {
+        definition.experiment.seed.flatMap { $0.isEmpty ? nil : $0 } ?? definition.key
+    }
+
+    /// The saved groups that `$inGroup` and `$notInGroup` name anywhere in `values`.
+    static func usedGroups<S: Sequence>(in values: S) -> Set<String> where S.Element == AttributeValue {
+        var names: Set<String> = []
+        func walk(_ value: AttributeValue) {
+            switch value {
+            case .array(let items): items.forEach(walk)
+            case .object(let members):
+                for (key, member) in members {
+                    if key == "$inGroup" || key == "$notInGroup", case .string(let name) = member { names.insert(name) }
+                    walk(member)
+                }
+            default: break
+            }
+        }
+        values.forEach(walk)
+        return names
+    }
+
+    private static func describe(_ schedule: ExperimentDefinition.Schedule) -> String {
+        "\(schedule.start.map(timestamp) ?? "any time") to \(schedule.end.map(timestamp) ?? "no end")"
+    }
+
+    static func timestamp(_ date: Date) -> String {
+        ISO8601DateFormatter().string(from: date)
+    }
+}

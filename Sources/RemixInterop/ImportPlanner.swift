@@ -1,0 +1,120 @@
+import Foundation
+import RemixExperiments
+import RemixKit
+import RemixYAML
+
+/// Decides the files an import writes and checks them, with the experiments and saved groups
+/// already in the output folder, exactly as `remix validate` would.
+struct ImportPlanner {
+    let options: GrowthBookImport.Options
+    let registry: FeatureRegistry
+    let featureKey: String
+    /// The payload's `savedGroups`.
+    let payloadGroups: [String: AttributeValue]
+
+    func plan(_ experiments: [(ImportedExperiment, index: Int)], notes: [String]) throws(InteropError) -> GrowthBookImport {
+        var notes = notes
+        var problems: [String] = []
+        let folder = options.outputFolder
+        let manager = FileManager.default
+        let existing = manager.fileExists(atPath: folder)
+            ? ExperimentSet.load(paths: [folder]).0 : ExperimentSet(definitions: [])
+        var files: [GrowthBookImport.PlannedFile] = []
+        var definitions: [ExperimentDefinition] = []
+        for (experiment, index) in experiments {
+            let path = (folder as NSString).appendingPathComponent("\(experiment.key).yaml")
+            let exists = manager.fileExists(atPath: path)
+            if let other = existing.definition(key: experiment.key), other.file != path {
+                problems.append("experiment '\(experiment.key)' is already defined in \(other.file); remove that file or "
+                                + "change the rule's tracking key")
+            } else if exists, !options.overwrite {
+                problems.append("\(path) already exists; pass --overwrite to replace it")
+            }
+            let origin = "Imported from \(options.payloadFile) (GrowthBook feature '\(featureKey)', rule \(index)) "
+                + "by 'remix import growthbook'."
+            let text = ExperimentFileWriter.text(experiment, origin: origin)
+            let (definition, parseProblems) = ExperimentFileParser.parse(text, file: path)
+            problems += parseProblems.filter { $0.severity == .error }.map { "cannot express the rule: \($0)" }
+            if let definition { definitions.append(definition) }
+            files.append(.init(path: path, text: text, replaces: exists))
+        }
+        let newPaths = Set(files.map(\.path))
+        var groups = existing.savedGroups
+        let added = savedGroups(used: experiments.compactMap(\.0.condition), existing: existing.savedGroups, &problems)
+        groups.merge(added) { _, new in new }
+        let groupsPath = (folder as NSString).appendingPathComponent(ExperimentSet.savedGroupsFile)
+        if !added.isEmpty {
+            files.append(savedGroupsFile(groupsPath, adding: added))
+        }
+        if !problems.isEmpty {
+            throw InteropError(file: options.payloadFile, problems: problems, conclusion: "nothing was written")
+        }
+        let kept = existing.definitions.filter { !newPaths.contains($0.file) }
+        let diagnostics = ExperimentValidator(registry: registry)
+            .validate(ExperimentSet(definitions: kept + definitions, savedGroups: groups))
+            .filter { diagnostic in
+                newPaths.contains(diagnostic.location.file) || newPaths.contains { diagnostic.message.contains($0) }
+            }
+        let errors = diagnostics.filter { $0.severity == .error }
+        if !errors.isEmpty {
+            throw InteropError(
+                file: options.payloadFile,
+                problems: ["the experiment files it gives would not validate:"] + errors.map { "  \($0)" },
+                conclusion: overlapHint(errors) + "nothing was written")
+        }
+        notes += diagnostics.map { "\($0)" }
+        return GrowthBookImport(featureKey: featureKey, experiments: experiments.map(\.0), files: files, notes: notes)
+    }
+
+    /// The saved groups the conditions use that the folder does not have yet, from the payload.
+    private func savedGroups(used conditions: [AttributeValue], existing: [String: AttributeValue],
+                             _ problems: inout [String]) -> [String: AttributeValue] {
+        var added: [String: AttributeValue] = [:]
+        for name in GrowthBookExport.usedGroups(in: conditions).sorted() {
+            guard let values = payloadGroupValues(name) else {
+                problems.append(payloadGroups[name] == nil
+                                ? "a condition uses the saved group '\(name)', which the payload's savedGroups do not hold"
+                                : "the saved group '\(name)' is not a list of values; Remix's saved groups are lists")
+                continue
+            }
+            if let known = existing[name] {
+                if known != values {
+                    problems.append("the saved group '\(name)' of \(options.outputFolder)/\(ExperimentSet.savedGroupsFile) "
+                                    + "holds other values than the payload's; make them agree first")
+                }
+                continue
+            }
+            added[name] = values
+        }
+        return added
+    }
+
+    /// A payload saved group's values: a plain list, or a `{"type": "list", "values": […]}` group.
+    private func payloadGroupValues(_ name: String) -> AttributeValue? {
+        switch payloadGroups[name] {
+        case .array(let values)?: return .array(values)
+        case .object(let fields)? where fields["type"] == "list":
+            if case .array(let values)? = fields["values"] { return .array(values) }
+            return nil
+        default: return nil
+        }
+    }
+
+    /// The saved groups file with `added` appended (its comments kept), or a new one.
+    private func savedGroupsFile(_ path: String, adding added: [String: AttributeValue]) -> GrowthBookImport.PlannedFile {
+        let lines = ["# Imported from \(options.payloadFile) by 'remix import growthbook'."]
+            + ExperimentFileWriter.savedGroupLines(added)
+        guard let old = try? String(contentsOfFile: path, encoding: .utf8) else {
+            let header = "# Saved groups for `$inGroup` / `$notInGroup` conditions: name → the attribute values in the group."
+            return .init(path: path, text: ([header] + lines).joined(separator: "\n") + "\n", replaces: false)
+        }
+        let separator = old.isEmpty || old.hasSuffix("\n") ? "" : "\n"
+        return .init(path: path, text: old + separator + lines.joined(separator: "\n") + "\n", replaces: true)
+    }
+
+    private func overlapHint(_ errors: [Diagnostic]) -> String {
+        guard errors.contains(where: { $0.message.contains("can assign the same session") }) else { return "" }
+        return "GrowthBook lets the first rule that includes a session win; Remix needs the experiments on one slot "
+            + "to be mutually exclusive: put the rules in one namespace with disjoint ranges in GrowthBook; "
+    }
+}

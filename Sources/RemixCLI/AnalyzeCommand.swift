@@ -60,7 +60,7 @@ struct AnalyzeCommand: ParsableCommand {
         try analyze(logs: logs, experimentsFolder: experiments ?? "experiments", experimentsGiven: experiments != nil,
                     experiment: experiment, metrics: metric, format: format,
                     output: output, alpha: alpha, correction: Correction(rawValue: correction) ?? .holm,
-                    strict: strict, jobs: jobs)
+                    strict: strict, jobs: usefulJobs(jobs))
     }
 }
 
@@ -110,8 +110,12 @@ func analyze(logs: [String], experimentsFolder: String, experimentsGiven: Bool =
     case .csv: text = CSVReport.render(report)
     case .json: text = JSONReport.render(report)
     }
+    guard let output else {
+        writeOut(text)  // a failed write to standard output exits 1 (StandardOutputCheck)
+        return
+    }
     do {
-        if let output { try ReportFile.write(text, to: output) } else { try ReportFile.writeStandardOutput(text) }
+        try ReportFile.write(text, to: output)
     } catch {
         printError(error.description)
         throw ExitCode(1)

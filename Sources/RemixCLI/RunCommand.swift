@@ -71,6 +71,7 @@ struct RunCommand: ParsableCommand {
                 print("experiment \(decision.experiment):\(variation) (\(decision.rule))")
             }
         }
+        for warning in RegexBudget.takeWarnings() { printError(warning) }
         if !outcome.errors.isEmpty { throw ExitCode(1) }
     }
 }

@@ -115,6 +115,7 @@ struct SimulateCommand: ParsableCommand {
         reporter.finish()
         print("simulated \(appName) into \(log) (seed \(seed), shard \(plan.shard))")
         print(summary.text)
+        for warning in RegexBudget.takeWarnings() { printError(warning) }
         guard !noReport else { return }
         print("")
         try analyze(logs: [log], experimentsFolder: experiments, experiment: nil, metrics: [], format: .table,

@@ -13,20 +13,14 @@ public enum PopulationFile {
 
     /// Reads and parses the file at `path`.
     public static func load(path: String) -> (Population?, [Diagnostic]) {
-        let start = SourceLocation(file: path, line: 1, column: 1)
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-            return (nil, [Diagnostic(start, .error, "cannot read the population file: no such file; "
-                                     + "pass one with --population (the default is experiments/population.yaml)")])
-        }
-        guard !isFolder.boolValue else {
-            return (nil, [Diagnostic(start, .error, "cannot read the population file: it is a folder")])
-        }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            return (nil, [Diagnostic(start, .error, "cannot read the population file: permission denied or unreadable")])
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            return (nil, [Diagnostic(start, .error, "cannot read the population file: it is not UTF-8 text")])
+        let text: String
+        do {
+            text = try YAMLFile.read(path)
+        } catch {
+            let hint = YAMLFile.kind(of: path) == .missing
+                ? "; pass one with --population (the default is experiments/population.yaml)" : ""
+            return (nil, [Diagnostic(error.location, .error, "cannot read the population file: "
+                                          + error.message.replacingOccurrences(of: "cannot read this file: ", with: "") + hint)])
         }
         return parse(text, file: path)
     }

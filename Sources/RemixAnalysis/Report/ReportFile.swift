@@ -42,13 +42,6 @@ public enum ReportFile {
         guard close(descriptor) == 0 else { throw WriteError(path: path, reason: String(cString: strerror(errno))) }
     }
 
-    /// Writes `text` to standard output, reporting errors (a full disk, a closed pipe) instead of
-    /// dropping them.
-    public static func writeStandardOutput(_ text: String) throws(WriteError) {
-        fflush(nil)  // whatever `print` buffered comes first
-        try write(text, to: STDOUT_FILENO, path: "standard output")
-    }
-
     private static func write(_ text: String, to descriptor: Int32, path: String) throws(WriteError) {
         var bytes = Array(text.utf8)
         var error: Int32 = 0

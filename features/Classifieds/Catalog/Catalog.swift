@@ -51,10 +51,10 @@ extension Catalog {
     public static func load(contentsOf url: URL) throws(Diagnostic) -> Catalog {
         let text: String
         do {
-            text = try String(contentsOf: url, encoding: .utf8)
+            text = try YAMLFile.read(url.path)
         } catch {
-            throw Diagnostic(SourceLocation(file: url.path, line: 1, column: 1), .error,
-                             "cannot read the catalog file: \(error.localizedDescription)")
+            throw Diagnostic(error.location, .error, "cannot read the catalog file: "
+                             + error.message.replacingOccurrences(of: "cannot read this file: ", with: ""))
         }
         return try parse(text, file: url.path)
     }

@@ -36,30 +36,27 @@ struct AnalyzeCommand: ParsableCommand {
     @Option(help: "Write the report into this file (in place: links and mode are kept) instead of standard output.")
     var output: String?
 
-    @Option(help: "Significance level for confidence intervals and verdicts.")
+    @Option(parsing: .unconditional, help: "Significance level for confidence intervals and verdicts.")
     var alpha: Double = 0.05
 
-    @Option(help: "Multiple-testing correction across variations × metrics: none, holm, bh.")
-    var correction: String = "holm"
+    @Option(help: "Multiple-testing correction across variations × metrics: \(Correction.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var correction: Correction = .holm
 
     @Flag(help: "Fail on any line that does not parse.")
     var strict = false
 
-    @Option(help: "Reading threads (default: the number of cores).")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    @Option(parsing: .unconditional, help: "Reading threads (default: the number of cores).")
+    var jobs: Int?
 
     func validate() throws {
         guard alpha > 0, alpha < 1 else { throw ValidationError("--alpha must be between 0 and 1 (got \(alpha))") }
-        guard Correction(rawValue: correction) != nil else {
-            throw ValidationError("--correction must be none, holm or bh (got '\(correction)')")
-        }
-        guard jobs > 0 else { throw ValidationError("--jobs must be at least 1") }
+        if let jobs, jobs <= 0 { throw ValidationError("--jobs must be at least 1 (got \(jobs))") }
     }
 
     func run() throws {
         try analyze(logs: logs, experimentsFolder: experiments ?? "experiments", experimentsGiven: experiments != nil,
                     experiment: experiment, metrics: metric, format: format,
-                    output: output, alpha: alpha, correction: Correction(rawValue: correction) ?? .holm,
+                    output: output, alpha: alpha, correction: correction,
                     strict: strict, jobs: usefulJobs(jobs))
     }
 }
@@ -121,3 +118,5 @@ func analyze(logs: [String], experimentsFolder: String, experimentsGiven: Bool =
         throw ExitCode(1)
     }
 }
+
+extension Correction: ExpressibleByArgument {}

@@ -15,9 +15,10 @@ func writeOut(_ text: String) {
     StandardOutputCheck.flush()
 }
 
-/// `requested` worker threads, capped at the cores: more threads than cores only contend (64 jobs
-/// on 2 cores ran 8× slower than 2). Says so on standard error when it caps.
-func usefulJobs(_ requested: Int, cores: Int = ProcessInfo.processInfo.activeProcessorCount) -> Int {
+/// `requested` worker threads (nil: one per core), capped at the cores: more threads than cores
+/// only contend (64 jobs on 2 cores ran 8× slower than 2). Says so on standard error when it caps.
+func usefulJobs(_ requested: Int?, cores: Int = ProcessInfo.processInfo.activeProcessorCount) -> Int {
+    guard let requested else { return max(cores, 1) }
     guard requested > cores else { return requested }
     printError("warning: --jobs \(requested) is more than this machine's \(cores) cores; using \(cores)")
     return max(cores, 1)

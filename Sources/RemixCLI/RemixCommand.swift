@@ -1,12 +1,31 @@
 import ArgumentParser
+import RemixHost
 
 /// The `remix` command: a thin shell of subcommands over the Remix libraries.
 public struct RemixCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "remix",
         abstract: "Run apps built from Remix features, and experiment with which features fill their slots.",
+        version: RemixVersion.number,
         subcommands: [FeaturesCommand.self, ValidateCommand.self, AssignCommand.self, RunCommand.self, SimulateCommand.self, AnalyzeCommand.self,
                       ExportCommand.self, ImportCommand.self])
 
     public init() {}
+
+    /// Parses the command line and runs the command, like `main()`, except that every bad input —
+    /// an unknown option, a value that does not parse, a failed validation — exits 1, as the
+    /// commands' own input errors do, with ArgumentParser's message and usage on standard error.
+    public static func runMain(_ arguments: [String]? = nil) -> Never {
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+            Self.exit()
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                printError(fullMessage(for: error), prefix: false)
+                Self.exit(withError: ExitCode(1))
+            }
+            Self.exit(withError: error)
+        }
+    }
 }

@@ -39,6 +39,9 @@ struct RunCommand: ParsableCommand {
     @OptionGroup var plugins: PluginOptions
 
     func run() throws {
+        // Every option is checked, whether or not experiments use it.
+        _ = try session.parsedAttributes()
+        _ = try session.date()
         let registry = try loadRegistry(plugins: plugins.paths)
         let fixed: FixedSlotChooser
         do {

@@ -21,14 +21,14 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "The app to simulate (default: the population file's app).")
     var app: String?
 
-    @Option(help: "Sessions in the whole run.")
+    @Option(parsing: .unconditional, help: "Sessions in the whole run.")
     var sessions: Int = 10_000
 
-    @Option(help: "The run's seed.")
+    @Option(parsing: .unconditional, help: "The run's seed.")
     var seed: UInt64 = 1
 
-    @Option(help: "Worker threads, at most the number of cores (default: the number of cores).")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    @Option(parsing: .unconditional, help: "Worker threads, at most the number of cores (default: the number of cores).")
+    var jobs: Int?
 
     @Option(help: "The population file: personas, attributes, adverts, service behaviour.")
     var population: String = "experiments/population.yaml"
@@ -56,7 +56,7 @@ struct SimulateCommand: ParsableCommand {
         if sessions > Self.maximumSessions {
             return "--sessions must be at most \(Self.maximumSessions) (got \(sessions)); split larger runs with --shard"
         }
-        if jobs <= 0 { return "--jobs must be at least 1 (got \(jobs))" }
+        if let jobs, jobs <= 0 { return "--jobs must be at least 1 (got \(jobs))" }
         if let shard, Shard(spec: shard) == nil { return "--shard must be I/N with 1 ≤ I ≤ N, e.g. 2/4 (got '\(shard)')" }
         return nil
     }
@@ -81,8 +81,9 @@ struct SimulateCommand: ParsableCommand {
             throw ExitCode(1)
         }
         let set = try loadExperiments(paths: [experiments], registry: registry)
+        let jobs = usefulJobs(self.jobs)
         let plan = SimulationPlan(
-            app: appName, sessions: sessions, seed: seed, jobs: usefulJobs(jobs),
+            app: appName, sessions: sessions, seed: seed, jobs: jobs,
             shard: shard.flatMap(Shard.init(spec:)) ?? .whole, population: population, experiments: set,
             sources: sources(set))
         if let problem = plan.problem() ?? LogTarget.problem(path: log, inputs: inputs(), replacing: !append) {

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import RemixEventLog
+import RemixHost
 import RemixKit
 
 /// Runs a plan's sessions on several threads and appends their events to the log in session
@@ -13,8 +14,8 @@ public final class SimulationRunner {
     private let plan: SimulationPlan
     private let simulator: SessionSimulator
     private let log: JSONLinesFile
-    /// The library version written into run records.
-    public static let version = "remix 0.4.0"
+    /// The version written into run records.
+    public static let version = RemixVersion.text
 
     /// Makes a runner writing to `log`.
     public init(plan: SimulationPlan, registry: FeatureRegistry, log: JSONLinesFile) {

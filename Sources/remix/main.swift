@@ -1,4 +1,4 @@
 import RemixCLI
 
 StandardOutputCheck.install()
-RemixCommand.main()
+RemixCommand.runMain()

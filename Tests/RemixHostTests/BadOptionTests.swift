@@ -1,0 +1,52 @@
+import Foundation
+import RemixHost
+import RemixTestSupport
+import Testing
+
+/// Every command answers bad input one way: a message on standard error naming the value, and exit 1
+/// — whether ArgumentParser or the command itself finds the problem.
+@Suite struct BadOptionTests {
+    static let cases: [([String], String)] = [
+        (["simulate", "--sessions", "-5"], "--sessions must be at least 1 (got -5)"),
+        (["simulate", "--jobs", "-1"], "--jobs must be at least 1 (got -1)"),
+        (["simulate", "--seed", "-1"], "'-1' is invalid for '--seed"),
+        (["simulate", "--bogus"], "Unknown option '--bogus'"),
+        (["analyze", "--alpha", "2"], "--alpha must be between 0 and 1 (got 2.0)"),
+        (["analyze", "--alpha", "-0.5"], "--alpha must be between 0 and 1 (got -0.5)"),
+        (["analyze", "--format", "xml"], "'xml' is invalid for '--format"),
+        (["analyze", "--correction", "bonferroni"], "Please provide one of 'none', 'holm' or 'bh'"),
+        (["analyze", "--jobs", "0"], "--jobs must be at least 1 (got 0)"),
+        (["features", "--bogus"], "Unknown option '--bogus'"),
+        (["validate", "--bogus"], "Unknown option '--bogus'"),
+        (["assign"], "Missing expected argument"),
+        (["run", "--attributes", "{bad"], "--attributes must be a JSON object"),
+        (["run", "--at", "2026-02-31"], "--at must be a date"),
+        (["export", "growthbook", "--bogus"], "Unknown option '--bogus'"),
+        (["import", "growthbook"], "Missing expected argument"),
+        (["frobnicate"], "Unexpected argument 'frobnicate'"),
+    ]
+
+    @Test(arguments: cases)
+    func badInputExitsOneWithAMessage(arguments: [String], message: String) throws {
+        let result = try RemixProcess.run(arguments)
+        #expect(result.status == 1, "exit \(result.status) for \(arguments): \(result.stderr)")
+        #expect(result.stderr.contains(message), "stderr: \(result.stderr)")
+        #expect(!result.stderr.contains("Fatal error"))
+    }
+
+    @Test func versionAndHelpExitZero() throws {
+        let version = try RemixProcess.run(["--version"])
+        #expect(version.status == 0)
+        #expect(version.stdout == RemixVersion.number + "\n")
+        #expect(RemixVersion.text == "remix " + RemixVersion.number)
+        let help = try RemixProcess.run(["analyze", "--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("--correction <correction>"))
+        for command in ["simulate", "analyze"] {
+            let help = try RemixProcess.run([command, "--help"]).stdout
+            let entry = try #require(help.components(separatedBy: "--jobs <jobs>").last?
+                .components(separatedBy: "\n  -").first)
+            #expect(entry.components(separatedBy: "default").count == 2, "one default for --jobs: \(entry)")
+        }
+    }
+}

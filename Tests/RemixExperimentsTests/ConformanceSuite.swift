@@ -28,6 +28,17 @@ enum ConformanceSuite {
             .appendingPathComponent("shared/conformance/growthbook-cases.json")
     }
 
+    /// Whether the conformance data is beside the checkout.
+    static var isAvailable: Bool { FileManager.default.fileExists(atPath: fileURL.path) }
+
+    /// Whether the tests must run even without it: in CI (`CI=true`) a missing `../shared` fails
+    /// the suite instead of skipping it.
+    static var isRequired: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
+
+    /// Why the conformance tests are skipped on this checkout.
+    static let skipReason: Comment = Comment(rawValue: "GrowthBook's conformance data (../shared/conformance) is not "
+        + "beside this checkout; the tests skip here and run in CI (CI=true), where its absence fails them")
+
     /// The cases of one section, each a positional tuple.
     static func section(_ name: String) throws -> [[AttributeValue]] {
         guard let data = FileManager.default.contents(atPath: fileURL.path) else {

@@ -26,7 +26,7 @@ import Testing
         let flow = try #require(Self.rule(export, "insertion-flow"))
         #expect(flow == [
             "id": "insertion-flow", "key": "insertion-flow", "seed": "insertion-flow", "hashAttribute": "id",
-            "hashVersion": 2, "coverage": 1, "weights": [0.34, 0.33, 0.33], "namespace": ["insertion", 0, 0.6],
+            "hashVersion": 2, "coverage": 1, "weights": [0.34, 0.33, 0.33], "namespace": ["insertion", 0, 0.5],
             "name": "Manual vs automatic group choice vs alternation on Marketplace's insertion slot",
             "meta": [["key": "manual"], ["key": "auto"], ["key": "alternating"]],
             "variations": [["feature": "ManualGroupInsertion", "params": [:]], ["feature": "AutoGroupInsertion", "params": [:]],

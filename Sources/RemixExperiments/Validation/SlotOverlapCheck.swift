@@ -14,11 +14,25 @@ struct SlotOverlapCheck {
                         experiments '\(earlier.key)' (\(earlier.file)) and '\(later.key)' both fill \
                         \(later.app)/\(later.slot) and can assign the same session; give both the same \
                         namespace with non-overlapping ranges (or disjoint filters or schedules)
-                        """))
+                        """ + room(for: later, or: earlier, among: definitions)))
                 }
             }
         }
         return problems
+    }
+
+    /// Where there is room for `a`: the slices the other experiments take in the namespace `a` (or
+    /// else `b`) uses, and what they leave free.
+    private func room(for a: ExperimentDefinition, or b: ExperimentDefinition, among definitions: [ExperimentDefinition]) -> String {
+        let map = NamespaceMap(definitions.filter { $0.key != a.key })
+        guard let id = a.experiment.namespace?.id ?? b.experiment.namespace?.id,
+              let slices = map.namespaces.first(where: { $0.id == id })?.slices else { return "" }
+        let free = map.free(in: id)
+        return "; in namespace '\(id)' the others take " + slices.filter { $0.experiment != nil }.map(\.description)
+            .joined(separator: ", ")
+            + (free.isEmpty ? " and leave no free range: narrow one of them to make room"
+                            : "; free: " + free.map { "[\(NamespaceMap.Slice.number($0.start)), \(NamespaceMap.Slice.number($0.end)))" }
+                                .joined(separator: ", "))
     }
 
     func exclusive(_ a: ExperimentDefinition, _ b: ExperimentDefinition) -> Bool {

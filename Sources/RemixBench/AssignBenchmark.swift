@@ -65,7 +65,7 @@ enum BenchTimer {
     /// Seconds `body` takes.
     static func seconds(_ body: () -> Void) -> Double {
         let elapsed = ContinuousClock().measure(body)
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        return elapsed.seconds
     }
 
     /// Three decimals.

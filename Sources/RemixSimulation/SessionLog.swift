@@ -26,8 +26,7 @@ final class SessionLog: EventSink {
 
     /// Milliseconds since the epoch, now on the virtual clock.
     var timestamp: Int64 {
-        let parts = clock().components
-        return start + parts.seconds * 1000 + parts.attoseconds / 1_000_000_000_000_000
+        start + clock().wholeMilliseconds
     }
 
     func record(_ event: DomainEvent) {

@@ -51,10 +51,9 @@ struct SessionSimulator: Sendable {
         let simulated = SimulatedUser(session: session, persona: persona, advert: advert, log: log,
                                       random: SeededGenerator(seed: random.next()))
         let outcome = simulated.run()
-        let duration = clock.now.components
         log.write("session_ended", [
             EventField("outcome", .string(outcome.rawValue)),
-            EventField("durationMs", .int(Int(duration.seconds * 1000 + duration.attoseconds / 1_000_000_000_000_000))),
+            EventField("durationMs", .int(Int(clock.now.wholeMilliseconds))),
             EventField("steps", .int(simulated.steps)),
         ])
         summary.sessions += 1

@@ -39,11 +39,8 @@ public final class SimulationRunner {
         }
         let queue = BlockQueue(count: blocks.count, window: plan.jobs * 3)
         let simulator = self.simulator
-        let workers = DispatchGroup()
         for _ in 0..<min(plan.jobs, max(blocks.count, 1)) {
             Thread.detachNewThread { [queue] in
-                workers.enter()
-                defer { workers.leave() }
                 while let index = queue.nextToSimulate() {
                     queue.finish(index, Self.simulate(blocks[index], simulator))
                 }

@@ -85,11 +85,6 @@ struct CaseTally {
         if ok { passed += 1 } else { failed += 1 }
     }
 
-    mutating func skip(_ name: String, reason: String) {
-        print("conformance \(section): skipped \"\(name)\": \(reason)")
-        skipped += 1
-    }
-
     func report() {
         ConformanceSuite.report(section, passed: passed, failed: failed, skipped: skipped)
     }

@@ -37,13 +37,6 @@ public struct Namespace: Sendable, Equatable, Hashable {
 
 /// GrowthBook's bucketing primitives, bit-identical to its SDKs.
 public enum GrowthBookHash {
-    /// FNV-1a 32-bit over the UTF-16 code units of `text` (not its UTF-8 bytes).
-    public static func fnv1a32(_ text: String) -> UInt32 {
-        var fnv = FNV1a()
-        fnv.add(text)
-        return fnv.state
-    }
-
     /// GrowthBook's `hash(seed, value, version)`: a number in [0, 1), or `nil` for an
     /// unknown version. Version 1 hashes `value + seed` to three decimals; version 2 hashes
     /// the decimal text of `fnv(seed + value)` to four decimals.

@@ -187,6 +187,6 @@ public enum PluginLoader {
 extension Duration {
     /// The duration in milliseconds.
     var milliseconds: Double {
-        Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15
+        seconds * 1000
     }
 }

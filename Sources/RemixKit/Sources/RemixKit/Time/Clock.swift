@@ -63,4 +63,10 @@ extension Duration {
         let parts = components
         return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
     }
+
+    /// The duration in whole milliseconds, rounded toward zero.
+    public var wholeMilliseconds: Int64 {
+        let parts = components
+        return parts.seconds * 1000 + parts.attoseconds / 1_000_000_000_000_000
+    }
 }

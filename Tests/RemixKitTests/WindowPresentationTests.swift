@@ -123,6 +123,7 @@ import Testing
         #expect(toast.content.title == "Autoselecting group...")
         #expect(toast.content.blocksInput)
         #expect(!toast.content.isBusy)
+        #expect(!window.isBusy)
         #expect(throws: NavigationError.blocked) { try window.send(.press(buttonID: "next"), to: underneath) }
         #expect(throws: NavigationError.blocked) { try window.send(.press(buttonID: "next"), to: toast) }
         #expect(!window.canGoBack)
@@ -143,6 +144,10 @@ import Testing
         let toast = try #require(window.panels.first)
         #expect(toast.content.isBusy)
         #expect(toast.content.blocksInput)
+        #expect(window.isBusy)
+        navigation.dismiss()
+        #expect(!window.isBusy)
+        #expect(!window.isBlocked)
     }
 
     @Test func aViewThatBlocksInputBlocksTheWindow() {

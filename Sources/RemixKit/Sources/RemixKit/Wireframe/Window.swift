@@ -81,6 +81,12 @@ public final class Window: WireframeFactory {
         return Self.visibleViews(of: front).contains { $0.view.blocksInput }
     }
 
+    /// Whether the front layer shows work in progress the user waits for (e.g. a loading toast).
+    public var isBusy: Bool {
+        guard let front = frontViewable else { return false }
+        return Self.visibleViews(of: front).contains { $0.view.screen.isBusy }
+    }
+
     /// Presses the back button of the front navigation stack.
     public func goBack() throws {
         guard canGoBack, let stack = frontStack else { throw NavigationError.cannotGoBack }

@@ -18,8 +18,9 @@ struct TerminalAction {
             let content = panel.content
             for item in content.items {
                 let detail = item.detail.isEmpty ? "" : " (\(item.detail))"
-                let more = item.hasChildren ? " ›" : ""
-                actions.append(.init(label: "Select \"\(item.title)\"\(detail)\(more)",
+                let more = item.kind == .drillDown ? " ›" : ""
+                let chosen = item.isSelected ? " ✓" : ""
+                actions.append(.init(label: "Select \"\(item.title)\"\(detail)\(more)\(chosen)",
                                      kind: .input(.select(itemID: item.id), panel: index)))
             }
             for field in content.fields {
@@ -27,10 +28,18 @@ struct TerminalAction {
                                      kind: .edit(fieldID: field.id, label: field.label, panel: index)))
             }
             for button in content.buttons {
-                actions.append(.init(label: button.title, kind: .input(.press(buttonID: button.id), panel: index)))
+                actions.append(.init(label: label(of: button), kind: .input(.press(buttonID: button.id), panel: index)))
             }
         }
         return actions
+    }
+
+    /// A button's label, with the way forward marked: `[Next]` for the primary or submit action.
+    static func label(of button: ScreenButton) -> String {
+        switch button.role {
+        case .primary, .submit: "[\(button.title)]"
+        case .cancel, .back, .destructive, .other: button.title
+        }
     }
 }
 
@@ -40,7 +49,7 @@ enum ScreenRenderer {
         var lines = ["", "── \(state) ──"]
         for panel in panels {
             let content = panel.content
-            lines.append(content.title)
+            lines.append(content.isBusy ? "\(content.title) (busy)" : content.title)
             for paragraph in content.body where !paragraph.isEmpty {
                 lines.append(contentsOf: paragraph.split(separator: "\n", omittingEmptySubsequences: false)
                     .map { "  \($0)" })

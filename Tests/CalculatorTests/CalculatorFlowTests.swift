@@ -41,7 +41,10 @@ final class CalculatorDriver {
         let content = try app.front.content
         #expect(content.body == ["zero"])
         #expect(content.fields.map(\.id) == ["left", "right"])
+        #expect(content.fields.map(\.purpose) == [.number, .number])
         #expect(content.buttons.map(\.id) == ["analyse"])
+        #expect(content.buttons.map(\.role) == [.primary])
+        #expect(!content.isBusy)
     }
 
     @Test func typingTermsUpdatesTheSumInWords() throws {
@@ -72,6 +75,7 @@ final class CalculatorDriver {
         let verdict = try app.front
         #expect(verdict.content.body == ["6 is not prime\n😔"])
         #expect(verdict.content.buttons.map(\.id) == ["ok"])
+        #expect(verdict.content.buttons.map(\.role) == [.primary])
         #expect(app.events.events == [DomainEvent("sum_analysed", [EventField("sum", .int(6)),
                                                                    EventField("prime", .bool(false))])])
         try app.press("ok")

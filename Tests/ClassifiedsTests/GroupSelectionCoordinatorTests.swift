@@ -61,9 +61,10 @@ func seedGroups() -> [Group] {
         #expect(window.state.description == "item > groups")
         let content = try front.content
         #expect(content.title == "Select group")
-        #expect(content.items == [ScreenItem(id: "1", title: "Bicycles", hasChildren: true),
-                                  ScreenItem(id: "10", title: "Cars", hasChildren: false)])
-        #expect(content.buttons == [ScreenButton(id: "reset", title: "Reset")])
+        #expect(content.items == [ScreenItem(id: "1", title: "Bicycles", kind: .drillDown, value: "Bicycles"),
+                                  ScreenItem(id: "10", title: "Cars", kind: .choice, value: "Cars")])
+        #expect(content.items.map(\.hasChildren) == [true, false])
+        #expect(content.buttons == [ScreenButton(id: "reset", title: "Reset", role: .destructive)])
         let view = try #require(front.view as? HeadlessGroupSelectionView)
         #expect(view.viewData.parentTitle == nil)
     }

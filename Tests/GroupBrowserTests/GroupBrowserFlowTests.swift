@@ -16,6 +16,19 @@ import Testing
         #expect(!app.window.canGoBack)
     }
 
+    @Test func groupRowsDrillDownOrCompleteTheChoiceAndResetIsDestructive() throws {
+        let app = try GroupBrowserDriver()
+        let root = try app.front.content
+        #expect(root.items.map(\.kind) == [.drillDown, .choice])
+        #expect(root.items.map(\.value) == ["Bicycles", "Cars"])
+        #expect(root.buttons.map(\.role) == [.destructive])
+        try app.tap("Bicycles")
+        try app.tap("Racers")
+        let detail = try app.front.content
+        #expect(detail.items.isEmpty && detail.fields.isEmpty && detail.buttons.isEmpty)
+        #expect(!detail.isBusy)
+    }
+
     @Test func drillingIntoBicyclesListsItsChildren() throws {
         let app = try GroupBrowserDriver()
         try app.tap("Bicycles")

@@ -30,6 +30,39 @@ import Testing
         #expect(output.contains("Select \"Steel hardtail\" (Mountain bikes)"))
     }
 
+    @Test func theWayForwardAndDrillDownRowsAreMarked() throws {
+        let (output, outcome) = try Self.transcript(slot: "ManualGroupInsertion", ["5", "2", "q"])
+        #expect(outcome.errors.isEmpty)
+        #expect(output.contains("  5) [New advert]\n  6) Filters\n"))
+        #expect(output.contains("""
+            ── adverts > groups ──
+            Select group
+              1) Select "Bicycles" ›
+              2) Select "Cars"
+              3) Reset
+              b) Back
+            """))
+        #expect(output.contains("""
+            ── adverts > groups > title ──
+            Advert title
+              Advert title: ""
+              1) Type Advert title (now "")
+              2) [Next]
+            """))
+    }
+
+    @Test func aLoadingToastIsShownAsBusy() throws {
+        let (output, _) = try Self.transcript(slot: "AutoGroupInsertion", ["5", "1", "Racing car", "2", "q"])
+        #expect(output.contains("── adverts > title ^ toast(Autoselecting group...) ──\nAutoselecting group... (busy)\n"))
+        #expect(output.components(separatedBy: "(busy)").count == 2)
+    }
+
+    @Test func calculatorsAnalyseAndOKAreTheWayForward() throws {
+        let (output, _) = try Self.transcript(app: "calculator", ["1", "4", "2", "2", "3"])
+        #expect(output.contains("  3) [Analyse]\n"))
+        #expect(output.contains("  1) [OK]\n"))
+    }
+
     @Test func autoInsertionWaitsForTheRecommendationAndPublishes() throws {
         let (output, outcome) = try Self.transcript(slot: "AutoGroupInsertion", ["5", "1", "Racing car", "2", "q"])
         #expect(outcome.errors.isEmpty)

@@ -128,7 +128,7 @@ import Testing
         var pressed = 0
         navigation.setLeftButton(title: "Cancel") { pressed += 1 }
         let panel = try #require(window.panels.first)
-        #expect(panel.content.buttons == [ScreenButton(id: Panel.leftButtonID, title: "Cancel"),
+        #expect(panel.content.buttons == [ScreenButton(id: Panel.leftButtonID, title: "Cancel", role: .cancel),
                                           ScreenButton(id: "next", title: "Next")])
         try window.send(.press(buttonID: Panel.leftButtonID), to: panel)
         #expect(pressed == 1)

@@ -122,6 +122,8 @@ import Testing
         let toast = try #require(window.panels.first)
         #expect(toast.content.title == "Autoselecting group...")
         #expect(toast.content.blocksInput)
+        #expect(!toast.content.isBusy)
+        #expect(!window.isBusy)
         #expect(throws: NavigationError.blocked) { try window.send(.press(buttonID: "next"), to: underneath) }
         #expect(throws: NavigationError.blocked) { try window.send(.press(buttonID: "next"), to: toast) }
         #expect(!window.canGoBack)
@@ -132,6 +134,20 @@ import Testing
         #expect(!window.isBlocked)
         try window.send(.press(buttonID: "next"), to: underneath)
         #expect(views[1].received == [.press(buttonID: "next")])
+    }
+
+    @Test func aLoadingToastIsBusyAndBlocksInput() throws {
+        let (window, navigation, _) = makeStackWindow("a")
+        navigation.present(window.makeLoadingToast(message: "Loading"))
+        #expect(window.isBlocked)
+        #expect(window.state.description == "a ^ toast(Loading)")
+        let toast = try #require(window.panels.first)
+        #expect(toast.content.isBusy)
+        #expect(toast.content.blocksInput)
+        #expect(window.isBusy)
+        navigation.dismiss()
+        #expect(!window.isBusy)
+        #expect(!window.isBlocked)
     }
 
     @Test func aViewThatBlocksInputBlocksTheWindow() {

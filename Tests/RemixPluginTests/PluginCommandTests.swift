@@ -53,6 +53,10 @@ import Testing
         #expect(result.stdout.contains("Choose a group for your advert"))
         #expect(result.stdout.contains("advert_published"))
         #expect(result.stdout.contains("group=\"4\" title=\"Mountain bike\""))
+        // The plugin's semantics on the terminal: Publish is the way forward, the chosen group is ticked.
+        #expect(result.stdout.contains("  6) [Publish]\n"))
+        #expect(result.stdout.contains("  2) Select \"Mountain bikes\" (Bicycles › Off road bikes) ✓\n"))
+        #expect(result.stdout.components(separatedBy: "✓").count == 2)
     }
 
     @Test func aSimulationExposesAndPublishesThroughThePluginFeature() throws {

@@ -31,7 +31,7 @@ public final class HeadlessPrimeView: PrimeView {
 
     public var screen: ScreenContent {
         ScreenContent(name: "prime", title: "Prime?", body: [viewData.text],
-                      buttons: [ScreenButton(id: "ok", title: "OK")])
+                      buttons: [ScreenButton(id: "ok", title: "OK", role: .primary)])
     }
 
     public func receive(_ input: UserInput) throws {

@@ -41,9 +41,9 @@ public final class HeadlessSumView: SumView {
     public var screen: ScreenContent {
         ScreenContent(
             name: "sum", title: "Sum", body: [viewData.result],
-            fields: [ScreenTextField(id: "left", label: "Left", value: viewData.left),
-                     ScreenTextField(id: "right", label: "Right", value: viewData.right)],
-            buttons: [ScreenButton(id: "analyse", title: "Analyse")])
+            fields: [ScreenTextField(id: "left", label: "Left", value: viewData.left, purpose: .number),
+                     ScreenTextField(id: "right", label: "Right", value: viewData.right, purpose: .number)],
+            buttons: [ScreenButton(id: "analyse", title: "Analyse", role: .primary)])
     }
 
     public func receive(_ input: UserInput) throws {

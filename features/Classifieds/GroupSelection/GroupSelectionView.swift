@@ -47,7 +47,8 @@ public protocol GroupSelectionView: View {
     var viewData: GroupSelectionViewData { get set }
 }
 
-/// The headless group list: rows to select and a Reset button.
+/// The headless group list: rows to select and a Reset button. A group with children drills
+/// down; a leaf group completes the choice. Each row's value is the group's title.
 public final class HeadlessGroupSelectionView: GroupSelectionView {
     public weak var delegate: (any GroupSelectionViewDelegate)?
     public var viewData = GroupSelectionViewData(title: "", items: [])
@@ -59,9 +60,10 @@ public final class HeadlessGroupSelectionView: GroupSelectionView {
         ScreenContent(
             name: "groups", context: viewData.parentTitle, title: viewData.title,
             items: viewData.items.map {
-                ScreenItem(id: $0.groupID, title: $0.title, hasChildren: $0.hasChildren)
+                ScreenItem(id: $0.groupID, title: $0.title, kind: $0.hasChildren ? .drillDown : .choice,
+                           value: $0.title)
             },
-            buttons: [ScreenButton(id: "reset", title: "Reset")])
+            buttons: [ScreenButton(id: "reset", title: "Reset", role: .destructive)])
     }
 
     public var screenID: ScreenID { ScreenID(name: "groups", context: viewData.parentTitle) }

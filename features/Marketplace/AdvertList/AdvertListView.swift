@@ -54,8 +54,11 @@ public final class HeadlessAdvertListView: AdvertListView {
         ScreenContent(
             name: "adverts", context: viewData.filterTitle,
             title: viewData.filterTitle.map { "Adverts in \($0)" } ?? "Adverts",
-            items: viewData.items.map { ScreenItem(id: $0.advertID, title: $0.title, detail: $0.group) },
-            buttons: [ScreenButton(id: "new", title: "New advert"), ScreenButton(id: "filters", title: "Filters")])
+            items: viewData.items.map {
+                ScreenItem(id: $0.advertID, title: $0.title, detail: $0.group, kind: .item, value: $0.advertID)
+            },
+            buttons: [ScreenButton(id: "new", title: "New advert", role: .primary),
+                      ScreenButton(id: "filters", title: "Filters", role: .other)])
     }
 
     public var screenID: ScreenID { ScreenID(name: "adverts", context: viewData.filterTitle) }

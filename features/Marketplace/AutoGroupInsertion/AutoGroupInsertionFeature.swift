@@ -44,7 +44,9 @@ public final class AutoGroupInsertionFeature: FlowFeature {
     public init(advertService: any AdvertService, recommendations: any GroupRecommendationService,
                 events: any EventSink, wireframes: any WireframeFactory,
                 loadingMessage: String = "Autoselecting group...", errorDuration: Duration = .seconds(2),
-                makeTitleView: @escaping () -> any TextEntryStepView = { HeadlessTextEntryStepView(screenName: "title") }) {
+                makeTitleView: @escaping () -> any TextEntryStepView = {
+                    HeadlessTextEntryStepView(screenName: "title", purpose: .title)
+                }) {
         self.advertService = advertService
         self.recommendations = recommendations
         self.events = events
@@ -91,7 +93,7 @@ final class AutoGroupInsertionCoordinator: FlowCoordinator, TextEntryStepViewDel
     }
 
     func didTapNext(withText text: String) {
-        navigation.present(wireframes.makeToast(message: loadingMessage))
+        navigation.present(wireframes.makeLoadingToast(message: loadingMessage))
         interactor.update(title: text) { [weak self] in
             guard let self else { return }
             navigation.dismiss()

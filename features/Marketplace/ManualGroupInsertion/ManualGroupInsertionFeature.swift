@@ -10,7 +10,9 @@ public final class ManualGroupInsertionFeature: FlowFeature {
 
     /// Makes the feature.
     public init(groupSelection: GroupSelectionFeature, advertService: any AdvertService, events: any EventSink,
-                makeTitleView: @escaping () -> any TextEntryStepView = { HeadlessTextEntryStepView(screenName: "title") }) {
+                makeTitleView: @escaping () -> any TextEntryStepView = {
+                    HeadlessTextEntryStepView(screenName: "title", purpose: .title)
+                }) {
         self.groupSelection = groupSelection
         self.advertService = advertService
         self.events = events

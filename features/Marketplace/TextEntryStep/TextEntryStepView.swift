@@ -35,16 +35,19 @@ public final class HeadlessTextEntryStepView: TextEntryStepView {
     }
     private var text = ""
     private let screenName: String
+    private let purpose: FieldPurpose
 
-    /// Makes an empty step shown under `screenName` (e.g. `title`).
-    public init(screenName: String) {
+    /// Makes an empty step shown under `screenName` (e.g. `title`) whose text field asks for
+    /// `purpose` (e.g. `.title`); its Next button is the screen's primary action.
+    public init(screenName: String, purpose: FieldPurpose = .text) {
         self.screenName = screenName
+        self.purpose = purpose
     }
 
     public var screen: ScreenContent {
         ScreenContent(name: screenName, title: viewData.title,
-                      fields: [ScreenTextField(id: "text", label: viewData.title, value: text)],
-                      buttons: [ScreenButton(id: "next", title: "Next")])
+                      fields: [ScreenTextField(id: "text", label: viewData.title, value: text, purpose: purpose)],
+                      buttons: [ScreenButton(id: "next", title: "Next", role: .primary)])
     }
 
     public var screenID: ScreenID { ScreenID(name: screenName) }

@@ -59,7 +59,8 @@ public protocol QuickInsertionView: View {
     var viewData: QuickInsertionViewData { get set }
 }
 
-/// The headless quick insertion screen: the `text` field, one row per leaf group and a Publish button.
+/// The headless quick insertion screen: the `text` field (purpose `title`), one choice row per leaf
+/// group (value: the group's title; the chosen one selected) and a Publish button (role `submit`).
 public final class HeadlessQuickInsertionView: QuickInsertionView {
     /// The screen's name in screen descriptions and navigation states.
     public static let screenName = "quick"
@@ -79,9 +80,12 @@ public final class HeadlessQuickInsertionView: QuickInsertionView {
             ?? "Group: none chosen yet"
         return ScreenContent(
             name: Self.screenName, title: "New advert", body: [viewData.message, group].compactMap { $0 },
-            items: viewData.groups.map { ScreenItem(id: $0.groupID, title: $0.title, detail: $0.path) },
-            fields: [ScreenTextField(id: "text", label: viewData.title.title, value: text)],
-            buttons: [ScreenButton(id: "publish", title: "Publish")])
+            items: viewData.groups.map {
+                ScreenItem(id: $0.groupID, title: $0.title, detail: $0.path, kind: .choice, value: $0.title,
+                           isSelected: $0.groupID == viewData.selectedGroupID)
+            },
+            fields: [ScreenTextField(id: "text", label: viewData.title.title, value: text, purpose: .title)],
+            buttons: [ScreenButton(id: "publish", title: "Publish", role: .submit)])
     }
 
     public var screenID: ScreenID { ScreenID(name: Self.screenName) }

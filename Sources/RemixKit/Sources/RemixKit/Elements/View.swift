@@ -26,7 +26,9 @@ extension View {
     public var blocksInput: Bool { false }
 }
 
-/// The visible description of one view: its name, text, rows, text field and buttons.
+/// The visible description of one view: its name, text, rows, text field and buttons, with the
+/// semantics a person tells from a UI (button roles, field purposes, row kinds and values, busy
+/// state; see ScreenSemantics.swift).
 public struct ScreenContent: Equatable, Sendable {
     /// A short stable name for the kind of screen (`adverts`, `groups`, `title`, `item`, `toast`).
     public var name: String
@@ -44,12 +46,15 @@ public struct ScreenContent: Equatable, Sendable {
     public var buttons: [ScreenButton]
     /// A screen such as a loading toast that accepts no input until it goes away.
     public var blocksInput: Bool
+    /// Whether the app is working on something the user waits for (a spinner, a recommendation
+    /// loading); an error toast blocks input without being busy.
+    public var isBusy: Bool
 
     /// Makes a screen description.
     public init(
         name: String, context: String? = nil, title: String, body: [String] = [],
         items: [ScreenItem] = [], fields: [ScreenTextField] = [], buttons: [ScreenButton] = [],
-        blocksInput: Bool = false
+        blocksInput: Bool = false, isBusy: Bool = false
     ) {
         self.name = name
         self.context = context
@@ -59,6 +64,7 @@ public struct ScreenContent: Equatable, Sendable {
         self.fields = fields
         self.buttons = buttons
         self.blocksInput = blocksInput
+        self.isBusy = isBusy
     }
 
     /// The screen's identity in a navigation state: its name and context.
@@ -73,16 +79,31 @@ public struct ScreenItem: Equatable, Sendable {
     public var title: String
     /// Secondary text, e.g. the advert's group.
     public var detail: String
-    /// Whether selecting the row drills down into more rows.
-    public var hasChildren: Bool
+    /// What selecting the row does: open an item, drill down, or complete a choice.
+    public var kind: ItemKind
+    /// What the row stands for, as an intent names it (a group's title, an advert's id), if anything.
+    public var value: String?
+    /// Whether the row is the current choice (e.g. the group chosen so far).
+    public var isSelected: Bool
 
     /// Makes a row.
-    public init(id: String, title: String, detail: String = "", hasChildren: Bool = false) {
+    public init(id: String, title: String, detail: String = "", kind: ItemKind = .item, value: String? = nil,
+                isSelected: Bool = false) {
         self.id = id
         self.title = title
         self.detail = detail
-        self.hasChildren = hasChildren
+        self.kind = kind
+        self.value = value
+        self.isSelected = isSelected
     }
+
+    /// Makes a row that drills down when `hasChildren`, or opens an item otherwise.
+    public init(id: String, title: String, detail: String = "", hasChildren: Bool) {
+        self.init(id: id, title: title, detail: detail, kind: hasChildren ? .drillDown : .item)
+    }
+
+    /// Whether selecting the row drills down into more rows (`kind == .drillDown`).
+    public var hasChildren: Bool { kind == .drillDown }
 }
 
 /// An editable text on a screen.
@@ -93,12 +114,15 @@ public struct ScreenTextField: Equatable, Sendable {
     public var label: String
     /// The current text.
     public var value: String
+    /// What the text is for, as an intent names it (`title`, `number`).
+    public var purpose: FieldPurpose
 
     /// Makes a text field description.
-    public init(id: String, label: String, value: String) {
+    public init(id: String, label: String, value: String, purpose: FieldPurpose = .text) {
         self.id = id
         self.label = label
         self.value = value
+        self.purpose = purpose
     }
 }
 
@@ -108,11 +132,14 @@ public struct ScreenButton: Equatable, Sendable {
     public var id: String
     /// The button's label.
     public var title: String
+    /// What pressing it does: go forward, submit, cancel, go back, discard, or something else.
+    public var role: ButtonRole
 
     /// Makes a button description.
-    public init(id: String, title: String) {
+    public init(id: String, title: String, role: ButtonRole = .other) {
         self.id = id
         self.title = title
+        self.role = role
     }
 }
 

@@ -98,16 +98,19 @@ final class ViewContainer: Viewable {
     func dismiss() { window?.dismissPresentations(by: self) }
 }
 
-/// A transient message with no controls; it blocks input while shown.
+/// A transient message with no controls; it blocks input while shown, and is busy while it
+/// stands for work in progress (a loading toast).
 final class ToastView: View {
     let message: String
+    let isBusy: Bool
 
-    init(message: String) {
+    init(message: String, isBusy: Bool) {
         self.message = message
+        self.isBusy = isBusy
     }
 
     var screen: ScreenContent {
-        ScreenContent(name: "toast", context: message, title: message, blocksInput: true)
+        ScreenContent(name: "toast", context: message, title: message, blocksInput: true, isBusy: isBusy)
     }
 
     var screenID: ScreenID { ScreenID(name: "toast", context: message) }

@@ -48,7 +48,10 @@ public final class Window: WireframeFactory {
     public func makeSplit() -> any SplitWireframe { SplitContainer(window: self) }
     public func makeViewable(_ view: any View) -> any Viewable { ViewContainer(window: self, view: view) }
     public func makeToast(message: String) -> any Viewable {
-        ViewContainer(window: self, view: ToastView(message: message))
+        ViewContainer(window: self, view: ToastView(message: message, isBusy: false))
+    }
+    public func makeLoadingToast(message: String) -> any Viewable {
+        ViewContainer(window: self, view: ToastView(message: message, isBusy: true))
     }
 
     // MARK: Driving
@@ -60,7 +63,7 @@ public final class Window: WireframeFactory {
         return Self.visibleViews(of: front).map { view, stack in
             var content = view.screen
             if let button = stack?.leftButton(for: view) {
-                content.buttons.insert(ScreenButton(id: Panel.leftButtonID, title: button.title), at: 0)
+                content.buttons.insert(ScreenButton(id: Panel.leftButtonID, title: button.title, role: .cancel), at: 0)
             }
             return Panel(view: view, content: content)
         }
@@ -76,6 +79,12 @@ public final class Window: WireframeFactory {
     public var isBlocked: Bool {
         guard let front = frontViewable else { return false }
         return Self.visibleViews(of: front).contains { $0.view.blocksInput }
+    }
+
+    /// Whether the front layer shows work in progress the user waits for (e.g. a loading toast).
+    public var isBusy: Bool {
+        guard let front = frontViewable else { return false }
+        return Self.visibleViews(of: front).contains { $0.view.screen.isBusy }
     }
 
     /// Presses the back button of the front navigation stack.
@@ -192,7 +201,7 @@ public final class Window: WireframeFactory {
 
 /// A view of the front layer as a driver sees it.
 public struct Panel {
-    /// The id of the button a navigation stack adds with `setLeftButton`.
+    /// The id of the button a navigation stack adds with `setLeftButton`; its role is `cancel`.
     public static let leftButtonID = "navigation.left"
     /// The view itself.
     public let view: any View

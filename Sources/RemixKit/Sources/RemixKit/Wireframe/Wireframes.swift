@@ -44,4 +44,11 @@ public protocol WireframeFactory: AnyObject {
     func makeViewable(_ view: any View) -> any Viewable
     /// A transient message, presented like any viewable (usually for a duration).
     func makeToast(message: String) -> any Viewable
+    /// A transient message shown while the app works (a spinner): its screen is busy.
+    func makeLoadingToast(message: String) -> any Viewable
+}
+
+extension WireframeFactory {
+    /// Factories that do not tell loading from other toasts make a plain toast.
+    public func makeLoadingToast(message: String) -> any Viewable { makeToast(message: message) }
 }

@@ -57,3 +57,10 @@ struct RatioSample: TestStatistic, Equatable {
             + pow(numerator.mean, 2) * denominator.variance / pow(denominator.mean, 4)
     }
 }
+
+/// A variation's statistic for one metric, by the metric's type.
+enum MetricStatistic: Sendable, Equatable {
+    case proportion(ProportionSample)
+    case mean(MeanSample)
+    case ratio(RatioSample)
+}

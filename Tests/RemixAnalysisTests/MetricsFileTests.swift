@@ -100,6 +100,8 @@ import Testing
             """)
         #expect(problems.contains { $0.hasPrefix("m.yaml:4:") && $0.contains("'r' is a ratio") }, "\(problems)")
         #expect(problems.contains { $0.hasPrefix("m.yaml:5:") && $0.contains("needs 'event'") }, "\(problems)")
+        #expect(Self.problems("metrics:\n  - {key: v, type: mean, event: e, value: ts}").first?
+            .hasPrefix("m.yaml:2:43: error: value 'ts' is a field the analysis reads itself") == true)
         #expect(Self.problems("metric: []").first?.contains("did you mean 'metrics'") == true)
         #expect(Self.problems("metrics: 3").first?.hasPrefix("m.yaml:1:10: error: metrics must be a list") == true)
     }

@@ -62,7 +62,7 @@ struct ValueTally: LineSink {
     mutating func noteBadLine(_: Int, _: BadLineReason) {}
 
     mutating func add(_ fields: LineFields, in line: UnsafeBufferPointer<UInt8>) -> BadLineReason? {
-        guard fields.type.isPresent, fields.user.isPresent, !fields.user.isEmpty else { return nil }
+        guard fields.type.isPresent, fields.user.isPresent, !fields.user.isEmpty, fields.timestamp.isPresent else { return nil }
         let type = LogTally.slice(line, fields.type)
         guard let event = events.firstIndex(where: { LogTally.equal(type, $0) }),
               let time = TimestampParser.milliseconds(line, fields.timestamp),

@@ -9,6 +9,9 @@ public enum MetricsFileParser {
     /// Every key a metric may have.
     public static let knownKeys = ["key", "type", "description", "event", "value", "numerator", "denominator",
                                    "inverse", "window", "cap"]
+    /// Event fields the log scanner reads for itself, which cannot be a metric's value.
+    static let readFields = ["ts", "type", "user", "experiment", "variation", "variationId", "inExperiment", "hashUsed",
+                             "screen", "feature"]
     /// Keys of issue 12's later steps, refused rather than ignored.
     static let laterKeys = ["quantile", "level", "cuped", "preWindow"]
 
@@ -114,7 +117,14 @@ public enum MetricsFileParser {
                 try refuse(["value"], "it counts units with the event; sum a field with type: mean")
                 try refuse(["cap"], "its per-unit values are 0 or 1")
             }
-            definition.value = try fields["value"]?.string("a numeric field's name")
+            if let value = fields["value"] {
+                let name = try value.string("a numeric field's name")
+                guard !readFields.contains(name) else {
+                    throw Diagnostic(value.location, .error,
+                                     "value '\(name)' is a field the analysis reads itself; name a numeric field of the event")
+                }
+                definition.value = name
+            }
         case .ratio:
             definition.numerator = try fields.required("numerator", in: "ratio '\(key)'").string("a metric key")
             definition.denominator = try fields.required("denominator", in: "ratio '\(key)'").string("a metric key")

@@ -134,6 +134,27 @@ import Testing
         #expect(comparison.error == nil)
     }
 
+    /// The second pass skips lines without the metric's event quoted, but never one whose type
+    /// is spelt with an escape.
+    @Test func theSecondPassPrefilterKeepsEscapedTypes() throws {
+        let lines = [
+            Self.exposureLine("a", variation: 0, second: 1), Self.exposureLine("b", variation: 1, second: 1),
+            #"{"ts":"\#(Self.timestamp(2))","type":"session\u005fended","user":"a","durationMs":7}"#,
+            #"{"ts":"\#(Self.timestamp(2))","type":"session_ended","user":"b","durationMs":5}"#,
+            #"{"ts":"\#(Self.timestamp(2))","type":"session_ended_not","user":"b","durationMs":50}"#,
+        ]
+        var options = AnalysisOptions(logs: [try AnalysisFixture.log(lines)], metrics: ["time"], jobs: 1)
+        options.catalog = Self.catalog
+        let variations = try #require(try Analyzer.run(options).experiments.first).variations
+        #expect(variations.map { $0.metrics[0].value } == [7, 5])
+        let needle = [[UInt8]](arrayLiteral: Array(#""session_ended""#.utf8))
+        for (text, holds) in [(#"{"type":"session_ended"}"#, true), (#"{"type":"session_ende"}"#, false),
+                              (#"{"x":"a\"}"#, true), ("\"", false), ("", false)] {
+            let bytes = Array(text.utf8)
+            #expect(bytes.withUnsafeBufferPointer { LineSplitter.mayHold($0, needle) } == holds, "\(text)")
+        }
+    }
+
     /// Value metrics read the log twice: standard input cannot be.
     @Test func onlyRegularFilesAreReadTwice() throws {
         #expect(LogReader.isRereadable("-") == false)

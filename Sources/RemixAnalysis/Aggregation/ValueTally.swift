@@ -24,6 +24,8 @@ struct ValueTally: LineSink {
 
     let columns: [Column]
     let numericNames: [[UInt8]]
+    /// Each event type as a JSON string (`"session_ended"`): other lines need not be read.
+    let needles: [[UInt8]]
     private let events: [[UInt8]]
     /// Event index → the columns it feeds.
     private let columnsOfEvent: [[Int]]
@@ -50,6 +52,7 @@ struct ValueTally: LineSink {
         var eventNames: [String] = []
         for column in columns where !eventNames.contains(column.event) { eventNames.append(column.event) }
         events = eventNames.map { Array($0.utf8) }
+        needles = events.map { [UInt8(ascii: "\"")] + $0 + [UInt8(ascii: "\"")] }
         columnsOfEvent = eventNames.map { event in columns.indices.filter { columns[$0].event == event } }
         windowMs = columns.map { column in
             column.windowHours.map { hours in Int64(min((hours * 3_600_000).rounded(), 9e18)) } ?? .max

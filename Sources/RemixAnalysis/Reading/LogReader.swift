@@ -104,7 +104,8 @@ enum LogReader {
     private static func scan<Sink: LineSink>(_ descriptor: Int32, from start: Int, to end: Int?, sizes: Sizes, into tally: inout Sink,
                              path: String) throws(AnalysisError) -> Int {
         var buffer = [UInt8](repeating: 0, count: max(sizes.chunk, 1))
-        var lines = LineSplitter(maxLineLength: sizes.maxLineLength, numericNames: tally.numericNames)
+        var lines = LineSplitter(maxLineLength: sizes.maxLineLength, numericNames: tally.numericNames,
+                                 needles: tally.needles)
         var kept = 0
         var offset = start
         while true {
@@ -154,9 +155,14 @@ struct LineSplitter {
     /// Top-level number fields to keep (see ``LineScanner/numericNames``).
     let numericNames: [[UInt8]]
 
-    init(maxLineLength: Int, numericNames: [[UInt8]] = []) {
+    /// When not empty, a line that holds none of these byte strings and no backslash is skipped
+    /// unread (a pass over a log the first pass has checked).
+    let needles: [[UInt8]]
+
+    init(maxLineLength: Int, numericNames: [[UInt8]] = [], needles: [[UInt8]] = []) {
         self.maxLineLength = maxLineLength
         self.numericNames = numericNames
+        self.needles = needles
     }
 
     /// Counts the complete lines of `bytes` (and at the end of input the last, unterminated one);
@@ -211,6 +217,7 @@ struct LineSplitter {
     /// Counts one line; why it is bad if it is.
     private mutating func count<Sink: LineSink>(_ line: UnsafeBufferPointer<UInt8>, tally: inout Sink) -> BadLineReason? {
         guard line.count <= maxLineLength else { return .tooLong(limit: maxLineLength) }
+        if !needles.isEmpty, !Self.mayHold(line, needles) { return nil }
         var scanner = LineScanner(line, numericNames: numericNames)
         guard scanner.scan(into: &fields) else { return scanner.failure ?? .syntax(byte: 1) }
         guard fields.hasEscapes else { return tally.add(fields, in: line) }
@@ -225,6 +232,8 @@ protocol LineSink {
     var tornFiles: [String] { get set }
     /// Top-level number fields the scanner keeps for ``add(_:in:)``.
     var numericNames: [[UInt8]] { get }
+    /// Lines without one of these (nor a backslash) are skipped unread; empty reads every line.
+    var needles: [[UInt8]] { get }
     mutating func noteBadLine(_ number: Int, _ reason: BadLineReason)
     /// Takes one well-formed JSON object; why it is not an event if it is not.
     mutating func add(_ fields: LineFields, in line: UnsafeBufferPointer<UInt8>) -> BadLineReason?
@@ -232,6 +241,30 @@ protocol LineSink {
 
 extension LogTally: LineSink {
     var numericNames: [[UInt8]] { [] }
+    var needles: [[UInt8]] { [] }
+}
+
+extension LineSplitter {
+    /// Whether `line` holds one of `needles` (each starting with a quote) or a backslash (an
+    /// escape could spell one).
+    static func mayHold(_ line: UnsafeBufferPointer<UInt8>, _ needles: [[UInt8]]) -> Bool {
+        guard let base = line.baseAddress else { return false }
+        if memchr(base, 0x5C, line.count) != nil { return true }
+        var position = 0
+        while position < line.count, let found = memchr(base + position, 0x22, line.count - position) {
+            let quote = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            for needle in needles where needle.count <= line.count - quote && base[quote + 1] == needle[1] {
+                var same = true
+                for index in 2..<needle.count where base[quote + index] != needle[index] {
+                    same = false
+                    break
+                }
+                if same { return true }
+            }
+            position = quote + 1
+        }
+        return false
+    }
 }
 
 /// Per-part results of a parallel scan.

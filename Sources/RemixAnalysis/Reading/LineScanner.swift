@@ -135,7 +135,8 @@ struct LineScanner {
         let value = withUnsafeTemporaryAllocation(of: CChar.self, capacity: length + 1) { text -> Double in
             for index in 0..<length { text[index] = CChar(bitPattern: base[start + index]) }
             text[length] = 0
-            return strtod(text.baseAddress!, nil)
+            guard let start = text.baseAddress else { return .nan }
+            return strtod(start, nil)
         }
         let bit = UInt8(1) << UInt8(numericIndex)
         if value.isFinite {

@@ -88,14 +88,17 @@ public struct TableReport {
             lines.append(colour.map { paint(text, $0) } ?? text)
         }
         lines.append("")
-        lines.append("funnel (share of exposed units reaching each screen after exposure) and time to \(experiment.primaryMetric ?? "conversion"):")
+        // Time to conversion is measured for a proportion primary metric (a plain event) only.
+        let timed = experiment.variations.first?.metrics.first.map { $0.type == "rate" } ?? true
+        lines.append("funnel (share of exposed units reaching each screen after exposure)"
+                     + (timed ? " and time to \(experiment.primaryMetric ?? "conversion"):" : ":"))
         for variation in experiment.variations {
             let steps = variation.funnel.prefix(8).map { "\($0.screen) \(Self.percent($0.share))" }.joined(separator: " · ")
             let time = variation.timeToConversion
             let timing = time.medianSeconds.map { median in
                 "median \(Self.fixed(median, 1)) s, p90 \(Self.fixed(time.p90Seconds ?? median, 1)) s"
             } ?? "no conversions"
-            lines.append("  \(variation.key): \(steps.isEmpty ? "-" : steps) | \(timing)")
+            lines.append("  \(variation.key): \(steps.isEmpty ? "-" : steps)" + (timed ? " | \(timing)" : ""))
         }
         lines.append("")
     }

@@ -28,7 +28,7 @@ let package = Package(
         .target(name: "RemixHost", dependencies: [remixKit, remixYAML, features]),
         .target(name: "RemixExperiments", dependencies: [remixKit, remixYAML]),
         .target(name: "RemixEventLog", dependencies: [remixKit]),
-        .target(name: "RemixAnalysis", dependencies: ["RemixExperiments"]),
+        .target(name: "RemixAnalysis", dependencies: ["RemixExperiments", remixKit, remixYAML]),
         // GrowthBook SDK payloads: export experiments as one, import one as experiment files.
         .target(name: "RemixInterop", dependencies: ["RemixExperiments", remixKit, remixYAML]),
         .target(

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RemixAnalysis
 import RemixExperiments
+import RemixKit
 
 /// `remix analyze`: per-variant results with statistics from event logs.
 struct AnalyzeCommand: ParsableCommand {
@@ -27,8 +28,11 @@ struct AnalyzeCommand: ParsableCommand {
     @Option(help: "Only this experiment.")
     var experiment: String?
 
-    @Option(help: "A metric event to report (repeatable); replaces the experiment files' metrics.")
+    @Option(help: "A metric to report, by key or event name (repeatable); replaces the experiment files' metrics.")
     var metric: [String] = []
+
+    @Option(help: "The metric definitions file; default: metrics.yaml in the experiments folder, if it is there.")
+    var metrics: String?
 
     @Option(help: "Output format: \(Format.allCases.map(\.rawValue).joined(separator: ", ")).")
     var format: Format = .table
@@ -55,7 +59,7 @@ struct AnalyzeCommand: ParsableCommand {
 
     func run() throws {
         try analyze(logs: logs, experimentsFolder: experiments ?? "experiments", experimentsGiven: experiments != nil,
-                    experiment: experiment, metrics: metric, format: format,
+                    experiment: experiment, metrics: metric, metricsFile: metrics, format: format,
                     output: output, alpha: alpha, correction: correction,
                     strict: strict, jobs: usefulJobs(jobs))
     }
@@ -64,7 +68,7 @@ struct AnalyzeCommand: ParsableCommand {
 /// Runs an analysis and prints or writes the report; problems exit 1 with a message. A missing
 /// experiments folder is an error when it was asked for (`experimentsGiven`), else a warning.
 func analyze(logs: [String], experimentsFolder: String, experimentsGiven: Bool = true, experiment: String?,
-             metrics: [String], format: AnalyzeCommand.Format, output: String?, alpha: Double, correction: Correction,
+             metrics: [String], metricsFile: String? = nil, format: AnalyzeCommand.Format, output: String?, alpha: Double, correction: Correction,
              strict: Bool, jobs: Int) throws {
     var definitions: [String: ExperimentDefinition] = [:]
     let folderMissing = !FileManager.default.fileExists(atPath: experimentsFolder)
@@ -78,8 +82,9 @@ func analyze(logs: [String], experimentsFolder: String, experimentsGiven: Bool =
         printError("experiments folder '\(experimentsFolder)' does not exist (--experiments)")
         throw ExitCode(1)
     }
-    let options = AnalysisOptions(logs: logs, definitions: definitions, experiment: experiment, metrics: metrics,
+    var options = AnalysisOptions(logs: logs, definitions: definitions, experiment: experiment, metrics: metrics,
                                   alpha: alpha, correction: correction, strict: strict, jobs: jobs)
+    options.catalog = try loadMetrics(metricsFile, folder: experimentsFolder, definitions: definitions, named: metrics)
     let report: AnalysisReport
     do {
         report = try Analyzer.run(options)
@@ -120,3 +125,27 @@ func analyze(logs: [String], experimentsFolder: String, experimentsGiven: Bool =
 }
 
 extension Correction: ExpressibleByArgument {}
+
+/// The metric definitions: `file`, else the experiments folder's metrics.yaml when there is one.
+/// A problem in the file is fatal (exit 1); a metric name that is not a key but is close to one
+/// is a warning (it is read as an event name).
+func loadMetrics(_ file: String?, folder: String, definitions: [String: ExperimentDefinition],
+                 named: [String]) throws -> MetricCatalog {
+    let beside = (folder as NSString).appendingPathComponent(MetricsFileParser.fileName)
+    guard let path = file ?? (FileManager.default.fileExists(atPath: beside) ? beside : nil) else { return MetricCatalog() }
+    let (catalog, problems) = MetricsFileParser.load(path)
+    for problem in problems { printError(problem.description, prefix: false) }
+    if !problems.isEmpty {
+        printError("\(path) has \(problems.count) problem(s); fix them (or pass --metrics FILE)")
+        throw ExitCode(1)
+    }
+    var seen = Set<String>()
+    for name in named + definitions.values.sorted(by: { $0.key < $1.key }).flatMap(\.metrics.all)
+    where seen.insert(name).inserted && catalog[name] == nil {
+        if let near = NameSuggestion.nearest(to: name, among: catalog.keys), name.contains("-") {
+            printError("warning: metric '\(name)' is not a key of \(path), so it is read as the event '\(name)'; "
+                       + "did you mean '\(near)'?")
+        }
+    }
+    return catalog
+}

@@ -11,7 +11,9 @@ func printError(_ message: String, prefix: Bool = true, newline: Bool = true) {
 
 /// Writes `text` to standard output at once (prompts have no newline to flush them).
 func writeOut(_ text: String) {
+    errno = 0
     print(text, terminator: "")
+    StandardOutputCheck.checkWrite()
     StandardOutputCheck.flush()
 }
 

@@ -24,6 +24,14 @@ public enum StandardOutputCheck {
         }
     }
 
+    /// Right after a write (a text longer than stdio's buffer is partly written inside `print`):
+    /// remembers why it failed, if it did.
+    static func checkWrite() {
+        let error = errno
+        guard ferror(stdout) != 0, error != 0 else { return }
+        _ = firstFailure.compareExchange(expected: 0, desired: error, ordering: .relaxed)
+    }
+
     /// Flushes standard output, remembering why the first failed flush failed.
     static func flush() {
         if fflush(stdout) != 0 {

@@ -1,15 +1,19 @@
 import ArgumentParser
+import Foundation
+import RemixAnalysis
 import RemixExperiments
 import RemixKit
+import RemixYAML
 
 /// `remix validate`: check experiment files against each other and the registered features.
 struct ValidateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
-        abstract: "Check experiment files: syntax, types, apps, slots, features, parameters and overlaps.",
+        abstract: "Check experiment files: syntax, types, apps, slots, features, parameters, overlaps and metrics.",
         discussion: """
             Prints every problem as 'file:line:column: error|warning: message' and exits 1 if there \
-            is any error.
+            is any error. A folder's metrics.yaml is checked too, and so is every metric an \
+            experiment names: a name with a '-' must be a key of metrics.yaml (event types have none).
             """)
 
     @Argument(help: "Experiment files or folders (default: experiments/).")
@@ -22,7 +26,9 @@ struct ValidateCommand: ParsableCommand {
 
     func run() throws {
         let registry = try loadRegistry(plugins: plugins.paths)
-        let report = ExperimentValidation.run(paths: paths.isEmpty ? ["experiments"] : paths, registry: registry)
+        let folders = paths.isEmpty ? ["experiments"] : paths
+        let validation = ExperimentValidation.run(paths: folders, registry: registry)
+        let report = validation.adding(Self.metricProblems(folders: folders, experiments: validation.experiments))
         for problem in report.diagnostics { printError(problem.description, prefix: false) }
         if namespaces {
             let map = NamespaceMap(report.experiments.definitions)
@@ -30,5 +36,30 @@ struct ValidateCommand: ParsableCommand {
         }
         print(report.summary)
         if report.errorCount > 0 { throw ExitCode(1) }
+    }
+
+    /// The problems of each folder's metrics.yaml, and metric names of experiments that look like
+    /// keys (they have a '-') but are not keys of any of those files.
+    static func metricProblems(folders: [String], experiments: ExperimentSet) -> [Diagnostic] {
+        var problems: [Diagnostic] = []
+        var keys: [String] = []
+        var files: [String] = []
+        for folder in folders where YAMLFile.kind(of: folder) == .folder {
+            let path = (folder as NSString).appendingPathComponent(MetricsFileParser.fileName)
+            guard YAMLFile.kind(of: path) == .file else { continue }
+            let (catalog, found) = MetricsFileParser.load(path)
+            problems += found
+            keys += catalog.keys
+            files.append(path)
+        }
+        guard !files.isEmpty else { return problems }
+        for definition in experiments.definitions {
+            for name in definition.metrics.all where name.contains("-") && !keys.contains(name) {
+                problems.append(Diagnostic(definition.location(of: "metrics"), .error,
+                                           "unknown metric '\(name)': not a key of \(files.joined(separator: ", "))"
+                                           + NameSuggestion.hint(for: name, among: keys, noun: "metric")))
+            }
+        }
+        return problems
     }
 }

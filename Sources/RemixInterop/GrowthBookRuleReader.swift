@@ -58,7 +58,7 @@ struct GrowthBookRuleReader {
         let key = string(fields["key"], "key", &problems).flatMap { $0.isEmpty ? nil : $0 } ?? featureKey
         let fileName = "\(key).yaml"
         if key.contains("/") || key.hasPrefix(".") || key.contains("\0") || fileName == ExperimentSet.savedGroupsFile
-            || fileName.hasSuffix(ExperimentSet.populationSuffix) {
+            || fileName == ExperimentSet.metricsFile || fileName.hasSuffix(ExperimentSet.populationSuffix) {
             problems.append("has the key '\(key)', which cannot name an experiment file (\(fileName)); change the tracking key")
         }
         let metaKeys = variationKeys(fields["meta"], count: values.count, &problems, notes: &notes)

@@ -35,8 +35,8 @@ import Testing
 
         init(floor: Double = 1e-3) { self.floor = floor }
 
-        mutating func note(_ field: String, _ ours: Double, _ theirs: Double) -> Double {
-            let difference = ours == theirs ? 0 : abs(ours - theirs) / max(abs(theirs), floor)
+        mutating func note(_ field: String, _ ours: Double, _ theirs: Double, floor: Double? = nil) -> Double {
+            let difference = ours == theirs ? 0 : abs(ours - theirs) / max(abs(theirs), floor ?? self.floor)
             worst[field] = max(worst[field] ?? 0, difference)
             return difference
         }
@@ -85,6 +85,75 @@ import Testing
             }
         }
         differences.report("largest differences from gbstats")
+    }
+
+    /// One comparison of `control` and `treatment` against a vector: statistics' means and
+    /// variances and the tests' results.
+    static func check<S: TestStatistic>(_ control: S, _ treatment: S, _ vector: [String: Any], label: String,
+                                        differences: inout Differences) throws {
+        let alpha = try number(vector["alpha"])
+        for (field, ours, theirs) in [("meanA", control.mean, vector["meanA"]), ("varianceA", control.variance, vector["varianceA"]),
+                                      ("meanB", treatment.mean, vector["meanB"]), ("varianceB", treatment.variance, vector["varianceB"])] {
+            let reference = try number(theirs)
+            #expect(ours == reference, "\(field) \(ours) vs gbstats \(reference) is bit-exact: \(label)")
+        }
+        let f = FrequentistTest.twoSided(control: control, treatment: treatment, alpha: alpha)
+        let y = BayesianTest.effect(control: control, treatment: treatment, alpha: alpha)
+        #expect(f.error == vector["error"] as? String, "\(label)")
+        #expect(y.error == vector["bayesianError"] as? String, "\(label)")
+        #expect(f.expected == (try number(vector["expected"])), "expected is bit-exact: \(label)")
+        #expect(y.expected == (try number(vector["bayesianExpected"])), "\(label)")
+        let ci = try numbers(vector["ci"]), risk = try numbers(vector["risk"])
+        let stddev = try number(vector["stddev"])
+        let scale = stddev > 0 ? stddev : 1
+        let fields: [(String, Double, Double, Double)] = [
+            ("ci.lower/stddev", f.ci.lower / scale, ci[0] / scale, 1e-13),
+            ("ci.upper/stddev", f.ci.upper / scale, ci[1] / scale, 1e-13),
+            ("stddev", f.standardError, stddev, 1e-15),
+            ("pValue", f.pValue, try number(vector["pValue"]), 1e-13),
+            ("chanceToWin", y.chanceToWin, try number(vector["chanceToWin"]), 1e-14),
+            ("risk.control", y.risk[0], risk[0], 1e-13), ("risk.treatment", y.risk[1], risk[1], 1e-13),
+        ]
+        for (field, ours, theirs, tolerance) in fields {
+            // A CI bound near 0 on the scale of the standard error is compared absolutely.
+            let difference = differences.note(field, ours, theirs, floor: field.hasPrefix("ci") ? 1 : nil)
+            #expect(difference <= tolerance, "\(field) \(ours) vs gbstats \(theirs): \(label)")
+        }
+    }
+
+    @Test func meanMetricsEqualGbstatsSampleMeanStatistic() throws {
+        #expect(Self.cases("means").count > 300)
+        var differences = Differences()
+        for vector in Self.cases("means") {
+            let a = try Self.numbers(vector["control"]), b = try Self.numbers(vector["treatment"])
+            let control = MeanSample(units: Int(a[0]), sum: a[1], sumSquares: a[2])
+            let treatment = MeanSample(units: Int(b[0]), sum: b[1], sumSquares: b[2])
+            try Self.check(control, treatment, vector, label: "mean \(a) vs \(b)", differences: &differences)
+        }
+        differences.report("largest differences from gbstats (mean)")
+    }
+
+    /// A ratio arm [n, m_sum, m_squares, d_sum, d_squares, m_d_products] with parts "mean" or "proportion".
+    static func ratio(_ arm: [Double], parts: String) -> RatioSample {
+        let kinds = parts.split(separator: "/").map(String.init)
+        func part(_ kind: String, _ sum: Double, _ squares: Double) -> RatioPart {
+            kind == "proportion" ? RatioPart(ProportionSample(units: Int(arm[0]), conversions: Int(sum)))
+                : RatioPart(MeanSample(units: Int(arm[0]), sum: sum, sumSquares: squares))
+        }
+        return RatioSample(units: Int(arm[0]), numerator: part(kinds[0], arm[1], arm[2]),
+                           denominator: part(kinds[1], arm[3], arm[4]), sumOfProducts: arm[5])
+    }
+
+    @Test func ratioMetricsEqualGbstatsRatioStatistic() throws {
+        #expect(Self.cases("ratios").count > 250)
+        var differences = Differences()
+        for vector in Self.cases("ratios") {
+            let parts = try #require(vector["parts"] as? String)
+            let a = try Self.numbers(vector["control"]), b = try Self.numbers(vector["treatment"])
+            try Self.check(Self.ratio(a, parts: parts), Self.ratio(b, parts: parts), vector,
+                           label: "ratio \(parts) \(a) vs \(b)", differences: &differences)
+        }
+        differences.report("largest differences from gbstats (ratio)")
     }
 
     @Test func sampleRatioEqualsGbstatsCheckSRM() throws {

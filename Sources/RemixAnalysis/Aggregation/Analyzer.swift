@@ -17,6 +17,9 @@ public struct AnalysisOptions: Sendable {
     public var strict: Bool
     /// Threads for reading.
     public var jobs: Int
+    /// The metrics that experiment files and `metrics` name by key (see ``MetricsFileParser``);
+    /// a name that is not a key is the proportion of units with that event.
+    public var catalog = MetricCatalog()
     /// Read sizes; tests make them small to cross chunk and part boundaries.
     var readSizes = LogReader.Sizes()
 
@@ -45,7 +48,9 @@ public enum Analyzer {
         let started = ContinuousClock.now
         let files = try LogPaths.expand(options.logs)
         let tracked = trackedMetrics(options)
-        let tally = try LogReader.tally(paths: files, tracked: tracked, timed: timedMetrics(options, tracked: tracked),
+        let resolved = tracked.map(options.catalog.resolve)
+        let events = unique(resolved.filter(\.isSimpleProportion).compactMap(\.event))
+        let tally = try LogReader.tally(paths: files, tracked: events, timed: timedMetrics(options, tracked: tracked),
                                         jobs: options.jobs, sizes: options.readSizes)
         if options.strict, tally.badLineCount > 0 { throw .strict(badLines: tally.badLineCount, first: tally.badLines) }
         guard tally.lines > 0 else { throw .emptyLog(files: files.map(LogReader.displayName)) }
@@ -58,8 +63,9 @@ public enum Analyzer {
             selected = selected.filter { $0.element == wanted }
             if selected.isEmpty { throw .unknownExperiment(key: wanted, known: keys) }
         }
+        let values = try sumValues(resolved, files: files, tally: tally, options: options)
         let experiments = selected.map { index, key in
-            experimentReport(key: key, tally: tally, index: index, options: options, tracked: tracked)
+            experimentReport(key: key, tally: tally, index: index, options: options, tracked: tracked, values: values)
         }
         let log = AnalysisReport.Log(files: files, lines: tally.lines, badLines: tally.badLineCount,
                                      firstBadLines: tally.badLines, tornFiles: tally.tornFiles,
@@ -75,12 +81,33 @@ public enum Analyzer {
         return all.isEmpty ? [defaultMetric] : unique(all)
     }
 
-    /// The metrics whose time to conversion is reported: each experiment's primary metric.
+    /// The events whose time to conversion is reported: each experiment's primary metric's, when
+    /// it is a plain proportion.
     static func timedMetrics(_ options: AnalysisOptions, tracked: [String]) -> Set<String> {
-        if let first = options.metrics.first { return [first] }
-        var timed = Set(options.definitions.values.compactMap { $0.metrics.all.first })
-        if let first = tracked.first { timed.insert(first) }
-        return timed
+        var primaries = Set(options.definitions.values.compactMap { $0.metrics.all.first })
+        if let first = options.metrics.first { primaries = [first] }
+        if let first = tracked.first { primaries.insert(first) }
+        return Set(primaries.map(options.catalog.resolve).filter(\.isSimpleProportion).compactMap(\.event))
+    }
+
+    /// The second pass for the metrics that are not plain proportions; nil when there are none.
+    private static func sumValues(_ metrics: [MetricDefinition], files: [String], tally: LogTally,
+                                  options: AnalysisOptions) throws(AnalysisError) -> ValueTally? {
+        var columns: [ValueTally.Column] = []
+        for metric in metrics {
+            for column in MetricReader.columns(metric, catalog: options.catalog) where !columns.contains(column) {
+                columns.append(column)
+            }
+        }
+        guard !columns.isEmpty else { return nil }
+        let keys = metrics.filter { !$0.isSimpleProportion }.map(\.key)
+        if let path = files.first(where: { !LogReader.isRereadable($0) }) {
+            throw .notRereadable(path: LogReader.displayName(path), metrics: keys)
+        }
+        guard let empty = ValueTally(columns: columns, first: tally) else {
+            throw .tooManyValueFields(limit: LineFields.numericLimit, metrics: keys)
+        }
+        return try LogReader.sumValues(paths: files, empty: empty, jobs: options.jobs, sizes: options.readSizes)
     }
 
     private static func unique(_ names: [String]) -> [String] {
@@ -89,7 +116,7 @@ public enum Analyzer {
     }
 
     private static func experimentReport(key: String, tally: LogTally, index: Int, options: AnalysisOptions,
-                                         tracked: [String]) -> AnalysisReport.Experiment {
+                                         tracked: [String], values: ValueTally?) -> AnalysisReport.Experiment {
         let experiment = tally.experiments[index]
         let definition = options.definitions[key]
         let metrics = options.metrics.isEmpty ? (definition?.metrics.all).flatMap { $0.isEmpty ? nil : $0 } ?? tracked
@@ -111,8 +138,9 @@ public enum Analyzer {
         }
         let slotOf = Dictionary(order.enumerated().compactMap { slot, entry in entry.tallyIndex.map { ($0, slot) } },
                                 uniquingKeysWith: { first, _ in first })
-        let counts = VariationCounter(tally: tally, experiment: experiment, slots: slotOf, variationCount: order.count,
-                                      metrics: metrics)
+        let counts = VariationCounter(tally: tally, experiment: experiment, experimentIndex: index, slots: slotOf,
+                                      variationCount: order.count, metrics: metrics.map(options.catalog.resolve),
+                                      catalog: options.catalog, values: values)
         let variations = order.enumerated().map { slot, entry in
             AnalysisReport.Variation(
                 key: entry.key, variationId: entry.id,

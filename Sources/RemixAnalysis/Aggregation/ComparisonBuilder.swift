@@ -8,16 +8,14 @@ enum ComparisonBuilder {
         var comparisons: [AnalysisReport.Comparison] = []
         for variation in variations.dropFirst() {
             for (index, metric) in metrics.enumerated() {
-                let control = ProportionSample(units: baseline.units, conversions: baseline.metrics[index].conversions)
-                let treatment = ProportionSample(units: variation.units, conversions: variation.metrics[index].conversions)
-                let frequentist = FrequentistTest.twoSided(control: control, treatment: treatment, alpha: alpha)
-                let bayesian = BayesianTest.effect(control: control, treatment: treatment, alpha: alpha)
+                let (frequentist, bayesian) = tests(baseline.metrics[index].statistic, variation.metrics[index].statistic,
+                                                    alpha: alpha)
                 comparisons.append(AnalysisReport.Comparison(
                     variation: variation.key, baseline: baseline.key, metric: metric, guardrail: guardrails.contains(metric),
                     expected: frequentist.expected, ci: [frequentist.ci.lower, frequentist.ci.upper],
                     pValue: frequentist.pValue, pValueAdjusted: frequentist.pValue,
                     chanceToWin: bayesian.chanceToWin, risk: bayesian.risk,
-                    error: frequentist.error ?? bayesian.error))
+                    error: frequentist.error ?? bayesian.error, inverse: variation.metrics[index].inverse))
             }
         }
         let adjusted: [Double]
@@ -28,6 +26,23 @@ enum ComparisonBuilder {
         }
         for index in comparisons.indices { comparisons[index].pValueAdjusted = adjusted[index] }
         return comparisons
+    }
+
+    /// Both tests on a metric's statistics in the control and the treatment (always of one type).
+    static func tests(_ control: MetricStatistic, _ treatment: MetricStatistic,
+                      alpha: Double) -> (FrequentistResult, BayesianResult) {
+        func run<S: TestStatistic>(_ a: S, _ b: S) -> (FrequentistResult, BayesianResult) {
+            (FrequentistTest.twoSided(control: a, treatment: b, alpha: alpha),
+             BayesianTest.effect(control: a, treatment: b, alpha: alpha))
+        }
+        switch (control, treatment) {
+        case let (.proportion(a), .proportion(b)): return run(a, b)
+        case let (.mean(a), .mean(b)): return run(a, b)
+        case let (.ratio(a), .ratio(b)): return run(a, b)
+        default:
+            let empty = MeanSample(units: 0, sum: 0, sumSquares: 0)
+            return run(empty, empty)
+        }
     }
 
     /// Pearson χ² p-value of the units per variation against the expected weights.

@@ -7,29 +7,30 @@ struct VariationCounter {
     private(set) var multiple = 0
     /// Units per logged variation (tally index) that has no slot.
     private(set) var unslotted: [Int: Int] = [:]
-    private var conversions: [[Int]]
+    /// Slot → metric → sums over the slot's units.
+    private var accumulators: [[MetricAccumulator]]
+    private let readers: [MetricReader]
     private var screenUnits: [[Int]]
     private var otherScreenUnits: [Int]
     private var durations: [[Int64]]
     /// Converted units whose time to conversion was not kept (see ``EarliestTimes``).
     private var unknownDurations: [Int]
-    private let metrics: [String]
     private let screenNames: [String]
     private let hasOtherScreens: Bool
 
-    init(tally: LogTally, experiment: LogTally.ExperimentTally, slots: [Int: Int], variationCount: Int,
-         metrics: [String]) {
-        self.metrics = metrics
+    init(tally: LogTally, experiment: LogTally.ExperimentTally, experimentIndex: Int, slots: [Int: Int],
+         variationCount: Int, metrics: [MetricDefinition], catalog: MetricCatalog, values: ValueTally?) {
+        let readers = metrics.map { MetricReader($0, catalog: catalog, tally: tally, values: values) }
+        self.readers = readers
         let screens = tally.screens
         screenNames = (0..<screens.names.count).map { screens.names.string($0) }
         hasOtherScreens = screens.overflowed
         units = Array(repeating: 0, count: variationCount)
-        conversions = Array(repeating: Array(repeating: 0, count: metrics.count), count: variationCount)
+        accumulators = Array(repeating: Array(repeating: MetricAccumulator(), count: metrics.count), count: variationCount)
         screenUnits = Array(repeating: Array(repeating: 0, count: screenNames.count), count: variationCount)
         otherScreenUnits = Array(repeating: 0, count: variationCount)
         durations = Array(repeating: [], count: variationCount)
         unknownDurations = Array(repeating: 0, count: variationCount)
-        let trackedIndex = metrics.map { tally.tracked.firstIndex(of: $0) }
         for (unit, exposure) in experiment.exposures.enumerated() {
             if exposure.variation == LogTally.Exposure.multiple {
                 multiple += 1
@@ -41,10 +42,16 @@ struct VariationCounter {
                 continue
             }
             units[slot] += 1
-            for (metric, index) in trackedIndex.enumerated() {
-                guard let index, unit < tally.lastTimes[index].count, tally.lastTimes[index][unit] >= exposure.first
-                else { continue }
-                conversions[slot][metric] += 1
+            for (metric, reader) in readers.enumerated() {
+                if let values, let first = reader.first {
+                    let (value, count) = MetricReader.value(first, values: values, experiment: experimentIndex, unit: unit)
+                    let second = reader.second.map { MetricReader.value($0, values: values, experiment: experimentIndex, unit: unit).value }
+                    accumulators[slot][metric].add(value, count: count, second: second)
+                    continue
+                }
+                guard let index = reader.tracked, unit < tally.lastTimes[index].count,
+                      tally.lastTimes[index][unit] >= exposure.first else { continue }
+                accumulators[slot][metric].conversions += 1
                 if metric == 0, let earliest = tally.earliestTimes[index] {
                     switch earliest.firstTime(unit: unit, atOrAfter: exposure.first) {
                     case .time(let time): durations[slot].append(time - exposure.first)
@@ -61,12 +68,39 @@ struct VariationCounter {
                 otherScreenUnits[slot] += 1
             }
         }
+        countMissing(values: values, experimentIndex: experimentIndex, slots: slots)
+    }
+
+    /// Adds the events without a usable value field, per slot, for the metrics that sum one.
+    private mutating func countMissing(values: ValueTally?, experimentIndex: Int, slots: [Int: Int]) {
+        guard let values else { return }
+        for (metric, reader) in readers.enumerated() {
+            guard let part = reader.first, part.definition.kind == .mean, part.definition.value != nil else { continue }
+            let sums = values.sums[experimentIndex][part.column]
+            for (tallyIndex, slot) in slots {
+                if tallyIndex < sums.missing.count { accumulators[slot][metric].missing += sums.missing[tallyIndex] }
+                if tallyIndex < sums.notNumber.count { accumulators[slot][metric].nonNumeric += sums.notNumber[tallyIndex] }
+            }
+        }
     }
 
     func metricCounts(slot: Int) -> [AnalysisReport.MetricCount] {
-        metrics.enumerated().map { index, metric in
-            let count = conversions[slot][index]
-            return .init(metric: metric, conversions: count, rate: units[slot] > 0 ? Double(count) / Double(units[slot]) : 0)
+        readers.enumerated().map { index, reader in
+            let sums = accumulators[slot][index]
+            let count = sums.conversions
+            var metric = AnalysisReport.MetricCount(metric: reader.definition.key, conversions: count,
+                                                    rate: units[slot] > 0 ? Double(count) / Double(units[slot]) : 0)
+            metric.type = reader.definition.kind.figure
+            metric.inverse = reader.definition.inverse
+            metric.statistic = sums.statistic(reader, units: units[slot])
+            switch metric.statistic {
+            case .proportion(let sample): metric.value = sample.mean
+            case .mean(let sample): metric.value = sample.mean
+            case .ratio(let sample): metric.value = sample.mean
+            }
+            metric.missingValues = sums.missing
+            metric.nonNumericValues = sums.nonNumeric
+            return metric
         }
     }
 

@@ -7,6 +7,9 @@ public enum AnalysisError: Error, Equatable, CustomStringConvertible {
     case noEvents(files: [String], badLines: Int, first: [BadLine])
     case unknownExperiment(key: String, known: [String])
     case strict(badLines: Int, first: [BadLine])
+    /// Metrics other than plain proportions read the log twice.
+    case notRereadable(path: String, metrics: [String])
+    case tooManyValueFields(limit: Int, metrics: [String])
 
     public var description: String {
         switch self {
@@ -22,6 +25,11 @@ public enum AnalysisError: Error, Equatable, CustomStringConvertible {
                 : "experiment '\(key)' has no exposures in the log; experiments in it: \(known.sorted().joined(separator: ", "))"
         case .strict(let count, let first):
             "\(count) line(s) are not events (first: \(Self.list(first))); --strict makes that fatal"
+        case .notRereadable(let path, let metrics):
+            "metrics \(metrics.joined(separator: ", ")) read the log twice, and \(path) can be read only once; "
+                + "save it to a file and analyse the file"
+        case .tooManyValueFields(let limit, let metrics):
+            "metrics \(metrics.joined(separator: ", ")) sum more than \(limit) different value fields; analyse fewer at a time"
         }
     }
 

@@ -26,4 +26,11 @@ struct LineFields {
     var screen = ByteSlice.absent
     var feature = ByteSlice.absent
     var hasEscapes = false
+    /// Top-level numbers named by the scanner's `numericNames`, by index (at most
+    /// ``LineFields/numericLimit``): `numbers[i]` is valid when bit i of `numberMask` is set; bit
+    /// i of `notNumberMask` says the field is there but not a finite number.
+    var numbers = SIMD8<Double>()
+    var numberMask: UInt8 = 0
+    var notNumberMask: UInt8 = 0
+    static let numericLimit = 8
 }

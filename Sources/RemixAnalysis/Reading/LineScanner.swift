@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A validating byte-level scanner for one JSON Lines object: it checks the whole line against
 /// JSON's grammar (RFC 8259: strings of valid UTF-8 without raw control characters, escapes,
 /// numbers, literals, nesting) while it walks the top-level keys, keeps the values the analysis
@@ -15,8 +19,13 @@ struct LineScanner {
     /// Why the last scan failed.
     private(set) var failure: BadLineReason?
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    /// Top-level keys whose number values are kept (see ``LineFields/numbers``).
+    let numericNames: [[UInt8]]
+    private var numericIndex = 0
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>, numericNames: [[UInt8]] = []) {
         self.bytes = bytes
+        self.numericNames = numericNames
         base = bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!
         count = bytes.count
     }
@@ -66,6 +75,8 @@ struct LineScanner {
     /// The fields the analysis reads, told apart by length and a byte or two.
     enum Key {
         case ts, type, user, experiment, variation, variationId, inExperiment, hashUsed, screen, feature, other
+        /// One of the scanner's `numericNames`.
+        case numeric
 
         init(_ name: UnsafeBufferPointer<UInt8>) {
             guard let first = name.first else {
@@ -100,9 +111,43 @@ struct LineScanner {
         var escaped = false
         guard stringBody(escaped: &escaped) else { return nil }
         let name = UnsafeBufferPointer(rebasing: bytes[start..<(position - 1)])
-        guard escaped else { return Key(name) }
+        guard escaped else { return numericKey(Key(name), name) }
         guard let decoded = EscapeDecoder.decode(name) else { return .other }
-        return decoded.withUnsafeBufferPointer { Key($0) }
+        return decoded.withUnsafeBufferPointer { numericKey(Key($0), $0) }
+    }
+
+    /// `.numeric` (remembering which) when `name` is one of `numericNames`.
+    private mutating func numericKey(_ key: Key, _ name: UnsafeBufferPointer<UInt8>) -> Key {
+        guard key == .other, !numericNames.isEmpty else { return key }
+        for (index, wanted) in numericNames.enumerated() where LogTally.equal(name, wanted) {
+            numericIndex = index
+            return .numeric
+        }
+        return key
+    }
+
+    /// Reads a number value already at `position` into `fields.numbers[numericIndex]`.
+    private mutating func numericValue(into fields: inout LineFields) -> Bool {
+        let start = position
+        var ignored = 0
+        guard number(integer: &ignored) else { return false }
+        let length = position - start
+        let value = withUnsafeTemporaryAllocation(of: CChar.self, capacity: length + 1) { text -> Double in
+            for index in 0..<length { text[index] = CChar(bitPattern: base[start + index]) }
+            text[length] = 0
+            guard let start = text.baseAddress else { return .nan }
+            return strtod(start, nil)
+        }
+        let bit = UInt8(1) << UInt8(numericIndex)
+        if value.isFinite {
+            fields.numbers[numericIndex] = value
+            fields.numberMask |= bit
+            fields.notNumberMask &= ~bit
+        } else {
+            fields.notNumberMask |= bit
+            fields.numberMask &= ~bit
+        }
+        return true
     }
 
     private mutating func value(for key: Key, into fields: inout LineFields) -> Bool {
@@ -113,12 +158,16 @@ struct LineScanner {
             let start = position
             var escaped = false
             guard stringBody(escaped: &escaped) else { return false }
+            if key == .numeric { return notANumber(&fields) }
             if key == .other { return true }
             if escaped { fields.hasEscapes = true }
             Self.assign(ByteSlice(start: start, count: position - 1 - start), to: key, in: &fields)
             return true
         }
         switch key {
+        case .numeric:
+            if byte == ASCII.minus || (byte &- ASCII.zero) < 10 { return numericValue(into: &fields) }
+            return skipValue(depth: 2) && notANumber(&fields)
         case .variationId:
             var number = -1
             let isNumber = byte == ASCII.minus || (byte &- ASCII.zero) < 10
@@ -135,6 +184,14 @@ struct LineScanner {
             Self.assign(.absent, to: key, in: &fields)
             return skipValue(depth: 2)
         }
+    }
+
+    /// Marks the numeric field being read as present but not a number; true.
+    private func notANumber(_ fields: inout LineFields) -> Bool {
+        let bit = UInt8(1) << UInt8(numericIndex)
+        fields.notNumberMask |= bit
+        fields.numberMask &= ~bit
+        return true
     }
 
     private static func assign(_ slice: ByteSlice, to key: Key, in fields: inout LineFields) {

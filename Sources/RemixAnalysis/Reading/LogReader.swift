@@ -21,7 +21,7 @@ enum LogReader {
                       sizes: Sizes = Sizes()) throws(AnalysisError) -> LogTally {
         var total = LogTally(tracked: tracked, timed: timed)
         for path in paths {
-            let parts = try tallyFile(path, tracked: tracked, timed: timed, jobs: jobs, sizes: sizes)
+            let parts = try read(path, jobs: jobs, sizes: sizes) { LogTally(tracked: tracked, timed: timed) }
             var lineOffset = 0
             for part in parts {
                 total.merge(part, path: displayName(path), lineOffset: lineOffset)
@@ -31,25 +31,43 @@ enum LogReader {
         return total
     }
 
+    /// Reads every log in `paths` again into per-unit sums (see ``ValueTally``); the logs must be
+    /// regular files, read a second time.
+    static func sumValues(paths: [String], empty: ValueTally, jobs: Int,
+                          sizes: Sizes = Sizes()) throws(AnalysisError) -> ValueTally {
+        var total = empty
+        for path in paths {
+            for part in try read(path, jobs: jobs, sizes: sizes, { empty }) { total.merge(part) }
+        }
+        return total
+    }
+
     /// How a log is named in messages.
     static func displayName(_ path: String) -> String { path == "-" ? "stdin" : path }
 
-    private static func tallyFile(_ path: String, tracked: [String], timed: Set<String>, jobs: Int,
-                                  sizes: Sizes) throws(AnalysisError) -> [LogTally] {
+    /// Whether `path` can be read a second time (a regular file, not standard input or a FIFO).
+    static func isRereadable(_ path: String) -> Bool {
+        guard path != "-" else { return false }
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & 0o170000 == 0o100000
+    }
+
+    private static func read<Sink: LineSink>(_ path: String, jobs: Int, sizes: Sizes,
+                                             _ make: @Sendable () -> Sink) throws(AnalysisError) -> [Sink] {
         let (descriptor, kind) = try LogFile.open(path)
         defer { if descriptor != STDIN_FILENO { close(descriptor) } }
         let size = kind.size
         guard kind.isRegular, jobs > 1, size > sizes.parallelMinimum else {
-            var tally = LogTally(tracked: tracked, timed: timed)
+            var tally = make()
             let read = try scan(descriptor, from: 0, to: kind.isRegular ? size : nil, sizes: sizes, into: &tally,
                                 path: path)
             if kind.isFIFO, read == 0 { throw .cannotRead(path: path, reason: LogFile.emptyFIFO) }
             return [tally]
         }
         let bounds = try boundaries(descriptor, size: size, parts: jobs, path: path)
-        let results = PartResults(count: bounds.count - 1)
+        let results = PartResults<Sink>(count: bounds.count - 1)
         DispatchQueue.concurrentPerform(iterations: bounds.count - 1) { part in
-            var tally = LogTally(tracked: tracked, timed: timed)
+            var tally = make()
             do throws(AnalysisError) {
                 _ = try scan(descriptor, from: bounds[part], to: bounds[part + 1], sizes: sizes, into: &tally, path: path)
                 results.store(part, .success(tally))
@@ -83,10 +101,11 @@ enum LogReader {
 
     /// Scans bytes `[start, end)` (to end of input when `end` is nil) line by line; returns how
     /// many bytes were read.
-    private static func scan(_ descriptor: Int32, from start: Int, to end: Int?, sizes: Sizes, into tally: inout LogTally,
+    private static func scan<Sink: LineSink>(_ descriptor: Int32, from start: Int, to end: Int?, sizes: Sizes, into tally: inout Sink,
                              path: String) throws(AnalysisError) -> Int {
         var buffer = [UInt8](repeating: 0, count: max(sizes.chunk, 1))
-        var lines = LineSplitter(maxLineLength: sizes.maxLineLength)
+        var lines = LineSplitter(maxLineLength: sizes.maxLineLength, numericNames: tally.numericNames,
+                                 needles: tally.needles)
         var kept = 0
         var offset = start
         while true {
@@ -133,13 +152,22 @@ struct LineSplitter {
     private var fields = LineFields()
     private var decoded: [UInt8] = []
 
-    init(maxLineLength: Int) {
+    /// Top-level number fields to keep (see ``LineScanner/numericNames``).
+    let numericNames: [[UInt8]]
+
+    /// When not empty, a line that holds none of these byte strings and no backslash is skipped
+    /// unread (a pass over a log the first pass has checked).
+    let needles: [[UInt8]]
+
+    init(maxLineLength: Int, numericNames: [[UInt8]] = [], needles: [[UInt8]] = []) {
         self.maxLineLength = maxLineLength
+        self.numericNames = numericNames
+        self.needles = needles
     }
 
     /// Counts the complete lines of `bytes` (and at the end of input the last, unterminated one);
     /// returns how many bytes were used — the rest is the start of a line, to be read on.
-    mutating func split(_ bytes: UnsafeBufferPointer<UInt8>, atEnd: Bool, into tally: inout LogTally) -> Int {
+    mutating func split<Sink: LineSink>(_ bytes: UnsafeBufferPointer<UInt8>, atEnd: Bool, into tally: inout Sink) -> Int {
         guard let base = bytes.baseAddress else {
             if atEnd, skipping { tally.tornFiles.append("") }
             return 0
@@ -178,7 +206,7 @@ struct LineSplitter {
         return lineStart
     }
 
-    private mutating func process(_ line: UnsafeBufferPointer<UInt8>, final: Bool, tally: inout LogTally) {
+    private mutating func process<Sink: LineSink>(_ line: UnsafeBufferPointer<UInt8>, final: Bool, tally: inout Sink) {
         tally.lines += 1
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
         guard let reason = count(line, tally: &tally) else { return }
@@ -187,9 +215,10 @@ struct LineSplitter {
     }
 
     /// Counts one line; why it is bad if it is.
-    private mutating func count(_ line: UnsafeBufferPointer<UInt8>, tally: inout LogTally) -> BadLineReason? {
+    private mutating func count<Sink: LineSink>(_ line: UnsafeBufferPointer<UInt8>, tally: inout Sink) -> BadLineReason? {
         guard line.count <= maxLineLength else { return .tooLong(limit: maxLineLength) }
-        var scanner = LineScanner(line)
+        if !needles.isEmpty, !Self.mayHold(line, needles) { return nil }
+        var scanner = LineScanner(line, numericNames: numericNames)
         guard scanner.scan(into: &fields) else { return scanner.failure ?? .syntax(byte: 1) }
         guard fields.hasEscapes else { return tally.add(fields, in: line) }
         guard let plain = EscapeDecoder.relayout(fields, of: line, into: &decoded) else { return .loneSurrogate }
@@ -197,21 +226,62 @@ struct LineSplitter {
     }
 }
 
+/// What a pass over a log fills: counts lines and bad lines, and takes each well-formed object.
+protocol LineSink {
+    var lines: Int { get set }
+    var tornFiles: [String] { get set }
+    /// Top-level number fields the scanner keeps for ``add(_:in:)``.
+    var numericNames: [[UInt8]] { get }
+    /// Lines without one of these (nor a backslash) are skipped unread; empty reads every line.
+    var needles: [[UInt8]] { get }
+    mutating func noteBadLine(_ number: Int, _ reason: BadLineReason)
+    /// Takes one well-formed JSON object; why it is not an event if it is not.
+    mutating func add(_ fields: LineFields, in line: UnsafeBufferPointer<UInt8>) -> BadLineReason?
+}
+
+extension LogTally: LineSink {
+    var numericNames: [[UInt8]] { [] }
+    var needles: [[UInt8]] { [] }
+}
+
+extension LineSplitter {
+    /// Whether `line` holds one of `needles` (each starting with a quote) or a backslash (an
+    /// escape could spell one).
+    static func mayHold(_ line: UnsafeBufferPointer<UInt8>, _ needles: [[UInt8]]) -> Bool {
+        guard let base = line.baseAddress else { return false }
+        if memchr(base, 0x5C, line.count) != nil { return true }
+        var position = 0
+        while position < line.count, let found = memchr(base + position, 0x22, line.count - position) {
+            let quote = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            for needle in needles where needle.count <= line.count - quote && base[quote + 1] == needle[1] {
+                var same = true
+                for index in 2..<needle.count where base[quote + index] != needle[index] {
+                    same = false
+                    break
+                }
+                if same { return true }
+            }
+            position = quote + 1
+        }
+        return false
+    }
+}
+
 /// Per-part results of a parallel scan.
-private final class PartResults: @unchecked Sendable {
-    private var results: [Result<LogTally, AnalysisError>?]
+private final class PartResults<Sink>: @unchecked Sendable {
+    private var results: [Result<Sink, AnalysisError>?]
     private let lock = NSLock()
 
     init(count: Int) {
         results = Array(repeating: nil, count: count)
     }
 
-    func store(_ part: Int, _ result: Result<LogTally, AnalysisError>) {
+    func store(_ part: Int, _ result: Result<Sink, AnalysisError>) {
         lock.withLock { results[part] = result }
     }
 
-    func all() throws(AnalysisError) -> [LogTally] {
-        var tallies: [LogTally] = []
+    func all() throws(AnalysisError) -> [Sink] {
+        var tallies: [Sink] = []
         for result in lock.withLock({ results }) {
             switch result {
             case .success(let tally)?: tallies.append(tally)

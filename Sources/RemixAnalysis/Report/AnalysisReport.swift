@@ -3,9 +3,31 @@
 public struct AnalysisReport: Sendable {
     /// One metric of one variation.
     public struct MetricCount: Sendable, Equatable {
+        /// The metric's key (for a bare event name, the event).
         public var metric: String
+        /// Units with at least one of the metric's events after exposure (for a ratio, of its
+        /// numerator's).
         public var conversions: Int
+        /// `conversions` over units.
         public var rate: Double
+        /// What `value` is: rate (proportion), mean or ratio.
+        public var type = "rate"
+        /// The variation's figure: the rate, the mean per unit, or the ratio.
+        public var value = 0.0
+        /// Lower is better.
+        public var inverse = false
+        /// Events counted whose numeric field is missing, or is there but not a number (they add 0).
+        public var missingValues = 0
+        public var nonNumericValues = 0
+        /// What the tests compare.
+        var statistic = MetricStatistic.proportion(ProportionSample(units: 0, conversions: 0))
+
+        init(metric: String, conversions: Int, rate: Double) {
+            self.metric = metric
+            self.conversions = conversions
+            self.rate = rate
+            value = rate
+        }
     }
 
     /// Share of a variation's units that reached a screen after exposure.
@@ -57,6 +79,8 @@ public struct AnalysisReport: Sendable {
         public var chanceToWin: Double
         public var risk: [Double]
         public var error: String?
+        /// The metric's lower values are better: a significant fall is a win.
+        public var inverse = false
     }
 
     /// One experiment.
@@ -125,6 +149,14 @@ extension AnalysisReport.Experiment {
             let list = undeclaredVariations.map { "'\($0.key)' (variationId \($0.variationId)): \($0.units)" }
             warnings.append("\(key): \(units) unit(s) exposed to variation(s) its experiment file does not declare are "
                             + "left out of the results and the SRM test — " + list.joined(separator: ", "))
+        }
+        for (index, metric) in (variations.first?.metrics ?? []).enumerated() {
+            let missing = variations.reduce(0) { $0 + $1.metrics[index].missingValues }
+            let other = variations.reduce(0) { $0 + $1.metrics[index].nonNumericValues }
+            if missing + other > 0 {
+                warnings.append("\(key): \(metric.metric) counts \(missing) event(s) without the value field and \(other) "
+                                + "whose value is not a number as 0")
+            }
         }
         let unknown = variations.reduce(0) { $0 + $1.timeToConversion.unknown }
         if unknown > 0, let metric = primaryMetric {

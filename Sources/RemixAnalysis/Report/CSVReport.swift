@@ -2,14 +2,15 @@ import Foundation
 
 /// The report as CSV: one row per experiment × variation × metric, with the comparison against
 /// the baseline on the same row (empty for the baseline); `undeclared_variation_units` counts the
-/// experiment's units left out because the experiment file does not declare their variation.
+/// experiment's units left out because the experiment file does not declare their variation;
+/// `metric_type` is rate, mean or ratio and `value` the variation's figure of that type.
 public enum CSVReport {
     public static func render(_ report: AnalysisReport) -> String {
         var rows = [[
             "experiment", "variation", "variation_id", "feature", "units", "metric", "conversions", "rate", "baseline",
             "expected", "ci_lower", "ci_upper", "p_value", "p_value_adjusted", "chance_to_win", "risk_control",
             "risk_treatment", "error", "srm_p_value", "multiple_exposure_units",
-            "undeclared_variation_units",
+            "undeclared_variation_units", "metric_type", "value", "inverse", "missing_values", "non_numeric_values",
         ]]
         for experiment in report.experiments {
             for variation in experiment.variations {
@@ -24,7 +25,9 @@ public enum CSVReport {
                                  String(variation.units), metric.metric, String(metric.conversions),
                                  JSONWriter.number(metric.rate)] + numbers
                                 + [experiment.srmPValue.map(JSONWriter.number) ?? "", String(experiment.multipleExposureUnits),
-                                   String(experiment.undeclaredVariations.reduce(0) { $0 + $1.units })])
+                                   String(experiment.undeclaredVariations.reduce(0) { $0 + $1.units }),
+                                   metric.type, JSONWriter.number(metric.value), String(metric.inverse),
+                                   String(metric.missingValues), String(metric.nonNumericValues)])
                 }
             }
         }

@@ -39,6 +39,7 @@ public enum JSONReport {
                             out.field("chanceToWin", comparison.chanceToWin)
                             out.field("risk", comparison.risk)
                             out.field("error", comparison.error)
+                            out.field("inverse", comparison.inverse)
                         }
                     }
                 }
@@ -79,8 +80,13 @@ public enum JSONReport {
                 for metric in variation.metrics {
                     out.key(metric.metric)
                     out.object {
+                        out.field("type", metric.type)
                         out.field("conversions", metric.conversions)
                         out.field("rate", metric.rate)
+                        out.field("value", metric.value)
+                        out.field("inverse", metric.inverse)
+                        out.field("missingValues", metric.missingValues)
+                        out.field("nonNumericValues", metric.nonNumericValues)
                     }
                 }
             }

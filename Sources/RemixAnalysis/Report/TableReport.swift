@@ -50,11 +50,14 @@ public struct TableReport {
             + " · multiple-exposure units excluded: \(experiment.multipleExposureUnits)"
         lines.append(markdown ? "## \(title)" : paint(title, srmFlag ? "1;31" : "1"))
         for warning in experiment.warnings { lines.append(paint("warning: " + warning, "33")) }
-        let metrics = experiment.variations.first?.metrics.map(\.metric) ?? []
-        var rows = [["variation", "feature", "units"] + metrics.map { experiment.guardrails.contains($0) ? "\($0) (guardrail)" : $0 }]
+        let metrics = experiment.variations.first?.metrics ?? []
+        var rows = [["variation", "feature", "units"] + metrics.map { metric in
+            Self.heading(metric) + (experiment.guardrails.contains(metric.metric) ? " (guardrail)" : "")
+        }]
         for variation in experiment.variations {
             rows.append([variation.key, variation.feature, Self.grouped(variation.units)]
-                        + variation.metrics.map { "\(Self.grouped($0.conversions)) (\(Self.percent($0.rate)))" })
+                        + variation.metrics.map { $0.type == "rate" ? "\(Self.grouped($0.conversions)) (\(Self.percent($0.rate)))"
+                            : Self.figure($0.value) })
         }
         lines += format(rows)
         let label = report.correction == .none ? "unadjusted" : "\(report.correction == .holm ? "Holm" : "BH")-adjusted"
@@ -67,9 +70,12 @@ public struct TableReport {
             // A guardrail's direction is the metric's own (more cancellations are worse), so it
             // only says that it moved; the primary metric names a winner or a loser.
             let moved = c.expected > 0 ? "significantly up" : "significantly down"
+            // Lower is better for an inverse metric: a significant fall wins.
+            let better = c.inverse ? c.expected < 0 : c.expected > 0
             let verdict = c.error.map { "⚠ \($0)" }
-                ?? (significant ? (c.guardrail ? "guardrail \(moved)" : (c.expected > 0 ? "WINNER" : "LOSER")) : "")
-            comparisons.append([c.variation, c.metric, Self.signedPercent(c.expected),
+                ?? (significant ? (c.guardrail ? "guardrail \(moved)" : (better ? "WINNER" : "LOSER")) : "")
+            let metric = metrics.first { $0.metric == c.metric }.map(Self.heading) ?? c.metric
+            comparisons.append([c.variation, metric, Self.signedPercent(c.expected),
                                 "[\(Self.signedPercent(c.ci[0])), \(Self.signedPercent(c.ci[1]))]",
                                 Self.fixed(c.pValue, 4), Self.fixed(c.pValueAdjusted, 4), Self.percent(c.chanceToWin),
                                 c.risk.map { Self.fixed($0, 5) }.joined(separator: ", "), verdict])
@@ -82,16 +88,29 @@ public struct TableReport {
             lines.append(colour.map { paint(text, $0) } ?? text)
         }
         lines.append("")
-        lines.append("funnel (share of exposed units reaching each screen after exposure) and time to \(experiment.primaryMetric ?? "conversion"):")
+        // Time to conversion is measured for a proportion primary metric (a plain event) only.
+        let timed = experiment.variations.first?.metrics.first.map { $0.type == "rate" } ?? true
+        lines.append("funnel (share of exposed units reaching each screen after exposure)"
+                     + (timed ? " and time to \(experiment.primaryMetric ?? "conversion"):" : ":"))
         for variation in experiment.variations {
             let steps = variation.funnel.prefix(8).map { "\($0.screen) \(Self.percent($0.share))" }.joined(separator: " · ")
             let time = variation.timeToConversion
             let timing = time.medianSeconds.map { median in
                 "median \(Self.fixed(median, 1)) s, p90 \(Self.fixed(time.p90Seconds ?? median, 1)) s"
             } ?? "no conversions"
-            lines.append("  \(variation.key): \(steps.isEmpty ? "-" : steps) | \(timing)")
+            lines.append("  \(variation.key): \(steps.isEmpty ? "-" : steps)" + (timed ? " | \(timing)" : ""))
         }
         lines.append("")
+    }
+
+    /// A metric's column title: its key, then its type unless a rate, and ↓ when lower is better.
+    static func heading(_ metric: AnalysisReport.MetricCount) -> String {
+        metric.metric + (metric.type == "rate" ? "" : " (\(metric.type))") + (metric.inverse ? " ↓" : "")
+    }
+
+    /// A mean or ratio with four significant digits.
+    static func figure(_ value: Double) -> String {
+        value >= 10_000 && value < 1e15 ? grouped(Int(value.rounded())) : String(format: "%.4g", value)
     }
 
     /// Rows as aligned text (the header first), or as a Markdown table.

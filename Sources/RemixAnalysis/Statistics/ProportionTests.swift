@@ -1,7 +1,14 @@
 import Foundation
 
+/// What gbstats' tests read of a variation's statistic: its mean, variance and number of units.
+protocol TestStatistic: Sendable {
+    var mean: Double { get }
+    var variance: Double { get }
+    var n: Double { get }
+}
+
 /// A binomial metric in one variation: `units` exposed, `conversions` of them converted.
-struct ProportionSample: Sendable, Equatable {
+struct ProportionSample: TestStatistic, Equatable {
     var units: Int
     var conversions: Int
 
@@ -27,11 +34,11 @@ enum StatisticsMessage {
 /// The relative effect and its delta-method variance, as gbstats' `frequentist_diff` and
 /// `frequentist_variance` with `relative=True`.
 enum RelativeEffect {
-    static func mean(_ control: ProportionSample, _ treatment: ProportionSample) -> Double {
+    static func mean<S: TestStatistic>(_ control: S, _ treatment: S) -> Double {
         (treatment.mean - control.mean) / control.mean
     }
 
-    static func variance(_ control: ProportionSample, _ treatment: ProportionSample) -> Double {
+    static func variance<S: TestStatistic>(_ control: S, _ treatment: S) -> Double {
         let meanA = control.mean, meanB = treatment.mean
         return treatment.variance / (pow(meanA, 2) * treatment.n)
             + control.variance * pow(meanB, 2) / (pow(meanA, 4) * control.n)
@@ -50,7 +57,7 @@ struct FrequentistResult: Sendable {
 
 /// gbstats' `TwoSidedTTest` (Welch, relative difference, no CUPED, not sequential).
 enum FrequentistTest {
-    static func twoSided(control: ProportionSample, treatment: ProportionSample, alpha: Double) -> FrequentistResult {
+    static func twoSided<S: TestStatistic>(control: S, treatment: S, alpha: Double) -> FrequentistResult {
         if control.mean == 0 { return uninformative(StatisticsMessage.baselineZero) }
         if control.variance <= 0 || treatment.variance <= 0 { return uninformative(StatisticsMessage.zeroVariance) }
         let expected = RelativeEffect.mean(control, treatment)
@@ -83,9 +90,9 @@ struct BayesianResult: Sendable {
 
 /// gbstats' `EffectBayesianABTest` with its default flat (improper) prior and relative effects.
 enum BayesianTest {
-    static func effect(control: ProportionSample, treatment: ProportionSample, alpha _: Double) -> BayesianResult {
+    static func effect<S: TestStatistic>(control: S, treatment: S, alpha _: Double) -> BayesianResult {
         if control.mean == 0 { return uninformative(StatisticsMessage.baselineZero) }
-        if control.units == 0 || treatment.units == 0 { return uninformative(StatisticsMessage.noUnits) }
+        if control.n == 0 || treatment.n == 0 { return uninformative(StatisticsMessage.noUnits) }
         if control.variance <= 0 || treatment.variance <= 0 { return uninformative(StatisticsMessage.zeroVariance) }
         let mean = RelativeEffect.mean(control, treatment)
         // With an improper prior the posterior precision is the data's: sqrt(1 / (1 / variance)).

@@ -16,13 +16,16 @@ public struct ExperimentDefinition: Sendable {
         public var parameterLocations: [String: SourceLocation]
     }
 
-    /// What the analysis measures: the primary conversion event and guardrail events.
+    /// What the analysis measures: metric keys of `metrics.yaml` or bare event names (the share
+    /// of units with that event), the primary first.
     public struct Metrics: Sendable, Equatable {
         public var primary: String?
         public var guardrails: [String]
+        /// Reported and tested, but neither the decision nor a guardrail.
+        public var secondary: [String] = []
 
-        /// All metric events, primary first.
-        public var all: [String] { (primary.map { [$0] } ?? []) + guardrails }
+        /// All metrics: primary, secondary, then guardrails.
+        public var all: [String] { (primary.map { [$0] } ?? []) + secondary + guardrails }
     }
 
     /// When the experiment may assign sessions; either end may be open.

@@ -158,7 +158,7 @@ public enum ExperimentFileParser {
 
     private static func parseMetrics(_ value: YAMLValue) throws(Diagnostic) -> ExperimentDefinition.Metrics {
         let fields = try value.mapping("metrics")
-        if let problem = fields.unknownKeys(allowed: ["primary", "guardrails"], in: "metrics",
+        if let problem = fields.unknownKeys(allowed: ["primary", "secondary", "guardrails"], in: "metrics",
                                             nearest: NameSuggestion.nearest).first {
             throw problem
         }
@@ -166,6 +166,9 @@ public enum ExperimentFileParser {
             primary: try fields["primary"]?.string("the primary metric"),
             guardrails: try fields["guardrails"]?.sequence("guardrails").map { item throws(Diagnostic) in
                 try item.string("a guardrail metric")
+            } ?? [],
+            secondary: try fields["secondary"]?.sequence("secondary").map { item throws(Diagnostic) in
+                try item.string("a secondary metric")
             } ?? [])
     }
 }

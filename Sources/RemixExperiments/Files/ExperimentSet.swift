@@ -7,6 +7,8 @@ import RemixYAML
 public struct ExperimentSet: Sendable {
     /// The file name that holds saved groups instead of an experiment.
     public static let savedGroupsFile = "saved-groups.yaml"
+    /// The file name that holds metric definitions (read by the analysis) instead of an experiment.
+    public static let metricsFile = "metrics.yaml"
     /// Files ending so hold a simulation population, not an experiment, and are skipped.
     public static let populationSuffix = "population.yaml"
 
@@ -39,7 +41,7 @@ public struct ExperimentSet: Sendable {
         var problems: [Diagnostic] = []
         var definitions: [ExperimentDefinition] = []
         var savedGroups: [String: AttributeValue] = [:]
-        for file in expand(paths, problems: &problems) {
+        for file in expand(paths, problems: &problems) where (file as NSString).lastPathComponent != metricsFile {
             let text: String
             do {
                 text = try YAMLFile.read(file)

@@ -21,6 +21,11 @@ public struct ExperimentValidation {
             + "\(warningCount) warning\(warningCount == 1 ? "" : "s")"
     }
 
+    /// The same with `more` problems (found by another layer, e.g. metric keys) among them.
+    public func adding(_ more: [Diagnostic]) -> ExperimentValidation {
+        ExperimentValidation(experiments: experiments, diagnostics: (diagnostics + more).sorted { $0.location < $1.location })
+    }
+
     /// Reads `paths` and validates what they hold against `registry`.
     public static func run(paths: [String], registry: FeatureRegistry) -> ExperimentValidation {
         let (experiments, parseProblems) = ExperimentSet.load(paths: paths)

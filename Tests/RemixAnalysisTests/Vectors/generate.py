@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes gbstats-vectors.json: reference results from GrowthBook's stats engine (gbstats, which
 uses SciPy) for the Swift statistics in Sources/RemixAnalysis/Statistics, read by
-StatisticsVectorTests.swift.
+StatisticsVectorTests.swift: proportion, mean (SampleMeanStatistic) and ratio (RatioStatistic, with
+mean or proportion parts) comparisons, ordinary and degenerate.
 
 Regenerate (the committed file was made with gbstats 0.8.0 and SciPy 1.17.1):
     python3 -m venv /tmp/gbstats-venv && /tmp/gbstats-venv/bin/pip install gbstats==0.8.0 scipy
@@ -20,7 +21,7 @@ import gbstats
 import scipy
 from gbstats.bayesian.tests import EffectBayesianABTest, EffectBayesianConfig
 from gbstats.frequentist.tests import FrequentistConfig, TwoSidedTTest
-from gbstats.models.statistics import ProportionStatistic
+from gbstats.models.statistics import ProportionStatistic, RatioStatistic, SampleMeanStatistic
 from gbstats.utils import check_srm
 from scipy.stats import chi2, false_discovery_control, t
 
@@ -56,6 +57,114 @@ def comparison(n_a, k_a, n_b, k_b, alpha):
         "chanceToWin": float(y.chance_to_win), "risk": [float(y.risk[0]), float(y.risk[1])],
         "bayesianExpected": float(y.expected), "bayesianError": y.error_message,
     }
+
+
+def results(a, b, alpha):
+    f = TwoSidedTTest(a, b, FrequentistConfig(alpha=alpha)).compute_result()
+    y = EffectBayesianABTest(a, b, EffectBayesianConfig(alpha=alpha)).compute_result()
+    return {
+        "expected": float(f.expected), "ci": [float(f.ci[0]), float(f.ci[1])], "pValue": float(f.p_value),
+        "stddev": float(f.uplift.stddev), "error": f.error_message,
+        "chanceToWin": float(y.chance_to_win), "risk": [float(y.risk[0]), float(y.risk[1])],
+        "bayesianExpected": float(y.expected), "bayesianError": y.error_message,
+        "meanA": float(a.mean), "varianceA": float(a.variance), "meanB": float(b.mean), "varianceB": float(b.variance),
+    }
+
+
+def sums(values):
+    """n, sum and sum of squares of per-unit values, summed in order as floats."""
+    total, squares = 0.0, 0.0
+    for v in values:
+        total += v
+        squares += v * v
+    return [len(values), total, squares]
+
+
+def mean_cases():
+    """[n, sum, sum_squares] per arm: fixed degenerate cases, then per-unit samples."""
+    cases = [
+        ([10, 20.0, 40.0], [10, 30.0, 90.0]),  # zero variance in both
+        ([10, 20.0, 50.0], [10, 30.0, 90.0]),  # zero variance in the treatment
+        ([1, 5.0, 25.0], [1, 7.0, 49.0]), ([2, 3.0, 5.0], [2, 4.0, 10.0]), ([0, 0.0, 0.0], [10, 5.0, 9.0]),
+        ([10, 5.0, 9.0], [0, 0.0, 0.0]), ([10, 0.0, 0.0], [10, 4.0, 6.0]), ([10, 0.0, 3.0], [10, 4.0, 6.0]),
+        ([10, -3.0, 7.0], [10, 4.0, 6.0]), ([5, 1e-50, 3e-100], [5, 2e-50, 9e-100]),
+        ([1000, 123456.789, 98765432.1], [1000, 130000.5, 99999999.9]),
+        ([1_000_000, 2_500_000.0, 1.2e7], [1_000_000, 2_510_000.0, 1.21e7]),
+    ]
+    rng = random.Random(20261123)
+    for case in range(150):
+        n_a = int(10 ** rng.uniform(0.3, 4.2))
+        n_b = max(1, int(n_a * rng.uniform(0.8, 1.25)))
+        kind = case % 3
+        lift = rng.uniform(-0.2, 0.2)
+        def draw(n, scale):
+            if kind == 0:  # durations in ms, heavy-tailed
+                return [rng.lognormvariate(10, 1.2) * scale for _ in range(n)]
+            if kind == 1:  # counts with many zeros
+                return [float(sum(1 for _ in range(rng.randint(0, 6)) if rng.random() < 0.3 * scale)) for _ in range(n)]
+            return [rng.gauss(5, 2) * scale for _ in range(n)]
+        cases.append((sums(draw(n_a, 1.0)), sums(draw(n_b, 1 + lift))))
+    return cases
+
+
+def mean_comparison(a, b, alpha):
+    stat_a = SampleMeanStatistic(n=a[0], sum=a[1], sum_squares=a[2])
+    stat_b = SampleMeanStatistic(n=b[0], sum=b[1], sum_squares=b[2])
+    return {"control": a, "treatment": b, "alpha": alpha, **results(stat_a, stat_b, alpha)}
+
+
+def ratio_cases():
+    """{parts, control, treatment}; an arm is [n, m_sum, m_squares, d_sum, d_squares, m_d_products]."""
+    cases = [
+        ("mean/mean", [10, 5.0, 9.0, 0.0, 0.0, 0.0], [10, 6.0, 10.0, 4.0, 6.0, 5.0]),  # zero denominator
+        ("mean/mean", [1, 2.0, 4.0, 3.0, 9.0, 6.0], [1, 3.0, 9.0, 3.0, 9.0, 9.0]),  # one unit
+        ("mean/mean", [0, 0.0, 0.0, 0.0, 0.0, 0.0], [5, 3.0, 3.0, 5.0, 7.0, 4.0]),
+        ("mean/mean", [4, 4.0, 4.0, 8.0, 16.0, 8.0], [4, 8.0, 16.0, 8.0, 16.0, 16.0]),  # m = d / 2 exactly
+        ("mean/mean", [10, 0.0, 0.0, 12.0, 20.0, 0.0], [10, 3.0, 3.0, 12.0, 20.0, 5.0]),  # zero numerator
+        ("proportion/mean", [100, 30.0, 30.0, 250.0, 900.0, 120.0], [100, 40.0, 40.0, 260.0, 950.0, 150.0]),
+        ("mean/proportion", [100, 250.0, 900.0, 60.0, 60.0, 230.0], [100, 260.0, 950.0, 70.0, 70.0, 250.0]),
+        ("proportion/proportion", [100, 30.0, 30.0, 60.0, 60.0, 30.0], [100, 35.0, 35.0, 62.0, 62.0, 35.0]),
+    ]
+    rng = random.Random(20261124)
+    for case in range(120):
+        parts = ["mean/mean", "proportion/mean", "mean/proportion"][case % 3]
+        n_a = int(10 ** rng.uniform(0.3, 4.2))
+        n_b = max(1, int(n_a * rng.uniform(0.8, 1.25)))
+        rate = rng.uniform(0.05, 0.6)
+
+        def arm(n, lift):
+            rows = []
+            for _ in range(n):
+                d = float(rng.randint(0, 8))
+                m = float(sum(1 for _ in range(int(d)) if rng.random() < rate * (1 + lift)))
+                if parts.startswith("proportion"):
+                    m = 1.0 if m > 0 else 0.0
+                if parts.endswith("proportion"):
+                    d = 1.0 if d > 0 else 0.0
+                rows.append((m, d))
+            m_sum, m_sq = sums([r[0] for r in rows])[1:]
+            d_sum, d_sq = sums([r[1] for r in rows])[1:]
+            products = 0.0
+            for m, d in rows:
+                products += m * d
+            return [n, m_sum, m_sq, d_sum, d_sq, products]
+        cases.append((parts, arm(n_a, 0.0), arm(n_b, rng.uniform(-0.2, 0.2))))
+    return cases
+
+
+def ratio_statistic(parts, arm):
+    def part(kind, total, squares):
+        if kind == "proportion":
+            return ProportionStatistic(n=arm[0], sum=total)
+        return SampleMeanStatistic(n=arm[0], sum=total, sum_squares=squares)
+    m_kind, d_kind = parts.split("/")
+    return RatioStatistic(n=arm[0], m_statistic=part(m_kind, arm[1], arm[2]), d_statistic=part(d_kind, arm[3], arm[4]),
+                          m_d_sum_of_products=arm[5])
+
+
+def ratio_comparison(parts, a, b, alpha):
+    return {"parts": parts, "control": a, "treatment": b, "alpha": alpha,
+            **results(ratio_statistic(parts, a), ratio_statistic(parts, b), alpha)}
 
 
 def exact(value):
@@ -107,7 +216,10 @@ def main():
         "chi2SF": [[x, df, float(chi2.sf(x, df))] for x in (0.1, 1.0, 3.84, 10.0, 40.0) for df in (1, 2, 3)],
     }
     out = {"gbstats": gbstats.__version__ if hasattr(gbstats, "__version__") else "0.8.0", "scipy": scipy.__version__,
-           "comparisons": comparisons, "srm": srm, "adjust": adjust, "distributions": distributions}
+           "comparisons": comparisons,
+           "means": [mean_comparison(a, b, alpha) for a, b in mean_cases() for alpha in (0.05, 0.1)],
+           "ratios": [ratio_comparison(parts, a, b, alpha) for parts, a, b in ratio_cases() for alpha in (0.05, 0.1)],
+           "srm": srm, "adjust": adjust, "distributions": distributions}
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "gbstats-vectors.json")
     out = exact(out)
     with open(path, "w") as f:  # one case per line
@@ -122,7 +234,7 @@ def main():
                 f.write(json.dumps(value))
             f.write(",\n" if index < len(out) - 1 else "\n")
         f.write("}\n")
-    print(f"wrote {len(comparisons)} comparisons, {len(srm)} SRM and {len(adjust)} adjustment cases to {path}")
+    print(f"wrote {len(comparisons)} proportion, {len(out['means'])} mean, {len(out['ratios'])} ratio comparisons, {len(srm)} SRM and {len(adjust)} adjustment cases to {path}")
 
 
 if __name__ == "__main__":

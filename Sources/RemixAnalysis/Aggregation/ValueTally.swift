@@ -1,0 +1,126 @@
+/// The second pass over a log, for metrics that are not a plain proportion: per experiment and
+/// per column (events of one type, one numeric field, one window), each exposed unit's sum of the
+/// field and count of events at or after its first exposure (and within the window). Units are
+/// the first pass's ids and exposures its merged ones, so parts of a log merge by adding.
+/// Memory grows with units × columns, never with events.
+struct ValueTally: LineSink {
+    /// What is summed per unit.
+    struct Column: Hashable, Sendable {
+        var event: String
+        /// The numeric field summed; nil only counts events.
+        var value: String?
+        var windowHours: Double?
+    }
+
+    /// One experiment's sums of one column, indexed by unit id.
+    struct Sums: Sendable {
+        var sum: [Double] = []
+        var count: [Int32] = []
+        /// Events counted whose `value` field was missing or not a number, by the first pass's
+        /// variation index.
+        var missing: [Int] = []
+        var notNumber: [Int] = []
+    }
+
+    let columns: [Column]
+    let numericNames: [[UInt8]]
+    /// Each event type as a JSON string (`"session_ended"`): other lines need not be read.
+    let needles: [[UInt8]]
+    private let events: [[UInt8]]
+    /// Event index → the columns it feeds.
+    private let columnsOfEvent: [[Int]]
+    /// Column → index into `numericNames`, or -1.
+    private let fieldOf: [Int]
+    private let windowMs: [Int64]
+    private let users: ByteStringTable
+    /// Experiment → unit id → exposure, from the first pass.
+    private let exposures: [[LogTally.Exposure]]
+    /// Experiment → column → sums.
+    private(set) var sums: [[Sums]]
+    var lines = 0
+    var tornFiles: [String] = []
+
+    /// An empty tally of `columns` over the units and exposures of `first`; nil when the
+    /// columns read more than ``LineFields/numericLimit`` distinct numeric fields.
+    init?(columns: [Column], first: LogTally) {
+        self.columns = columns
+        var names: [String] = []
+        for case let name? in columns.map(\.value) where !names.contains(name) { names.append(name) }
+        guard names.count <= LineFields.numericLimit else { return nil }
+        numericNames = names.map { Array($0.utf8) }
+        fieldOf = columns.map { column in column.value.flatMap { names.firstIndex(of: $0) } ?? -1 }
+        var eventNames: [String] = []
+        for column in columns where !eventNames.contains(column.event) { eventNames.append(column.event) }
+        events = eventNames.map { Array($0.utf8) }
+        needles = events.map { [UInt8(ascii: "\"")] + $0 + [UInt8(ascii: "\"")] }
+        columnsOfEvent = eventNames.map { event in columns.indices.filter { columns[$0].event == event } }
+        windowMs = columns.map { column in
+            column.windowHours.map { hours in Int64(min((hours * 3_600_000).rounded(), 9e18)) } ?? .max
+        }
+        users = first.users
+        exposures = first.experiments.map(\.exposures)
+        sums = Array(repeating: Array(repeating: Sums(), count: columns.count), count: first.experiments.count)
+    }
+
+    mutating func noteBadLine(_: Int, _: BadLineReason) {}
+
+    mutating func add(_ fields: LineFields, in line: UnsafeBufferPointer<UInt8>) -> BadLineReason? {
+        guard fields.type.isPresent, fields.user.isPresent, !fields.user.isEmpty, fields.timestamp.isPresent else { return nil }
+        let type = LogTally.slice(line, fields.type)
+        guard let event = events.firstIndex(where: { LogTally.equal(type, $0) }),
+              let time = TimestampParser.milliseconds(line, fields.timestamp),
+              let unit = users.find(LogTally.slice(line, fields.user)) else { return nil }
+        for experiment in exposures.indices where unit < exposures[experiment].count {
+            let exposure = exposures[experiment][unit]
+            guard exposure.variation >= 0, time >= exposure.first else { continue }
+            for column in columnsOfEvent[event] where time - exposure.first < windowMs[column] {
+                add(unit: unit, variation: Int(exposure.variation), column: column, experiment: experiment, fields: fields)
+            }
+        }
+        return nil
+    }
+
+    private mutating func add(unit: Int, variation: Int, column: Int, experiment: Int, fields: LineFields) {
+        LogTally.ensure(&sums[experiment][column].count, unit, 0)
+        sums[experiment][column].count[unit] += 1
+        let field = fieldOf[column]
+        guard field >= 0 else { return }
+        let bit = UInt8(1) << UInt8(field)
+        if fields.numberMask & bit != 0 {
+            LogTally.ensure(&sums[experiment][column].sum, unit, 0)
+            sums[experiment][column].sum[unit] += fields.numbers[field]
+        } else if fields.notNumberMask & bit != 0 {
+            LogTally.ensure(&sums[experiment][column].notNumber, variation, 0)
+            sums[experiment][column].notNumber[variation] += 1
+        } else {
+            LogTally.ensure(&sums[experiment][column].missing, variation, 0)
+            sums[experiment][column].missing[variation] += 1
+        }
+    }
+
+    /// Adds a tally of another part of the same logs.
+    mutating func merge(_ other: ValueTally) {
+        lines += other.lines
+        for experiment in sums.indices {
+            for column in columns.indices {
+                let theirs = other.sums[experiment][column]
+                Self.add(theirs.sum, to: &sums[experiment][column].sum)
+                Self.add(theirs.count, to: &sums[experiment][column].count)
+                Self.add(theirs.missing, to: &sums[experiment][column].missing)
+                Self.add(theirs.notNumber, to: &sums[experiment][column].notNumber)
+            }
+        }
+    }
+
+    private static func add<T: AdditiveArithmetic>(_ theirs: [T], to mine: inout [T]) {
+        guard !theirs.isEmpty else { return }
+        LogTally.ensure(&mine, theirs.count - 1, .zero)
+        for index in theirs.indices { mine[index] += theirs[index] }
+    }
+
+    /// A unit's sum and count of a column in an experiment.
+    func values(experiment: Int, column: Int, unit: Int) -> (sum: Double, count: Int) {
+        let sums = self.sums[experiment][column]
+        return (unit < sums.sum.count ? sums.sum[unit] : 0, unit < sums.count.count ? Int(sums.count[unit]) : 0)
+    }
+}

@@ -1,0 +1,83 @@
+import RemixKit
+import RemixYAML
+
+/// One metric: what is measured per unit after its first exposure, and how variations compare.
+public struct MetricDefinition: Sendable, Equatable {
+    /// How the per-unit values become a variation's figure.
+    public enum Kind: String, Sendable, CaseIterable {
+        /// Share of units with at least one `event` (gbstats `ProportionStatistic`).
+        case proportion
+        /// Per unit the sum of `value` (or the count of `event`s), averaged over all units
+        /// (gbstats `SampleMeanStatistic`).
+        case mean
+        /// Sum of the numerator metric over sum of the denominator metric, delta method
+        /// (gbstats `RatioStatistic`).
+        case ratio
+
+        /// The report's word for the figure: rate, mean or ratio.
+        public var figure: String { self == .proportion ? "rate" : rawValue }
+    }
+
+    public var key: String
+    public var kind: Kind
+    /// The event counted (proportion, mean).
+    public var event: String?
+    /// The event's numeric field summed per unit (mean); nil counts events.
+    public var value: String?
+    /// Metric keys of a ratio.
+    public var numerator: String?
+    public var denominator: String?
+    /// Lower is better.
+    public var inverse: Bool
+    /// Only events less than this many hours after the unit's first exposure count.
+    public var windowHours: Double?
+    /// Per-unit values above this are set to it (winsorisation).
+    public var capAbsolute: Double?
+    public var summary: String?
+    /// Where it is defined; nil for a bare event name.
+    public var location: SourceLocation?
+
+    public init(key: String, kind: Kind, event: String? = nil, value: String? = nil, numerator: String? = nil,
+                denominator: String? = nil, inverse: Bool = false, windowHours: Double? = nil,
+                capAbsolute: Double? = nil, summary: String? = nil, location: SourceLocation? = nil) {
+        self.key = key
+        self.kind = kind
+        self.event = event
+        self.value = value
+        self.numerator = numerator
+        self.denominator = denominator
+        self.inverse = inverse
+        self.windowHours = windowHours
+        self.capAbsolute = capAbsolute
+        self.summary = summary
+        self.location = location
+    }
+
+    /// A bare event name in an experiment file: the share of units with that event.
+    public static func proportion(of event: String) -> MetricDefinition {
+        MetricDefinition(key: event, kind: .proportion, event: event)
+    }
+
+    /// Read in the log's first pass (proportions without a window, as before metrics files);
+    /// every other metric is summed per unit in a second pass.
+    var isSimpleProportion: Bool { kind == .proportion && windowHours == nil }
+}
+
+/// The metrics of a metrics file, by key; a name that is not a key is an event's proportion.
+public struct MetricCatalog: Sendable {
+    public private(set) var definitions: [MetricDefinition]
+    /// The file read, if any.
+    public var file: String?
+
+    public init(_ definitions: [MetricDefinition] = [], file: String? = nil) {
+        self.definitions = definitions
+        self.file = file
+    }
+
+    public var keys: [String] { definitions.map(\.key) }
+
+    public subscript(key: String) -> MetricDefinition? { definitions.first { $0.key == key } }
+
+    /// The metric `name` names: a defined key, else the proportion of the event `name`.
+    public func resolve(_ name: String) -> MetricDefinition { self[name] ?? .proportion(of: name) }
+}

@@ -1,0 +1,160 @@
+import RemixKit
+import RemixYAML
+
+/// Reads `metrics.yaml`: a top-level `metrics:` list of metric definitions. Every problem is a
+/// positioned diagnostic; a metric with a problem is left out.
+public enum MetricsFileParser {
+    /// The file's name in an experiments folder.
+    public static let fileName = "metrics.yaml"
+    /// Every key a metric may have.
+    public static let knownKeys = ["key", "type", "description", "event", "value", "numerator", "denominator",
+                                   "inverse", "window", "cap"]
+    /// Event fields the log scanner reads for itself, which cannot be a metric's value.
+    static let readFields = ["ts", "type", "user", "experiment", "variation", "variationId", "inExperiment", "hashUsed",
+                             "screen", "feature"]
+    /// Keys of issue 12's later steps, refused rather than ignored.
+    static let laterKeys = ["quantile", "level", "cuped", "preWindow"]
+
+    /// Reads and parses the file at `path`.
+    public static func load(_ path: String) -> (MetricCatalog, [Diagnostic]) {
+        do throws(Diagnostic) {
+            return parse(try YAMLFile.read(path), file: path)
+        } catch {
+            return (MetricCatalog(file: path), [error])
+        }
+    }
+
+    /// Parses `text` read from `file`.
+    public static func parse(_ text: String, file: String) -> (MetricCatalog, [Diagnostic]) {
+        var problems: [Diagnostic] = []
+        let items: [YAMLValue]
+        do throws(Diagnostic) {
+            let root = try YAMLValue.parse(text, file: file).mapping("a metrics file")
+            if let problem = root.unknownKeys(allowed: ["metrics"], in: "a metrics file",
+                                              nearest: NameSuggestion.nearest).first {
+                throw problem
+            }
+            items = try root.required("metrics", in: "a metrics file").sequence("metrics")
+        } catch {
+            return (MetricCatalog(file: file), [error])
+        }
+        var definitions: [MetricDefinition] = []
+        var firstLine: [String: Int] = [:]
+        var ratios: [(MetricDefinition, YAMLMapping)] = []
+        for item in items {
+            do throws(Diagnostic) {
+                let (definition, fields) = try metric(item)
+                if let line = firstLine[definition.key] {
+                    throw Diagnostic(fields["key"]?.location ?? item.location, .error,
+                                     "metric '\(definition.key)' is defined twice (first at line \(line))")
+                }
+                firstLine[definition.key] = definition.location?.line ?? 0
+                if definition.kind == .ratio { ratios.append((definition, fields)) }
+                definitions.append(definition)
+            } catch {
+                problems.append(error)
+            }
+        }
+        // A ratio's parts must be metrics of the file, and not ratios themselves.
+        var refused = Set<String>()
+        for (ratio, fields) in ratios {
+            for part in ["numerator", "denominator"] {
+                let name = part == "numerator" ? ratio.numerator ?? "" : ratio.denominator ?? ""
+                let location = fields[part]?.location ?? fields.location
+                guard let target = definitions.first(where: { $0.key == name }) else {
+                    let keys = definitions.filter { $0.kind != .ratio }.map(\.key)
+                    problems.append(Diagnostic(location, .error, "the \(part) '\(name)' is not a metric of this file"
+                        + NameSuggestion.hint(for: name, among: keys, noun: "metric")))
+                    refused.insert(ratio.key)
+                    continue
+                }
+                if target.kind == .ratio {
+                    problems.append(Diagnostic(location, .error,
+                                               "the \(part) '\(name)' is a ratio; a ratio's parts are proportion or mean metrics"))
+                    refused.insert(ratio.key)
+                }
+            }
+        }
+        return (MetricCatalog(definitions.filter { !refused.contains($0.key) }, file: file), problems)
+    }
+
+    private static func metric(_ item: YAMLValue) throws(Diagnostic) -> (MetricDefinition, YAMLMapping) {
+        let fields = try item.mapping("a metric")
+        for entry in fields.entries where laterKeys.contains(entry.key) {
+            throw Diagnostic(entry.keyLocation, .error, "'\(entry.key)' is not supported yet (quantile metrics and CUPED come later)")
+        }
+        if let problem = fields.unknownKeys(allowed: knownKeys, in: "a metric", nearest: NameSuggestion.nearest).first {
+            throw problem
+        }
+        let keyValue = try fields.required("key", in: "a metric")
+        let key = try keyValue.string("a metric's key")
+        guard !key.isEmpty, key.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) else {
+            throw Diagnostic(keyValue.location, .error, "a metric's key is letters, digits, '-', '_' or '.', not '\(key)'")
+        }
+        let typeValue = try fields.required("type", in: "metric '\(key)'")
+        let typeName = try typeValue.string("a metric's type")
+        guard let kind = MetricDefinition.Kind(rawValue: typeName) else {
+            let names = MetricDefinition.Kind.allCases.map(\.rawValue)
+            let later = ["quantile"].contains(typeName) ? " ('quantile' is not supported yet)" : ""
+            throw Diagnostic(typeValue.location, .error, "unknown metric type '\(typeName)'\(later)"
+                + NameSuggestion.hint(for: typeName, among: names, noun: "type"))
+        }
+        var definition = MetricDefinition(key: key, kind: kind, location: keyValue.location)
+        definition.summary = try fields["description"]?.string("a description")
+        definition.inverse = try fields["inverse"]?.bool("inverse") ?? false
+        func refuse(_ names: [String], _ why: String) throws(Diagnostic) {
+            for name in names {
+                if let entry = fields.entries.first(where: { $0.key == name }) {
+                    throw Diagnostic(entry.keyLocation, .error, "a \(kind.rawValue) metric has no '\(name)': \(why)")
+                }
+            }
+        }
+        switch kind {
+        case .proportion, .mean:
+            definition.event = try fields.required("event", in: "metric '\(key)'").string("an event type")
+            try refuse(["numerator", "denominator"], "those are for ratio metrics")
+            if kind == .proportion {
+                try refuse(["value"], "it counts units with the event; sum a field with type: mean")
+                try refuse(["cap"], "its per-unit values are 0 or 1")
+            }
+            if let value = fields["value"] {
+                let name = try value.string("a numeric field's name")
+                guard !readFields.contains(name) else {
+                    throw Diagnostic(value.location, .error,
+                                     "value '\(name)' is a field the analysis reads itself; name a numeric field of the event")
+                }
+                definition.value = name
+            }
+        case .ratio:
+            definition.numerator = try fields.required("numerator", in: "ratio '\(key)'").string("a metric key")
+            definition.denominator = try fields.required("denominator", in: "ratio '\(key)'").string("a metric key")
+            try refuse(["event", "value"], "it divides its numerator metric by its denominator metric")
+            try refuse(["window", "cap"], "set them on its numerator and denominator metrics")
+        }
+        if let window = fields["window"] {
+            let hours = try window.double("window (hours after first exposure)")
+            guard hours > 0, hours.isFinite else {
+                throw Diagnostic(window.location, .error, "window is hours after the first exposure, above 0, not \(hours)")
+            }
+            definition.windowHours = hours
+        }
+        if let cap = fields["cap"] { definition.capAbsolute = try parseCap(cap) }
+        return (definition, fields)
+    }
+
+    private static func parseCap(_ value: YAMLValue) throws(Diagnostic) -> Double {
+        let cap = try value.mapping("cap")
+        if let percentile = cap.entries.first(where: { $0.key == "percentile" }) {
+            throw Diagnostic(percentile.keyLocation, .error, "cap: {percentile: …} is not supported yet; use {absolute: X}")
+        }
+        if let problem = cap.unknownKeys(allowed: ["absolute"], in: "cap", nearest: NameSuggestion.nearest).first {
+            throw problem
+        }
+        let absolute = try cap.required("absolute", in: "cap")
+        let limit = try absolute.double("cap's absolute limit")
+        guard limit > 0, limit.isFinite else {
+            throw Diagnostic(absolute.location, .error, "cap's absolute limit must be a number above 0, not \(limit)")
+        }
+        return limit
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import RemixTestSupport
+import Testing
+
+/// metrics.yaml as `remix analyze` and `remix validate` read it.
+@Suite struct MetricsCommandTests {
+    static func project(metrics: String, secondary: String) throws -> TemporaryFolder {
+        let folder = try AnalyzeCommandTests.project()
+        try folder.write("experiments/metrics.yaml", metrics)
+        let experiment = try String(contentsOfFile: folder.path("experiments/e.yaml"), encoding: .utf8)
+        try folder.write("experiments/e.yaml", experiment.replacingOccurrences(
+            of: "  primary: advert_published\n", with: "  primary: advert_published\n  secondary: [\(secondary)]\n"))
+        return folder
+    }
+
+    static let metrics = """
+        metrics:
+          - {key: adverts-published, type: mean, event: advert_published}
+        """
+
+    @Test func analyzeReadsTheFolderMetricsAndValidateChecksTheNames() throws {
+        let folder = try Self.project(metrics: Self.metrics, secondary: "adverts-published")
+        let json = try AnalyzeCommandTests.remix(["analyze", "events.jsonl", "--format", "json"], in: folder)
+        #expect(json.status == 0, "\(json.stderr)")
+        #expect(json.stdout.contains(#""adverts-published":{"type":"mean""#))
+        let valid = try AnalyzeCommandTests.remix(["validate", "experiments"], in: folder)
+        #expect(valid.status == 0, "\(valid.stderr)")
+
+        let typo = try Self.project(metrics: Self.metrics, secondary: "adverts-publish")
+        let validate = try AnalyzeCommandTests.remix(["validate", "experiments"], in: typo)
+        #expect(validate.status == 1)
+        #expect(validate.stderr.contains("experiments/e.yaml:"), "\(validate.stderr)")
+        #expect(validate.stderr.contains("unknown metric 'adverts-publish'") && validate.stderr.contains("did you mean 'adverts-published'"))
+        let analyze = try AnalyzeCommandTests.remix(["analyze", "events.jsonl"], in: typo)
+        #expect(analyze.stderr.contains("warning: metric 'adverts-publish' is not a key"), "\(analyze.stderr)")
+    }
+
+    @Test func aBrokenMetricsFileStopsTheAnalysis() throws {
+        let folder = try Self.project(metrics: "metrics:\n  - {key: x, type: quantile, event: e}\n", secondary: "x")
+        let result = try AnalyzeCommandTests.remix(["analyze", "events.jsonl"], in: folder)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("experiments/metrics.yaml:2:"), "\(result.stderr)")
+        let other = try AnalyzeCommandTests.remix(["analyze", "events.jsonl", "--metrics", "nowhere.yaml"], in: folder)
+        #expect(other.status == 1 && other.stderr.contains("nowhere.yaml:1:1: error: no such file"), "\(other.stderr)")
+    }
+}

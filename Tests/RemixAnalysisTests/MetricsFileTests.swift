@@ -1,0 +1,108 @@
+import Foundation
+@testable import RemixAnalysis
+import RemixYAML
+import Testing
+
+/// metrics.yaml: the shipped file, and every problem reported at its line and column.
+@Suite struct MetricsFileTests {
+    static func problems(_ text: String) -> [String] {
+        MetricsFileParser.parse(text, file: "m.yaml").1.map(\.description)
+    }
+
+    @Test func theShippedFileParsesAndCoversEachType() throws {
+        let path = AnalysisFixture.repository.appendingPathComponent("experiments/metrics.yaml").path
+        let (catalog, problems) = MetricsFileParser.load(path)
+        #expect(problems.isEmpty, "\(problems)")
+        #expect(Set(catalog.definitions.map(\.kind)) == [.proportion, .mean, .ratio])
+        let ratio = try #require(catalog["misfiled-per-published"])
+        #expect(ratio.numerator == "misfiled" && ratio.denominator == "adverts-published" && ratio.inverse)
+        #expect(catalog["time-in-sessions"]?.value == "durationMs" && catalog["time-in-sessions"]?.capAbsolute == 7_200_000)
+        #expect(catalog["published-first-day"]?.windowHours == 24)
+        // Every metric an experiment file names is a key or an event name.
+        for definition in AnalysisFixture.shippedDefinitions().values {
+            for name in definition.metrics.all where name.contains("-") { #expect(catalog[name] != nil, "\(name)") }
+        }
+        #expect(catalog.resolve("advert_published") == .proportion(of: "advert_published"))
+    }
+
+    @Test func fieldsAreRead() {
+        let (catalog, problems) = MetricsFileParser.parse("""
+            metrics:
+              - {key: a, type: mean, event: e, value: v, window: 2.5, inverse: true, cap: {absolute: 10}}
+              - {key: b, type: proportion, event: f}
+              - {key: r, type: ratio, numerator: a, denominator: b, description: a per b}
+            """, file: "m.yaml")
+        #expect(problems.isEmpty)
+        #expect(catalog["a"] == MetricDefinition(key: "a", kind: .mean, event: "e", value: "v", inverse: true, windowHours: 2.5,
+                                                 capAbsolute: 10, location: SourceLocation(file: "m.yaml", line: 2, column: 11)))
+        #expect(catalog["r"]?.summary == "a per b")
+    }
+
+    @Test func problemsArePositionedWithSuggestions() {
+        let text = """
+            metrics:
+              - key: a
+                type: meen
+                event: e
+              - key: b
+                type: mean
+                evnet: e
+              - key: r
+                type: ratio
+                numerator: b2
+                denominator: c
+              - key: c
+                type: proportion
+                event: e
+                value: v
+              - key: q
+                type: mean
+                event: e
+                quantile: 0.9
+              - key: p
+                type: mean
+                event: e
+                cap: {percentile: 0.99}
+              - key: w
+                type: mean
+                event: e
+                window: -1
+              - key: d
+                type: proportion
+                event: e
+              - key: d
+                type: proportion
+                event: e
+            """
+        let problems = Self.problems(text)
+        let expected = [
+            "m.yaml:3:11: error: unknown metric type 'meen'; did you mean 'mean'?",
+            "m.yaml:7:5: error: unknown key 'evnet' in a metric; did you mean 'event'?",
+            "m.yaml:15:5: error: a proportion metric has no 'value'",
+            "m.yaml:19:5: error: 'quantile' is not supported yet",
+            "m.yaml:23:11: error: cap: {percentile: …} is not supported yet",
+            "m.yaml:27:13: error: window is hours after the first exposure, above 0",
+            "m.yaml:31:10: error: metric 'd' is defined twice (first at line 28)",
+            "m.yaml:10:16: error: the numerator 'b2' is not a metric of this file",
+            "m.yaml:11:18: error: the denominator 'c' is not a metric of this file",
+        ]
+        #expect(problems.count == expected.count, "\(problems)")
+        for (problem, start) in zip(problems, expected) { #expect(problem.hasPrefix(start), "\(problem)") }
+    }
+
+    @Test func aRatioOfARatioAndMissingFieldsAreErrors() {
+        let problems = Self.problems("""
+            metrics:
+              - {key: m, type: mean, event: e}
+              - {key: r, type: ratio, numerator: m, denominator: m}
+              - {key: s, type: ratio, numerator: r, denominator: m}
+              - {key: t, type: mean}
+            """)
+        #expect(problems.contains { $0.hasPrefix("m.yaml:4:") && $0.contains("'r' is a ratio") }, "\(problems)")
+        #expect(problems.contains { $0.hasPrefix("m.yaml:5:") && $0.contains("needs 'event'") }, "\(problems)")
+        #expect(Self.problems("metrics:\n  - {key: v, type: mean, event: e, value: ts}").first?
+            .hasPrefix("m.yaml:2:43: error: value 'ts' is a field the analysis reads itself") == true)
+        #expect(Self.problems("metric: []").first?.contains("did you mean 'metrics'") == true)
+        #expect(Self.problems("metrics: 3").first?.hasPrefix("m.yaml:1:10: error: metrics must be a list") == true)
+    }
+}

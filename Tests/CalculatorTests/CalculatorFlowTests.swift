@@ -9,8 +9,10 @@ final class CalculatorDriver {
     let session: AppSession
     private(set) var transitions: [NavigationTransition] = []
 
-    init() throws {
-        session = try AppSession(app: "calculator", registry: BuiltInModules.registry(), events: events)
+    /// Starts Calculator; `entry` fills the `entry` slot (nil: its default, the two fields).
+    init(entry: String? = nil) throws {
+        let chooser = entry.map { FixedSlotChooser(fillers: [CalculatorModule.entrySlot: $0]) }
+        session = try AppSession(app: "calculator", registry: BuiltInModules.registry(), events: events, chooser: chooser)
         session.window.addTransitionObserver { [unowned self] in self.transitions.append($0) }
         session.start()
     }

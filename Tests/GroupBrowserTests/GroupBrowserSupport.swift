@@ -1,4 +1,5 @@
 import Classifieds
+import GroupBrowser
 import RemixHost
 import RemixKit
 import Testing
@@ -8,9 +9,11 @@ final class GroupBrowserDriver {
     let events = EventRecorder()
     let session: AppSession
 
-    init(platform: String? = nil) throws {
+    /// Starts GroupBrowser; `finder` fills the `navigation` slot (nil: its default, the tree).
+    init(platform: String? = nil, finder: String? = nil) throws {
+        let chooser = finder.map { FixedSlotChooser(fillers: [GroupBrowserModule.navigationSlot: $0]) }
         session = try AppSession(app: "groupbrowser", platform: platform, registry: BuiltInModules.registry(),
-                                 events: events)
+                                 events: events, chooser: chooser)
         session.start()
     }
 
@@ -32,6 +35,11 @@ final class GroupBrowserDriver {
         let panel = try front
         let item = try #require(panel.content.items.first { $0.title == title }, "no row '\(title)' in \(state)")
         try window.send(.select(itemID: item.id), to: panel)
+    }
+
+    /// Types `query` into the front screen's search field.
+    func search(_ query: String) throws {
+        try window.send(.edit(fieldID: "query", text: query), to: front)
     }
 
     /// Presses "Reset" on the front group list.

@@ -27,7 +27,7 @@ import Testing
     @Test func validateOnTheShippedFolderExitsZero() throws {
         let result = try Self.remix(["validate"])
         #expect(result.status == 0, "stderr: \(result.stderr)")
-        #expect(result.stdout == "3 experiments, 0 errors, 0 warnings\n")
+        #expect(result.stdout == "5 experiments, 0 errors, 0 warnings\n")
         #expect(result.stderr.isEmpty)
     }
 
@@ -135,7 +135,8 @@ import Testing
         let result = try Self.remix(["assign", "insertion-flw"])
         #expect(result.status == 1)
         #expect(result.stderr == "remix: no experiment 'insertion-flw' in experiments/; did you mean 'insertion-flow'? "
-                + "(known experiments: insertion-flow, tablet-auto-message, uk-manual-first)\n")
+                + "(known experiments: calculator-entry, groupbrowser-navigation, insertion-flow, tablet-auto-message, "
+                + "uk-manual-first)\n")
     }
 
     @Test func assignRefusesExperimentsWithErrors() throws {

@@ -18,9 +18,9 @@ import Testing
         let report = ExperimentValidation.run(paths: [Fixture.shippedExperiments], registry: try BuiltInModules.registry())
         #expect(report.diagnostics.map(\.description) == [])
         #expect(report.errorCount == 0 && report.warningCount == 0)
-        #expect(report.experiments.definitions.map(\.key) == ["insertion-flow", "tablet-auto-message", "uk-manual-first"])
+        #expect(report.experiments.definitions.map(\.key) == ["calculator-entry", "groupbrowser-navigation", "insertion-flow", "tablet-auto-message", "uk-manual-first"])
         #expect(report.experiments.savedGroups["beta-testers"] == ["user-1", "user-2", "qa-tablet"])
-        #expect(report.summary == "3 experiments, 0 errors, 0 warnings")
+        #expect(report.summary == "5 experiments, 0 errors, 0 warnings")
     }
 
     @Test func unknownAppSlotAndFeatureSuggestTheNearestName() throws {

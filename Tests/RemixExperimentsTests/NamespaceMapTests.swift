@@ -33,7 +33,7 @@ import Testing
         #expect(result.stdout == """
             namespaces:
               insertion: [0, 0.5) insertion-flow, [0.5, 0.6) free, [0.6, 0.8) tablet-auto-message, [0.8, 1) uk-manual-first
-            3 experiments, 0 errors, 0 warnings
+            5 experiments, 0 errors, 0 warnings
 
             """)
     }

@@ -13,7 +13,9 @@ import Testing
         #expect(result.status == 0)
         for name in ["marketplace", "groupbrowser", "calculator", "Discovery", "AdvertList", "GroupSelection",
                      "ManualGroupInsertion", "AutoGroupInsertion", "AlternatingInsertion", "GroupBrowser", "Calculator",
-                     "slot insertion [insertion] default AlternatingInsertion"] {
+                     "slot insertion [insertion] default AlternatingInsertion",
+                     "slot navigation [groupFinder] default TreeGroupFinder", "slot entry [sumEntry] default TwoFieldEntry",
+                     "TreeGroupFinder", "SearchGroupFinder", "TwoFieldEntry", "ExpressionEntry"] {
             #expect(result.stdout.contains(name), "missing \(name)")
         }
     }
@@ -27,6 +29,24 @@ import Testing
         let result = try Self.remix(["run", "--app", "marketplace", "--slot", "insertion=\(flow)"], input: script)
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(result.stdout.contains(published))
+    }
+
+    @Test(arguments: [
+        (["--app", "groupbrowser", "--slot", "navigation=SearchGroupFinder"], "5\nmoun\n1\nq\n",
+         "── search > item(Mountain bikes) ──", "group_viewed group=\"4\""),
+        (["--app", "groupbrowser", "--slot", "navigation=TreeGroupFinder"], "2\nq\n",
+         "── groups > item(Cars) ──", "group_viewed group=\"10\""),
+        (["--app", "calculator", "--slot", "entry=ExpressionEntry"], "1\n4 plus 3\n2\n1\n4 + 3\n2\nq\n",
+         "expression_rejected reason=\"malformed\"", "sum_analysed sum=7 prime=true"),
+        (["--app", "calculator", "--slot", "entry=TwoFieldEntry"], "1\n4\n2\n3\n3\nq\n",
+         "── sum ^ prime ──", "sum_analysed sum=7 prime=true"),
+    ])
+    func scriptedRunFillsTheSeedAppsSlots(arguments: [String], script: String, screen: String, event: String) throws {
+        let result = try Self.remix(["run"] + arguments, input: script)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stderr.isEmpty)
+        #expect(result.stdout.contains(screen), "\(result.stdout)")
+        #expect(result.stdout.contains(event))
     }
 
     @Test func badInputGivesAClearMessageAndExitOne() throws {

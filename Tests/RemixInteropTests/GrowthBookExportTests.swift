@@ -20,9 +20,14 @@ import Testing
         let set = Fixtures.load([Paths.experiments], registry: registry)
         let export = try GrowthBookExport.make(set, registry: registry, at: Fixtures.december)
         let features = try #require(export.payload["features"]?.objectValue)
-        #expect(features.keys.sorted() == ["marketplace.insertion"])
+        #expect(features.keys.sorted() == ["calculator.entry", "groupbrowser.navigation", "marketplace.insertion"])
         #expect(features["marketplace.insertion"]?["defaultValue"] == ["feature": "AlternatingInsertion", "params": [:]])
+        #expect(features["groupbrowser.navigation"]?["defaultValue"] == ["feature": "TreeGroupFinder", "params": [:]])
+        #expect(features["calculator.entry"]?["defaultValue"] == ["feature": "TwoFieldEntry", "params": [:]])
         #expect(Self.rules(export).compactMap { $0["id"]?.stringValue } == ["insertion-flow", "tablet-auto-message", "uk-manual-first"])
+        #expect(features["groupbrowser.navigation"]?["rules"]?.arrayValue?.compactMap { $0["id"]?.stringValue }
+                == ["groupbrowser-navigation"])
+        #expect(features["calculator.entry"]?["rules"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["calculator-entry"])
         let flow = try #require(Self.rule(export, "insertion-flow"))
         #expect(flow == [
             "id": "insertion-flow", "key": "insertion-flow", "seed": "insertion-flow", "hashAttribute": "id",
@@ -123,7 +128,8 @@ import Testing
         let registry = try Fixtures.registry()
         let set = Fixtures.load([Paths.experiments], registry: registry)
         let calculator = try GrowthBookExport.make(set, registry: registry, app: "calculator", at: Date())
-        #expect(calculator.payload == ["features": [:]] && calculator.notes.isEmpty)
+        #expect(calculator.payload["features"]?.objectValue?.keys.sorted() == ["calculator.entry"])
+        #expect(calculator.notes.isEmpty)
         #expect(throws: InteropError.self) { try GrowthBookExport.make(set, registry: registry, app: "marketplac", at: Date()) }
         do {
             _ = try GrowthBookExport.make(set, registry: registry, app: "marketplac", at: Date())

@@ -36,7 +36,8 @@ import Testing
                 + "check them with 'remix validate \(out)'\n")
         let validate = try Self.remix(["validate", out, "--plugins", RemixProcess.buildFolder.path])
         #expect(validate.status == 0 && validate.stdout == "1 experiment, 0 errors, 0 warnings\n", "\(validate.stderr)")
-        let again = try Self.remix(["export", "growthbook", out, "--plugins", RemixProcess.buildFolder.path])
+        let again = try Self.remix(["export", "growthbook", out, "--plugins", RemixProcess.buildFolder.path,
+                                    "--app", "marketplace"])
         #expect(again.stdout == (try String(contentsOfFile: payload, encoding: .utf8)))
         // Without the plugin, QuickInsertion is no registered feature.
         let missing = try Self.remix(["import", "growthbook", payload, "--app", "marketplace", "--slot", "insertion",

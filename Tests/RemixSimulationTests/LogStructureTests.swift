@@ -26,6 +26,8 @@ import Testing
         #expect((run["sessionIndices"] as? [NSNumber])?.map(\.intValue) == [100, 200])
         let sources = try #require(run["sources"] as? [[String: String]])
         let expectedFiles = [("population", "experiments/population.yaml"),
+                             ("experiment", "experiments/calculator-entry.yaml"),
+                             ("experiment", "experiments/groupbrowser-navigation.yaml"),
                              ("experiment", "experiments/insertion-flow.yaml"),
                              ("experiment", "experiments/tablet-auto-message.yaml"),
                              ("experiment", "experiments/uk-manual-first.yaml")]

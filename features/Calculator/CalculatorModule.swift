@@ -1,22 +1,39 @@
 import RemixKit
 
-/// Calculator: the smallest app with every Remix element.
+/// Calculator: the smallest app with every Remix element, with two ways to enter the sum for its
+/// `entry` slot.
 public struct CalculatorModule: FeatureModule {
     public let name = "Calculator"
-    public let summary = "Add two numbers, spell the sum out, tell whether it is prime"
+    public let summary = "Enter a sum (two fields or one expression), spell it out, tell whether it is prime"
+    /// The name of Calculator's slot for how the sum is entered.
+    public static let entrySlot = "entry"
 
     /// Makes the module.
     public init() {}
 
     public func register(into registrar: ModuleRegistrar) throws {
         registrar.add(FeatureDescriptor(
-            name: "Calculator", summary: "Sum two whole numbers in words; analyse the sum for primality"
+            name: "Calculator", summary: "Enter a sum through the entry slot; analyse it for primality"
         ) { context in
-            CalculatorFeature(events: context.session.events)
+            CalculatorFeature(events: context.session.events, entry: try context.session.slot(Self.entrySlot))
+        })
+        registrar.add(FeatureDescriptor(
+            name: "TwoFieldEntry", summary: "Enter the sum as two number fields, spelled out as they change",
+            role: SumEntryRole.name
+        ) { _ in
+            TwoFieldEntryFeature()
+        })
+        registrar.add(FeatureDescriptor(
+            name: "ExpressionEntry", summary: "Enter the sum as one \"a + b\" field; a mistyped one is explained",
+            role: SumEntryRole.name
+        ) { context in
+            ExpressionEntryFeature(events: context.session.events)
         })
         registrar.add(AppDefinition(
-            name: "calculator", summary: "Add two numbers and test the sum for primality",
-            platforms: ["phone", "tablet"]
+            name: "calculator", summary: "Enter a sum and test it for primality",
+            platforms: ["phone", "tablet"],
+            slots: [SlotDefinition(name: Self.entrySlot, role: SumEntryRole.name, defaultFeature: "TwoFieldEntry",
+                                   summary: "How the sum to analyse is entered")]
         ) { session in
             try session.makeFeature(named: "Calculator", as: CalculatorFeature.self).makeCoordinator(window: session.window)
         })

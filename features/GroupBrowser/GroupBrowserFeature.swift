@@ -9,53 +9,59 @@ public enum GroupDetailFormatter {
     }
 }
 
-/// GroupBrowser's root: the group tree; choosing a leaf shows its description, Reset returns to
-/// the root list.
+/// GroupBrowser's root: the `navigation` slot's way of finding a group (the tree by default);
+/// choosing a leaf shows its description, Reset returns to the first screen.
 public final class GroupBrowserFeature: Feature {
     private let groupService: any GroupService
-    private let groupSelection: GroupSelectionFeature
+    private let finder: Slot
     private let events: any EventSink
     private let makeDetailView: () -> any ItemDetailView
 
-    /// Makes the feature.
-    public init(groupService: any GroupService, groupSelection: GroupSelectionFeature, events: any EventSink,
+    /// Makes the feature; `finder` is the filled `navigation` slot.
+    public init(groupService: any GroupService, finder: Slot, events: any EventSink,
                 makeDetailView: @escaping () -> any ItemDetailView = { HeadlessItemDetailView() }) {
         self.groupService = groupService
-        self.groupSelection = groupSelection
+        self.finder = finder
         self.events = events
         self.makeDetailView = makeDetailView
     }
 
     /// The coordinator, with a navigation stack as the window's root.
     public func makeCoordinator(window: Window) -> GroupBrowserCoordinator {
-        GroupBrowserCoordinator(window: window, groupService: groupService, groupSelection: groupSelection,
+        GroupBrowserCoordinator(window: window, groupService: groupService, finder: finder,
                                 events: events, makeDetailView: makeDetailView)
     }
 }
 
-/// Browses the group tree and shows leaf groups in detail.
+/// Runs the way of finding a group and shows leaf groups in detail.
 public final class GroupBrowserCoordinator: AppRoot, GroupSelectionCoordinatorDelegate {
     private let window: Window
     private let navigation: any NavigationWireframe
     private let groupService: any GroupService
-    private let selection: GroupSelectionCoordinator
+    private let finder: Slot
+    private var finding: (any GroupFinderCoordinator)?
     private let events: any EventSink
     private let makeDetailView: () -> any ItemDetailView
 
-    init(window: Window, groupService: any GroupService, groupSelection: GroupSelectionFeature,
+    init(window: Window, groupService: any GroupService, finder: Slot,
          events: any EventSink, makeDetailView: @escaping () -> any ItemDetailView) {
         self.window = window
         self.navigation = window.makeNavigation()
         self.groupService = groupService
-        self.selection = groupSelection.makeCoordinator(navigation: navigation)
+        self.finder = finder
         self.events = events
         self.makeDetailView = makeDetailView
     }
 
+    /// Shows the finder's first screen: the slot's first use, so the session's exposure.
     public func start() {
         navigation.setPopCheckpoint()
-        selection.delegate = self
-        selection.start()
+        if let feature = finder.use(as: (any GroupFinderFeature).self) {
+            let coordinator = feature.makeCoordinator(navigation: navigation)
+            coordinator.delegate = self
+            finding = coordinator
+            coordinator.start()
+        }
         window.setRoot(navigation)
     }
 

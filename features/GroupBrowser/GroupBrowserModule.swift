@@ -3,10 +3,12 @@ import Foundation
 import RemixKit
 import RemixYAML
 
-/// GroupBrowser: the group tree as a browser, with each leaf group's description.
+/// GroupBrowser: find a group — down the tree, or by name — and read its description.
 public struct GroupBrowserModule: FeatureModule {
     public let name = "GroupBrowser"
-    public let summary = "Browse the group tree and read about each group"
+    public let summary = "Find a group (tree or search) and read about it"
+    /// The name of GroupBrowser's slot for how a person finds a group.
+    public static let navigationSlot = "navigation"
     private let catalogURL: URL?
 
     /// Makes the module; `catalogURL` replaces the bundled catalog file.
@@ -28,17 +30,32 @@ public struct GroupBrowserModule: FeatureModule {
         let catalog = try Catalog.load(contentsOf: url)
         registrar.add(FeatureDescriptor(
             name: "GroupBrowser",
-            summary: "GroupBrowser root: group selection as a browser, leaf groups open in detail"
+            summary: "GroupBrowser root: the navigation slot finds a leaf group, which opens in detail"
         ) { context in
             let session = context.session
             return GroupBrowserFeature(
                 groupService: try session.services.resolve((any GroupService).self),
-                groupSelection: try session.makeFeature(named: "GroupSelection", as: GroupSelectionFeature.self),
-                events: session.events)
+                finder: try session.slot(Self.navigationSlot), events: session.events)
+        })
+        registrar.add(FeatureDescriptor(
+            name: "TreeGroupFinder", summary: "Find a group by drilling down the group tree, level by level",
+            role: GroupFinderRole.name
+        ) { context in
+            TreeGroupFinderFeature(
+                groupSelection: try context.session.makeFeature(named: "GroupSelection", as: GroupSelectionFeature.self))
+        })
+        registrar.add(FeatureDescriptor(
+            name: "SearchGroupFinder", summary: "Find a group by typing its name over a flat list of leaf groups",
+            role: GroupFinderRole.name
+        ) { context in
+            SearchGroupFinderFeature(groupService: try context.session.services.resolve((any GroupService).self),
+                                     events: context.session.events)
         })
         registrar.add(AppDefinition(
-            name: "groupbrowser", summary: "Browse groups and read their descriptions",
-            platforms: ["phone", "tablet"]
+            name: "groupbrowser", summary: "Find groups and read their descriptions",
+            platforms: ["phone", "tablet"],
+            slots: [SlotDefinition(name: Self.navigationSlot, role: GroupFinderRole.name,
+                                   defaultFeature: "TreeGroupFinder", summary: "How a person finds a group")]
         ) { session in
             session.services.register(InMemoryGroupService(groups: catalog.groups), as: (any GroupService).self)
             return try session.makeFeature(named: "GroupBrowser", as: GroupBrowserFeature.self)

@@ -1,0 +1,109 @@
+import Classifieds
+import Foundation
+import RemixKit
+
+/// Finding a group by name: one screen with a query field over every leaf group (all of them while
+/// the query is empty). Fewer taps than the tree for a person who knows the name; a mistyped name
+/// finds nothing and records `group_search_missed`.
+public final class SearchGroupFinderFeature: GroupFinderFeature {
+    private let groupService: any GroupService
+    private let events: any EventSink
+    private let makeView: () -> any GroupSearchView
+
+    /// Makes the feature.
+    public init(groupService: any GroupService, events: any EventSink,
+                makeView: @escaping () -> any GroupSearchView = { HeadlessGroupSearchView() }) {
+        self.groupService = groupService
+        self.events = events
+        self.makeView = makeView
+    }
+
+    public func makeCoordinator(navigation: any NavigationWireframe) -> any GroupFinderCoordinator {
+        SearchGroupFinderCoordinator(navigation: navigation, interactor: GroupSearchInteractor(groupService: groupService),
+                                     events: events, view: makeView())
+    }
+}
+
+/// Keeps the results in step with the query and reports the chosen group.
+public final class SearchGroupFinderCoordinator: GroupFinderCoordinator, GroupSearchViewDelegate {
+    public weak var delegate: (any GroupSelectionCoordinatorDelegate)?
+    private let navigation: any NavigationWireframe
+    private let interactor: GroupSearchInteractor
+    private let events: any EventSink
+    private let view: any GroupSearchView
+
+    init(navigation: any NavigationWireframe, interactor: GroupSearchInteractor, events: any EventSink,
+         view: any GroupSearchView) {
+        self.navigation = navigation
+        self.interactor = interactor
+        self.events = events
+        self.view = view
+    }
+
+    public func start() {
+        view.delegate = self
+        show(query: "")
+        navigation.push(view)
+    }
+
+    public func didChange(query: String) {
+        let results = show(query: query)
+        if results.isEmpty, !GroupSearchInteractor.isBlank(query) {
+            events.record(DomainEvent("group_search_missed", [EventField("query", .string(query))]))
+        }
+    }
+
+    public func didSelect(groupID: GroupID) {
+        delegate?.didSelect(groupID: groupID)
+    }
+
+    public func didTapClear() {
+        show(query: "")
+    }
+
+    @discardableResult
+    private func show(query: String) -> [Group] {
+        let results = interactor.leafGroups(matching: query)
+        view.viewData = GroupSearchFormatter.prepare(query: query, results: results)
+        return results
+    }
+}
+
+/// Which leaf groups a query finds.
+public final class GroupSearchInteractor {
+    private let groupService: any GroupService
+
+    /// Makes the interactor over `groupService`.
+    public init(groupService: any GroupService) {
+        self.groupService = groupService
+    }
+
+    /// The leaf groups whose title contains the query, ignoring case and surrounding spaces, in
+    /// service order; every leaf for a blank query.
+    public func leafGroups(matching query: String) -> [Group] {
+        let needle = query.trimmingCharacters(in: .whitespaces)
+        var found: [Group] = []
+        groupService.fetchGroups { result in
+            guard case .success(let groups) = result else { return }
+            found = groups.filter {
+                $0.children.isEmpty && (needle.isEmpty || $0.title.range(of: needle, options: .caseInsensitive) != nil)
+            }
+        }
+        return found
+    }
+
+    /// Whether a query is empty once spaces are trimmed.
+    public static func isBlank(_ query: String) -> Bool {
+        query.trimmingCharacters(in: .whitespaces).isEmpty
+    }
+}
+
+/// Turns a query and its results into search view data.
+public enum GroupSearchFormatter {
+    /// The rows, and a note when a non-blank query matches nothing.
+    public static func prepare(query: String, results: [Group]) -> GroupSearchViewData {
+        let note = results.isEmpty && !GroupSearchInteractor.isBlank(query) ? "No group matches “\(query)”" : nil
+        return GroupSearchViewData(query: query, results: results.map { .init(groupID: $0.groupID, title: $0.title) },
+                                   note: note)
+    }
+}

@@ -174,10 +174,11 @@ import Testing
         let (_, results) = try GrowthBookPython.evaluate(.object([
             "payloads": .object(["shipped": export.payload]), "cases": .array(sample.map(\.json)),
         ]))
-        let evaluated = try #require(results["shipped"]?["marketplace.insertion"]?.arrayValue)
         for (index, item) in sample.enumerated() {
-            let sdk = evaluated[index]
             for definition in set.definitions {
+                // Each slot is its own feature in the payload: the SDK evaluates the experiment's.
+                let feature = "\(definition.app).\(definition.slot)"
+                let sdk = try #require(results["shipped"]?[feature]?.arrayValue?[index], "no SDK result for \(feature)")
                 let result = try RemixProcess.run(
                     ["assign", definition.key, "--attributes", PayloadJSON.compact(.object(item.attributes)),
                      "--at", "2026-12-15T12:00:00Z", "--json"], in: Paths.root)

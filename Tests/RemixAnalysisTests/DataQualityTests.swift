@@ -66,7 +66,7 @@ import Testing
 
     @Test func aFileOfNothingButBadLinesIsNotAnEventLog() throws {
         let path = try AnalysisFixture.log(["PK\u{03}\u{04} binary", "<html>", "{\"broken\":"])
-        let error = AnalysisError.noEvents(files: [path], badLines: 3, first: [
+        let error = AnalysisError.noEvents(files: [path], badLines: 3, lines: 3, first: [
             BadLine(path: path, line: 1, reason: .syntax(byte: 1)), BadLine(path: path, line: 2, reason: .syntax(byte: 1)),
             BadLine(path: path, line: 3, reason: .syntax(byte: 11)),
         ])
@@ -74,6 +74,22 @@ import Testing
             try Analyzer.run(AnalysisOptions(logs: [path], metrics: ["m"], jobs: 1))
         }
         #expect(error.description.contains("is it a Remix event log?"))
+    }
+
+    @Test func aFileOfMostlyBadLinesIsNotAnEventLogButAFewBadLinesAreCounted() throws {
+        let good = AnalysisFixture.event("a", "m", at: 1)
+        let mostlyBad = try AnalysisFixture.log([good, "\u{7F}ELF binary", "<html>"])
+        let error = #expect(throws: AnalysisError.self) {
+            try Analyzer.run(AnalysisOptions(logs: [mostlyBad], metrics: ["m"], jobs: 1))
+        }
+        #expect(error?.description.hasPrefix("2 of the 3 lines of \(mostlyBad) are not JSON events (first: ") == true,
+                "\(String(describing: error))")
+        let halfBad = try AnalysisFixture.log([good, "<html>"], torn: true)
+        let report = try Analyzer.run(AnalysisOptions(logs: [halfBad], metrics: ["m"], jobs: 1))
+        #expect(report.log.badLines == 1, "half bad is still a log, with its bad line counted")
+        #expect(!report.log.tornFinalLine, "a final line that does not start like an event is not called torn")
+        let torn = try AnalysisFixture.log([good, good, "{\"ts\":\"2026-11-23T09:"], torn: true)
+        #expect(try Analyzer.run(AnalysisOptions(logs: [torn], metrics: ["m"], jobs: 1)).log.tornFinalLine)
     }
 
     @Test func aLogWithoutExposuresSaysThereIsNothingToCompare() throws {

@@ -54,8 +54,10 @@ public enum Analyzer {
                                         jobs: options.jobs, sizes: options.readSizes)
         if options.strict, tally.badLineCount > 0 { throw .strict(badLines: tally.badLineCount, first: tally.badLines) }
         guard tally.lines > 0 else { throw .emptyLog(files: files.map(LogReader.displayName)) }
-        guard tally.lines > tally.badLineCount else {
-            throw .noEvents(files: files.map(LogReader.displayName), badLines: tally.badLineCount, first: tally.badLines)
+        // A log of mostly bad lines is not an event log (a binary, a text file): an error, not a report.
+        guard tally.badLineCount * 2 <= tally.lines else {
+            throw .noEvents(files: files.map(LogReader.displayName), badLines: tally.badLineCount, lines: tally.lines,
+                            first: tally.badLines)
         }
         let keys = (0..<tally.experimentNames.count).map { tally.experimentNames.string($0) }
         var selected = Array(keys.enumerated()).sorted { $0.element < $1.element }

@@ -3,8 +3,8 @@ public enum AnalysisError: Error, Equatable, CustomStringConvertible {
     case cannotRead(path: String, reason: String)
     case noLogs(pattern: String)
     case emptyLog(files: [String])
-    /// Every line is bad: probably not an event log at all.
-    case noEvents(files: [String], badLines: Int, first: [BadLine])
+    /// More than half of the lines are bad: probably not an event log at all.
+    case noEvents(files: [String], badLines: Int, lines: Int, first: [BadLine])
     case unknownExperiment(key: String, known: [String])
     case strict(badLines: Int, first: [BadLine])
     /// Metrics other than plain proportions read the log twice.
@@ -16,8 +16,9 @@ public enum AnalysisError: Error, Equatable, CustomStringConvertible {
         case .cannotRead(let path, let reason): "cannot read \(path): \(reason)"
         case .noLogs(let pattern): "no log matches '\(pattern)'"
         case .emptyLog(let files): "\(files.joined(separator: ", ")) holds no events; run 'remix simulate' first"
-        case .noEvents(let files, let count, let first):
-            "none of the \(count) line(s) of \(files.joined(separator: ", ")) is a JSON event (first: "
+        case .noEvents(let files, let bad, let lines, let first):
+            (bad == lines ? "none of the \(lines) line(s)" : "\(bad) of the \(lines) lines")
+                + " of \(files.joined(separator: ", ")) \(bad == lines ? "is a JSON event" : "are not JSON events") (first: "
                 + Self.list(first) + "); is it a Remix event log? (see docs/events.md)"
         case .unknownExperiment(let key, let known):
             known.isEmpty

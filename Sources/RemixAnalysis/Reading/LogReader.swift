@@ -210,7 +210,8 @@ struct LineSplitter {
         tally.lines += 1
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
         guard let reason = count(line, tally: &tally) else { return }
-        if final { tally.tornFiles.append("") }
+        // Torn: what a writer stopped mid-line leaves — the start of an event line, cut short.
+        if final, line.first == UInt8(ascii: "{") { tally.tornFiles.append("") }
         tally.noteBadLine(lineNumber, reason)
     }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RemixAnalysis
 import RemixExperiments
+import RemixSimulation
 import RemixKit
 import RemixYAML
 
@@ -28,7 +29,8 @@ struct ValidateCommand: ParsableCommand {
         let registry = try loadRegistry(plugins: plugins.paths)
         let folders = paths.isEmpty ? ["experiments"] : paths
         let validation = ExperimentValidation.run(paths: folders, registry: registry)
-        let report = validation.adding(Self.metricProblems(folders: folders, experiments: validation.experiments))
+        let report = validation.adding(Self.metricProblems(folders: folders, experiments: validation.experiments,
+                                                           registry: registry))
         for problem in report.diagnostics { printError(problem.description, prefix: false) }
         if namespaces {
             let map = NamespaceMap(report.experiments.definitions)
@@ -38,28 +40,22 @@ struct ValidateCommand: ParsableCommand {
         if report.errorCount > 0 { throw ExitCode(1) }
     }
 
-    /// The problems of each folder's metrics.yaml, and metric names of experiments that look like
-    /// keys (they have a '-') but are not keys of any of those files.
-    static func metricProblems(folders: [String], experiments: ExperimentSet) -> [Diagnostic] {
+    /// The problems of each folder's metrics.yaml, and of every metric the experiments name: a
+    /// metric key or an event that the registered features (or the host, or simulated users) emit.
+    static func metricProblems(folders: [String], experiments: ExperimentSet, registry: FeatureRegistry) -> [Diagnostic] {
         var problems: [Diagnostic] = []
-        var keys: [String] = []
+        var definitions: [MetricDefinition] = []
         var files: [String] = []
         for folder in folders where YAMLFile.kind(of: folder) == .folder {
             let path = (folder as NSString).appendingPathComponent(MetricsFileParser.fileName)
             guard YAMLFile.kind(of: path) == .file else { continue }
             let (catalog, found) = MetricsFileParser.load(path)
             problems += found
-            keys += catalog.keys
+            definitions += catalog.definitions
             files.append(path)
         }
-        guard !files.isEmpty else { return problems }
-        for definition in experiments.definitions {
-            for name in definition.metrics.all where name.contains("-") && !keys.contains(name) {
-                problems.append(Diagnostic(definition.location(of: "metrics"), .error,
-                                           "unknown metric '\(name)': not a key of \(files.joined(separator: ", "))"
-                                           + NameSuggestion.hint(for: name, among: keys, noun: "metric")))
-            }
-        }
-        return problems
+        let events = (registry.declaredEvents + SimulatedUserEvents.observed).map(\.name)
+        let check = MetricReferenceCheck(catalog: MetricCatalog(definitions, file: files.first), events: events)
+        return problems + check.problems(in: experiments.definitions)
     }
 }

@@ -23,6 +23,9 @@ public struct FeatureListing {
                 for parameter in feature.parameters {
                     lines.append("      param \(parameter.name): \(parameter.type) = \(parameter.defaultValue) — \(parameter.summary)")
                 }
+                for event in feature.events {
+                    lines.append("      emits \(event.name)" + (event.fields.isEmpty ? "" : " (\(event.fields.joined(separator: ", ")))"))
+                }
             }
         }
         lines.append("")

@@ -15,6 +15,12 @@ public enum SessionOutcome: String, Sendable, CaseIterable {
     case exhausted
 }
 
+/// The events simulated users write themselves, beside the features' and the host's.
+public enum SimulatedUserEvents {
+    /// `advert_misfiled`: a published advert shows up in another group than the one meant.
+    public static let observed = [DomainEventSpec("advert_misfiled", fields: ["shownIn", "intended"])]
+}
+
 /// Plays one person: looks only at what the screens show (`Window.panels`) and acts through the
 /// same inputs a person has, following a persona's chances and timings on the virtual clock.
 final class SimulatedUser {

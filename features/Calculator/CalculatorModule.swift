@@ -13,7 +13,8 @@ public struct CalculatorModule: FeatureModule {
 
     public func register(into registrar: ModuleRegistrar) throws {
         registrar.add(FeatureDescriptor(
-            name: "Calculator", summary: "Enter a sum through the entry slot; analyse it for primality"
+            name: "Calculator", summary: "Enter a sum through the entry slot; analyse it for primality",
+            events: [DomainEventSpec("sum_analysed", fields: ["sum", "prime"])]
         ) { context in
             CalculatorFeature(events: context.session.events, entry: try context.session.slot(Self.entrySlot))
         })
@@ -25,7 +26,7 @@ public struct CalculatorModule: FeatureModule {
         })
         registrar.add(FeatureDescriptor(
             name: "ExpressionEntry", summary: "Enter the sum as one \"a + b\" field; a mistyped one is explained",
-            role: SumEntryRole.name
+            role: SumEntryRole.name, events: [DomainEventSpec("expression_rejected", fields: ["reason"])]
         ) { context in
             ExpressionEntryFeature(events: context.session.events)
         })

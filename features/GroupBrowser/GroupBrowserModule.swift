@@ -30,7 +30,8 @@ public struct GroupBrowserModule: FeatureModule {
         let catalog = try Catalog.load(contentsOf: url)
         registrar.add(FeatureDescriptor(
             name: "GroupBrowser",
-            summary: "GroupBrowser root: the navigation slot finds a leaf group, which opens in detail"
+            summary: "GroupBrowser root: the navigation slot finds a leaf group, which opens in detail",
+            events: [DomainEventSpec("group_viewed", fields: ["group"])]
         ) { context in
             let session = context.session
             return GroupBrowserFeature(
@@ -46,7 +47,7 @@ public struct GroupBrowserModule: FeatureModule {
         })
         registrar.add(FeatureDescriptor(
             name: "SearchGroupFinder", summary: "Find a group by typing its name over a flat list of leaf groups",
-            role: GroupFinderRole.name
+            role: GroupFinderRole.name, events: [DomainEventSpec("group_search_missed", fields: ["query"])]
         ) { context in
             SearchGroupFinderFeature(groupService: try context.session.services.resolve((any GroupService).self),
                                      events: context.session.events)

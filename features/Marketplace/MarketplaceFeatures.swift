@@ -6,7 +6,12 @@ extension MarketplaceModule {
     static let features: [FeatureDescriptor] = [
         FeatureDescriptor(
             name: "Discovery",
-            summary: "Marketplace root: advert list, filter, detail and the insertion slot (phone and tablet)"
+            summary: "Marketplace root: advert list, filter, detail and the insertion slot (phone and tablet)",
+            events: [
+                DomainEventSpec("insertion_started", fields: ["flow"]), DomainEventSpec("insertion_completed"),
+                DomainEventSpec("insertion_cancelled"), DomainEventSpec("filter_applied", fields: ["group"]),
+                DomainEventSpec("advert_viewed", fields: ["advert"]),
+            ]
         ) { context in
             let session = context.session
             let adverts = try session.services.resolve((any AdvertService).self)
@@ -27,7 +32,7 @@ extension MarketplaceModule {
         FeatureDescriptor(
             name: "ManualGroupInsertion",
             summary: "Insert an advert: pick a leaf group, then type the title (remembered on back)",
-            role: InsertionRole.name
+            role: InsertionRole.name, events: InsertionEvents.publishing
         ) { context in
             let session = context.session
             return ManualGroupInsertionFeature(
@@ -43,7 +48,8 @@ extension MarketplaceModule {
                               summary: "The toast shown while the group is chosen"),
                 ParameterSpec("errorToastSeconds", default: .double(2),
                               summary: "How long the publish-failure toast stays"),
-            ]
+            ],
+            events: InsertionEvents.publishing + [DomainEventSpec("group_recommended", fields: ["group"])]
         ) { context in
             let session = context.session
             let seconds = context.parameters.double("errorToastSeconds", or: 2)
@@ -61,7 +67,8 @@ extension MarketplaceModule {
             parameters: [
                 ParameterSpec("flows", default: .string("ManualGroupInsertion,AutoGroupInsertion"),
                               summary: "Comma-separated insertion features to alternate, in order"),
-            ]
+            ],
+            events: InsertionEvents.publishing + [DomainEventSpec("group_recommended", fields: ["group"])]
         ) { context in
             let names = context.parameters.string("flows", or: "")
                 .utf8.split { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }

@@ -47,3 +47,12 @@ public final class InsertionInteractor {
         }
     }
 }
+
+/// The events an insertion flow that publishes through ``InsertionInteractor`` emits.
+public enum InsertionEvents {
+    /// `advert_published` and `publish_failed`.
+    public static let publishing = [
+        DomainEventSpec("advert_published", fields: ["advert", "group", "title"]),
+        DomainEventSpec("publish_failed", fields: ["group"]),
+    ]
+}

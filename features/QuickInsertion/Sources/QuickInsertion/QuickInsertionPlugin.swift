@@ -15,7 +15,7 @@ public struct QuickInsertionPlugin: FeatureModule {
         registrar.add(FeatureDescriptor(
             name: "QuickInsertion",
             summary: "Insert an advert on one screen: type the title, pick a leaf group, publish",
-            role: InsertionRole.name
+            role: InsertionRole.name, events: InsertionEvents.publishing
         ) { context in
             let services = context.session.services
             return QuickInsertionFeature(

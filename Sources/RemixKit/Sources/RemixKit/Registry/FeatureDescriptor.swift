@@ -8,6 +8,8 @@ public struct FeatureDescriptor: Sendable {
     public let role: String?
     /// The parameters the feature takes.
     public let parameters: [ParameterSpec]
+    /// The domain events the feature (with the sub-flows it runs) can emit.
+    public let events: [DomainEventSpec]
     /// The module that registered it (set on registration).
     public internal(set) var module: String = ""
     private let factory: @Sendable (FeatureContext) throws -> any Feature
@@ -15,12 +17,13 @@ public struct FeatureDescriptor: Sendable {
     /// Describes a feature and how to make it.
     public init(
         name: String, summary: String, role: String? = nil, parameters: [ParameterSpec] = [],
-        make: @escaping @Sendable (FeatureContext) throws -> any Feature
+        events: [DomainEventSpec] = [], make: @escaping @Sendable (FeatureContext) throws -> any Feature
     ) {
         self.name = name
         self.summary = summary
         self.role = role
         self.parameters = parameters
+        self.events = events
         self.factory = make
     }
 

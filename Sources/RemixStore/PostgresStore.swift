@@ -38,8 +38,7 @@ public final class PostgresStore: Sendable {
                 }
                 defer { group.cancelAll() }
                 guard let first = try await group.next(), let connection = first else {
-                    throw StoreError(.timeout, "PostgreSQL at \(url.endpoint) did not answer within \(limit.inSeconds) s "
-                        + "(is it a PostgreSQL server, and is the network reachable?)")
+                    throw StoreFailure.timeout(url, seconds: limit.inSeconds)
                 }
                 return connection
             }

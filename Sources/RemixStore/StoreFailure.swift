@@ -14,6 +14,9 @@ enum StoreFailure {
         case .server:
             return server(error, url)
         case .connectionError:
+            if let underlying = error.underlying as? ChannelError, case .connectTimeout(let limit) = underlying {
+                return timeout(url, seconds: Double(limit.nanoseconds) / 1e9)
+            }
             return StoreError(.unreachable, "cannot connect to PostgreSQL at \(at): \(reason(error.underlying)) — "
                 + "is PostgreSQL running on \(at)?")
         case .sslUnsupported:
@@ -32,6 +35,12 @@ enum StoreFailure {
         default:
             return StoreError(.server, "PostgreSQL at \(at): \(error.code)")
         }
+    }
+
+    /// The connection was not ready within `seconds`.
+    static func timeout(_ url: StoreURL, seconds: Double) -> StoreError {
+        StoreError(.timeout, "PostgreSQL at \(url.endpoint) did not answer within \(seconds) s "
+            + "(is it a PostgreSQL server, and is the network reachable?)")
     }
 
     /// An error the server reported, by its SQLSTATE.

@@ -12,9 +12,12 @@ public enum StoreSchema {
         ("remix_schema", ["version", "applied_at", "applied_by"]),
         ("remix_runs", ["run_id", "shard", "shards", "ts", "app", "seed", "record", "written_at"]),
         ("remix_blocks", ["run_id", "shard", "block", "events", "written_at"]),
-        ("remix_events", ["run_id", "shard", "block", "seq", "ts", "type", "session", "user", "experiment", "variation",
-                          "variation_id", "in_experiment", "hash_used", "fields"]),
+        ("remix_events", eventColumns),
     ]
+
+    /// The columns of `remix_events`, in order.
+    static let eventColumns = ["run_id", "shard", "block", "seq", "ts", "type", "session", "user", "experiment",
+                               "variation", "variation_id", "in_experiment", "hash_used", "fields"]
 
     /// Version 1, statement by statement (the extended protocol takes one at a time).
     static let create: [String] = [

@@ -56,7 +56,7 @@ struct StoreServerTests {
     @Test func aWrongPasswordIsAClearError() async throws {
         var url = try StoreServer.url()
         url.password = "not-the-password"
-        let error = await StoreServer.expectFailure(.authentication) { _ = try await PostgresStore.connect(url) }
+        let error = await StoreServer.expectFailure(.authentication) { [url] in _ = try await PostgresStore.connect(url) }
         #expect(error?.message.hasPrefix("authentication as \"\(url.user)\" with PostgreSQL at \(url.endpoint) failed") == true,
                 "\(error?.message ?? "")")
         #expect(error?.message.contains("not-the-password") == false)
@@ -65,7 +65,7 @@ struct StoreServerTests {
     @Test func aMissingDatabaseSaysHowToCreateIt() async throws {
         var url = try StoreServer.url()
         url.database = "remix_no_such_database"
-        let error = await StoreServer.expectFailure(.missingDatabase) { _ = try await PostgresStore.connect(url) }
+        let error = await StoreServer.expectFailure(.missingDatabase) { [url] in _ = try await PostgresStore.connect(url) }
         #expect(error?.message == "database \"remix_no_such_database\" does not exist on PostgreSQL at \(url.endpoint); "
             + "create it with: createdb -h \(url.host) -p \(url.port) -U \(url.user) remix_no_such_database")
     }
@@ -73,7 +73,7 @@ struct StoreServerTests {
     @Test func requiredTLSThatIsNotOfferedIsAClearError() async throws {
         var url = try StoreServer.url()
         url.sslMode = .require
-        let error = await StoreServer.expectFailure(.tls) { _ = try await PostgresStore.connect(url) }
+        let error = await StoreServer.expectFailure(.tls) { [url] in _ = try await PostgresStore.connect(url) }
         #expect(error?.message == "PostgreSQL at \(url.endpoint) does not offer TLS, but sslmode=require requires it")
     }
 }
@@ -84,7 +84,7 @@ struct StoreServerTests {
         let closed = try SilentSocket(listening: false)
         let url = StoreURL(user: "remix", password: "secret", host: "127.0.0.1", port: closed.port, database: "remix",
                            sslMode: .disable)
-        let error = await StoreServer.expectFailure(.unreachable) { _ = try await PostgresStore.connect(url) }
+        let error = await StoreServer.expectFailure(.unreachable) { [url] in _ = try await PostgresStore.connect(url) }
         #expect(error?.message == "cannot connect to PostgreSQL at 127.0.0.1:\(closed.port): connection refused — "
             + "is PostgreSQL running on 127.0.0.1:\(closed.port)?")
     }
@@ -103,7 +103,7 @@ struct StoreServerTests {
     @Test func aMissingSocketIsAClearError() async throws {
         let url = StoreURL(user: "remix", password: nil, host: "/nonexistent-remix-socket", port: 5432, database: "remix",
                            sslMode: .disable)
-        let error = await StoreServer.expectFailure(.unreachable) { _ = try await PostgresStore.connect(url) }
+        let error = await StoreServer.expectFailure(.unreachable) { [url] in _ = try await PostgresStore.connect(url) }
         #expect(error?.message.contains("/nonexistent-remix-socket/.s.PGSQL.5432") == true, "\(error?.message ?? "")")
     }
 }

@@ -3,6 +3,7 @@ import PostgresNIO
 
 /// One connection to the event store. `connect` gives up within its timeout and turns every
 /// failure into a `StoreError` that says what to do; nothing it throws shows the password.
+/// Transactions (`prepareSchema`, `write`) use the one connection: one task at a time per store.
 public final class PostgresStore: Sendable {
     /// Where the store is.
     public let url: StoreURL

@@ -23,12 +23,17 @@ let package = Package(
         .package(path: "Sources/RemixKit"),
         .package(path: "features"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         .target(name: "RemixHost", dependencies: [remixKit, remixYAML, features]),
         .target(name: "RemixExperiments", dependencies: [remixKit, remixYAML]),
         .target(name: "RemixEventLog", dependencies: [remixKit]),
         .target(name: "RemixAnalysis", dependencies: ["RemixExperiments", remixKit, remixYAML]),
+        // The PostgreSQL event store (docs/storage.md): store URLs, connections, the schema.
+        .target(
+            name: "RemixStore",
+            dependencies: ["RemixEventLog", remixKit, .product(name: "PostgresNIO", package: "postgres-nio")]),
         // GrowthBook SDK payloads: export experiments as one, import one as experiment files.
         .target(name: "RemixInterop", dependencies: ["RemixExperiments", remixKit, remixYAML]),
         .target(
@@ -72,6 +77,7 @@ let package = Package(
             dependencies: ["RemixInterop", "RemixExperiments", "RemixHost", "RemixTestSupport", remixKit, remixYAML],
             exclude: ["Python"]),
         .testTarget(name: "RemixEventLogTests", dependencies: ["RemixEventLog", "RemixTestSupport", remixKit]),
+        .testTarget(name: "RemixStoreTests", dependencies: ["RemixStore", "RemixTestSupport"]),
         .testTarget(
             name: "RemixSimulationTests",
             dependencies: ["RemixSimulation", "RemixEventLog", "RemixExperiments", "RemixHost", "RemixTestSupport", remixKit,

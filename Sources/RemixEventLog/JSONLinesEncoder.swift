@@ -40,6 +40,11 @@ public struct JSONLinesEncoder {
         lineCount += 1
     }
 
+    /// Appends `fields` as one JSON object, without a newline (the event store's `fields` column).
+    public mutating func appendObject(_ fields: [EventField]) {
+        appendValue(.object(fields))
+    }
+
     private mutating func appendValue(_ value: EventValue) {
         switch value {
         case .string(let string): appendString(string)

@@ -1,0 +1,125 @@
+import Foundation
+import PostgresNIO
+import Testing
+@testable import RemixStore
+
+/// The PostgreSQL server the database tests use: `REMIX_TEST_POSTGRES_URL`, as `.ci/with-postgres`
+/// sets it. Without it the tests are skipped, except under `CI=true`, where they fail so that CI
+/// never skips them silently.
+enum StoreServer {
+    static let environment = ProcessInfo.processInfo.environment
+    static var given: String? { environment["REMIX_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 } }
+    static var isCI: Bool { ["true", "1"].contains(environment["CI"]?.lowercased() ?? "") }
+
+    /// Whether the database tests run: with a server, or under CI (to fail there).
+    static var shouldRun: Bool { given != nil || isCI }
+
+    static let skipReason: Comment = """
+        no PostgreSQL for the store tests: run them inside .ci/with-postgres (e.g. .ci/with-postgres swift test \
+        --filter RemixStoreTests), or set REMIX_TEST_POSTGRES_URL
+        """
+
+    struct Missing: Error, CustomStringConvertible {
+        var description: String {
+            "CI=true but REMIX_TEST_POSTGRES_URL is not set: run the tests inside .ci/with-postgres (as .ci/run does)"
+        }
+    }
+
+    /// The server's URL; throws under CI when there is none.
+    static func url() throws -> StoreURL {
+        guard let given else { throw Missing() }
+        return try StoreURL(parsing: given, environment: [:])
+    }
+
+    /// Runs `body` connected to the server in a fresh PostgreSQL schema of its own (first on the
+    /// search path), dropped afterwards, so tests running at once never see each other's tables.
+    static func withScratchSchema(_ body: (PostgresStore) async throws -> Void) async throws {
+        let store = try await PostgresStore.connect(try url())
+        let name = "remix_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        do {
+            try await store.run(PostgresQuery(unsafeSQL: "CREATE SCHEMA \(name)"))
+            try await store.run(PostgresQuery(unsafeSQL: "SET search_path TO \(name)"))
+            try await body(store)
+        } catch {
+            _ = try? await store.run(PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \(name) CASCADE"))
+            await store.close()
+            throw error
+        }
+        try await store.run(PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \(name) CASCADE"))
+        await store.close()
+    }
+
+    /// Expects `operation` to fail with a `StoreError` of `kind` within `limit`, and returns it. The
+    /// operation runs on a thread of its own: the whole suite shares two cooperative threads with
+    /// tests that block them, and waiting for those is not the store's time.
+    static func expectFailure(
+        _ kind: StoreError.Kind, within limit: Duration = .seconds(5), sourceLocation: SourceLocation = #_sourceLocation,
+        _ operation: @Sendable () async throws -> Void
+    ) async -> StoreError? {
+        let (caught, elapsed): (Result<Void, any Error>, Duration) = await withTaskExecutorPreference(OwnThreadExecutor()) {
+            let clock = ContinuousClock()
+            let start = clock.now
+            let result: Result<Void, any Error>
+            do {
+                try await operation()
+                result = .success(())
+            } catch {
+                result = .failure(error)
+            }
+            return (result, clock.now - start)
+        }
+        #expect(elapsed < limit, "took \(elapsed)", sourceLocation: sourceLocation)
+        switch caught {
+        case .success:
+            Issue.record("expected a \(kind) error, and it succeeded", sourceLocation: sourceLocation)
+            return nil
+        case .failure(let error as StoreError):
+            #expect(error.kind == kind, "\(error.message)", sourceLocation: sourceLocation)
+            return error
+        case .failure(let error):
+            Issue.record("expected a StoreError, got \(error)", sourceLocation: sourceLocation)
+            return nil
+        }
+    }
+}
+
+/// Runs tasks that prefer it on a serial queue of its own, away from the cooperative pool.
+final class OwnThreadExecutor: TaskExecutor, @unchecked Sendable {
+    private let queue = DispatchQueue(label: "remix.store-tests.executor")
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        queue.async { job.runSynchronously(on: executor) }
+    }
+}
+
+/// A loopback TCP socket that is bound and maybe listening, never accepting or answering: a port
+/// that refuses connections (not listening) or one that never speaks (listening).
+final class SilentSocket {
+    let descriptor: Int32
+    let port: Int
+
+    init(listening: Bool) throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw POSIXError(.EMFILE) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+                bind(fd, generic, length) == 0 && getsockname(fd, generic, &length) == 0
+            }
+        }
+        guard bound, !listening || listen(fd, 4) == 0 else {
+            close(fd)
+            throw POSIXError(.EADDRINUSE)
+        }
+        descriptor = fd
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    deinit { close(descriptor) }
+}

@@ -115,7 +115,8 @@ struct SimulateCommand: ParsableCommand {
         ExitFlusher.shared.remove(file)
         reporter.finish()
         print("simulated \(appName) into \(log) (seed \(seed), shard \(plan.shard))")
-        print(summary.text)
+        print(summary.text(variationOrder: Dictionary(set.definitions.map { ($0.key, $0.variations.map(\.key)) },
+                                                      uniquingKeysWith: { first, _ in first })))
         for warning in RegexBudget.takeWarnings() { printError(warning) }
         guard !noReport else { return }
         print("")

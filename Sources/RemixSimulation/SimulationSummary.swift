@@ -31,8 +31,12 @@ public struct SimulationSummary: Sendable {
         }
     }
 
-    /// The summary as aligned text lines.
-    public var text: String {
+    /// The summary as aligned text lines, variations in the order the experiment files list them.
+    public var text: String { text(variationOrder: [:]) }
+
+    /// The summary as aligned text lines; `variationOrder` gives each experiment's variation keys in
+    /// file order (the analysis report's order), and variations it does not list come after, by name.
+    public func text(variationOrder: [String: [String]]) -> String {
         var lines = [
             "sessions   \(sessions)",
             "events     \(events)",
@@ -40,7 +44,9 @@ public struct SimulationSummary: Sendable {
         ]
         for experiment in variations.keys.sorted() {
             lines.append("experiment \(experiment)")
-            for (variation, count) in variations[experiment, default: [:]].sorted(by: { $0.key < $1.key }) {
+            let order = variationOrder[experiment] ?? []
+            let rank = { (key: String) in order.firstIndex(of: key) ?? order.count }
+            for (variation, count) in variations[experiment, default: [:]].sorted(by: { (rank($0.key), $0.key) < (rank($1.key), $1.key) }) {
                 let rate = count.exposed == 0 ? 0 : Double(count.converted) / Double(count.exposed) * 100
                 lines.append("  \(variation): exposed \(count.exposed), converted \(count.converted) "
                              + "(\(String(format: "%.1f", rate))%)")

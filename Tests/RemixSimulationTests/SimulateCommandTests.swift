@@ -123,3 +123,16 @@ import Testing
         Self.expectNoCrash(result)
     }
 }
+
+/// The summary lists each experiment's variations in the order of its file, as the report does.
+@Suite struct SummaryOrderTests {
+    @Test func variationsFollowTheExperimentFile() throws {
+        let folder = try TemporaryFolder()
+        let result = try Remix.run(["simulate", "--sessions", "400", "--no-report", "--log", folder.path("e.jsonl")])
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        let start = try #require(lines.firstIndex(of: "experiment insertion-flow"))
+        let names = lines[(start + 1)...].prefix { $0.hasPrefix("  ") }.map { $0.split(separator: ":")[0].trimmingCharacters(in: .whitespaces) }
+        #expect(names == ["manual", "auto", "alternating"])
+    }
+}

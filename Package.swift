@@ -85,3 +85,23 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// libFuzzer targets (Tests/Fuzz/README.md), declared only when REMIX_FUZZ is set — as .ci/fuzz
+// does, with its own scratch path and `-sanitize=fuzzer,address` — so that plain `swift build` and
+// `swift test` never see them.
+if Context.environment["REMIX_FUZZ"] != nil {
+    let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
+        ("FuzzLogLine", ["RemixAnalysis", "RemixExperiments"]),
+        ("FuzzExperimentFile", ["RemixExperiments", "RemixHost", remixKit, remixYAML]),
+        ("FuzzCondition", ["RemixExperiments"]),
+        ("FuzzPopulationFile", ["RemixSimulation"]),
+        ("FuzzAttributes", ["RemixExperiments"]),
+    ]
+    package.targets.append(.target(name: "FuzzSupport", path: "Tests/Fuzz/FuzzSupport"))
+    for target in fuzzTargets {
+        package.targets.append(.executableTarget(
+            name: target.name, dependencies: target.dependencies + ["FuzzSupport"], path: "Tests/Fuzz/\(target.name)",
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
+        package.products.append(.executable(name: target.name, targets: [target.name]))
+    }
+}

@@ -96,6 +96,7 @@ if Context.environment["REMIX_FUZZ"] != nil {
         ("FuzzCondition", ["RemixExperiments"]),
         ("FuzzPopulationFile", ["RemixSimulation"]),
         ("FuzzAttributes", ["RemixExperiments"]),
+        ("FuzzMetricsFile", ["RemixAnalysis"]),
     ]
     package.targets.append(.target(name: "FuzzSupport", path: "Tests/Fuzz/FuzzSupport"))
     for target in fuzzTargets {

@@ -1,3 +1,4 @@
+import RemixKit
 import Foundation
 
 /// The report as JSON with the documented names and full precision (non-finite numbers as null).
@@ -158,25 +159,7 @@ final class JSONWriter {
     }
 
     /// Shortest round-trip decimal; integral values keep a `.0`-free form; non-finite → null.
-    static func number(_ value: Double) -> String {
-        guard value.isFinite else { return "null" }
-        if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
-        return "\(value)"
-    }
+    static func number(_ value: Double) -> String { JSONText.number(value) }
 
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
+    static func quoted(_ text: String) -> String { JSONText.quoted(text) }
 }

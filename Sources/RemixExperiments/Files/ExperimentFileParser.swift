@@ -185,8 +185,13 @@ struct FieldReader {
     }
 
     mutating func required<T>(_ key: String, _ read: (YAMLValue) throws -> T) -> T? {
-        guard root[key] != nil else {
+        guard let value = root[key] else {
             problems.append(Diagnostic(root.location, .error, "an experiment needs '\(key)'"))
+            return nil
+        }
+        // `variations:` with nothing after it is null: as missing as no key at all (found by FuzzExperimentFile).
+        guard !value.isNull else {
+            problems.append(Diagnostic(value.location, .error, "'\(key)' is empty; an experiment needs it"))
             return nil
         }
         return optional(key, read)

@@ -88,7 +88,7 @@ struct EvaluationCase {
 /// lower-case one), beta testers, missing attributes and odd ids.
 enum AttributeSets {
     static func make(count: Int, seed: UInt64 = 17) -> [EvaluationCase] {
-        var random = SplitMix(state: seed)
+        var random = SeededGenerator(seed: seed)
         let platforms: [AttributeValue?] = ["phone", "tablet", "phone", "tablet", nil]
         let versions: [AttributeValue?] = ["1.9.4", "2.0", "2.0.0", "2.0.1", "2.1.0", "10.0.1", "1.10", "2.0.0-beta", nil]
         let countries: [AttributeValue?] = ["GB", "IE", "DE", "FR", "US", "gb", "GB", "IE", nil]
@@ -117,26 +117,13 @@ enum AttributeSets {
     /// `cases` with QA forcing added to about one in thirty, over `keys` (and out-of-range indices).
     static func forcing(_ cases: [EvaluationCase], keys: [String], seed: UInt64 = 99) -> [EvaluationCase] {
         guard !keys.isEmpty else { return cases }
-        var random = SplitMix(state: seed)
+        var random = SeededGenerator(seed: seed)
         return cases.map { item in
             guard random.next() % 30 == 0 else { return item }
             var copy = item
             copy.forced[keys[Int(random.next() % UInt64(keys.count))]] = Int(random.next() % 4)
             return copy
         }
-    }
-}
-
-/// SplitMix64, for reproducible attribute sets.
-struct SplitMix {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

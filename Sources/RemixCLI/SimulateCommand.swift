@@ -13,16 +13,21 @@ struct SimulateCommand: ParsableCommand {
         commandName: "simulate",
         abstract: "Run simulated user sessions through the app and its experiments, logging every event.",
         discussion: """
-            The same seed and inputs give a byte-identical log whatever --jobs is. --shard I/N runs \
-            the I-th of N contiguous parts of the session indices; N shards together hold exactly \
-            the sessions of one full run (append them to one log with --append).
+            Simulated users act on what the screens show, toward the intents of their persona \
+            (docs/simulation.md). The same seed and inputs give a byte-identical log whatever \
+            --jobs is. --shard I/N runs the I-th of N contiguous parts of the user indices; N \
+            shards together hold exactly the users, with all their sessions, of one full run \
+            (append them to one log with --append).
             """)
 
     @Option(help: "The app to simulate (default: the population file's app).")
     var app: String?
 
-    @Option(parsing: .unconditional, help: "Sessions in the whole run.")
-    var sessions: Int = 10_000
+    @Option(parsing: .unconditional, help: "Users in the whole run; each makes their persona's visits (default 10000).")
+    var users: Int?
+
+    @Option(parsing: .unconditional, help: "The same as --users (with one visit per user, users and sessions are equal).")
+    var sessions: Int?
 
     @Option(parsing: .unconditional, help: "The run's seed.")
     var seed: UInt64 = 1
@@ -30,8 +35,13 @@ struct SimulateCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Worker threads, at most the number of cores (default: the number of cores).")
     var jobs: Int?
 
-    @Option(help: "The population file: personas, attributes, adverts, service behaviour.")
-    var population: String = "experiments/population.yaml"
+    @Option(help: ArgumentHelp(
+        "The population file: attributes, intents, personas, service behaviour.",
+        discussion: """
+            Default: the first that exists of APP.population.yaml (with --app APP) and population.yaml, \
+            in the --experiments folder, then in experiments/.
+            """))
+    var population: String?
 
     @Option(help: "The folder of experiment files that fill the app's slots.")
     var experiments: String = "experiments"
@@ -52,17 +62,31 @@ struct SimulateCommand: ParsableCommand {
 
     /// Bad option values are input errors: a message and exit status 1, like every other bad input.
     private func optionProblem() -> String? {
-        if sessions <= 0 { return "--sessions must be at least 1 (got \(sessions))" }
-        if sessions > Self.maximumSessions {
-            return "--sessions must be at most \(Self.maximumSessions) (got \(sessions)); split larger runs with --shard"
+        if users != nil, sessions != nil { return "give --users or --sessions, not both (they mean the same)" }
+        let option = users != nil || sessions == nil ? "--users" : "--sessions"
+        if userCount <= 0 { return "\(option) must be at least 1 (got \(userCount))" }
+        if userCount > Self.maximumUsers {
+            return "\(option) must be at most \(Self.maximumUsers) (got \(userCount)); split larger runs with --shard"
         }
         if let jobs, jobs <= 0 { return "--jobs must be at least 1 (got \(jobs))" }
         if let shard, Shard(spec: shard) == nil { return "--shard must be I/N with 1 ≤ I ≤ N, e.g. 2/4 (got '\(shard)')" }
         return nil
     }
 
-    /// Session indices stay far from overflow in shard arithmetic and virtual time.
-    static let maximumSessions = 1 << 40
+    /// User indices stay far from overflow in shard arithmetic and virtual time.
+    static let maximumUsers = 1 << 40
+
+    private var userCount: Int { users ?? sessions ?? 10_000 }
+
+    /// The population file: as given, or else the first that exists of APP.population.yaml and
+    /// population.yaml in the experiments folder, then in `experiments/`.
+    private var populationPath: String {
+        if let population { return population }
+        let folder = YAMLFile.kind(of: experiments) == .file ? (experiments as NSString).deletingLastPathComponent : experiments
+        let names = (app.map { ["\($0).population.yaml"] } ?? []) + ["population.yaml"]
+        let candidates = [folder, "experiments"].flatMap { folder in names.map { (folder as NSString).appendingPathComponent($0) } }
+        return candidates.first { YAMLFile.kind(of: $0) == .file } ?? "experiments/population.yaml"
+    }
 
     func run() throws {
         if let problem = optionProblem() {
@@ -70,20 +94,28 @@ struct SimulateCommand: ParsableCommand {
             throw ExitCode(1)
         }
         let registry = try loadRegistry(plugins: plugins.paths)
-        let (population, problems) = PopulationFile.load(path: self.population)
+        let (population, problems) = PopulationFile.load(path: populationPath)
         for problem in problems { printError(problem.description, prefix: false) }
         guard let population else { throw ExitCode(1) }
         let appName = app ?? population.app
+        let appDefinition: AppDefinition
         do {
-            _ = try registry.app(named: appName)
+            appDefinition = try registry.app(named: appName)
         } catch {
             printError(error.description)
             throw ExitCode(1)
         }
+        if appName != population.app {
+            printError("warning: \(populationPath) describes users of '\(population.app)', not '\(appName)'; intents the app "
+                       + "cannot serve will show as stuck (give --population, or write \(appName).population.yaml)")
+        }
+        let checked = PopulationCheck.problems(population, app: appDefinition, events: registry.declaredEvents.map(\.name))
+        for problem in checked { printError(problem.description, prefix: false) }
+        if !checked.isEmpty { throw ExitCode(1) }
         let set = try loadExperiments(paths: [experiments], registry: registry)
         let jobs = usefulJobs(self.jobs)
         let plan = SimulationPlan(
-            app: appName, sessions: sessions, seed: seed, jobs: jobs,
+            app: appName, users: userCount, seed: seed, jobs: jobs,
             shard: shard.flatMap(Shard.init(spec:)) ?? .whole, population: population, experiments: set,
             sources: sources(set))
         if let problem = plan.problem() ?? LogTarget.problem(path: log, inputs: inputs(), replacing: !append) {
@@ -102,7 +134,7 @@ struct SimulateCommand: ParsableCommand {
                        + "that line stays one bad line and this run starts on a line of its own")
         }
         ExitFlusher.shared.watch(file)
-        let reporter = ProgressReporter(total: plan.shard.range(of: sessions).count)
+        let reporter = ProgressReporter(total: plan.shard.range(of: userCount).count)
         let summary: SimulationSummary
         do {
             summary = try SimulationRunner(plan: plan, registry: registry, log: file).run(progress: reporter.update)
@@ -116,7 +148,8 @@ struct SimulateCommand: ParsableCommand {
         reporter.finish()
         print("simulated \(appName) into \(log) (seed \(seed), shard \(plan.shard))")
         print(summary.text(variationOrder: Dictionary(set.definitions.map { ($0.key, $0.variations.map(\.key)) },
-                                                      uniquingKeysWith: { first, _ in first })))
+                                                      uniquingKeysWith: { first, _ in first }),
+                           intentOrder: population.intents.map(\.name)))
         for warning in RegexBudget.takeWarnings() { printError(warning) }
         guard !noReport else { return }
         print("")
@@ -126,7 +159,7 @@ struct SimulateCommand: ParsableCommand {
 
     /// The files this run reads, which its log must never overwrite.
     private func inputs() -> [(role: String, path: String)] {
-        var files = [(role: "the population file", path: population)]
+        var files = [(role: "the population file", path: populationPath)]
         files += LogTarget.files(under: experiments).map { ("an experiments file", $0) }
         let plugins = (try? PluginLoader.pluginFiles(in: PluginLoader.requestedPaths(options: self.plugins.paths))) ?? []
         files += plugins.map { ("a plugin", $0) }
@@ -134,7 +167,7 @@ struct SimulateCommand: ParsableCommand {
     }
 
     private func sources(_ set: ExperimentSet) -> [RunSource] {
-        var files = [("population", population)]
+        var files = [("population", populationPath)]
         files += set.definitions.map { ("experiment", $0.file) }
         return files.map { role, path in
             let bytes = FileManager.default.contents(atPath: path).map { [UInt8]($0) } ?? []
@@ -162,11 +195,11 @@ final class ProgressReporter {
         if isTerminal {
             let filled = percent / 5
             let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: 20 - filled)
-            printError(String(format: "\r[%@] %3d%% %d/%d sessions, %.0f/s, ETA %.1f s", bar, percent, done, total, rate, eta)
+            printError(String(format: "\r[%@] %3d%% %d/%d users, %.0f/s, ETA %.1f s", bar, percent, done, total, rate, eta)
                 .replacingOccurrences(of: "\n", with: ""), prefix: false, newline: false)
         } else if ContinuousClock.now - lastLine >= .seconds(1) || done == total {
             lastLine = .now
-            printError(String(format: "progress: %d/%d sessions (%d%%), %.0f sessions/s", done, total, percent, rate),
+            printError(String(format: "progress: %d/%d users (%d%%), %.0f users/s", done, total, percent, rate),
                        prefix: false)
         }
     }

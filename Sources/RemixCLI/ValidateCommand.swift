@@ -40,6 +40,20 @@ struct ValidateCommand: ParsableCommand {
         if report.errorCount > 0 { throw ExitCode(1) }
     }
 
+    /// The events simulated users log themselves: the success checks of every population file
+    /// (`*population.yaml`) in the folders.
+    static func simulatedUserEvents(folders: [String]) -> [String] {
+        var events: [String] = []
+        for folder in folders where YAMLFile.kind(of: folder) == .folder {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+            for name in names.sorted() where name.hasSuffix(ExperimentSet.populationSuffix) {
+                let (population, _) = PopulationFile.load(path: (folder as NSString).appendingPathComponent(name))
+                events += population?.observedEvents ?? []
+            }
+        }
+        return events
+    }
+
     /// The problems of each folder's metrics.yaml, and of every metric the experiments name: a
     /// metric key or an event that the registered features (or the host, or simulated users) emit.
     static func metricProblems(folders: [String], experiments: ExperimentSet, registry: FeatureRegistry) -> [Diagnostic] {
@@ -54,7 +68,7 @@ struct ValidateCommand: ParsableCommand {
             definitions += catalog.definitions
             files.append(path)
         }
-        let events = (registry.declaredEvents + SimulatedUserEvents.observed).map(\.name)
+        let events = registry.declaredEvents.map(\.name) + simulatedUserEvents(folders: folders)
         let check = MetricReferenceCheck(catalog: MetricCatalog(definitions, file: files.first), events: events)
         return problems + check.problems(in: experiments.definitions)
     }

@@ -1,12 +1,17 @@
 import RemixKit
+import RemixYAML
 
-/// Who the simulated users are and how the services behave: the contents of a population file.
+/// Who the simulated users are, what they come to do and how the app's services behave: the
+/// contents of a population file. Nothing in it is specific to an app: intents name field
+/// purposes, row values, button roles and domain events, which every app's screens declare.
 public struct Population: Sendable {
     /// The longest time one action may take (think, typing a character, a service's latency):
     /// one day. Larger values are refused when the file is read.
     public static let maximumActionSeconds: Double = 86_400
-    /// The longest gap between the starts of consecutive sessions: 366 days.
+    /// The longest gap between the starts of consecutive users' first sessions: 366 days.
     public static let maximumSessionGapSeconds: Double = 366 * 86_400
+    /// The most sessions one user makes.
+    public static let maximumVisits = 100
 
     /// A range of seconds on the virtual clock, sampled uniformly.
     public struct Seconds: Sendable, Equatable {
@@ -21,6 +26,7 @@ public struct Population: Sendable {
 
         /// A sample in milliseconds.
         func sampleMilliseconds(_ random: inout SeededGenerator) -> Int64 {
+            if min == max { return Int64((min * 1000).rounded()) }
             let unit = Double(random.next() >> 11) * 0x1.0p-53
             return Int64(((min + (max - min) * unit) * 1000).rounded())
         }
@@ -31,76 +37,173 @@ public struct Population: Sendable {
         public var values: [String]
         public var weights: [Double]
 
-        /// Picks a value.
-        func sample(_ random: inout SeededGenerator) -> String {
+        /// Picks a value's index.
+        func sampleIndex(_ random: inout SeededGenerator) -> Int {
             let total = weights.reduce(0, +)
             var point = Double(random.next() >> 11) * 0x1.0p-53 * total
-            for (value, weight) in zip(values, weights) {
-                if point < weight { return value }
+            for (index, weight) in weights.enumerated() {
+                if point < weight { return index }
                 point -= weight
             }
-            return values.last ?? ""
+            return values.count - 1
+        }
+
+        /// Picks a value.
+        func sample(_ random: inout SeededGenerator) -> String {
+            values.isEmpty ? "" : values[sampleIndex(&random)]
         }
     }
 
-    /// A kind of user: how likely they are to do each thing, and how fast.
-    public struct Persona: Sendable, Equatable {
+    /// What a user comes to do, as data: how it begins, what it fills and picks, and how the user
+    /// knows it worked.
+    public struct Intent: Sendable {
+        /// The intent's name, used by personas and in the summary.
+        public var name: String
+        /// How it begins on the app's first screen; nil: it begins there without an action (the
+        /// first screen already serves it, e.g. a calculator's entry form).
+        public var start: StartAction?
+        /// The domain event that means the intent is achieved; nil: achieved once the user is back
+        /// on the first screen after beginning (e.g. looking at an item, filtering).
+        public var success: Located<String>?
+        /// Whether rows the intent's path does not name are picked by chance (e.g. filtering by
+        /// any group); otherwise the row closest to the path is picked.
+        public var chooseAny: Bool
+        /// What the user means, one set drawn per attempt by weight.
+        public var values: [IntentValues]
+        /// What the user looks for after success.
+        public var check: SuccessCheck?
+        /// Where the intent is written.
+        public var location: SourceLocation
+    }
+
+    /// How an intent begins on the first screen.
+    public enum StartAction: Sendable, Equatable {
+        /// Press a button with this role or id.
+        case press(ButtonTarget)
+        /// Select a row of this kind, picked by chance (any kind when nil).
+        case select(ItemKind?)
+    }
+
+    /// A button as a population names it: by role (`primary`, `submit`, …) or by id.
+    public enum ButtonTarget: Sendable, Equatable, CustomStringConvertible {
+        case role(ButtonRole)
+        case id(String)
+
+        /// Reads a role name, or else an id.
+        init(_ text: String) {
+            self = ButtonRole(rawValue: text).map(ButtonTarget.role) ?? .id(text)
+        }
+
+        func matches(_ button: ScreenButton) -> Bool {
+            switch self {
+            case .role(let role): button.role == role
+            case .id(let id): button.id == id
+            }
+        }
+
+        public var description: String {
+            switch self {
+            case .role(let role): role.rawValue
+            case .id(let id): id
+            }
+        }
+    }
+
+    /// One thing a user may mean by an intent: texts by field purpose and a path of row values.
+    public struct IntentValues: Sendable, Equatable {
+        /// Field purpose → the texts to type into fields of that purpose, in screen order.
+        public var texts: [String: [String]]
+        /// Row values to pick, from the top level down (e.g. group titles).
+        public var path: [String]
+        /// How often this set is drawn, relative to the others.
+        public var weight: Double
+    }
+
+    /// After success: the row titled with one of the intent's texts should show another value in
+    /// its detail; when it does not, the user notices and `event` is logged.
+    public struct SuccessCheck: Sendable, Equatable {
+        /// The purpose whose (first) text is the row's title.
+        public var row: String
+        /// The purpose whose (first) text the row's detail should be; `path` means the path's last step.
+        public var detail: String
+        /// The event logged when the detail differs, with fields `shownIn` and `intended`.
+        public var event: Located<String>
+    }
+
+    /// A kind of user: what they come to do and how they behave on the way.
+    public struct Persona: Sendable {
         public var name: String
         public var weight: Double
-        /// Chance to tap "New advert".
-        public var startInsertion: Double
-        /// Chance to open an advert before anything else.
-        public var browseFirst: Double
-        /// Chance to filter the list before anything else.
-        public var filterFirst: Double
-        /// Chance to give up on each kind of screen (`adverts`, `groups`, `title`, `item`, …).
+        /// Intents in the order tried, each by its chance (indices into ``Population/intents``).
+        public var intents: [(intent: Int, chance: Double)]
+        /// Chance to give up on each step of a screen, by screen name.
         public var abandon: [String: Double]
+        /// Chance to give up on screens `abandon` does not name.
+        public var abandonElsewhere: Double
         /// Time between two actions.
         public var think: Seconds
         /// Time per typed character.
         public var typingPerCharacter: Seconds
-        /// Chance to tap Next again after a failed publish.
-        public var retryAfterFailure: Double
-    }
-
-    /// An advert a user means to publish, with the group it truly belongs to (as the path of group
-    /// titles a person would tap through).
-    public struct IntendedAdvert: Sendable, Equatable {
-        public var title: String
-        public var groupPath: [String]
-    }
-
-    /// How the app's services behave during the simulation.
-    public struct Services: Sendable, Equatable {
-        /// Chance that a publish fails on the service side.
-        public var publishFailureRate: Double
-        /// How long a group recommendation takes.
-        public var recommendationLatency: Seconds
+        /// Chance that a typed text has a slip (one stray letter).
+        public var typos: Double
+        /// Chance to try again after an error (the screen did not move on and no success).
+        public var retryAfterError: Double
+        /// Buttons pressed to go forward on a complete screen, in order of preference.
+        public var prefer: [ButtonTarget]
+        /// Sessions per user, drawn uniformly.
+        public var visits: ClosedRange<Int>
+        /// Days between a user's sessions.
+        public var daysBetweenVisits: Seconds
     }
 
     /// The app simulated by default.
     public var app: String
-    /// When the first session starts, in milliseconds since the epoch.
+    /// When the first user's first session starts, in milliseconds since the epoch.
     public var startMilliseconds: Int64
-    /// Virtual time between the starts of consecutive sessions.
+    /// Virtual time between the first sessions of consecutive users.
     public var sessionGapMilliseconds: Int64
     /// Session attributes: name → distribution (the `id` attribute is the simulated user's id).
     public var attributes: [(name: String, distribution: Distribution)]
+    /// What users come to do.
+    public var intents: [Intent]
     /// The kinds of users.
     public var personas: [Persona]
-    /// What users mean to publish.
-    public var adverts: [IntendedAdvert]
-    /// Service behaviour.
-    public var services: Services
+    /// Service behaviour by parameter name (declared by the app), with where each is written.
+    public var services: [(name: String, value: ClosedRange<Double>, location: SourceLocation)]
+    /// Where the file's `app` is written.
+    public var appLocation: SourceLocation
 }
 
+/// A value with the place in a file it was read from.
+public struct Located<Value: Sendable>: Sendable {
+    public var value: Value
+    public var location: SourceLocation
+}
+
+extension Located: Equatable where Value: Equatable {}
+
 extension Population {
+    /// The most sessions any persona makes per user.
+    var mostVisits: Int { personas.map(\.visits.upperBound).max() ?? 1 }
+
+    /// The events simulated users log themselves (success checks' events).
+    public var observedEvents: [String] {
+        intents.compactMap { $0.check?.event.value }
+    }
+
     /// An upper bound, in seconds, of one session's virtual duration when it takes at most `steps`
-    /// steps: each step thinks, may type the longest title, may wait for a recommendation, and
-    /// may wait up to a minute more for a timed screen (a toast).
+    /// steps: each step thinks, may type the longest texts, may wait for the slowest service
+    /// value, and may wait up to a minute more for a timed screen (a toast).
     func longestSessionSeconds(steps: Int) -> Double {
-        let longestTitle = Double(adverts.map(\.title.count).max() ?? 0)
-        let slowestStep = personas.map { $0.think.max + $0.typingPerCharacter.max * longestTitle }.max() ?? 0
-        return Double(steps) * (slowestStep + services.recommendationLatency.max + 60)
+        let longestText = Double(intents.flatMap(\.values).map { $0.texts.values.joined().reduce(0) { $0 + $1.count } + 1 }.max() ?? 0)
+        let slowestStep = personas.map { $0.think.max + $0.typingPerCharacter.max * longestText }.max() ?? 0
+        let slowestService = services.map(\.value.upperBound).filter { $0 <= Population.maximumActionSeconds }.max() ?? 0
+        return Double(steps) * (slowestStep + slowestService + 60)
+    }
+
+    /// An upper bound, in seconds, of the time from a user's first session to the end of their last.
+    func longestUserSeconds(steps: Int) -> Double {
+        let gaps = personas.map { Double($0.visits.upperBound - 1) * $0.daysBetweenVisits.max * 86_400 }.max() ?? 0
+        return gaps + Double(mostVisits) * longestSessionSeconds(steps: steps)
     }
 }

@@ -13,8 +13,9 @@ final class SessionLog: EventSink {
     private(set) var count = 0
     /// The variations the session was exposed to, as (experiment, variation key).
     private(set) var exposures: [(experiment: String, variation: String)] = []
-    /// Whether an advert was published after the first exposure.
-    private(set) var convertedAfterExposure = false
+    /// The event the simulated user waits for (its intent's success), and whether it was seen.
+    private var watched: String?
+    private(set) var sawWatchedEvent = false
 
     init(encoder: JSONLinesEncoder, session: String, user: String, start: Int64, clock: @escaping () -> Duration) {
         self.encoder = encoder
@@ -34,7 +35,7 @@ final class SessionLog: EventSink {
            case .string(let experiment)? = event["experiment"], case .string(let variation)? = event["variation"] {
             exposures.append((experiment, variation))
         }
-        if event.name == "advert_published", !exposures.isEmpty { convertedAfterExposure = true }
+        if let watched, event.name == watched { sawWatchedEvent = true }
         write(event.name, event.fields)
     }
 
@@ -45,6 +46,12 @@ final class SessionLog: EventSink {
             EventField("screen", transition.screen.map { .string($0.description) } ?? .null),
             EventField("stack", .string(transition.state.description)),
         ])
+    }
+
+    /// Starts waiting for `event` (nil: for nothing), forgetting whether an earlier one was seen.
+    func watch(_ event: String?) {
+        watched = event
+        sawWatchedEvent = false
     }
 
     func write(_ type: String, _ fields: [EventField]) {

@@ -1,65 +1,63 @@
 import RemixHost
 import RemixKit
 
-/// How a simulated session ended.
-public enum SessionOutcome: String, Sendable, CaseIterable {
-    /// The user published the advert they meant to.
-    case published
-    /// The user started an insertion and gave up.
-    case abandoned
-    /// The user looked around and left without inserting.
-    case browsed
-    /// The user gave up after a failed publish.
-    case failed
-    /// The session hit the step limit.
-    case exhausted
-}
-
-/// The events simulated users write themselves, beside the features' and the host's.
-public enum SimulatedUserEvents {
-    /// `advert_misfiled`: a published advert shows up in another group than the one meant.
-    public static let observed = [DomainEventSpec("advert_misfiled", fields: ["shownIn", "intended"])]
-}
-
-/// Plays one person: looks only at what the screens show (`Window.panels`) and acts through the
-/// same inputs a person has, following a persona's chances and timings on the virtual clock.
+/// Plays one person through one session of any app: reads only what the screens show and mean
+/// (``Window/panels`` with their semantics — button roles, field purposes, row kinds and values)
+/// and acts with the inputs a person has, toward the intents a persona drew, with the persona's
+/// chances and timings on the virtual clock. It knows no app, screen or field by name: the
+/// population file supplies every name it matches.
 final class SimulatedUser {
-    private enum Goal { case start, filtering, inserting, leaving, done }
+    private enum Mode { case pursuing, leaving, done }
+
+    /// One intent being pursued.
+    private struct Attempt {
+        let intent: Population.Intent
+        let values: Population.IntentValues
+        var started = false
+        var errorPending = false
+        var errors = 0
+    }
 
     private let session: AppSession
     private let persona: Population.Persona
-    private let advert: Population.IntendedAdvert
+    private let population: Population
     private let log: SessionLog
     private var random: SeededGenerator
-    private var goal = Goal.start
-    private var browsed = false
-    private var filtered = false
-    private var attempts = 0
-    private var published = false
-    private var publishFailed = false
-    private var formGroupChosen = false
-    private var formSubmits = 0
-    private var outcome = SessionOutcome.browsed
+    private var mode = Mode.pursuing
+    private var plan: [Int] = []
+    private var attempt: Attempt?
+    private var home = ""
+    private var lastScreen = ""
+    private(set) var results: [IntentResult] = []
     private(set) var steps = 0
 
-    init(session: AppSession, persona: Population.Persona, advert: Population.IntendedAdvert,
-         log: SessionLog, random: SeededGenerator) {
+    /// The most steps a session takes before it ends as exhausted.
+    static let maximumSteps = 200
+    /// The most errors one attempt retries before the user gives up.
+    static let maximumErrors = 5
+    private static let strayLetters = Array("qwertyuiopasdfghjklzxcvbnm")
+
+    init(session: AppSession, persona: Population.Persona, population: Population, log: SessionLog, random: SeededGenerator) {
         self.session = session
         self.persona = persona
-        self.advert = advert
+        self.population = population
         self.log = log
         self.random = random
     }
 
-    /// The most steps a session takes before it ends as exhausted.
-    static let maximumSteps = 200
-
-    /// Runs the session to its end.
-    func run(maxSteps: Int = SimulatedUser.maximumSteps) -> SessionOutcome {
+    /// Runs the session to its end; the screen it ended on is ``lastScreen``.
+    func run(maxSteps: Int = SimulatedUser.maximumSteps) -> String {
         session.start()
-        while goal != .done {
+        home = session.window.panels.first?.content.name ?? ""
+        lastScreen = home
+        plan = persona.intents.compactMap { chance($0.chance) ? $0.intent : nil }
+        beginNextIntent()
+        while mode != .done {
             steps += 1
-            if steps > maxSteps { return .exhausted }
+            if steps > maxSteps {
+                finish(.exhausted)
+                break
+            }
             let window = session.window
             if window.isBlocked {
                 session.waitWhileBlocked()
@@ -67,185 +65,256 @@ final class SimulatedUser {
             }
             session.clock.advance(by: .milliseconds(persona.think.sampleMilliseconds(&random)))
             if window.isBlocked { continue }
-            act(on: window.panels)
+            let panels = window.panels
+            guard let front = panels.first else {
+                finish(.stuck)
+                break
+            }
+            lastScreen = front.content.name
+            if mode == .leaving { leave(panels) } else { pursue(panels) }
         }
-        return outcome
+        return lastScreen
     }
+
+    // MARK: Intents
+
+    private func beginNextIntent() {
+        guard !plan.isEmpty else {
+            attempt = nil
+            mode = .done
+            return
+        }
+        let intent = population.intents[plan.removeFirst()]
+        let values = intent.values.isEmpty ? Population.IntentValues(texts: [:], path: [], weight: 1)
+            : intent.values[Population.Distribution(values: [], weights: intent.values.map(\.weight)).sampleIndex(&random)]
+        attempt = Attempt(intent: intent, values: values)
+        log.watch(intent.success?.value)
+    }
+
+    private func record(_ outcome: IntentOutcome) {
+        guard let attempt else { return }
+        results.append(IntentResult(intent: attempt.intent.name, outcome: outcome, screen: lastScreen))
+    }
+
+    /// Ends the current intent with `outcome` and the session with it.
+    private func finish(_ outcome: IntentOutcome) {
+        record(outcome)
+        attempt = nil
+        mode = .done
+    }
+
+    /// Ends the current intent with `outcome` and leaves whatever flow is on screen.
+    private func giveUp(_ outcome: IntentOutcome, _ panels: [Panel]) {
+        record(outcome)
+        attempt = nil
+        mode = .leaving
+        leave(panels)
+    }
+
+    private func pursue(_ panels: [Panel]) {
+        while let current = attempt {
+            let front = panels[0].content
+            if log.sawWatchedEvent {
+                check(front)
+                record(.achieved)
+                beginNextIntent()
+                continue
+            }
+            if current.started, front.name == home, current.intent.start != nil {
+                guard current.intent.success != nil else {
+                    record(.achieved)
+                    beginNextIntent()
+                    continue
+                }
+            }
+            return current.started ? act(panels) : begin(panels)
+        }
+    }
+
+    /// Begins the current intent: its start action on the first screen, or nothing when the
+    /// first screen already serves it.
+    private func begin(_ panels: [Panel]) {
+        guard let start = attempt?.intent.start else {
+            attempt?.started = true
+            return act(panels)
+        }
+        switch start {
+        case .press(let target):
+            for panel in panels {
+                if let button = panel.content.buttons.first(where: target.matches) {
+                    attempt?.started = true
+                    send(.press(buttonID: button.id), to: panel)
+                    return
+                }
+            }
+        case .select(let kind):
+            for panel in panels {
+                let rows = panel.content.items.filter { kind == nil || $0.kind == kind }
+                if !rows.isEmpty {
+                    attempt?.started = true
+                    send(.select(itemID: rows[Int(random.next() % UInt64(rows.count))].id), to: panel)
+                    return
+                }
+            }
+        }
+        if panels[0].content.name != home, goBack(panels) { return }
+        finish(.stuck)
+    }
+
+    /// One step toward the started intent on the front screen: give up by chance, retry or give
+    /// up after an error, fill fields, pick a row, press forward — or go back from a dead end.
+    private func act(_ panels: [Panel]) {
+        guard var current = attempt else { return }
+        let front = panels[0]
+        let abandon = persona.abandon[front.content.name] ?? persona.abandonElsewhere
+        if chance(abandon) { return giveUp(.abandoned, panels) }
+        if current.intent.start != nil, front.content.name == home {
+            // Back where it began without the success event: the flow ended without it.
+            current.errorPending = true
+            current.errors += 1
+            current.started = false
+        }
+        if current.errorPending {
+            guard current.errors <= Self.maximumErrors, chance(persona.retryAfterError) else { return giveUp(.error, panels) }
+            current.errorPending = false
+            attempt = current
+            if !current.started { return begin(panels) }
+        }
+        var content = front.content
+        let typed = fill(content, in: front)
+        guard mode == .pursuing else { return }
+        if typed {
+            guard let refreshed = session.window.panels.first, refreshed.view === front.view else { return }
+            content = refreshed.content
+        }
+        var selected = false
+        if let row = pickRow(content, current) {
+            guard send(.select(itemID: row.id), to: front) else { return }
+            guard let refreshed = session.window.panels.first, refreshed.view === front.view, !log.sawWatchedEvent else { return }
+            content = refreshed.content
+            selected = true
+        }
+        if let button = forwardButton(content) {
+            guard send(.press(buttonID: button.id), to: front) else { return }
+            session.waitWhileBlocked()
+            if !log.sawWatchedEvent, session.window.panels.first?.view === front.view {
+                attempt?.errorPending = true
+                attempt?.errors += 1
+            }
+            return
+        }
+        // Typing or picking changed the screen: look again on the next step. Otherwise it is a
+        // dead end for this intent: back out, or stop here.
+        if typed || selected { return }
+        if !goBack(panels) { finish(.stuck) }
+    }
+
+    /// Types the intent's texts into fields of matching purpose that do not show them yet;
+    /// whether anything was typed.
+    private func fill(_ content: ScreenContent, in panel: Panel) -> Bool {
+        guard let values = attempt?.values, !values.texts.isEmpty else { return false }
+        var typed = false
+        var seen: [String: Int] = [:]
+        for field in content.fields {
+            let purpose = field.purpose.rawValue
+            guard let texts = values.texts[purpose] else { continue }
+            let index = seen[purpose, default: 0]
+            seen[purpose] = index + 1
+            guard index < texts.count, field.value != texts[index] else { continue }
+            var text = texts[index]
+            session.clock.advance(by: .milliseconds(persona.typingPerCharacter.sampleMilliseconds(&random) * Int64(text.count)))
+            if chance(persona.typos) { text = slip(text) }
+            guard send(.edit(fieldID: field.id, text: text), to: panel) else { return false }
+            typed = true
+        }
+        return typed
+    }
+
+    /// `text` with one stray letter typed somewhere in it.
+    private func slip(_ text: String) -> String {
+        var characters = Array(text)
+        let letter = Self.strayLetters[Int(random.next() % UInt64(Self.strayLetters.count))]
+        characters.insert(letter, at: Int(random.next() % UInt64(characters.count + 1)))
+        return String(characters)
+    }
+
+    /// The row that advances the intent: the one whose value is the furthest step of the path
+    /// (unless already selected); else, among rows that drill down or complete a choice, one by
+    /// chance (`choose: any`) or the one closest to the path's goal when none is selected yet.
+    private func pickRow(_ content: ScreenContent, _ current: Attempt) -> ScreenItem? {
+        let path = current.values.path
+        var best: (row: ScreenItem, step: Int)?
+        if !path.isEmpty {
+            for row in content.items {
+                guard let value = row.value, let step = path.lastIndex(of: value), step >= (best?.step ?? 0) else { continue }
+                best = (row, step)
+            }
+        }
+        if let best { return best.row.isSelected ? nil : best.row }
+        let choices = content.items.filter { $0.kind != .item }
+        guard !choices.isEmpty, !choices.contains(where: \.isSelected) else { return nil }
+        if current.intent.chooseAny { return choices[Int(random.next() % UInt64(choices.count))] }
+        guard let goal = path.last,
+              let nearest = NameSuggestion.nearest(to: goal, among: choices.compactMap(\.value)) else { return nil }
+        return choices.first { $0.value == nearest }
+    }
+
+    /// The button that moves the complete screen forward: the persona's preferences, then submit,
+    /// then primary.
+    private func forwardButton(_ content: ScreenContent) -> ScreenButton? {
+        for target in persona.prefer {
+            if let button = content.buttons.first(where: target.matches) { return button }
+        }
+        return content.buttons.first { $0.role == .submit } ?? content.buttons.first { $0.role == .primary }
+    }
+
+    /// After success: the row titled with one text should show another in its detail.
+    private func check(_ content: ScreenContent) {
+        guard let current = attempt, let check = current.intent.check,
+              let title = current.values.texts[check.row]?.first else { return }
+        let expected = check.detail == "path" ? current.values.path.last : current.values.texts[check.detail]?.first
+        guard let expected, let row = content.items.last(where: { $0.title == title }), row.detail != expected else { return }
+        log.write(check.event.value, [EventField("shownIn", .string(row.detail)), EventField("intended", .string(expected))])
+    }
+
+    // MARK: Leaving
+
+    /// Leaves whatever flow is on screen — back, or a cancel button — until the first screen shows.
+    private func leave(_ panels: [Panel]) {
+        if panels.first?.content.name == home || !goBack(panels) { mode = .done }
+    }
+
+    /// Goes back one screen, or presses a cancel button; false when the screen offers neither.
+    private func goBack(_ panels: [Panel]) -> Bool {
+        let window = session.window
+        if window.canGoBack {
+            try? window.goBack()
+            return true
+        }
+        for panel in panels {
+            if let button = panel.content.buttons.first(where: { $0.role == .cancel || $0.role == .back }) {
+                send(.press(buttonID: button.id), to: panel)
+                return true
+            }
+        }
+        return false
+    }
+
+    // MARK: Helpers
 
     private func chance(_ probability: Double) -> Bool {
         probability > 0 && Double(random.next() >> 11) * 0x1.0p-53 < probability
     }
 
-    private func act(on panels: [Panel]) {
-        guard let front = panels.first else { return end(.browsed) }
-        if goal == .leaving { return leave(panels, endingWith: outcome) }
-        // A form the persona has no chance for (a plugin's one-screen flow) is as off-putting
-        // as the title step, where people also type.
-        let abandon = persona.abandon[front.content.name] ?? (Self.isForm(front.content) ? persona.abandon["title"] : nil)
-        if front.content.name != "adverts", chance(abandon ?? 0) {
-            return leave(panels, endingWith: goal == .inserting ? .abandoned : .browsed)
-        }
-        switch front.content.name {
-        case "adverts": onAdverts(panels)
-        case "groups": onGroups(front)
-        case "title": onTitle(front)
-        case "item": back(panels)
-        default:
-            if goal == .inserting, Self.isForm(front.content) { onForm(front) } else { randomAction(panels) }
-        }
-    }
-
-    private func onAdverts(_ panels: [Panel]) {
-        let list = panels[0]
-        if published {
-            let mine = list.content.items.last { $0.title == advert.title }
-            if let mine, mine.detail != advert.groupPath.last {
-                log.write("advert_misfiled", [EventField("shownIn", .string(mine.detail)),
-                                              EventField("intended", .string(advert.groupPath.last ?? ""))])
-            }
-            return end(.published)
-        }
-        if attempts > 0 { return end(publishFailed ? .failed : .abandoned) }
-        if !browsed, chance(persona.browseFirst), !list.content.items.isEmpty {
-            browsed = true
-            let item = list.content.items[Int(random.next() % UInt64(list.content.items.count))]
-            return send(.select(itemID: item.id), to: list)
-        }
-        if !filtered, chance(persona.filterFirst) {
-            filtered = true
-            goal = .filtering
-            return send(.press(buttonID: "filters"), to: list)
-        }
-        if chance(persona.startInsertion) {
-            attempts += 1
-            goal = .inserting
-            return send(.press(buttonID: "new"), to: list)
-        }
-        end(.browsed)
-    }
-
-    private func onGroups(_ panel: Panel) {
-        let items = panel.content.items
-        if goal == .filtering {
-            guard !items.isEmpty else { return send(.press(buttonID: "reset"), to: panel) }
-            let item = items[Int(random.next() % UInt64(items.count))]
-            if !item.hasChildren { goal = .start }
-            return send(.select(itemID: item.id), to: panel)
-        }
-        let depth = panel.content.context.flatMap { advert.groupPath.firstIndex(of: $0) }.map { $0 + 1 } ?? 0
-        if depth < advert.groupPath.count, let item = items.first(where: { $0.title == advert.groupPath[depth] }) {
-            return send(.select(itemID: item.id), to: panel)
-        }
-        send(.press(buttonID: "reset"), to: panel)
-    }
-
-    private func onTitle(_ panel: Panel) {
-        if publishFailed, attempts > 0 {
-            guard chance(persona.retryAfterFailure) else { return leave([panel], endingWith: .failed) }
-            publishFailed = false
-        }
-        if panel.content.fields.first?.value != advert.title {
-            let typing = persona.typingPerCharacter.sampleMilliseconds(&random) * Int64(advert.title.count)
-            session.clock.advance(by: .milliseconds(typing))
-            send(.edit(fieldID: "text", text: advert.title), to: panel)
-        }
-        send(.press(buttonID: "next"), to: panel)
-        session.waitWhileBlocked()
-        // Still on the title step: the publish failed (Auto showed a toast; Manual shows nothing).
-        if session.window.panels.first?.content.name == "title" {
-            publishFailed = true
-        } else if session.window.panels.first?.content.name == "adverts" {
-            published = true
-        }
-    }
-
-    /// A one-screen flow a plugin may bring (e.g. QuickInsertion): a text field, rows to pick
-    /// from and a button to finish.
-    static func isForm(_ content: ScreenContent) -> Bool {
-        !content.fields.isEmpty && !content.items.isEmpty
-            && content.buttons.contains { $0.id != Panel.leftButtonID }
-    }
-
-    /// Fills a one-screen form as a person would, in one go like the title step: types the title,
-    /// picks the row of the group the advert belongs in (by title), presses the form's button; a
-    /// failed submit is retried by the persona's chance.
-    private func onForm(_ panel: Panel) {
-        let content = panel.content
-        if publishFailed {
-            guard chance(persona.retryAfterFailure) else { return leave([panel], endingWith: .failed) }
-            publishFailed = false
-        }
-        formSubmits += 1
-        guard formSubmits <= 5,
-              let button = content.buttons.first(where: { $0.id != Panel.leftButtonID }) else {
-            return leave([panel], endingWith: .failed)
-        }
-        if let field = content.fields.first, field.value != advert.title {
-            let typing = persona.typingPerCharacter.sampleMilliseconds(&random) * Int64(advert.title.count)
-            session.clock.advance(by: .milliseconds(typing))
-            send(.edit(fieldID: field.id, text: advert.title), to: panel)
-        }
-        if !formGroupChosen {
-            formGroupChosen = true
-            let wanted = advert.groupPath.last
-            let row = content.items.first { $0.title == wanted } ?? content.items[Int(random.next() % UInt64(content.items.count))]
-            session.clock.advance(by: .milliseconds(persona.think.sampleMilliseconds(&random)))
-            send(.select(itemID: row.id), to: panel)
-        }
-        guard goal != .done, let current = session.window.panels.first, current.content.name == content.name else { return }
-        send(.press(buttonID: button.id), to: current)
-        session.waitWhileBlocked()
-        if session.window.panels.first?.content.name == content.name {
-            publishFailed = true
-        } else if session.window.panels.first?.content.name == "adverts" {
-            published = true
-        }
-    }
-
-    /// Leaves whatever flow is on screen — back, or the modal's Cancel — until the list shows.
-    private func leave(_ panels: [Panel], endingWith result: SessionOutcome) {
-        outcome = result
-        if panels.first?.content.name == "adverts" || panels.isEmpty { return end(result) }
-        goal = .leaving
-        back(panels)
-    }
-
-    private func back(_ panels: [Panel]) {
-        let window = session.window
-        if window.canGoBack {
-            try? window.goBack()
-        } else if let panel = panels.first(where: { $0.content.buttons.contains { $0.id == Panel.leftButtonID } }) {
-            send(.press(buttonID: Panel.leftButtonID), to: panel)
-        } else {
-            end(outcome)
-        }
-    }
-
-    /// For screens the persona has no plan for (other apps, plugins): a random control.
-    private func randomAction(_ panels: [Panel]) {
-        let panel = panels[Int(random.next() % UInt64(panels.count))]
-        let content = panel.content
-        let choices = content.items.count + content.buttons.count + content.fields.count
-        guard choices > 0, !chance(0.1) else { return end(.browsed) }
-        let pick = Int(random.next() % UInt64(choices))
-        if pick < content.items.count { return send(.select(itemID: content.items[pick].id), to: panel) }
-        if pick < content.items.count + content.buttons.count {
-            return send(.press(buttonID: content.buttons[pick - content.items.count].id), to: panel)
-        }
-        let field = content.fields[pick - content.items.count - content.buttons.count]
-        send(.edit(fieldID: field.id, text: String(random.next() % 100)), to: panel)
-    }
-
-    private func send(_ input: UserInput, to panel: Panel) {
+    /// Sends `input`; a refused input leaves the user stuck (false).
+    @discardableResult
+    private func send(_ input: UserInput, to panel: Panel) -> Bool {
         do {
             try session.window.send(input, to: panel)
+            return true
         } catch {
-            end(.exhausted)
+            finish(.stuck)
+            return false
         }
-    }
-
-    private func end(_ result: SessionOutcome) {
-        outcome = result
-        goal = .done
     }
 }

@@ -3,7 +3,8 @@ import RemixExperiments
 import RemixKit
 
 /// Which part of a run a process simulates: shard `index` of `count` (1-based), a contiguous
-/// range of session indices, so n shards together hold exactly the sessions of one full run.
+/// range of user indices, so n shards together hold exactly the users — with all their
+/// sessions — of one full run.
 public struct Shard: Sendable, Equatable, CustomStringConvertible {
     public let index: Int
     public let count: Int
@@ -24,26 +25,26 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
         self.count = count
     }
 
-    /// The session indices of this shard out of `sessions`.
-    public func range(of sessions: Int) -> Range<Int> {
-        boundary(sessions, index - 1)..<boundary(sessions, index)
+    /// The user indices of this shard out of `users`.
+    public func range(of users: Int) -> Range<Int> {
+        boundary(users, index - 1)..<boundary(users, index)
     }
 
-    /// ⌊sessions × part / count⌋ without overflow: the product is taken in double width.
-    private func boundary(_ sessions: Int, _ part: Int) -> Int {
-        let product = max(sessions, 0).multipliedFullWidth(by: part)
+    /// ⌊users × part / count⌋ without overflow: the product is taken in double width.
+    private func boundary(_ users: Int, _ part: Int) -> Int {
+        let product = max(users, 0).multipliedFullWidth(by: part)
         return count.dividingFullWidth(product).quotient
     }
 
     public var description: String { "\(index)/\(count)" }
 }
 
-/// Everything a simulation run needs: what to run, how many sessions, and where they come from.
+/// Everything a simulation run needs: what to run, how many users, and where they come from.
 public struct SimulationPlan: Sendable {
     /// The app to simulate.
     public var app: String
-    /// Sessions in the whole run (before sharding).
-    public var sessions: Int
+    /// Users in the whole run (before sharding); each makes their persona's number of sessions.
+    public var users: Int
     /// The run's seed: the same seed and inputs give the same log.
     public var seed: UInt64
     /// Worker threads; the log does not depend on it.
@@ -58,10 +59,10 @@ public struct SimulationPlan: Sendable {
     public var sources: [RunSource]
 
     /// Makes a plan.
-    public init(app: String, sessions: Int, seed: UInt64, jobs: Int, shard: Shard, population: Population,
+    public init(app: String, users: Int, seed: UInt64, jobs: Int, shard: Shard, population: Population,
                 experiments: ExperimentSet, sources: [RunSource]) {
         self.app = app
-        self.sessions = sessions
+        self.users = users
         self.seed = seed
         self.jobs = max(1, jobs)
         self.shard = shard
@@ -77,14 +78,14 @@ extension SimulationPlan {
     /// possible session must end by 9999-12-31. Computed in doubles: nothing here can overflow.
     public func problem() -> String? {
         let start = Double(population.startMilliseconds) / 1000
-        let lastStart = start + Double(max(shard.range(of: sessions).upperBound - 1, 0))
+        let lastStart = start + Double(max(shard.range(of: users).upperBound - 1, 0))
             * Double(population.sessionGapMilliseconds) / 1000
-        let end = lastStart + population.longestSessionSeconds(steps: SimulatedUser.maximumSteps)
+        let end = lastStart + population.longestUserSeconds(steps: SimulatedUser.maximumSteps)
         guard end > Double(CivilTime.latestMilliseconds) / 1000 else { return nil }
         return "the simulated sessions would run past 9999-12-31T23:59:59Z, the last time the event log can write "
-            + "(start \(Timestamp.rfc3339(milliseconds: population.startMilliseconds)), \(sessions) sessions "
+            + "(start \(Timestamp.rfc3339(milliseconds: population.startMilliseconds)), \(users) users "
             + "\(Double(population.sessionGapMilliseconds) / 1000) s apart); choose an earlier start, a smaller "
-            + "sessionGapSeconds or fewer --sessions"
+            + "sessionGapSeconds, fewer visits or fewer --users"
     }
 }
 

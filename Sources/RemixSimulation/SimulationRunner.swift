@@ -4,12 +4,12 @@ import RemixEventLog
 import RemixHost
 import RemixKit
 
-/// Runs a plan's sessions on several threads and appends their events to the log in session
+/// Runs a plan's users on several threads and appends their sessions' events to the log in user
 /// order, so the log is byte-identical whatever the number of jobs. Workers take blocks of
-/// sessions in order and run ahead of the writer by a bounded window, so memory stays flat and
+/// users in order and run ahead of the writer by a bounded window, so memory stays flat and
 /// writing overlaps simulating.
 public final class SimulationRunner {
-    /// Sessions simulated together and written as one chunk.
+    /// Users simulated together and written as one chunk.
     static let blockSize = 256
     private let plan: SimulationPlan
     private let simulator: SessionSimulator
@@ -24,11 +24,11 @@ public final class SimulationRunner {
         self.log = log
     }
 
-    /// Runs the plan; `progress` is called with (sessions done, sessions in this shard).
+    /// Runs the plan; `progress` is called with (users done, users in this shard).
     public func run(progress: (Int, Int) -> Void = { _, _ in }) throws -> SimulationSummary {
         if let problem = plan.problem() { throw SimulationError.badPlan(problem) }
         let started = ContinuousClock.now
-        let range = plan.shard.range(of: plan.sessions)
+        let range = plan.shard.range(of: plan.users)
         var summary = SimulationSummary()
         var record = JSONLinesEncoder()
         record.encode(runRecord(range))
@@ -80,9 +80,9 @@ public final class SimulationRunner {
             EventField("version", .string(Self.version)),
             EventField("app", .string(plan.app)),
             EventField("seed", .string(String(plan.seed))),
-            EventField("sessions", .int(plan.sessions)),
+            EventField("users", .int(plan.users)),
             EventField("shard", .string(plan.shard.description)),
-            EventField("sessionIndices", .array([.int(range.lowerBound), .int(range.upperBound)])),
+            EventField("userIndices", .array([.int(range.lowerBound), .int(range.upperBound)])),
             EventField("sources", .array(plan.sources.map { source in
                 .object([EventField("role", .string(source.role)), EventField("path", .string(source.path)),
                          EventField("hash", .string(source.hash))])

@@ -1,60 +1,137 @@
 import Foundation
 
-/// What a simulation run produced.
+/// What a simulation run produced: users and sessions, what became of each intent and where
+/// sessions ended, exposures per variation, speed.
 public struct SimulationSummary: Sendable {
-    /// Exposed and converted sessions of one variation.
+    /// Exposed sessions of one variation, and those whose last intent was achieved.
     public struct VariationCount: Sendable, Equatable {
         public var exposed = 0
-        public var converted = 0
+        public var achieved = 0
     }
 
-    /// Sessions simulated.
+    /// What became of one intent over the run.
+    public struct IntentCount: Sendable, Equatable {
+        /// Times it was tried.
+        public var tried = 0
+        /// Tries per outcome.
+        public var outcomes: [IntentOutcome: Int] = [:]
+        /// outcome → screen → tries that ended so there (every outcome but achieved).
+        public var screens: [IntentOutcome: [String: Int]] = [:]
+    }
+
+    /// Users simulated.
+    public var users = 0
+    /// Sessions simulated (a returning user makes several).
     public var sessions = 0
     /// Events written (run record included).
     public var events = 0
-    /// Sessions per outcome.
-    public var outcomes: [SessionOutcome: Int] = [:]
+    /// Sessions whose persona drew no intent.
+    public var sessionsWithoutIntent = 0
+    /// Intent name → what became of it.
+    public var intents: [String: IntentCount] = [:]
+    /// Screen name → sessions that ended on it.
+    public var endScreens: [String: Int] = [:]
     /// experiment → variation → counts.
     public var variations: [String: [String: VariationCount]] = [:]
     /// Wall-clock seconds.
     public var elapsedSeconds = 0.0
 
+    /// Counts one session.
+    mutating func count(session results: [IntentResult], endScreen: String,
+                        exposures: [(experiment: String, variation: String)], events: Int) {
+        sessions += 1
+        self.events += events
+        if results.isEmpty { sessionsWithoutIntent += 1 }
+        for result in results {
+            intents[result.intent, default: IntentCount()].tried += 1
+            intents[result.intent, default: IntentCount()].outcomes[result.outcome, default: 0] += 1
+            if result.outcome != .achieved {
+                intents[result.intent, default: IntentCount()].screens[result.outcome, default: [:]][result.screen, default: 0] += 1
+            }
+        }
+        endScreens[endScreen, default: 0] += 1
+        let achieved = results.last?.outcome == .achieved
+        for (experiment, variation) in exposures {
+            variations[experiment, default: [:]][variation, default: VariationCount()].exposed += 1
+            if achieved { variations[experiment, default: [:]][variation, default: VariationCount()].achieved += 1 }
+        }
+    }
+
     mutating func merge(_ other: SimulationSummary) {
+        users += other.users
         sessions += other.sessions
         events += other.events
-        for (outcome, count) in other.outcomes { outcomes[outcome, default: 0] += count }
+        sessionsWithoutIntent += other.sessionsWithoutIntent
+        for (name, count) in other.intents {
+            var mine = intents[name, default: IntentCount()]
+            mine.tried += count.tried
+            mine.outcomes.merge(count.outcomes, uniquingKeysWith: +)
+            for (outcome, screens) in count.screens { mine.screens[outcome, default: [:]].merge(screens, uniquingKeysWith: +) }
+            intents[name] = mine
+        }
+        endScreens.merge(other.endScreens, uniquingKeysWith: +)
         for (experiment, counts) in other.variations {
             for (variation, count) in counts {
                 variations[experiment, default: [:]][variation, default: VariationCount()].exposed += count.exposed
-                variations[experiment, default: [:]][variation, default: VariationCount()].converted += count.converted
+                variations[experiment, default: [:]][variation, default: VariationCount()].achieved += count.achieved
             }
         }
+    }
+
+    /// Sessions that ended stuck, by screen (an intent the app could not serve there).
+    public var stuckScreens: [String: Int] {
+        intents.values.reduce(into: [:]) { total, count in total.merge(count.screens[.stuck] ?? [:], uniquingKeysWith: +) }
     }
 
     /// The summary as aligned text lines, variations in the order the experiment files list them.
     public var text: String { text(variationOrder: [:]) }
 
-    /// The summary as aligned text lines; `variationOrder` gives each experiment's variation keys in
-    /// file order (the analysis report's order), and variations it does not list come after, by name.
-    public func text(variationOrder: [String: [String]]) -> String {
-        var lines = [
-            "sessions   \(sessions)",
-            "events     \(events)",
-            "outcomes   " + SessionOutcome.allCases.map { "\($0.rawValue) \(outcomes[$0] ?? 0)" }.joined(separator: ", "),
-        ]
+    /// The summary as text; `variationOrder` gives each experiment's variation keys in file order
+    /// (the analysis report's order), `intentOrder` the population's intents in file order.
+    public func text(variationOrder: [String: [String]], intentOrder: [String] = []) -> String {
+        var lines = ["users      \(users) (\(sessions) sessions)", "events     \(events)"]
+        let names = intentOrder.filter { intents[$0] != nil } + intents.keys.filter { !intentOrder.contains($0) }.sorted()
+        for (position, name) in names.enumerated() {
+            let count = intents[name, default: IntentCount()]
+            let outcomes = IntentOutcome.allCases.map { outcome in
+                let n = count.outcomes[outcome] ?? 0
+                return outcome == .achieved ? "achieved \(n) (\(Self.percent(n, of: count.tried)))" : "\(outcome.rawValue) \(n)"
+            }
+            lines.append((position == 0 ? "intents    " : "           ") + "\(name): tried \(count.tried) — " + outcomes.joined(separator: ", "))
+            for outcome in [IntentOutcome.abandoned, .error] {
+                guard let screens = count.screens[outcome], !screens.isEmpty else { continue }
+                lines.append("             \(outcome.rawValue) on: " + Self.ranked(screens).map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+            }
+        }
+        if sessionsWithoutIntent > 0 || names.isEmpty {
+            lines.append((names.isEmpty ? "intents    " : "           ") + "(none): \(sessionsWithoutIntent) sessions drew no intent")
+        }
+        lines.append("ended on   " + Self.ranked(endScreens).prefix(5)
+            .map { "\($0.key) \(Self.percent($0.value, of: sessions))" }.joined(separator: ", "))
+        for (screen, count) in Self.ranked(stuckScreens) {
+            lines.append("stuck      on screen \(screen): \(count) sessions (nothing there advanced the intent; see docs/simulation.md)")
+        }
         for experiment in variations.keys.sorted() {
             lines.append("experiment \(experiment)")
             let order = variationOrder[experiment] ?? []
             let rank = { (key: String) in order.firstIndex(of: key) ?? order.count }
             for (variation, count) in variations[experiment, default: [:]].sorted(by: { (rank($0.key), $0.key) < (rank($1.key), $1.key) }) {
-                let rate = count.exposed == 0 ? 0 : Double(count.converted) / Double(count.exposed) * 100
-                lines.append("  \(variation): exposed \(count.exposed), converted \(count.converted) "
-                             + "(\(String(format: "%.1f", rate))%)")
+                lines.append("  \(variation): exposed \(count.exposed), intent achieved \(count.achieved) "
+                             + "(\(Self.percent(count.achieved, of: count.exposed)))")
             }
         }
         let rate = elapsedSeconds > 0 ? Double(sessions) / elapsedSeconds : 0
         lines.append("elapsed    \(String(format: "%.2f", elapsedSeconds)) s (\(Int(rate)) sessions/s, "
                      + "\(Int(elapsedSeconds > 0 ? Double(events) / elapsedSeconds : 0)) events/s)")
         return lines.joined(separator: "\n")
+    }
+
+    private static func percent(_ part: Int, of whole: Int) -> String {
+        String(format: "%.1f%%", whole == 0 ? 0 : Double(part) / Double(whole) * 100)
+    }
+
+    /// Most first, then by name.
+    private static func ranked(_ counts: [String: Int]) -> [(key: String, value: Int)] {
+        counts.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
     }
 }

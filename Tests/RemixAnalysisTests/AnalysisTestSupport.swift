@@ -38,7 +38,7 @@ enum AnalysisFixture {
         let (population, problems) = PopulationFile.load(path: experiments + "/population.yaml")
         guard let population, problems.isEmpty else { throw FixtureError.population }
         let (set, _) = ExperimentSet.load(paths: [experiments])
-        let plan = SimulationPlan(app: "marketplace", sessions: sessions, seed: seed, jobs: 2, shard: .whole,
+        let plan = SimulationPlan(app: "marketplace", users: sessions, seed: seed, jobs: 2, shard: .whole,
                                   population: population, experiments: set, sources: [])
         let path = try folder().appendingPathComponent("simulated.jsonl").path
         let file = try JSONLinesFile(path: path, truncate: true)

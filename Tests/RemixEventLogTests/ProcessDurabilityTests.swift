@@ -76,11 +76,10 @@ import Testing
     /// buffered rather than written straight through, and a stop signal finds lines in the buffer.
     static let browsers = """
         app: marketplace
-        services: {publishFailureRate: 0}
+        intents:
+          publish: {start: {press: primary}}
         personas:
-          - {name: browser, startInsertion: 0, browseFirst: 0, filterFirst: 0}
-        adverts:
-          - {title: T, group: [Cars]}
+          - {name: browser, intents: {publish: 0}}
 
         """
 

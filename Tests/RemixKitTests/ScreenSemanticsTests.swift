@@ -42,7 +42,7 @@ struct ScreenSemanticsTests {
         #expect(ItemKind.allCases.map(\.rawValue) == ["item", "drillDown", "choice"])
     }
 
-    @Test func thePluginABIIsTheOneOfTheScreenSemantics() {
-        #expect(RemixPluginABI.version == 2)
+    @Test func thePluginABIIsTheOneOfAppServiceParameters() {
+        #expect(RemixPluginABI.version == 3)
     }
 }

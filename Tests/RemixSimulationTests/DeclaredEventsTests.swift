@@ -14,7 +14,8 @@ import Testing
         let log = folder.path("events.jsonl")
         let result = try Remix.run(["simulate", "--app", app, "--sessions", "300", "--no-report", "--log", log])
         #expect(result.status == 0, "\(result.stderr)")
-        let declared = Set((try BuiltInModules.registry().declaredEvents + SimulatedUserEvents.observed).map(\.name))
+        let observed = try Fixture.population().observedEvents
+        let declared = Set(try BuiltInModules.registry().declaredEvents.map(\.name) + observed)
         let logged = Set(try readLog(log).map(\.type))
         #expect(logged.subtracting(declared).isEmpty, "undeclared: \(logged.subtracting(declared).sorted())")
         #expect(logged.count > 5, "the run logged its domain events: \(logged.sorted())")

@@ -25,7 +25,8 @@ import Testing
         #expect(try Self.bytes(folder.path("jobs2.jsonl")) == one)
         #expect(try Self.bytes(folder.path("jobs3.jsonl")) == one)
         #expect(summaries.map(\.events) == Array(repeating: summaries[0].events, count: 3))
-        #expect(summaries.map(\.outcomes) == Array(repeating: summaries[0].outcomes, count: 3))
+        #expect(summaries.map(\.intents) == Array(repeating: summaries[0].intents, count: 3))
+        #expect(summaries.map(\.endScreens) == Array(repeating: summaries[0].endScreens, count: 3))
         #expect(try readLog(folder.path("jobs1.jsonl")).count == summaries[0].events)
     }
 

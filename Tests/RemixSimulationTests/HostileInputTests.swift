@@ -5,12 +5,14 @@ import Testing
 /// Attacks on `remix simulate` that once trapped, overwrote files or wrote wrong times (issue 21):
 /// each is now a clear error with exit 1, and nothing already on disk is lost.
 @Suite struct HostileInputTests {
-    /// The shipped population with every `key:` line (top level, service or persona) set to `value`.
+    /// The shipped population with every `key:` line (top level, service or persona) set to `value`;
+    /// a key written at the top level is replaced only there (`start` is also an intent's key).
     static func population(in folder: TemporaryFolder, replacing key: String, with value: String) throws -> String {
         let shipped = try String(contentsOfFile: Fixture.populationPath, encoding: .utf8)
+        let topLevel = shipped.split(separator: "\n").contains { $0.hasPrefix(key + ":") }
         let lines = shipped.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
             let field = line.drop { $0 == " " || $0 == "-" }
-            guard field.hasPrefix(key + ":") else { return String(line) }
+            guard field.hasPrefix(key + ":"), !topLevel || field.count == line.count else { return String(line) }
             return line.prefix(line.count - field.count) + key + ": " + value
         }
         return try folder.write("population.yaml", lines.joined(separator: "\n"))

@@ -21,9 +21,9 @@ import Testing
         #expect(run.string("version") == SimulationRunner.version)
         #expect(run.string("app") == "marketplace")
         #expect(run.string("seed") == "42")
-        #expect((run["sessions"] as? NSNumber)?.intValue == 200)
+        #expect((run["users"] as? NSNumber)?.intValue == 200)
         #expect(run.string("shard") == "2/2")
-        #expect((run["sessionIndices"] as? [NSNumber])?.map(\.intValue) == [100, 200])
+        #expect((run["userIndices"] as? [NSNumber])?.map(\.intValue) == [100, 200])
         let sources = try #require(run["sources"] as? [[String: String]])
         let expectedFiles = [("population", "experiments/population.yaml"),
                              ("experiment", "experiments/calculator-entry.yaml"),
@@ -60,6 +60,7 @@ import Testing
         #expect(grouped.count == 600, "each session's lines are contiguous")
         #expect(grouped.map(\.id) == (0..<600).map { "s9-\($0)" })
         var outcomes: [String: Int] = [:]
+        var screens: [String: Int] = [:]
         for (index, session) in grouped.enumerated() {
             let first = session.lines[0], last = session.lines[session.lines.count - 1]
             #expect(first.type == "session_started", "\(session.id) starts with \(first.type)")
@@ -78,10 +79,11 @@ import Testing
             let duration = (last["durationMs"] as? NSNumber)?.doubleValue ?? -1
             #expect(last.ts == Self.format(start.addingTimeInterval(duration / 1000)), "durationMs of \(session.id)")
             outcomes[last.string("outcome") ?? "?", default: 0] += 1
+            screens[last.string("screen") ?? "?", default: 0] += 1
         }
-        let summaryOutcomes = Dictionary(uniqueKeysWithValues: summary.outcomes.map { ($0.key.rawValue, $0.value) })
-        #expect(outcomes == summaryOutcomes)
-        #expect(Set(outcomes.keys).isSubset(of: SessionOutcome.allCases.map(\.rawValue)))
+        #expect(screens == summary.endScreens)
+        #expect(outcomes["none"] == summary.sessionsWithoutIntent)
+        #expect(Set(outcomes.keys).isSubset(of: IntentOutcome.allCases.map(\.rawValue) + ["none"]))
         #expect(summary.sessions == 600)
     }
 

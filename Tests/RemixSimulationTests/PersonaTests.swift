@@ -9,7 +9,7 @@ import Testing
 @Suite struct PersonaTests {
     /// A population with one persona and the given behaviour.
     static func yaml(failureRate: Double, retry: Double, abandon: Double = 0, startInsertion: Double = 1,
-                     adverts: String? = nil) -> String {
+                     values: String? = nil) -> String {
         """
         app: marketplace
         start: 2026-11-23T09:00:00Z
@@ -20,30 +20,34 @@ import Testing
         services:
           publishFailureRate: \(failureRate)
           recommendationLatencySeconds: [1, 2]
+        intents:
+          publish:
+            start: {press: primary}
+            success: advert_published
+            check: {row: title, detail: path, otherwise: advert_misfiled}
+            values:
+        \(values ?? """
+              - {title: "Mountain bike, 29 inch wheels", path: [Bicycles, Off road bikes, Mountain bikes]}
+              - {title: "Racing bike, Shimano 105", path: [Bicycles, Racers]}
+              - {title: "Fiat Panda 2014, low mileage", path: [Cars]}
+              - {title: "Toyota Yaris hybrid", path: [Cars]}
+        """)
         personas:
           - name: determined
             weight: 1
-            startInsertion: \(startInsertion)
-            browseFirst: 0
-            filterFirst: 0
+            intents: {publish: \(startInsertion)}
             abandon: {groups: \(abandon), title: \(abandon), item: \(abandon)}
             thinkSeconds: [0.5, 1.5]
             typingSecondsPerCharacter: 0.1
-            retryAfterFailure: \(retry)
-        adverts:
-        \(adverts ?? """
-          - {title: "Mountain bike, 29 inch wheels", group: [Bicycles, Off road bikes, Mountain bikes]}
-          - {title: "Racing bike, Shimano 105", group: [Bicycles, Racers]}
-          - {title: "Fiat Panda 2014, low mileage", group: [Cars]}
-          - {title: "Toyota Yaris hybrid", group: [Cars]}
-        """)
+            retryAfterError: \(retry)
         """
     }
 
     struct Run {
         let summary: SimulationSummary
         let lines: [LogLine]
-        var published: Int { summary.outcomes[.published] ?? 0 }
+        var published: Int { outcome(.achieved) }
+        func outcome(_ outcome: IntentOutcome) -> Int { summary.intents["publish"]?.outcomes[outcome] ?? 0 }
     }
 
     static func run(_ yaml: String, sessions: Int = 300, experiments: ExperimentSet? = nil) throws -> Run {
@@ -57,10 +61,10 @@ import Testing
     @Test func aPersonaThatNeverGivesUpConvertsInEverySession() throws {
         let run = try Self.run(Self.yaml(failureRate: 0, retry: 1))
         #expect(run.summary.sessions == 300)
-        #expect(run.published == 300, "outcomes: \(run.summary.outcomes)")
+        #expect(run.published == 300, "outcomes: \(run.summary.intents)")
         let ended = run.lines.filter { $0.type == "session_ended" }
         #expect(ended.count == 300)
-        #expect(ended.allSatisfy { $0.string("outcome") == "published" })
+        #expect(ended.allSatisfy { $0.string("outcome") == "achieved" && $0.string("intent") == "publish" })
         #expect(run.lines.filter { $0.type == "advert_published" }.count == 300)
         #expect(run.lines.filter { $0.type == "publish_failed" }.isEmpty)
         #expect(run.lines.filter { $0.type == "insertion_cancelled" }.isEmpty)
@@ -72,8 +76,9 @@ import Testing
         #expect(failing.published < baseline.published)
         // Roughly half fail once and then give up.
         #expect(failing.published > 90 && failing.published < 210, "published \(failing.published)")
-        #expect((failing.summary.outcomes[.failed] ?? 0) > 90)
-        #expect(failing.published + (failing.summary.outcomes[.failed] ?? 0) == 300, "\(failing.summary.outcomes)")
+        #expect(failing.outcome(.error) > 90)
+        #expect(failing.published + failing.outcome(.error) == 300, "\(failing.summary.intents)")
+        #expect(failing.summary.intents["publish"]?.screens[.error]?.keys.sorted() == ["title"])
         #expect(failing.lines.contains { $0.type == "publish_failed" })
         // Retrying after a failure wins some of them back.
         let retrying = try Self.run(Self.yaml(failureRate: 0.5, retry: 1))
@@ -95,10 +100,12 @@ import Testing
         let patient = try Self.run(Self.yaml(failureRate: 0, retry: 1), sessions: 200)
         let impatient = try Self.run(Self.yaml(failureRate: 0, retry: 1, abandon: 0.3), sessions: 200)
         #expect(impatient.published < patient.published)
-        #expect((impatient.summary.outcomes[.abandoned] ?? 0) > 0)
+        #expect(impatient.outcome(.abandoned) > 0)
+        #expect(Set(impatient.summary.intents["publish"]?.screens[.abandoned]?.keys ?? [:].keys) == ["groups", "title"])
         let never = try Self.run(Self.yaml(failureRate: 0, retry: 1, startInsertion: 0), sessions: 200)
         #expect(never.published == 0)
-        #expect(never.summary.outcomes[.browsed] == 200)
+        #expect(never.summary.sessionsWithoutIntent == 200)
+        #expect(never.lines.filter { $0.type == "session_ended" }.allSatisfy { $0.string("outcome") == "none" })
         #expect(!never.lines.contains { $0.type == "insertion_started" || $0.type == "exposure" })
     }
 
@@ -117,11 +124,11 @@ import Testing
         return try Fixture.experiments([folder.path("experiments")], registry: try BuiltInModules.registry())
     }
 
-    static let carbonRacer = #"  - {title: "Carbon road racer", group: [Bicycles, Racers]}"#
+    static let carbonRacer = #"      - {title: "Carbon road racer", path: [Bicycles, Racers]}"#
 
     @Test func autoGroupInsertionMisfilesCarbonRoadRacerUnderCars() throws {
         let folder = try TemporaryFolder()
-        let run = try Self.run(Self.yaml(failureRate: 0, retry: 1, adverts: Self.carbonRacer), sessions: 200,
+        let run = try Self.run(Self.yaml(failureRate: 0, retry: 1, values: Self.carbonRacer), sessions: 200,
                                experiments: try Self.forcing(0, in: folder))
         #expect(run.published == 200)
         let exposures = run.lines.filter { $0.type == "exposure" }
@@ -140,7 +147,7 @@ import Testing
 
     @Test func manualInsertionFilesCarbonRoadRacerWhereTheUserMeantIt() throws {
         let folder = try TemporaryFolder()
-        let run = try Self.run(Self.yaml(failureRate: 0, retry: 1, adverts: Self.carbonRacer), sessions: 200,
+        let run = try Self.run(Self.yaml(failureRate: 0, retry: 1, values: Self.carbonRacer), sessions: 200,
                                experiments: try Self.forcing(1, in: folder))
         #expect(run.published == 200)
         #expect(run.lines.filter { $0.type == "exposure" }.allSatisfy { $0.string("variation") == "manual" })

@@ -25,8 +25,8 @@ import Testing
             #expect(lines.first?.type == "run")
             #expect(lines.filter { $0.type == "run" }.count == 1)
             #expect(lines.first?.string("shard") == shard)
-            #expect((lines.first?["sessions"] as? NSNumber)?.intValue == 700)
-            ranges.append(((lines.first?["sessionIndices"] as? [Any]) ?? []).compactMap { ($0 as? NSNumber)?.intValue })
+            #expect((lines.first?["users"] as? NSNumber)?.intValue == 700)
+            ranges.append(((lines.first?["userIndices"] as? [Any]) ?? []).compactMap { ($0 as? NSNumber)?.intValue })
             concatenated += lines.dropFirst().map(\.text)
         }
         #expect(full.first?.type == "run")

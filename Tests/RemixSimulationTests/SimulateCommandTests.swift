@@ -50,22 +50,32 @@ import Testing
         let population = try folder.write("population.yaml", """
             app: marketplace
             services: {publishFailureRate: 1.5}
+            intents: {publish: {success: advert_publishd}}
             personas:
               - name: x
-                startInsertoin: 1
-            adverts: []
+                retryAfterEror: 1
 
             """)
         let log = folder.path("events.jsonl")
         let result = try Remix.run(["simulate", "--sessions", "10", "--population", population, "--log", log])
         #expect(result.status == 1)
+        #expect(result.stderr.contains(
+            "\(population):6:5: error: unknown key 'retryAfterEror' in a persona; did you mean 'retryAfterError'?"), "\(result.stderr)")
+        // The file alone reads well once the key is fixed; checked against the app, its values are wrong.
+        try String(contentsOfFile: population, encoding: .utf8).replacingOccurrences(of: "retryAfterEror", with: "retryAfterError")
+            .write(toFile: population, atomically: false, encoding: .utf8)
+        let checked = try Remix.run(["simulate", "--sessions", "10", "--population", population, "--log", log])
+        #expect(checked.status == 1)
         for message in [
-            "\(population):2:32: error: publishFailureRate is a chance and must be between 0 and 1, not 1.5",
-            "\(population):5:5: error: unknown key 'startInsertoin' in a persona; did you mean 'startInsertion'?",
-            "\(population):6:10: error: list at least one advert users mean to publish",
+            "\(population):2:12: error: publishFailureRate is a chance and must be between 0 and 1, not 1.5",
+            "\(population):3:30: error: no feature of this host emits 'advert_publishd', so intent 'publish' could never succeed; "
+                + "did you mean 'advert_published'?",
         ] {
-            #expect(result.stderr.contains(message), "missing '\(message)' in: \(result.stderr)")
+            #expect(checked.stderr.contains(message), "missing '\(message)' in: \(checked.stderr)")
         }
+        let unknown = try Remix.run(["simulate", "--sessions", "10", "--population", population, "--app", "calculator", "--log", log])
+        #expect(unknown.stderr.contains("error: app 'calculator' has no service parameter 'publishFailureRate'; "
+                                        + "calculator declares no service parameters"), "\(unknown.stderr)")
         #expect(!FileManager.default.fileExists(atPath: log), "no log is opened for a broken population")
         Self.expectNoCrash(result)
         let malformed = try folder.write("malformed.yaml", "app: [unclosed\n")
@@ -93,31 +103,37 @@ import Testing
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "simulated marketplace into \(log) (seed 3, shard 1/1)")
-        #expect(lines.contains("sessions   500"))
+        #expect(lines.contains("users      500 (500 sessions)"))
         let logLines = try readLog(log)
         #expect(lines.contains("events     \(logLines.count)"), "stdout: \(result.stdout)")
-        // Outcomes: every outcome named, counts adding up to the sessions and matching the log.
-        let outcomeLine = try #require(lines.first { $0.hasPrefix("outcomes   ") })
-        var outcomes: [String: Int] = [:]
-        for part in outcomeLine.dropFirst("outcomes   ".count).components(separatedBy: ", ") {
-            let words = part.split(separator: " ")
-            outcomes[String(words[0])] = Int(words[1])
+        // Intents: every outcome named, in the population's order, tries matching the log's session ends.
+        let intentLines = lines.filter { $0.hasPrefix("intents    ") || ($0.hasPrefix("           ") && !$0.hasPrefix("            ")) }
+        #expect(intentLines.map { $0.dropFirst(11).prefix { $0 != ":" } } == ["browse", "filter", "publish", "(none)"], "\(intentLines)")
+        let pattern = #/^.{11}(\w+): tried (\d+) — achieved (\d+) \(\d+\.\d%\), abandoned (\d+), error (\d+), stuck (\d+), exhausted (\d+)$/#
+        let tries = intentLines.compactMap { try? pattern.wholeMatch(in: $0) }
+        #expect(tries.count == 3)
+        for match in tries {
+            let parts: [Substring] = [match.3, match.4, match.5, match.6, match.7]
+            let total = parts.compactMap { Int($0) }.reduce(0, +)
+            #expect(Int(match.2) == total)
         }
-        #expect(Set(outcomes.keys) == ["published", "abandoned", "browsed", "failed", "exhausted"])
-        #expect(outcomes.values.reduce(0, +) == 500)
         var logged: [String: Int] = [:]
-        for line in logLines where line.type == "session_ended" { logged[line.string("outcome") ?? "", default: 0] += 1 }
-        #expect(outcomes.filter { $0.value > 0 } == logged)
-        // Per-variation exposures and conversions, e.g. "  auto: exposed 99, converted 88 (88.9%)".
+        for line in logLines where line.type == "session_ended" && line.string("intent") == "publish" {
+            logged[line.string("outcome") ?? "", default: 0] += 1
+        }
+        let publish = try #require(tries.last)
+        #expect(logged["achieved"] == Int(publish.3) && (logged["abandoned"] ?? 0) == Int(publish.4))
+        #expect(lines.contains { $0.hasPrefix("ended on   adverts ") })
+        // Per-variation exposures and achieved intents, e.g. "  auto: exposed 99, intent achieved 88 (88.9%)".
         #expect(lines.contains("experiment insertion-flow"))
         #expect(lines.contains("experiment tablet-auto-message"))
-        let pattern = #/^  (manual|auto|alternating|control|friendly): exposed (\d+), converted (\d+) \((\d+\.\d)%\)$/#
-        let variations = lines.compactMap { try? pattern.wholeMatch(in: $0) }
+        let variationPattern = #/^  (manual|auto|alternating|control|friendly): exposed (\d+), intent achieved (\d+) \((\d+\.\d)%\)$/#
+        let variations = lines.compactMap { try? variationPattern.wholeMatch(in: $0) }
         #expect(variations.count == 5, "stdout: \(result.stdout)")
         for match in variations {
-            let exposed = Int(match.2) ?? 0, converted = Int(match.3) ?? -1
-            #expect(exposed > 0 && converted >= 0 && converted <= exposed)
-            #expect(match.4 == String(format: "%.1f", Double(converted) / Double(exposed) * 100))
+            let exposed = Int(match.2) ?? 0, achieved = Int(match.3) ?? -1
+            #expect(exposed > 0 && achieved >= 0 && achieved <= exposed)
+            #expect(match.4 == String(format: "%.1f", Double(achieved) / Double(exposed) * 100))
         }
         #expect(lines.contains { $0.hasPrefix("elapsed    ") && $0.contains("sessions/s") })
         Self.expectNoCrash(result)

@@ -58,7 +58,7 @@ enum Fixture {
         let registry = try registry ?? BuiltInModules.registry()
         let population = try population ?? Self.population()
         let plan = SimulationPlan(
-            app: population.app, sessions: sessions, seed: seed, jobs: jobs, shard: try #require(Shard(spec: shard)),
+            app: population.app, users: sessions, seed: seed, jobs: jobs, shard: try #require(Shard(spec: shard)),
             population: population, experiments: try experiments ?? Self.experiments(registry: registry), sources: sources)
         let log = try JSONLinesFile(path: path, truncate: true)
         let summary = try SimulationRunner(plan: plan, registry: registry, log: log).run()

@@ -37,10 +37,31 @@ public struct MarketplaceModule: FeatureModule {
             slots: [SlotDefinition(name: Self.insertionSlot, role: InsertionRole.name,
                                    defaultFeature: "AlternatingInsertion",
                                    summary: "The flow that creates a new advert")],
-            attributes: ["id", "platform", "appVersion", "country"]
+            attributes: ["id", "platform", "appVersion", "country"],
+            serviceParameters: Self.serviceParameters,
+            configureServices: Self.configure
         ) { session in
             try MarketplaceApp(session: session, catalog: catalog)
         })
+    }
+
+    /// How Marketplace's services can behave in a simulation.
+    public static let serviceParameters: [ServiceParameterSpec] = [
+        .chance("publishFailureRate", default: 0, summary: "Chance that one publish attempt fails on the service side"),
+        .seconds("recommendationLatencySeconds", default: 2...2,
+                 summary: "How long AutoGroupInsertion's group recommendation takes, drawn per session"),
+    ]
+
+    /// Applies simulated behaviour to a session's advert and recommendation services.
+    @Sendable static func configure(_ session: SessionEnvironment, _ settings: ServiceSettings) {
+        let failureRate = settings.chance("publishFailureRate")
+        if failureRate > 0, let adverts = try? session.services.resolve(InMemoryAdvertService.self) {
+            let random = settings.random
+            adverts.failsPublish = { random.unit() < failureRate }
+        }
+        if let recommendations = try? session.services.resolve(KeywordGroupRecommendationService.self) {
+            recommendations.delay = settings.drawDuration("recommendationLatencySeconds")
+        }
     }
 }
 

@@ -15,9 +15,9 @@ public struct DomainEventSpec: Sendable, Equatable {
     /// The events every session's host writes, whatever the app: the run record, the session's
     /// start and end, screen transitions and exposures.
     public static let host: [DomainEventSpec] = [
-        DomainEventSpec("run", fields: ["version", "app", "seed", "sessions", "shard", "sessionIndices", "sources"]),
-        DomainEventSpec("session_started", fields: ["app", "persona", "attributes"]),
-        DomainEventSpec("session_ended", fields: ["outcome", "durationMs", "steps"]),
+        DomainEventSpec("run", fields: ["version", "app", "seed", "users", "shard", "userIndices", "sources"]),
+        DomainEventSpec("session_started", fields: ["app", "persona", "visit", "attributes"]),
+        DomainEventSpec("session_ended", fields: ["outcome", "intent", "screen", "durationMs", "steps"]),
         DomainEventSpec("screen", fields: ["transition", "screen", "state"]),
         DomainEventSpec("exposure", fields: ["experiment", "variation", "variationId", "feature", "app", "slot",
                                              "bucket", "hashUsed", "inExperiment"]),

@@ -72,14 +72,20 @@ public struct AppDefinition: Sendable {
     public let slots: [SlotDefinition]
     /// Session attributes the app defines for targeting, e.g. `id`, `platform`, `appVersion`.
     public let attributes: [String]
+    /// Service behaviours a simulation may set (population files' `services:`).
+    public let serviceParameters: [ServiceParameterSpec]
     /// The module that registered it (set on registration).
     public internal(set) var module: String = ""
     private let factory: @Sendable (SessionEnvironment) throws -> any AppRoot
+    private let applySettings: (@Sendable (SessionEnvironment, ServiceSettings) -> Void)?
 
-    /// Describes an app and how to make its root for a session.
+    /// Describes an app and how to make its root for a session. `serviceParameters` and
+    /// `configureServices` let a simulation set how the app's services behave: the latter runs
+    /// after the root is made (so its services are registered) and before the app starts.
     public init(
         name: String, summary: String, platforms: [String], slots: [SlotDefinition] = [],
-        attributes: [String] = ["id", "platform"],
+        attributes: [String] = ["id", "platform"], serviceParameters: [ServiceParameterSpec] = [],
+        configureServices: (@Sendable (SessionEnvironment, ServiceSettings) -> Void)? = nil,
         make: @escaping @Sendable (SessionEnvironment) throws -> any AppRoot
     ) {
         self.name = name
@@ -87,7 +93,14 @@ public struct AppDefinition: Sendable {
         self.platforms = platforms
         self.slots = slots
         self.attributes = attributes
+        self.serviceParameters = serviceParameters
+        self.applySettings = configureServices
         self.factory = make
+    }
+
+    /// Applies simulated service behaviour to a session whose root is made.
+    public func configureServices(in session: SessionEnvironment, _ settings: ServiceSettings) {
+        applySettings?(session, settings)
     }
 
     /// The slot of that name, if the app has one.

@@ -1,0 +1,87 @@
+/// A behaviour of an app's services that a simulation may set, e.g. Marketplace's
+/// `publishFailureRate`. The app that owns the service declares it (``AppDefinition``); population
+/// files set it under `services:` by name, so the simulator never needs to know it.
+public struct ServiceParameterSpec: Sendable, Equatable {
+    /// What kind of value the parameter takes.
+    public enum Kind: String, Sendable, Equatable, CaseIterable {
+        /// A probability between 0 and 1.
+        case chance
+        /// A time in seconds, a number or `[min, max]` drawn uniformly per session.
+        case seconds
+        /// Any finite number 0 or more, a number or `[min, max]` drawn uniformly per session.
+        case number
+    }
+
+    /// The name population files use.
+    public let name: String
+    /// What kind of value it takes.
+    public let kind: Kind
+    /// The value when a population file does not set it (`lower == upper` for a single value).
+    public let defaultValue: ClosedRange<Double>
+    /// What it changes.
+    public let summary: String
+
+    /// Declares a parameter.
+    public init(_ name: String, kind: Kind, default defaultValue: ClosedRange<Double>, summary: String) {
+        self.name = name
+        self.kind = kind
+        self.defaultValue = defaultValue
+        self.summary = summary
+    }
+
+    /// A chance, 0–1.
+    public static func chance(_ name: String, default value: Double, summary: String) -> Self {
+        Self(name, kind: .chance, default: value...value, summary: summary)
+    }
+
+    /// A time in seconds, drawn from `range` per session.
+    public static func seconds(_ name: String, default range: ClosedRange<Double>, summary: String) -> Self {
+        Self(name, kind: .seconds, default: range, summary: summary)
+    }
+
+    /// The default as written in a population file: `0.04` or `[1.2, 2.8]`.
+    public var defaultText: String {
+        func text(_ value: Double) -> String {
+            value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+        }
+        return defaultValue.lowerBound == defaultValue.upperBound
+            ? text(defaultValue.lowerBound) : "[\(text(defaultValue.lowerBound)), \(text(defaultValue.upperBound))]"
+    }
+}
+
+/// The service behaviour one simulated session runs with: a value or range per declared
+/// parameter, and the randomness to draw from them.
+public struct ServiceSettings {
+    private let specs: [ServiceParameterSpec]
+    private let values: [String: ClosedRange<Double>]
+    /// Randomness for the services' own draws (e.g. whether one publish fails).
+    public let random: RandomSource
+
+    /// Settings with `values` (by parameter name) over the specs' defaults.
+    public init(specs: [ServiceParameterSpec], values: [String: ClosedRange<Double>], random: RandomSource) {
+        self.specs = specs
+        self.values = values
+        self.random = random
+    }
+
+    /// The parameter's range (a single value has `lower == upper`); nil when it is not declared.
+    public func range(_ name: String) -> ClosedRange<Double>? {
+        guard let spec = specs.first(where: { $0.name == name }) else { return nil }
+        return values[name] ?? spec.defaultValue
+    }
+
+    /// A chance parameter's value, or 0 when it is not declared.
+    public func chance(_ name: String) -> Double { range(name)?.lowerBound ?? 0 }
+
+    /// A draw of a number parameter, uniform in its range; 0 when it is not declared.
+    public func draw(_ name: String) -> Double {
+        guard let range = range(name) else { return 0 }
+        if range.lowerBound == range.upperBound { return range.lowerBound }
+        return range.lowerBound + (range.upperBound - range.lowerBound) * random.unit()
+    }
+
+    /// A draw of a seconds parameter, whole milliseconds.
+    public func drawDuration(_ name: String) -> Duration {
+        .milliseconds(Int64((draw(name) * 1000).rounded()))
+    }
+}

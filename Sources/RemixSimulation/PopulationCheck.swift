@@ -1,0 +1,45 @@
+import RemixKit
+import RemixYAML
+
+/// Checks a population against the app it runs and the registered features: what the file
+/// alone cannot know.
+public enum PopulationCheck {
+    /// Service parameters the app does not declare or whose values do not fit their kind, and
+    /// success events no feature declares — each at its file:line:column.
+    public static func problems(_ population: Population, app: AppDefinition, events: [String]) -> [Diagnostic] {
+        var problems: [Diagnostic] = []
+        let declared = app.serviceParameters
+        for service in population.services {
+            guard let spec = declared.first(where: { $0.name == service.name }) else {
+                let names = declared.map(\.name)
+                let hint = names.isEmpty ? "; \(app.name) declares no service parameters"
+                    : NameSuggestion.hint(for: service.name, among: names, noun: "parameter")
+                problems.append(Diagnostic(service.location, .error, "app '\(app.name)' has no service parameter '\(service.name)'\(hint)"))
+                continue
+            }
+            if let problem = fit(service.value, spec) {
+                problems.append(Diagnostic(service.location, .error, "\(service.name) \(problem)"))
+            }
+        }
+        for intent in population.intents {
+            guard let success = intent.success, !events.contains(success.value) else { continue }
+            let hint = NameSuggestion.hint(for: success.value, among: events, noun: "event")
+            problems.append(Diagnostic(success.location, .error, "no feature of this host emits '\(success.value)', so intent "
+                                       + "'\(intent.name)' could never succeed\(hint) (`remix features` lists what each emits)"))
+        }
+        return problems.sorted { $0.location < $1.location }
+    }
+
+    private static func fit(_ value: ClosedRange<Double>, _ spec: ServiceParameterSpec) -> String? {
+        switch spec.kind {
+        case .chance:
+            guard value.lowerBound == value.upperBound else { return "is a chance: one number between 0 and 1, not a range" }
+            return value.lowerBound <= 1 ? nil : "is a chance and must be between 0 and 1, not \(value.lowerBound)"
+        case .seconds:
+            return value.upperBound <= Population.maximumActionSeconds
+                ? nil : "must be at most \(Int(Population.maximumActionSeconds)) (one day), not \(value.upperBound)"
+        case .number:
+            return nil
+        }
+    }
+}

@@ -38,7 +38,7 @@ let package = Package(
         .target(name: "RemixInterop", dependencies: ["RemixExperiments", remixKit, remixYAML]),
         .target(
             name: "RemixSimulation",
-            dependencies: ["RemixHost", "RemixExperiments", "RemixEventLog", remixKit, remixYAML, features]),
+            dependencies: ["RemixHost", "RemixExperiments", "RemixEventLog", remixKit, remixYAML]),
         .target(name: "RemixTerminal", dependencies: ["RemixHost", remixKit]),
         .target(
             name: "RemixCLI",

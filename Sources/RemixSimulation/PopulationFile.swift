@@ -10,15 +10,6 @@ public enum PopulationFile {
         "name", "weight", "intents", "abandon", "thinkSeconds", "typingSecondsPerCharacter", "typos",
         "retryAfterError", "prefer", "visits", "daysBetweenVisits",
     ]
-    /// Keys of the first population format, with what replaced them.
-    static let formerKeys = [
-        "adverts": "what users mean to do is now an intent's `values` (see docs/simulation.md, Intents)",
-        "startInsertion": "list the persona's intents with chances, e.g. intents: {browse: 0.1, publish: 0.95}",
-        "browseFirst": "list the persona's intents with chances, e.g. intents: {browse: 0.1, publish: 0.95}",
-        "filterFirst": "list the persona's intents with chances, e.g. intents: {filter: 0.05, publish: 0.95}",
-        "retryAfterFailure": "it is now called retryAfterError",
-        "publishFailureRate": "it belongs under services:",
-    ]
     /// The `abandon` key for screens it does not name.
     static let elsewhere = "default"
 
@@ -48,7 +39,10 @@ public enum PopulationFile {
         problems += unknownKeys(root, allowed: topKeys, in: "a population file")
         func read<T>(_ key: String, required: Bool = true, _ body: (YAMLValue) throws(Diagnostic) -> T) -> T? {
             guard let value = root[key] else {
-                if required { problems.append(Diagnostic(root.location, .error, "a population file needs '\(key)'")) }
+                if required {
+                    let hint = key == "intents" ? " (what users come to do; files of the first format need rewriting, see docs/simulation.md)" : ""
+                    problems.append(Diagnostic(root.location, .error, "a population file needs '\(key)'\(hint)"))
+                }
                 return nil
             }
             do { return try body(value) } catch { problems.append(error); return nil }
@@ -88,16 +82,9 @@ public enum PopulationFile {
         return (population, problems)
     }
 
-    /// Unknown keys with the nearest known one, or what replaced a key of the first format.
+    /// Unknown keys, each with the nearest known key.
     static func unknownKeys(_ mapping: YAMLMapping, allowed: [String], in what: String) -> [Diagnostic] {
-        let former = mapping.entries.filter { !allowed.contains($0.key) && formerKeys[$0.key] != nil }
-        let formerLocations = former.map(\.keyLocation)
-        return mapping.unknownKeys(allowed: allowed, in: what, nearest: NameSuggestion.nearest)
-            .filter { !formerLocations.contains($0.location) }
-            + former.map { entry in
-                Diagnostic(entry.keyLocation, .error,
-                           "'\(entry.key)' is from the first population format; \(formerKeys[entry.key] ?? "")")
-            }
+        mapping.unknownKeys(allowed: allowed, in: what, nearest: NameSuggestion.nearest)
     }
 
     /// Milliseconds since the epoch of a date that exists, in years 0001–9999.

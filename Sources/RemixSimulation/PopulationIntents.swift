@@ -11,7 +11,7 @@ extension PopulationFile {
     static func parseIntents(_ value: YAMLValue, _ problems: inout [Diagnostic]) throws(Diagnostic) -> [Population.Intent] {
         let entries = try value.mapping("intents").entries
         guard !entries.isEmpty else {
-            throw Diagnostic(value.location, .error, "list at least one intent, e.g. publish: {start: {press: primary}, success: advert_published}")
+            throw Diagnostic(value.location, .error, "list at least one intent, e.g. buy: {start: {press: primary}, success: order_placed}")
         }
         var intents: [Population.Intent] = []
         for entry in entries {

@@ -128,15 +128,10 @@ import Testing
                         + "sessionGapSeconds, attributes, services, intents, personas"])
     }
 
-    @Test func keysOfTheFirstFormatSayWhatReplacedThem() {
-        let problems = Self.problems(Self.valid.replacingOccurrences(of: "  - name: a", with: "  - {name: a, startInsertion: 1}")
-                                     + "adverts: []\n")
-        #expect(problems == [
-            "pop.yaml:6:15: error: 'startInsertion' is from the first population format; list the persona's intents with "
-                + "chances, e.g. intents: {browse: 0.1, publish: 0.95}",
-            "pop.yaml:7:1: error: 'adverts' is from the first population format; what users mean to do is now an intent's "
-                + "`values` (see docs/simulation.md, Intents)",
-        ])
+    @Test func aFileOfTheFirstFormatIsToldToAddIntents() {
+        let problems = Self.problems("app: marketplace\npersonas:\n  - {name: a}\n")
+        #expect(problems == ["pop.yaml:1:1: error: a population file needs 'intents' (what users come to do; files of the "
+                             + "first format need rewriting, see docs/simulation.md)"])
     }
 
     @Test(arguments: [
@@ -182,8 +177,8 @@ import Testing
     }
 
     @Test func missingOrEmptySections() {
-        #expect(Self.problems("app: marketplace\nservices: {}\n")
-            == ["pop.yaml:1:1: error: a population file needs 'intents'", "pop.yaml:1:1: error: a population file needs 'personas'"])
+        #expect(Self.problems("app: marketplace\nservices: {}\nintents: {a: {}}\n")
+            == ["pop.yaml:1:1: error: a population file needs 'personas'"])
         #expect(Self.problems(Self.valid.replacingOccurrences(of: "personas:\n  - name: a", with: "personas: []"))
             == ["pop.yaml:5:11: error: give at least one persona a weight above 0"])
         #expect(Self.problems(Self.valid.replacingOccurrences(of: "intents:\n  publish: {start: {press: primary}, success: advert_published}",
@@ -191,7 +186,7 @@ import Testing
             .first?.hasPrefix("pop.yaml:3:10: error: list at least one intent") == true)
         #expect(Self.problems(Self.valid.replacingOccurrences(of: "  - name: a", with: "  - weight: 1"))
             == ["pop.yaml:6:5: error: a persona needs 'name'"])
-        #expect(Self.problems("") == ["app", "intents", "personas"].map { "pop.yaml:1:1: error: a population file needs '\($0)'" })
+        #expect(Self.problems("intents: {a: {}}") == ["app", "personas"].map { "pop.yaml:1:1: error: a population file needs '\($0)'" })
     }
 
     @Test func zeroWeightsAreRejected() {

@@ -6,7 +6,7 @@ import RemixKit
 /// draft's group and pushes the review; Publish publishes (a failure stays on the review with a
 /// note). Back goes one screen back — a level up, or a step back — and back from the title step
 /// cancels.
-final class WizardInsertionCoordinator: FlowCoordinator, WizardTitleViewDelegate, WizardGroupViewDelegate,
+final class WizardInsertionCoordinator: FlowCoordinator, TextEntryStepViewDelegate, WizardGroupViewDelegate,
     WizardReviewViewDelegate {
     /// Shown when Next is tapped without a title.
     static let noTitleMessage = "Type a title for your advert"

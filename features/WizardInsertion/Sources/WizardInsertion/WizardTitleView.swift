@@ -18,19 +18,11 @@ public struct WizardTitleViewData: Equatable, Sendable {
     }
 }
 
-/// Reports what the user does on the title step. The view keeps the text being typed and hands it
-/// over with every action, like Marketplace's text entry step.
-public protocol WizardTitleViewDelegate: AnyObject {
-    /// "Next" was tapped with the current text.
-    func didTapNext(withText text: String)
-    /// The back button popped the step; carries the current text.
-    func didGoBack(withText text: String)
-}
-
-/// The wizard's title step.
+/// The wizard's title step. It reports like Marketplace's text entry step — Next and back, each with
+/// the text being typed — so it takes that step's delegate.
 public protocol WizardTitleView: View {
     /// Receives the user's actions.
-    var delegate: (any WizardTitleViewDelegate)? { get set }
+    var delegate: (any TextEntryStepViewDelegate)? { get set }
     /// What the step shows.
     var viewData: WizardTitleViewData { get set }
 }
@@ -40,7 +32,7 @@ public protocol WizardTitleView: View {
 public final class HeadlessWizardTitleView: WizardTitleView {
     /// The screen's name in screen descriptions and navigation states.
     public static let screenName = "wizard-title"
-    public weak var delegate: (any WizardTitleViewDelegate)?
+    public weak var delegate: (any TextEntryStepViewDelegate)?
     /// Setting view data also resets the text being edited to the data's title.
     public var viewData = WizardTitleViewData(heading: "", field: TextEntryStepViewData(title: "", value: "")) {
         didSet { text = viewData.field.value }

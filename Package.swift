@@ -18,6 +18,8 @@ let package = Package(
         // libQuickInsertionPlugin.so beside `remix`; nothing links it. Its sources are also a
         // standalone package (features/QuickInsertion/Package.swift), as an out-of-tree plugin is.
         .library(name: "QuickInsertionPlugin", type: .dynamic, targets: ["QuickInsertion"]),
+        // The second example plugin, a three-step insertion wizard, built the same way.
+        .library(name: "WizardInsertionPlugin", type: .dynamic, targets: ["WizardInsertion"]),
     ],
     dependencies: [
         .package(path: "Sources/RemixKit"),
@@ -49,6 +51,8 @@ let package = Package(
         .executableTarget(name: "remix", dependencies: ["RemixCLI"]),
         // RemixKit and the built-in modules by product: the plugin links their shared libraries.
         .target(name: "QuickInsertion", dependencies: [remixKit, features], path: "features/QuickInsertion/Sources/QuickInsertion"),
+        .target(
+            name: "WizardInsertion", dependencies: [remixKit, features], path: "features/WizardInsertion/Sources/WizardInsertion"),
         .executableTarget(
             name: "remix-bench",
             dependencies: [

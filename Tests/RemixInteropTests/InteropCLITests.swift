@@ -32,10 +32,10 @@ import Testing
         let imported = try Self.remix(["import", "growthbook", payload, "--app", "marketplace", "--slot", "insertion",
                                        "--out", out, "--plugins", RemixProcess.buildFolder.path])
         #expect(imported.status == 0, "\(imported.stderr)")
-        #expect(imported.stdout == "wrote \(out)/quick-insertion.yaml\n1 experiment from feature 'marketplace.insertion'; "
-                + "check them with 'remix validate \(out)'\n")
+        #expect(imported.stdout == "wrote \(out)/quick-insertion.yaml\nwrote \(out)/wizard-insertion.yaml\n"
+                + "2 experiments from feature 'marketplace.insertion'; check them with 'remix validate \(out)'\n")
         let validate = try Self.remix(["validate", out, "--plugins", RemixProcess.buildFolder.path])
-        #expect(validate.status == 0 && validate.stdout == "1 experiment, 0 errors, 0 warnings\n", "\(validate.stderr)")
+        #expect(validate.status == 0 && validate.stdout == "2 experiments, 0 errors, 0 warnings\n", "\(validate.stderr)")
         let again = try Self.remix(["export", "growthbook", out, "--plugins", RemixProcess.buildFolder.path,
                                     "--app", "marketplace"])
         #expect(again.stdout == (try String(contentsOfFile: payload, encoding: .utf8)))

@@ -15,6 +15,8 @@ enum Paths {
     static var script: String { root.appendingPathComponent("Tests/RemixInteropTests/Python/evaluate_payload.py").path }
     /// The example plugin, built beside the test bundle.
     static var plugin: String { RemixProcess.buildFolder.appendingPathComponent("libQuickInsertionPlugin.so").path }
+    /// The second example plugin, whose feature experiments/plugins/wizard-insertion.yaml names.
+    static var wizardPlugin: String { RemixProcess.buildFolder.appendingPathComponent("libWizardInsertionPlugin.so").path }
 }
 
 /// The Python that has GrowthBook's SDK: `REMIX_PYTHON` (set by .ci/run), else the private venv
@@ -131,7 +133,7 @@ enum AttributeSets {
 enum Fixtures {
     static func registry(withPlugin: Bool = false) throws -> FeatureRegistry {
         let registry = try BuiltInModules.registry()
-        if withPlugin { try PluginLoader.load([Paths.plugin], into: registry) }
+        if withPlugin { try PluginLoader.load([Paths.plugin, Paths.wizardPlugin], into: registry) }
         return registry
     }
 

@@ -26,7 +26,7 @@ import Testing
     @Test func validateNeedsThePluginForThePluginExperiment() throws {
         let with = try Remix.run(["validate", "experiments/plugins", "--plugins", Build.folder])
         #expect(with.status == 0, "stderr: \(with.stderr)")
-        #expect(with.stdout.contains("1 experiment, 0 errors"))
+        #expect(with.stdout.contains("2 experiments, 0 errors"))
         let without = try Remix.run(["validate", "experiments/plugins"])
         #expect(without.status == 1)
         #expect(without.stderr.contains("unknown feature 'QuickInsertion'"))
@@ -59,30 +59,74 @@ import Testing
         #expect(result.stdout.components(separatedBy: "✓").count == 2)
     }
 
-    @Test func aSimulationExposesAndPublishesThroughThePluginFeature() throws {
-        let folder = try TemporaryFolder()
-        let log = folder.path("events.jsonl")
-        let result = try Remix.run(["simulate", "--plugins", Build.folder, "--experiments", "experiments/plugins",
-                                    "--sessions", "300", "--no-report", "--jobs", "2", "--log", log])
-        #expect(result.status == 0, "stderr: \(result.stderr)")
-        #expect(result.stdout.contains("experiment quick-insertion"))
+    /// The sessions of a simulation of experiments/plugins exposed to `feature` as `variation`.
+    private func pluginSessions(of log: String, feature: String, variation: String) throws -> [[[String: Any]]] {
         var sessions: [String: [[String: Any]]] = [:]
         let text = try String(contentsOfFile: log, encoding: .utf8)
         for line in text.split(separator: "\n") {
             let event = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             sessions[event["session"] as? String ?? "", default: []].append(event)
         }
-        let quick = sessions.values.filter { events in
-            events.contains { $0["type"] as? String == "exposure" && $0["feature"] as? String == "QuickInsertion"
-                && $0["variation"] as? String == "quick" && $0["inExperiment"] as? Bool == true }
+        return sessions.values.filter { events in
+            events.contains { $0["type"] as? String == "exposure" && $0["feature"] as? String == feature
+                && $0["variation"] as? String == variation && $0["inExperiment"] as? Bool == true }
         }
+    }
+
+    private func flows(of sessions: [[[String: Any]]]) -> Set<String?> {
+        Set(sessions.flatMap { $0 }.filter { $0["type"] as? String == "insertion_started" }.map { $0["flow"] as? String })
+    }
+
+    private func published(_ sessions: [[[String: Any]]]) -> [[[String: Any]]] {
+        sessions.filter { events in events.contains { $0["type"] as? String == "advert_published" } }
+    }
+
+    @Test func aSimulationExposesAndPublishesThroughThePluginFeatures() throws {
+        let folder = try TemporaryFolder()
+        let log = folder.path("events.jsonl")
+        // The two plugin experiments share their namespace half each: 600 sessions give each enough.
+        let result = try Remix.run(["simulate", "--plugins", Build.folder, "--experiments", "experiments/plugins",
+                                    "--sessions", "600", "--no-report", "--jobs", "2", "--log", log])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stdout.contains("experiment quick-insertion"))
+        #expect(result.stdout.contains("experiment wizard-insertion"))
+        let quick = try pluginSessions(of: log, feature: "QuickInsertion", variation: "quick")
         #expect(quick.count >= 20, "only \(quick.count) sessions were exposed to QuickInsertion")
-        let flows = quick.flatMap { $0 }.filter { $0["type"] as? String == "insertion_started" }.map { $0["flow"] as? String }
-        #expect(Set(flows) == ["QuickInsertionCoordinator"])
-        let published = quick.filter { events in events.contains { $0["type"] as? String == "advert_published" } }
-        #expect(!published.isEmpty, "no session published through QuickInsertion")
-        #expect(published.count * 3 > quick.count * 2,
-                "simulated users fill the one-screen form: \(published.count) of \(quick.count) published")
+        #expect(flows(of: quick) == ["QuickInsertionCoordinator"])
+        #expect(!published(quick).isEmpty, "no session published through QuickInsertion")
+        #expect(published(quick).count * 3 > quick.count * 2,
+                "simulated users fill the one-screen form: \(published(quick).count) of \(quick.count) published")
+        // The wizard's steps are screens simulated users have no plan for: they walk them at random.
+        let wizard = try pluginSessions(of: log, feature: "WizardInsertion", variation: "wizard")
+        #expect(wizard.count >= 20, "only \(wizard.count) sessions were exposed to WizardInsertion")
+        #expect(flows(of: wizard) == ["WizardInsertionCoordinator"])
+        #expect(!published(wizard).isEmpty, "no session published through WizardInsertion")
+    }
+
+    @Test func runWalksTheWizardStepByStepInTheTerminal() throws {
+        // Next without a title, type it, Next; Bicycles › Off road bikes › Mountain bikes; back from the
+        // review; Trail bikes instead; Publish.
+        let script = "5\n2\n1\nMountain bike\n2\n1\n1\n2\nb\n1\n1\nq\n"
+        let result = try Remix.run(["run", "--slot", "insertion=WizardInsertion", "--plugins", Build.folder], input: script)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stdout.contains("── adverts > wizard-title ──\nStep 1 of 3: Title\n  Type a title for your advert\n"))
+        #expect(result.stdout.contains("  2) [Next]\n"))
+        #expect(result.stdout.contains("  1) Select \"Bicycles\" ›\n  2) Select \"Cars\"\n"))
+        #expect(result.stdout.contains(
+            "── adverts > wizard-title > wizard-group > wizard-group(Bicycles) > wizard-group(Off road bikes) > wizard-review ──\n"
+            + "Step 3 of 3: Review\n  Title: Mountain bike\n  Group: Bicycles › Off road bikes › Mountain bikes\n  1) [Publish]\n"))
+        #expect(result.stdout.contains("  2) Select \"Mountain bikes\" ✓\n"))
+        #expect(result.stdout.contains("group=\"3\" title=\"Mountain bike\""))
+        #expect(result.stdout.contains("insertion_completed"))
+    }
+
+    @Test func thePluginExperimentsShareTheirNamespaceWithoutOverlap() throws {
+        let result = try Remix.run(["validate", "experiments/plugins", "--namespaces"], pluginPath: Build.folder)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stdout.contains("  insertion-plugins: [0, 0.5) quick-insertion, [0.5, 1) wizard-insertion\n"))
+        let onlyQuick = try Remix.run(["validate", "experiments/plugins", "--plugins", Build.plugin])
+        #expect(onlyQuick.status == 1)
+        #expect(onlyQuick.stderr.contains("unknown feature 'WizardInsertion'"))
     }
 
     @Test func simulateSeesNoPluginExperimentByDefault() throws {
@@ -91,6 +135,7 @@ import Testing
                                     "--log", folder.path("events.jsonl")], pluginPath: Build.folder)
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(!result.stdout.contains("quick-insertion"))
+        #expect(!result.stdout.contains("wizard-insertion"))
     }
 
     // MARK: Bad plugins, in the remix process

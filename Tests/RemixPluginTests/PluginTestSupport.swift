@@ -14,6 +14,9 @@ enum Build {
     /// The example plugin, built by `swift build` as the root package's `QuickInsertionPlugin` product.
     static var plugin: String { folder + "/libQuickInsertionPlugin.so" }
 
+    /// The second example plugin, the root package's `WizardInsertionPlugin` product.
+    static var wizardPlugin: String { folder + "/libWizardInsertionPlugin.so" }
+
     /// The repository root: two levels up from this file's folder.
     static var root: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -22,8 +25,13 @@ enum Build {
 
     /// A registry with the built-in modules and the example plugin.
     static func registryWithPlugin() throws -> FeatureRegistry {
+        try registry(loading: [plugin])
+    }
+
+    /// A registry with the built-in modules and the plugins at `paths`.
+    static func registry(loading paths: [String]) throws -> FeatureRegistry {
         let registry = try BuiltInModules.registry()
-        try PluginLoader.load([plugin], into: registry)
+        try PluginLoader.load(paths, into: registry)
         return registry
     }
 }

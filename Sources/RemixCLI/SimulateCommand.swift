@@ -150,6 +150,7 @@ struct SimulateCommand: ParsableCommand {
         print(summary.text(variationOrder: Dictionary(set.definitions.map { ($0.key, $0.variations.map(\.key)) },
                                                       uniquingKeysWith: { first, _ in first }),
                            intentOrder: population.intents.map(\.name)))
+        for warning in summary.unusedAbandonScreens(population) { printError(warning.description, prefix: false) }
         for warning in RegexBudget.takeWarnings() { printError(warning) }
         guard !noReport else { return }
         print("")

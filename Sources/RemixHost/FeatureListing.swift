@@ -39,6 +39,9 @@ public struct FeatureListing {
                 lines.append("    slot \(slot.name) [\(slot.role)] default \(slot.defaultFeature) — \(slot.summary)")
                 lines.append("      can be filled by: \(fillers.joined(separator: ", "))")
             }
+            for parameter in app.serviceParameters {
+                lines.append("    service \(parameter.name): \(parameter.kind.rawValue) = \(parameter.defaultText) — \(parameter.summary)")
+            }
         }
         return lines.joined(separator: "\n") + "\n"
     }

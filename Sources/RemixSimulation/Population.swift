@@ -138,6 +138,8 @@ public struct Population: Sendable {
         public var intents: [(intent: Int, chance: Double)]
         /// Chance to give up on each step of a screen, by screen name.
         public var abandon: [String: Double]
+        /// Where each screen name of `abandon` is written.
+        public var abandonLocations: [String: SourceLocation]
         /// Chance to give up on screens `abandon` does not name.
         public var abandonElsewhere: Double
         /// Time between two actions.

@@ -134,7 +134,9 @@ extension PopulationFile {
             field(key, fallback) { v throws(Diagnostic) in try probability(v, key) }
         }
         var abandon: [String: Double] = [:]
+        var abandonLocations: [String: SourceLocation] = [:]
         for entry in field("abandon", []) { v throws(Diagnostic) in try v.mapping("abandon").entries } {
+            abandonLocations[entry.key] = entry.keyLocation
             if let chance = collect(&problems, { () throws(Diagnostic) in try probability(entry.value, "abandon.\(entry.key)") }) {
                 abandon[entry.key] = chance
             } else {
@@ -153,7 +155,8 @@ extension PopulationFile {
         let persona = Population.Persona(
             name: name ?? "",
             weight: field("weight", 1) { v throws(Diagnostic) in try nonNegative(v, "weight") },
-            intents: plan, abandon: abandon.filter { $0.key != elsewhere }, abandonElsewhere: abandon[elsewhere] ?? 0,
+            intents: plan, abandon: abandon.filter { $0.key != elsewhere },
+            abandonLocations: abandonLocations.filter { $0.key != elsewhere }, abandonElsewhere: abandon[elsewhere] ?? 0,
             think: field("thinkSeconds", .init(min: 1, max: 1)) { v throws(Diagnostic) in try seconds(v, "thinkSeconds") },
             typingPerCharacter: field("typingSecondsPerCharacter", .init(min: 0.2, max: 0.2)) { v throws(Diagnostic) in
                 try seconds(v, "typingSecondsPerCharacter")

@@ -95,7 +95,7 @@ struct SessionSimulator: Sendable {
             EventField("durationMs", .int(Int(clock.now.wholeMilliseconds))),
             EventField("steps", .int(simulated.steps)),
         ])
-        summary.count(session: simulated.results, endScreen: endScreen, exposures: log.exposures, events: log.count)
+        summary.count(session: simulated.results, endScreen: endScreen, screensSeen: simulated.screensSeen, exposures: log.exposures, events: log.count)
     }
 
     /// A well-mixed seed for user `index` of a run.

@@ -29,6 +29,8 @@ final class SimulatedUser {
     private var home = ""
     private var lastScreen = ""
     private(set) var results: [IntentResult] = []
+    /// The names of the screens the user saw in front, in order of first sight.
+    private(set) var screensSeen: [String] = []
     private(set) var steps = 0
 
     /// The most steps a session takes before it ends as exhausted.
@@ -50,6 +52,7 @@ final class SimulatedUser {
         session.start()
         home = session.window.panels.first?.content.name ?? ""
         lastScreen = home
+        screensSeen = [home]
         plan = persona.intents.compactMap { chance($0.chance) ? $0.intent : nil }
         beginNextIntent()
         while mode != .done {
@@ -70,7 +73,10 @@ final class SimulatedUser {
                 finish(.stuck)
                 break
             }
-            lastScreen = front.content.name
+            if front.content.name != lastScreen {
+                lastScreen = front.content.name
+                if !screensSeen.contains(lastScreen) { screensSeen.append(lastScreen) }
+            }
             if mode == .leaving { leave(panels) } else { pursue(panels) }
         }
         return lastScreen

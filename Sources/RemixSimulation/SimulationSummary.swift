@@ -1,4 +1,6 @@
 import Foundation
+import RemixKit
+import RemixYAML
 
 /// What a simulation run produced: users and sessions, what became of each intent and where
 /// sessions ended, exposures per variation, speed.
@@ -31,15 +33,18 @@ public struct SimulationSummary: Sendable {
     public var intents: [String: IntentCount] = [:]
     /// Screen name → sessions that ended on it.
     public var endScreens: [String: Int] = [:]
+    /// The names of every screen a simulated user saw in front.
+    public var screensSeen: Set<String> = []
     /// experiment → variation → counts.
     public var variations: [String: [String: VariationCount]] = [:]
     /// Wall-clock seconds.
     public var elapsedSeconds = 0.0
 
     /// Counts one session.
-    mutating func count(session results: [IntentResult], endScreen: String,
+    mutating func count(session results: [IntentResult], endScreen: String, screensSeen seen: [String],
                         exposures: [(experiment: String, variation: String)], events: Int) {
         sessions += 1
+        for screen in seen where !screensSeen.contains(screen) { screensSeen.insert(screen) }
         self.events += events
         if results.isEmpty { sessionsWithoutIntent += 1 }
         for result in results {
@@ -70,12 +75,29 @@ public struct SimulationSummary: Sendable {
             intents[name] = mine
         }
         endScreens.merge(other.endScreens, uniquingKeysWith: +)
+        screensSeen.formUnion(other.screensSeen)
         for (experiment, counts) in other.variations {
             for (variation, count) in counts {
                 variations[experiment, default: [:]][variation, default: VariationCount()].exposed += count.exposed
                 variations[experiment, default: [:]][variation, default: VariationCount()].achieved += count.achieved
             }
         }
+    }
+
+    /// Abandon chances that name a screen no session showed, with the nearest screen that was shown
+    /// (a misspelt screen name would otherwise silently never apply).
+    public func unusedAbandonScreens(_ population: Population) -> [Diagnostic] {
+        var problems: [Diagnostic] = []
+        for persona in population.personas {
+            for (screen, location) in persona.abandonLocations.sorted(by: { $0.value < $1.value })
+            where !screensSeen.contains(screen) {
+                let hint = NameSuggestion.nearest(to: screen, among: screensSeen.sorted()).map { " (did you mean '\($0)'?)" } ?? ""
+                problems.append(Diagnostic(location, .warning, "persona '\(persona.name)' may abandon on screen '\(screen)', "
+                                           + "but no session showed a screen of that name\(hint); screens shown: "
+                                           + screensSeen.sorted().joined(separator: ", ")))
+            }
+        }
+        return problems
     }
 
     /// Sessions that ended stuck, by screen (an intent the app could not serve there).

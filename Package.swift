@@ -45,7 +45,8 @@ let package = Package(
         .target(
             name: "RemixCLI",
             dependencies: [
-                "RemixHost", "RemixTerminal", "RemixExperiments", "RemixSimulation", "RemixEventLog", "RemixAnalysis", "RemixInterop", remixKit, remixYAML,
+                "RemixHost", "RemixTerminal", "RemixExperiments", "RemixSimulation", "RemixEventLog", "RemixAnalysis", "RemixInterop",
+                "RemixStore", remixKit, remixYAML,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "remix", dependencies: ["RemixCLI"]),
@@ -82,6 +83,11 @@ let package = Package(
             exclude: ["Python"]),
         .testTarget(name: "RemixEventLogTests", dependencies: ["RemixEventLog", "RemixTestSupport", remixKit]),
         .testTarget(name: "RemixStoreTests", dependencies: ["RemixStore", "RemixTestSupport"]),
+        // What each fuzz target checks, as plain functions the corpus tests call too (Tests/Fuzz/README.md).
+        .target(
+            name: "FuzzChecks", dependencies: ["RemixAnalysis", "RemixExperiments", "RemixHost", "RemixSimulation", remixKit],
+            path: "Tests/Fuzz/FuzzChecks"),
+        .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzChecks"]),
         .testTarget(
             name: "RemixSimulationTests",
             dependencies: ["RemixSimulation", "RemixEventLog", "RemixExperiments", "RemixHost", "RemixTestSupport", remixKit,
@@ -94,19 +100,12 @@ let package = Package(
 // does, with its own scratch path and `-sanitize=fuzzer,address` — so that plain `swift build` and
 // `swift test` never see them.
 if Context.environment["REMIX_FUZZ"] != nil {
-    let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
-        ("FuzzLogLine", ["RemixAnalysis", "RemixExperiments"]),
-        ("FuzzExperimentFile", ["RemixExperiments", "RemixHost", remixKit, remixYAML]),
-        ("FuzzCondition", ["RemixExperiments"]),
-        ("FuzzPopulationFile", ["RemixSimulation"]),
-        ("FuzzAttributes", ["RemixExperiments"]),
-        ("FuzzMetricsFile", ["RemixAnalysis"]),
-    ]
+    let fuzzTargets = ["FuzzLogLine", "FuzzExperimentFile", "FuzzCondition", "FuzzPopulationFile", "FuzzAttributes", "FuzzMetricsFile"]
     package.targets.append(.target(name: "FuzzSupport", path: "Tests/Fuzz/FuzzSupport"))
     for target in fuzzTargets {
         package.targets.append(.executableTarget(
-            name: target.name, dependencies: target.dependencies + ["FuzzSupport"], path: "Tests/Fuzz/\(target.name)",
+            name: target, dependencies: ["FuzzChecks", "FuzzSupport"], path: "Tests/Fuzz/\(target)",
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
-        package.products.append(.executable(name: target.name, targets: [target.name]))
+        package.products.append(.executable(name: target, targets: [target]))
     }
 }

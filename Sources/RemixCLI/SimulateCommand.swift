@@ -48,8 +48,16 @@ struct SimulateCommand: ParsableCommand {
 
     @OptionGroup var plugins: PluginOptions
 
-    @Option(help: "The JSON Lines event log to write.")
+    @Option(help: ArgumentHelp(
+        "The event log to write: a JSON Lines file, or an event store's postgresql:// URL.",
+        discussion: "A store keeps every run; see docs/storage.md."))
     var log: String = "events.jsonl"
+
+    @Flag(help: "With a store: complete a run that stopped part-way (blocks already stored are skipped).")
+    var resume = false
+
+    @Option(parsing: .unconditional, help: "With a store: how long to retry after the connection is lost (default 30).")
+    var retrySeconds: Double = 30
 
     @Option(help: "Run only part I of N of the session indices, e.g. 2/4.")
     var shard: String?
@@ -69,6 +77,7 @@ struct SimulateCommand: ParsableCommand {
             return "\(option) must be at most \(Self.maximumUsers) (got \(userCount)); split larger runs with --shard"
         }
         if let jobs, jobs <= 0 { return "--jobs must be at least 1 (got \(jobs))" }
+        if let problem = storeOptionProblem() { return problem }
         if let shard, Shard(spec: shard) == nil { return "--shard must be I/N with 1 ≤ I ≤ N, e.g. 2/4 (got '\(shard)')" }
         return nil
     }
@@ -118,7 +127,14 @@ struct SimulateCommand: ParsableCommand {
             app: appName, users: userCount, seed: seed, jobs: jobs,
             shard: shard.flatMap(Shard.init(spec:)) ?? .whole, population: population, experiments: set,
             sources: sources(set))
-        if let problem = plan.problem() ?? LogTarget.problem(path: log, inputs: inputs(), replacing: !append) {
+        if let problem = plan.problem() {
+            printError(problem)
+            throw ExitCode(1)
+        }
+        if let url = try storeURL() {
+            return try simulate(plan, into: url, registry: registry, population: population, experiments: set)
+        }
+        if let problem = LogTarget.problem(path: log, inputs: inputs(), replacing: !append) {
             printError(problem)
             throw ExitCode(1)
         }
@@ -147,11 +163,7 @@ struct SimulateCommand: ParsableCommand {
         ExitFlusher.shared.remove(file)
         reporter.finish()
         print("simulated \(appName) into \(log) (seed \(seed), shard \(plan.shard))")
-        print(summary.text(variationOrder: Dictionary(set.definitions.map { ($0.key, $0.variations.map(\.key)) },
-                                                      uniquingKeysWith: { first, _ in first }),
-                           intentOrder: population.intents.map(\.name)))
-        for warning in summary.unusedAbandonScreens(population) { printError(warning.description, prefix: false) }
-        for warning in RegexBudget.takeWarnings() { printError(warning) }
+        printSummary(summary, population: population, experiments: set)
         guard !noReport else { return }
         print("")
         try analyze(logs: [log], experimentsFolder: experiments, experiment: nil, metrics: [], format: .table,

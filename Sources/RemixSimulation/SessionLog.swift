@@ -17,7 +17,12 @@ final class SessionLog: EventSink {
     private var watched: String?
     private(set) var sawWatchedEvent = false
 
-    init(encoder: JSONLinesEncoder, session: String, user: String, start: Int64, clock: @escaping () -> Duration) {
+    /// The session's events as values, when a sink stores rows rather than lines (else nil).
+    private(set) var events: [LoggedEvent]?
+
+    init(encoder: JSONLinesEncoder, session: String, user: String, start: Int64, capturing: Bool = false,
+         clock: @escaping () -> Duration) {
+        events = capturing ? [] : nil
         self.encoder = encoder
         self.session = session
         self.user = user
@@ -56,7 +61,9 @@ final class SessionLog: EventSink {
 
     func write(_ type: String, _ fields: [EventField]) {
         count += 1
-        encoder.encode(LoggedEvent(timestamp: timestamp, type: type, session: session, user: user, fields: fields))
+        let event = LoggedEvent(timestamp: timestamp, type: type, session: session, user: user, fields: fields)
+        encoder.encode(event)
+        events?.append(event)
     }
 
     /// Hands back the encoder with this session's lines, leaving this log empty.

@@ -22,7 +22,8 @@ struct SessionSimulator: Sendable {
 
     /// Simulates user `index` — every session they make — appending the lines to `encoder` and
     /// counting into `summary`.
-    func simulate(_ index: Int, into encoder: inout JSONLinesEncoder, summary: inout SimulationSummary) throws {
+    func simulate(_ index: Int, into encoder: inout JSONLinesEncoder, events: inout [LoggedEvent]?,
+                  summary: inout SimulationSummary) throws {
         let population = plan.population
         var random = SeededGenerator(seed: Self.mix(plan.seed, UInt64(index)))
         let persona = population.personas[Population.Distribution(values: [], weights: population.personas.map(\.weight))
@@ -44,7 +45,7 @@ struct SessionSimulator: Sendable {
             let visitor = Visitor(user: user, session: visit == 1 ? "s\(plan.seed)-\(index)" : "s\(plan.seed)-\(index)-\(visit)",
                                   visit: visit, persona: persona, attributes: attributes, attributeFields: attributeFields,
                                   start: start)
-            try simulate(visitor, seed: random.next(), into: &encoder, summary: &summary)
+            try simulate(visitor, seed: random.next(), into: &encoder, events: &events, summary: &summary)
         }
     }
 
@@ -60,7 +61,7 @@ struct SessionSimulator: Sendable {
     }
 
     private func simulate(_ visitor: Visitor, seed: UInt64, into encoder: inout JSONLinesEncoder,
-                          summary: inout SimulationSummary) throws {
+                          events: inout [LoggedEvent]?, summary: inout SimulationSummary) throws {
         var random = SeededGenerator(seed: seed)
         let clock = VirtualClock()
         // Move the buffer into the session's log (and back at the end) so it is never shared,
@@ -68,8 +69,11 @@ struct SessionSimulator: Sendable {
         var owned = JSONLinesEncoder(capacity: 0)
         swap(&owned, &encoder)
         let log = SessionLog(encoder: consume owned, session: visitor.session, user: visitor.user, start: visitor.start,
-                             clock: { clock.now })
-        defer { encoder = log.finish() }
+                             capturing: events != nil, clock: { clock.now })
+        defer {
+            encoder = log.finish()
+            if let captured = log.events { events?.append(contentsOf: captured) }
+        }
         log.write("session_started", [
             EventField("app", .string(plan.app)), EventField("persona", .string(visitor.persona.name)),
             EventField("visit", .int(visitor.visit)), EventField("attributes", .object(visitor.attributeFields)),

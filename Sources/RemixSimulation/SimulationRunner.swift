@@ -13,15 +13,15 @@ public final class SimulationRunner {
     static let blockSize = 256
     private let plan: SimulationPlan
     private let simulator: SessionSimulator
-    private let log: JSONLinesFile
+    private let sink: any EventBlockSink
     /// The version written into run records.
     public static let version = RemixVersion.text
 
-    /// Makes a runner writing to `log`.
-    public init(plan: SimulationPlan, registry: FeatureRegistry, log: JSONLinesFile) {
+    /// Makes a runner writing to `log` (a JSON Lines file, or an event store's sink).
+    public init(plan: SimulationPlan, registry: FeatureRegistry, log: any EventBlockSink) {
         self.plan = plan
         self.simulator = SessionSimulator(plan: plan, registry: registry)
-        self.log = log
+        self.sink = log
     }
 
     /// Runs the plan; `progress` is called with (users done, users in this shard).
@@ -30,19 +30,18 @@ public final class SimulationRunner {
         let started = ContinuousClock.now
         let range = plan.shard.range(of: plan.users)
         var summary = SimulationSummary()
-        var record = JSONLinesEncoder()
-        record.encode(runRecord(range))
-        try log.append(encodedLines: record.bytes)
+        try sink.begin(run: runRecord(range))
         summary.events += 1
         let blocks = stride(from: range.lowerBound, to: range.upperBound, by: Self.blockSize).map {
             $0..<min($0 + Self.blockSize, range.upperBound)
         }
         let queue = BlockQueue(count: blocks.count, window: plan.jobs * 3)
         let simulator = self.simulator
+        let capturing = sink.needsEvents
         for _ in 0..<min(plan.jobs, max(blocks.count, 1)) {
             Thread.detachNewThread { [queue] in
                 while let index = queue.nextToSimulate() {
-                    queue.finish(index, Self.simulate(blocks[index], simulator))
+                    queue.finish(index, Self.simulate(blocks[index], simulator, capturing: capturing))
                 }
             }
         }
@@ -50,8 +49,8 @@ public final class SimulationRunner {
         defer { queue.cancel() }
         for index in blocks.indices {
             switch queue.waitForResult(index) {
-            case .success(let (encoder, blockSummary)):
-                try log.append(encodedLines: encoder.bytes)
+            case .success(let (encoder, events, blockSummary)):
+                try sink.write(block: index, lines: encoder.bytes, events: events, users: blocks[index].count)
                 summary.merge(blockSummary)
                 done += blocks[index].count
                 progress(done, range.count)
@@ -59,17 +58,18 @@ public final class SimulationRunner {
                 throw error
             }
         }
-        try log.flush()
+        try sink.finish()
         summary.elapsedSeconds = (ContinuousClock.now - started).seconds
         return summary
     }
 
-    private static func simulate(_ block: Range<Int>, _ simulator: SessionSimulator) -> BlockQueue.Outcome {
+    private static func simulate(_ block: Range<Int>, _ simulator: SessionSimulator, capturing: Bool) -> BlockQueue.Outcome {
         var encoder = JSONLinesEncoder(capacity: block.count * 2600)
+        var events: [LoggedEvent]? = capturing ? [] : nil
         var summary = SimulationSummary()
         do {
-            for index in block { try simulator.simulate(index, into: &encoder, summary: &summary) }
-            return .success((encoder, summary))
+            for index in block { try simulator.simulate(index, into: &encoder, events: &events, summary: &summary) }
+            return .success((encoder, events ?? [], summary))
         } catch {
             return .failure(error)
         }
@@ -94,7 +94,7 @@ public final class SimulationRunner {
 /// Hands blocks to workers in order, at most `window` ahead of the writer, and gives the writer
 /// each block's result in order.
 final class BlockQueue: @unchecked Sendable {
-    typealias Outcome = Result<(JSONLinesEncoder, SimulationSummary), Error>
+    typealias Outcome = Result<(JSONLinesEncoder, [LoggedEvent], SimulationSummary), Error>
 
     private let condition = NSCondition()
     private let count: Int

@@ -49,6 +49,9 @@ public final class PostgresStore: Sendable {
         }
     }
 
+    /// Whether the connection is closed (by us, or because the server went away).
+    public var isClosed: Bool { connection.isClosed }
+
     /// Closes the connection.
     public func close() async {
         try? await connection.close()

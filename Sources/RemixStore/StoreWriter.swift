@@ -1,3 +1,4 @@
+import Foundation
 import PostgresNIO
 import RemixEventLog
 import RemixKit
@@ -113,5 +114,38 @@ struct CopyRows {
             }
         }
         bytes.append(last ? 0x0A : 0x09)
+    }
+}
+
+extension PostgresStore {
+    /// How many blocks of `run`'s shard `shard` are stored, and how many users their sessions hold.
+    public func storedBlocks(run: String, shard: Int) async throws(StoreError) -> (blocks: Int, users: Int) {
+        let blocks = try await rows("""
+            SELECT count(*)::integer FROM remix_blocks WHERE run_id = \(run) AND shard = \(shard)
+            """, as: Int.self).first ?? 0
+        guard blocks > 0 else { return (0, 0) }
+        let users = try await rows("""
+            SELECT count(DISTINCT "user")::integer FROM remix_events
+            WHERE run_id = \(run) AND shard = \(shard) AND type = 'session_started'
+            """, as: Int.self).first ?? 0
+        return (blocks, users)
+    }
+
+    /// Records the run record of `run`'s shard `shard` (once: a second write is a no-op).
+    public func writeRun(_ record: LoggedEvent, run runID: String, shard: Int, shards: Int) async throws(StoreError) {
+        var json = JSONLinesEncoder(capacity: 512)
+        json.appendObject(record.fields)
+        let text = String(decoding: json.bytes, as: UTF8.self)
+        func string(_ name: String) -> String {
+            guard case .string(let value)? = record.fields.first(where: { $0.name == name })?.value else { return "" }
+            return value
+        }
+        let (app, seed) = (string("app"), string("seed"))
+        let timestamp = Date(timeIntervalSince1970: Double(record.timestamp) / 1000)
+        try await run("""
+            INSERT INTO remix_runs (run_id, shard, shards, ts, app, seed, record)
+            VALUES (\(runID), \(shard), \(shards), \(timestamp), \(app), \(seed), \(text)::jsonb)
+            ON CONFLICT DO NOTHING
+            """)
     }
 }

@@ -2,7 +2,7 @@
 /// `"a\u0062"` and `"ab"` are the same user. Escaped surrogate pairs become one code point; a lone
 /// escaped surrogate has no UTF-8 form and fails rather than turning into U+FFFD (which would make
 /// distinct ids equal).
-enum EscapeDecoder {
+package enum EscapeDecoder {
     /// The UTF-8 bytes of `raw` (a string's contents between its quotes) with escapes decoded.
     static func decode(_ raw: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         var out: [UInt8] = []
@@ -47,7 +47,7 @@ enum EscapeDecoder {
 
     /// Copies the needed fields of `line` into `storage`, decoded, and returns fields that point
     /// into `storage`; nil when one holds a lone escaped surrogate.
-    static func relayout(_ fields: LineFields, of line: UnsafeBufferPointer<UInt8>,
+    package static func relayout(_ fields: LineFields, of line: UnsafeBufferPointer<UInt8>,
                          into storage: inout [UInt8]) -> LineFields? {
         storage.removeAll(keepingCapacity: true)
         var decoded = fields
@@ -84,7 +84,7 @@ enum EscapeDecoder {
         }
     }
 
-    static func hexValue(_ byte: UInt8) -> UInt32? {
+    package static func hexValue(_ byte: UInt8) -> UInt32? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
         case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)

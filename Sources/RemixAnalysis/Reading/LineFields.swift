@@ -1,31 +1,31 @@
 /// A byte range inside the line being scanned.
-struct ByteSlice: Equatable {
-    var start: Int
-    var count: Int
+package struct ByteSlice: Equatable {
+    package var start: Int
+    package var count: Int
 
     static let empty = ByteSlice(start: 0, count: 0)
     /// A field the line does not have (or has with a non-string value).
     static let absent = ByteSlice(start: -1, count: 0)
     var isEmpty: Bool { count == 0 }
-    var isPresent: Bool { start >= 0 }
+    package var isPresent: Bool { start >= 0 }
 }
 
 /// The fields of one log line that the analysis needs, as byte ranges into the line (strings are
 /// raw JSON string contents without quotes; `hasEscapes` says whether any needed string contains
 /// a backslash escape and must be decoded, see ``EscapeDecoder``).
-struct LineFields {
-    var type = ByteSlice.absent
-    var user = ByteSlice.absent
+package struct LineFields {
+    package var type = ByteSlice.absent
+    package var user = ByteSlice.absent
     /// The raw `ts` string.
-    var timestamp = ByteSlice.absent
-    var experiment = ByteSlice.absent
-    var variation = ByteSlice.absent
-    var variationID = -1
-    var inExperiment = false
-    var hashUsed = false
-    var screen = ByteSlice.absent
-    var feature = ByteSlice.absent
-    var hasEscapes = false
+    package var timestamp = ByteSlice.absent
+    package var experiment = ByteSlice.absent
+    package var variation = ByteSlice.absent
+    package var variationID = -1
+    package var inExperiment = false
+    package var hashUsed = false
+    package var screen = ByteSlice.absent
+    package var feature = ByteSlice.absent
+    package var hasEscapes = false
     /// Top-level numbers named by the scanner's `numericNames`, by index (at most
     /// ``LineFields/numericLimit``): `numbers[i]` is valid when bit i of `numberMask` is set; bit
     /// i of `notNumberMask` says the field is there but not a finite number.
@@ -33,4 +33,7 @@ struct LineFields {
     var numberMask: UInt8 = 0
     var notNumberMask: UInt8 = 0
     static let numericLimit = 8
+
+    /// No fields yet.
+    package init() {}
 }

@@ -7,7 +7,7 @@ import Glibc
 /// numbers, literals, nesting) while it walks the top-level keys, keeps the values the analysis
 /// needs (see ``LineFields``) and skips everything else without building strings. Any input that
 /// is not a JSON object fails the scan with a ``BadLineReason`` rather than trapping.
-struct LineScanner {
+package struct LineScanner {
     /// The deepest nesting of objects and arrays accepted (the line's own object is level 1).
     static let depthLimit = 64
 
@@ -17,13 +17,13 @@ struct LineScanner {
     let count: Int
     var position = 0
     /// Why the last scan failed.
-    private(set) var failure: BadLineReason?
+    package private(set) var failure: BadLineReason?
 
     /// Top-level keys whose number values are kept (see ``LineFields/numbers``).
     let numericNames: [[UInt8]]
     private var numericIndex = 0
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>, numericNames: [[UInt8]] = []) {
+    package init(_ bytes: UnsafeBufferPointer<UInt8>, numericNames: [[UInt8]] = []) {
         self.bytes = bytes
         self.numericNames = numericNames
         base = bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!
@@ -32,7 +32,7 @@ struct LineScanner {
 
     /// Scans the whole line into `fields`; false (with ``failure`` set) when the line is not a
     /// well-formed JSON object.
-    mutating func scan(into fields: inout LineFields) -> Bool {
+    package mutating func scan(into fields: inout LineFields) -> Bool {
         fields = LineFields()
         skipSpace()
         guard take(ASCII.openBrace) else { return notAnObject() }

@@ -145,7 +145,7 @@ enum LogReader {
 
 /// Cuts buffered bytes into lines and counts each one; remembers, across reads, the line number
 /// and whether it is inside an over-long line being skipped.
-struct LineSplitter {
+package struct LineSplitter {
     let maxLineLength: Int
     private var lineNumber = 0
     private var skipping = false
@@ -224,6 +224,19 @@ struct LineSplitter {
         guard fields.hasEscapes else { return tally.add(fields, in: line) }
         guard let plain = EscapeDecoder.relayout(fields, of: line, into: &decoded) else { return .loneSurrogate }
         return decoded.withUnsafeBufferPointer { tally.add(plain, in: $0) }
+    }
+}
+
+extension LineSplitter {
+    /// Splits `bytes` (the whole input) into lines of at most `maxLineLength` bytes and tallies
+    /// them as an analysis of the `tracked` metrics would; returns the lines counted. For the fuzz
+    /// checks (Tests/Fuzz), which exercise the reader on arbitrary bytes.
+    package static func tally(_ bytes: UnsafeBufferPointer<UInt8>, maxLineLength: Int, tracked: [String],
+                              timed: Set<String>) -> Int {
+        var tally = LogTally(tracked: tracked, timed: timed)
+        var splitter = LineSplitter(maxLineLength: maxLineLength)
+        _ = splitter.split(bytes, atEnd: true, into: &tally)
+        return tally.lines
     }
 }
 

@@ -1,143 +1,15 @@
+import FuzzChecks
 import FuzzSupport
-import Foundation
-@testable import RemixAnalysis
-import RemixExperiments
 
-/// libFuzzer's driver runs `fuzzLogLine` on every input.
+/// libFuzzer's driver runs `fuzzOneInput` on every input.
 @_cdecl("FuzzLogLine_main")
 public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    runLibFuzzer(argc, argv, fuzzLogLine)
+    runLibFuzzer(argc, argv, fuzzOneInput)
 }
 
-/// The event-log reader against Foundation's JSON parser, on the same bytes.
-///
-/// The whole input goes through the reader's line splitter (a short line limit, so over-long lines
-/// are exercised too) for crashes; then every line is scanned by ``LineScanner`` and parsed by
-/// `JSONSerialization`, and both must agree on whether it is a JSON object and, when it is, on
-/// every field the analysis keeps. Documented differences (Tests/Fuzz/README.md) are excused:
-/// Foundation takes trailing commas, which RFC 8259 does not; the scanner stops at 64 levels of
-/// nesting; an escaped lone surrogate (`"\udc00"`, which has no UTF-8 form) makes Foundation
-/// reject the line, while the scanner takes it in fields it skips and fails it in a kept field.
+/// One input through `FuzzChecks.logLine`; a finding aborts, so libFuzzer keeps the input.
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzLogLine(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    let input = bytes(data, size)
-    var tally = LogTally(tracked: ["m", "purchase"], timed: ["m"])
-    var splitter = LineSplitter(maxLineLength: 4096)
-    _ = splitter.split(input, atEnd: true, into: &tally)
-    var start = 0
-    for index in 0...size where index == size || input[index] == 0x0A {
-        LogLineCheck.compare(UnsafeBufferPointer(rebasing: input[start..<index]))
-        start = index + 1
-    }
+public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    if let message = FuzzChecks.logLine(bytes(data, size)) { finding("FuzzLogLine", message) }
     return 0
-}
-
-enum LogLineCheck {
-    /// The string fields the analysis keeps, by key.
-    static func strings(_ fields: LineFields) -> [(String, ByteSlice)] {
-        [("ts", fields.timestamp), ("type", fields.type), ("user", fields.user), ("experiment", fields.experiment),
-         ("variation", fields.variation), ("screen", fields.screen), ("feature", fields.feature)]
-    }
-
-    static func compare(_ line: UnsafeBufferPointer<UInt8>) {
-        var fields = LineFields()
-        var scanner = LineScanner(line)
-        var accepted = scanner.scan(into: &fields)
-        if case .tooDeep? = scanner.failure { return }
-        var storage: [UInt8] = []
-        var kept = fields
-        if accepted, fields.hasEscapes {
-            guard let decoded = EscapeDecoder.relayout(fields, of: line, into: &storage) else { return }
-            kept = decoded
-        } else {
-            storage = Array(line)
-        }
-        let parsed = try? JSONSerialization.jsonObject(with: Data(line), options: [.fragmentsAllowed])
-        let object = parsed as? [String: Any]
-        if !accepted, object != nil, hasTrailingComma(line) { accepted = true }
-        if accepted, object == nil, hasLoneSurrogate(line) { return }
-        if accepted != (object != nil) {
-            mismatch(line, "scanner \(accepted ? "accepts" : "rejects (\(String(describing: scanner.failure)))"), "
-                + "JSONSerialization \(object != nil ? "accepts" : "rejects")")
-        }
-        guard let object, !hasTrailingComma(line) else { return }
-        for (key, slice) in strings(kept) {
-            let expected = (object[key] as? String).map { Array($0.utf8) }
-            let scanned = slice.isPresent ? Array(storage[slice.start..<(slice.start + slice.count)]) : nil
-            if scanned != expected {
-                mismatch(line, "\(key): scanner \(String(describing: scanned)), JSONSerialization \(String(describing: expected))")
-            }
-        }
-        let values = object.mapValues(AttributeValue.init(jsonObject:))
-        for (key, flag) in [("inExperiment", kept.inExperiment), ("hashUsed", kept.hashUsed)]
-        where flag != (values[key] == .bool(true)) {
-            mismatch(line, "\(key): scanner \(flag), JSONSerialization \(String(describing: values[key]))")
-        }
-        if kept.variationID != -1, abs(kept.variationID) < 1 << 53,
-           values["variationId"] != .number(Double(kept.variationID)) {
-            mismatch(line, "variationId: scanner \(kept.variationID), "
-                + "JSONSerialization \(String(describing: values["variationId"]))")
-        }
-    }
-
-    /// Whether a `,` is followed (after whitespace) by `]` or `}` outside strings.
-    static func hasTrailingComma(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
-        var inString = false, escaped = false, comma = false
-        for byte in line {
-            if inString {
-                if escaped { escaped = false } else if byte == 0x5C { escaped = true } else if byte == 0x22 { inString = false }
-                continue
-            }
-            switch byte {
-            case 0x20, 0x09, 0x0D, 0x0A: continue
-            case 0x5D where comma, 0x7D where comma: return true
-            case 0x22: inString = true
-            default: break
-            }
-            comma = byte == 0x2C
-        }
-        return false
-    }
-
-    /// Whether a string holds a `\u` escape of a surrogate that is not half of a pair.
-    static func hasLoneSurrogate(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
-        func unit(at index: Int) -> UInt32? {
-            guard index + 6 <= line.count, line[index] == 0x5C, line[index + 1] == UInt8(ascii: "u") else { return nil }
-            var value: UInt32 = 0
-            for offset in 2..<6 {
-                guard let digit = EscapeDecoder.hexValue(line[index + offset]) else { return nil }
-                value = value << 4 | digit
-            }
-            return value
-        }
-        var index = 0, inString = false
-        while index < line.count {
-            let byte = line[index]
-            if !inString {
-                inString = byte == 0x22
-                index += 1
-                continue
-            }
-            if byte == 0x22 { inString = false }
-            guard byte == 0x5C else {
-                index += 1
-                continue
-            }
-            guard let first = unit(at: index) else {
-                index += 2
-                continue
-            }
-            if (0xDC00..<0xE000).contains(first) { return true }
-            if (0xD800..<0xDC00).contains(first) {
-                guard let second = unit(at: index + 6), (0xDC00..<0xE000).contains(second) else { return true }
-                index += 6
-            }
-            index += 6
-        }
-        return false
-    }
-
-    static func mismatch(_ line: UnsafeBufferPointer<UInt8>, _ message: String) -> Never {
-        finding("FuzzLogLine", "\(message)\nline: \(Array(line))")
-    }
 }

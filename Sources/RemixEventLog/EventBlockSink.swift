@@ -1,0 +1,32 @@
+/// Where a simulation writes its events, block by block in order: a JSON Lines file, or an event
+/// store (RemixStore). A block is the events of a run of consecutive users, already encoded as
+/// JSON lines; a sink that stores rows rather than lines also gets the events themselves.
+public protocol EventBlockSink: AnyObject {
+    /// Whether ``write(block:lines:events:)`` needs `events` (they are collected only then).
+    var needsEvents: Bool { get }
+    /// Starts the run with its record (the `run` event) before any block.
+    func begin(run record: LoggedEvent) throws
+    /// Writes block `index` of the shard: `lines` are its events as JSON lines, `events` the same
+    /// events as values when ``needsEvents`` (else empty), `users` how many users it holds.
+    func write(block index: Int, lines: [UInt8], events: [LoggedEvent], users: Int) throws
+    /// Makes everything written durable.
+    func finish() throws
+}
+
+extension JSONLinesFile: EventBlockSink {
+    public var needsEvents: Bool { false }
+
+    public func begin(run record: LoggedEvent) throws {
+        var encoder = JSONLinesEncoder()
+        encoder.encode(record)
+        try append(encodedLines: encoder.bytes)
+    }
+
+    public func write(block _: Int, lines: [UInt8], events _: [LoggedEvent], users _: Int) throws {
+        try append(encodedLines: lines)
+    }
+
+    public func finish() throws {
+        try flush()
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import RemixAnalysis
+import RemixExperiments
+
+/// The event-log reader against Foundation's JSON parser, on the same bytes (see `FuzzChecks.logLine`).
+enum LogLineCheck {
+    /// The string fields the analysis keeps, by key.
+    static func strings(_ fields: LineFields) -> [(String, ByteSlice)] {
+        [("ts", fields.timestamp), ("type", fields.type), ("user", fields.user), ("experiment", fields.experiment),
+         ("variation", fields.variation), ("screen", fields.screen), ("feature", fields.feature)]
+    }
+
+    /// A disagreement on `line`, or nil.
+    static func compare(_ line: UnsafeBufferPointer<UInt8>) -> String? {
+        var fields = LineFields()
+        var scanner = LineScanner(line)
+        var accepted = scanner.scan(into: &fields)
+        if case .tooDeep? = scanner.failure { return nil }
+        var storage: [UInt8] = []
+        var kept = fields
+        if accepted, fields.hasEscapes {
+            guard let decoded = EscapeDecoder.relayout(fields, of: line, into: &storage) else { return nil }
+            kept = decoded
+        } else {
+            storage = Array(line)
+        }
+        let parsed = try? JSONSerialization.jsonObject(with: Data(line), options: [.fragmentsAllowed])
+        let object = parsed as? [String: Any]
+        if !accepted, object != nil, hasTrailingComma(line) { accepted = true }
+        if accepted, object == nil, hasLoneSurrogate(line) { return nil }
+        if accepted != (object != nil) {
+            return mismatch(line, "scanner \(accepted ? "accepts" : "rejects (\(String(describing: scanner.failure)))"), "
+                + "JSONSerialization \(object != nil ? "accepts" : "rejects")")
+        }
+        guard let object, !hasTrailingComma(line) else { return nil }
+        for (key, slice) in strings(kept) {
+            let expected = (object[key] as? String).map { Array($0.utf8) }
+            let scanned = slice.isPresent ? Array(storage[slice.start..<(slice.start + slice.count)]) : nil
+            if scanned != expected {
+                return mismatch(line, "\(key): scanner \(String(describing: scanned)), JSONSerialization \(String(describing: expected))")
+            }
+        }
+        let values = object.mapValues(AttributeValue.init(jsonObject:))
+        for (key, flag) in [("inExperiment", kept.inExperiment), ("hashUsed", kept.hashUsed)]
+        where flag != (values[key] == .bool(true)) {
+            return mismatch(line, "\(key): scanner \(flag), JSONSerialization \(String(describing: values[key]))")
+        }
+        if kept.variationID != -1, abs(kept.variationID) < 1 << 53,
+           values["variationId"] != .number(Double(kept.variationID)) {
+            return mismatch(line, "variationId: scanner \(kept.variationID), "
+                + "JSONSerialization \(String(describing: values["variationId"]))")
+        }
+        return nil
+    }
+
+    /// Whether a `,` is followed (after whitespace) by `]` or `}` outside strings.
+    static func hasTrailingComma(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        var inString = false, escaped = false, comma = false
+        for byte in line {
+            if inString {
+                if escaped { escaped = false } else if byte == 0x5C { escaped = true } else if byte == 0x22 { inString = false }
+                continue
+            }
+            switch byte {
+            case 0x20, 0x09, 0x0D, 0x0A: continue
+            case 0x5D where comma, 0x7D where comma: return true
+            case 0x22: inString = true
+            default: break
+            }
+            comma = byte == 0x2C
+        }
+        return false
+    }
+
+    /// Whether a string holds a `\u` escape of a surrogate that is not half of a pair.
+    static func hasLoneSurrogate(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        func unit(at index: Int) -> UInt32? {
+            guard index + 6 <= line.count, line[index] == 0x5C, line[index + 1] == UInt8(ascii: "u") else { return nil }
+            var value: UInt32 = 0
+            for offset in 2..<6 {
+                guard let digit = EscapeDecoder.hexValue(line[index + offset]) else { return nil }
+                value = value << 4 | digit
+            }
+            return value
+        }
+        var index = 0, inString = false
+        while index < line.count {
+            let byte = line[index]
+            if !inString {
+                inString = byte == 0x22
+                index += 1
+                continue
+            }
+            if byte == 0x22 { inString = false }
+            guard byte == 0x5C else {
+                index += 1
+                continue
+            }
+            guard let first = unit(at: index) else {
+                index += 2
+                continue
+            }
+            if (0xDC00..<0xE000).contains(first) { return true }
+            if (0xD800..<0xDC00).contains(first) {
+                guard let second = unit(at: index + 6), (0xDC00..<0xE000).contains(second) else { return true }
+                index += 6
+            }
+            index += 6
+        }
+        return false
+    }
+
+    static func mismatch(_ line: UnsafeBufferPointer<UInt8>, _ message: String) -> String {
+        "\(message)\nline: \(Array(line))"
+    }
+}

@@ -12,9 +12,11 @@ struct AnalyzeCommand: ParsableCommand {
         discussion: """
             For each experiment: units per variation (distinct users exposed with inExperiment and \
             hashUsed), conversions per metric at or after the first exposure, the relative lift with \
-            its confidence interval and p-value (two-sided t-test), chance to win and risk (Bayesian), \
-            the sample-ratio-mismatch p-value, a funnel and time to conversion. Units exposed to more \
-            than one variation are excluded and counted.
+            its confidence interval and p-value (two-sided t-test; --sequential for always-valid ones), \
+            chance to win, risk and a credible interval (Bayesian; flat prior unless --prior-mean or \
+            --prior-stddev), the sample-ratio-mismatch p-value, a funnel and time to conversion; \
+            --difference absolute reports treatment − control instead of the lift. Units exposed to \
+            more than one variation are excluded and counted.
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case table, json, csv, markdown }
@@ -46,6 +48,9 @@ struct AnalyzeCommand: ParsableCommand {
     @Option(help: "Multiple-testing correction across variations × metrics: \(Correction.allCases.map(\.rawValue).joined(separator: ", ")).")
     var correction: Correction = .holm
 
+    @OptionGroup(title: "Statistics")
+    var statistics: StatisticsOptions
+
     @Flag(help: "Fail on any line that does not parse.")
     var strict = false
 
@@ -61,7 +66,7 @@ struct AnalyzeCommand: ParsableCommand {
         try analyze(logs: logs, experimentsFolder: experiments ?? "experiments", experimentsGiven: experiments != nil,
                     experiment: experiment, metrics: metric, metricsFile: metrics, format: format,
                     output: output, alpha: alpha, correction: correction,
-                    strict: strict, jobs: usefulJobs(jobs))
+                    strict: strict, jobs: usefulJobs(jobs), settings: statistics.settings(alpha: alpha))
     }
 }
 
@@ -69,7 +74,7 @@ struct AnalyzeCommand: ParsableCommand {
 /// experiments folder is an error when it was asked for (`experimentsGiven`), else a warning.
 func analyze(logs: [String], experimentsFolder: String, experimentsGiven: Bool = true, experiment: String?,
              metrics: [String], metricsFile: String? = nil, format: AnalyzeCommand.Format, output: String?, alpha: Double, correction: Correction,
-             strict: Bool, jobs: Int) throws {
+             strict: Bool, jobs: Int, settings: TestSettings? = nil) throws {
     var definitions: [String: ExperimentDefinition] = [:]
     let folderMissing = !FileManager.default.fileExists(atPath: experimentsFolder)
     if !folderMissing {
@@ -84,6 +89,11 @@ func analyze(logs: [String], experimentsFolder: String, experimentsGiven: Bool =
     }
     var options = AnalysisOptions(logs: logs, definitions: definitions, experiment: experiment, metrics: metrics,
                                   alpha: alpha, correction: correction, strict: strict, jobs: jobs)
+    if let settings {
+        options.difference = settings.difference
+        options.sequentialTuning = settings.sequentialTuning
+        options.prior = settings.prior
+    }
     options.catalog = try loadMetrics(metricsFile, folder: experimentsFolder, definitions: definitions, named: metrics)
     let report: AnalysisReport
     do {

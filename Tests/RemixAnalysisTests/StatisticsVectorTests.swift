@@ -192,6 +192,10 @@ import Testing
             let ours = IncompleteGamma.upper(row[1] / 2, row[0] / 2)
             #expect(differences.note("chi2.sf", ours, row[2]) <= 1e-13, "\(row)")
         }
+        for row in distributions["normalQuantile"] ?? [] {
+            #expect(differences.note("norm.ppf", Normal.quantile(row[0]), row[1]) <= 1e-14, "\(row)")
+        }
+        #expect(abs(Normal.quantile(0.975) - QuantileSample.multiplier) <= QuantileSample.multiplier.ulp)
         differences.report("largest differences from SciPy")
     }
 }

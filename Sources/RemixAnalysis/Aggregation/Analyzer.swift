@@ -13,6 +13,12 @@ public struct AnalysisOptions: Sendable {
     public var metrics: [String]
     public var alpha: Double
     public var correction: Correction
+    /// Relative lift (default) or absolute difference.
+    public var difference = DifferenceType.relative
+    /// With a value, sequential testing with this tuning parameter.
+    public var sequentialTuning: Double?
+    /// A proper prior for the Bayesian test, on the relative effect; nil for the flat prior.
+    public var prior: BayesianPrior?
     /// Bad lines are fatal.
     public var strict: Bool
     /// Threads for reading.
@@ -35,6 +41,11 @@ public struct AnalysisOptions: Sendable {
         self.correction = correction
         self.strict = strict
         self.jobs = max(1, jobs)
+    }
+
+    /// The tests' settings these options ask for.
+    public var testSettings: TestSettings {
+        TestSettings(alpha: alpha, difference: difference, sequentialTuning: sequentialTuning, prior: prior)
     }
 }
 
@@ -73,7 +84,7 @@ public enum Analyzer {
                                      firstBadLines: tally.badLines, tornFiles: tally.tornFiles,
                                      otherScreenEvents: tally.screens.overflowed ? tally.screens.otherEvents : nil)
         return AnalysisReport(experiments: experiments, log: log, alpha: options.alpha, correction: options.correction,
-                              elapsedSeconds: (ContinuousClock.now - started).seconds)
+                              elapsedSeconds: (ContinuousClock.now - started).seconds, settings: options.testSettings)
     }
 
     /// Every metric any selected experiment reports.
@@ -156,7 +167,7 @@ public enum Analyzer {
         }
         let weights = definition.map { normalizedWeights($0) } ?? equalWeights(order.count)
         let comparisons = ComparisonBuilder.compare(variations: variations, metrics: metrics, guardrails: guardrails,
-                                                    alpha: options.alpha, correction: options.correction)
+                                                    settings: options.testSettings, correction: options.correction)
         let srm = order.count >= 2 ? ComparisonBuilder.sampleRatio(units: variations.map(\.units), weights: weights) : nil
         return AnalysisReport.Experiment(
             key: key, primaryMetric: metrics.first, guardrails: metrics.filter { guardrails.contains($0) },

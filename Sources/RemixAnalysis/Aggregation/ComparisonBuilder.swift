@@ -1,21 +1,23 @@
-/// Compares each variation with the baseline on each metric — gbstats' two-sided t-test for the
-/// relative lift, its CI and p-value; gbstats' effect Bayesian test for chance to win and risk —
-/// then adjusts the p-values for the number of comparisons.
+/// Compares each variation with the baseline on each metric — gbstats' two-sided (or sequential)
+/// t-test for the relative or absolute effect, its CI and p-value; gbstats' effect Bayesian test for
+/// chance to win, risk and the credible interval — then adjusts the p-values for the number of
+/// comparisons.
 enum ComparisonBuilder {
     static func compare(variations: [AnalysisReport.Variation], metrics: [String], guardrails: Set<String>,
-                        alpha: Double, correction: Correction) -> [AnalysisReport.Comparison] {
+                        settings: TestSettings, correction: Correction) -> [AnalysisReport.Comparison] {
         guard let baseline = variations.first else { return [] }
         var comparisons: [AnalysisReport.Comparison] = []
         for variation in variations.dropFirst() {
             for (index, metric) in metrics.enumerated() {
                 let (frequentist, bayesian) = tests(baseline.metrics[index].statistic, variation.metrics[index].statistic,
-                                                    alpha: alpha)
+                                                    settings: settings)
                 comparisons.append(AnalysisReport.Comparison(
                     variation: variation.key, baseline: baseline.key, metric: metric, guardrail: guardrails.contains(metric),
                     expected: frequentist.expected, ci: [frequentist.ci.lower, frequentist.ci.upper],
                     pValue: frequentist.pValue, pValueAdjusted: frequentist.pValue,
                     chanceToWin: bayesian.chanceToWin, risk: bayesian.risk,
-                    error: frequentist.error ?? bayesian.error, inverse: variation.metrics[index].inverse))
+                    error: frequentist.error ?? bayesian.error, inverse: variation.metrics[index].inverse,
+                    credibleInterval: [bayesian.ci.lower, bayesian.ci.upper]))
             }
         }
         let adjusted: [Double]
@@ -28,19 +30,34 @@ enum ComparisonBuilder {
         return comparisons
     }
 
-    /// Both tests on a metric's statistics in the control and the treatment (always of one type).
+    /// Both tests on a metric's statistics in the control and the treatment (always of one type),
+    /// as gbstats runs them: with CUPED, θ is fitted on both arms first, and when it is 0 the
+    /// frequentist test falls back to the post-exposure statistics.
     static func tests(_ control: MetricStatistic, _ treatment: MetricStatistic,
-                      alpha: Double) -> (FrequentistResult, BayesianResult) {
+                      settings: TestSettings) -> (FrequentistResult, BayesianResult) {
         func run<S: TestStatistic>(_ a: S, _ b: S) -> (FrequentistResult, BayesianResult) {
-            (FrequentistTest.twoSided(control: a, treatment: b, alpha: alpha),
-             BayesianTest.effect(control: a, treatment: b, alpha: alpha))
+            (FrequentistTest.run(control: a, treatment: b, settings: settings),
+             BayesianTest.effect(control: a, treatment: b, settings: settings))
         }
+        let empty = MeanSample(units: 0, sum: 0, sumSquares: 0)
         switch (control, treatment) {
         case let (.proportion(a), .proportion(b)): return run(a, b)
         case let (.mean(a), .mean(b)): return run(a, b)
         case let (.ratio(a), .ratio(b)): return run(a, b)
+        case let (.quantile(a), .quantile(b)): return run(a, b)
+        case let (.clusteredQuantile(a), .clusteredQuantile(b)): return run(a, b)
+        case var (.regressionAdjusted(a), .regressionAdjusted(b)):
+            let theta = RegressionAdjustedSample.theta(a, b)
+            a.theta = theta
+            b.theta = theta
+            let bayesian = BayesianTest.effect(control: a, treatment: b, settings: settings)
+            guard theta == 0 else { return (FrequentistTest.run(control: a, treatment: b, settings: settings), bayesian) }
+            switch (a.post, b.post) {
+            case let (.proportion(x), .proportion(y)): return (run(x, y).0, bayesian)
+            case let (.mean(x), .mean(y)): return (run(x, y).0, bayesian)
+            default: return (run(empty, empty).0, bayesian)
+            }
         default:
-            let empty = MeanSample(units: 0, sum: 0, sumSquares: 0)
             return run(empty, empty)
         }
     }

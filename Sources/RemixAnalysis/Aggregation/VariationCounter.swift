@@ -93,11 +93,7 @@ struct VariationCounter {
             metric.type = reader.definition.kind.figure
             metric.inverse = reader.definition.inverse
             metric.statistic = sums.statistic(reader, units: units[slot])
-            switch metric.statistic {
-            case .proportion(let sample): metric.value = sample.mean
-            case .mean(let sample): metric.value = sample.mean
-            case .ratio(let sample): metric.value = sample.mean
-            }
+            metric.value = metric.statistic.figure
             metric.missingValues = sums.missing
             metric.nonNumericValues = sums.nonNumeric
             return metric

@@ -81,6 +81,8 @@ public struct AnalysisReport: Sendable {
         public var error: String?
         /// The metric's lower values are better: a significant fall is a win.
         public var inverse = false
+        /// The Bayesian test's 1 − α credible interval of the effect.
+        public var credibleInterval = [0.0, 0.0]
     }
 
     /// One experiment.
@@ -125,6 +127,8 @@ public struct AnalysisReport: Sendable {
     public var correction: Correction
     /// Wall-clock seconds spent reading and computing.
     public var elapsedSeconds: Double
+    /// How the comparisons were tested: difference type, sequential tuning, prior (`alpha` above).
+    public var settings = TestSettings()
 }
 
 extension AnalysisReport {

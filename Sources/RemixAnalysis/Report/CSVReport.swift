@@ -3,7 +3,9 @@ import Foundation
 /// The report as CSV: one row per experiment × variation × metric, with the comparison against
 /// the baseline on the same row (empty for the baseline); `undeclared_variation_units` counts the
 /// experiment's units left out because the experiment file does not declare their variation;
-/// `metric_type` is rate, mean or ratio and `value` the variation's figure of that type.
+/// `metric_type` is rate, mean or ratio and `value` the variation's figure of that type; then the
+/// test settings (`difference` says whether `expected` and the CI are a lift or an absolute
+/// difference) and the Bayesian credible interval.
 public enum CSVReport {
     public static func render(_ report: AnalysisReport) -> String {
         var rows = [[
@@ -11,7 +13,12 @@ public enum CSVReport {
             "expected", "ci_lower", "ci_upper", "p_value", "p_value_adjusted", "chance_to_win", "risk_control",
             "risk_treatment", "error", "srm_p_value", "multiple_exposure_units",
             "undeclared_variation_units", "metric_type", "value", "inverse", "missing_values", "non_numeric_values",
+            "difference", "sequential_tuning", "prior_mean", "prior_stddev", "credible_lower", "credible_upper",
         ]]
+        let settings = report.settings
+        let testColumns = [settings.difference.rawValue, settings.sequentialTuning.map(JSONWriter.number) ?? "",
+                           settings.prior.map { JSONWriter.number($0.mean) } ?? "",
+                           settings.prior.map { JSONWriter.number($0.standardDeviation) } ?? ""]
         for experiment in report.experiments {
             for variation in experiment.variations {
                 for metric in variation.metrics {
@@ -27,7 +34,9 @@ public enum CSVReport {
                                 + [experiment.srmPValue.map(JSONWriter.number) ?? "", String(experiment.multipleExposureUnits),
                                    String(experiment.undeclaredVariations.reduce(0) { $0 + $1.units }),
                                    metric.type, JSONWriter.number(metric.value), String(metric.inverse),
-                                   String(metric.missingValues), String(metric.nonNumericValues)])
+                                   String(metric.missingValues), String(metric.nonNumericValues)] + testColumns
+                                + (c.map { [JSONWriter.number($0.credibleInterval[0]), JSONWriter.number($0.credibleInterval[1])] }
+                                   ?? ["", ""]))
                 }
             }
         }

@@ -41,6 +41,7 @@ public enum JSONReport {
                             out.field("risk", comparison.risk)
                             out.field("error", comparison.error)
                             out.field("inverse", comparison.inverse)
+                            out.field("credibleInterval", comparison.credibleInterval)
                         }
                     }
                 }
@@ -66,6 +67,17 @@ public enum JSONReport {
             out.field("warnings", report.warnings)
             out.field("alpha", report.alpha)
             out.field("correction", report.correction.rawValue)
+            out.field("difference", report.settings.difference.rawValue)
+            out.field("sequentialTuning", report.settings.sequentialTuning)
+            out.key("prior")
+            if let prior = report.settings.prior {
+                out.object {
+                    out.field("mean", prior.mean)
+                    out.field("stddev", prior.standardDeviation)
+                }
+            } else {
+                out.null()
+            }
         }
         return out.text + "\n"
     }
@@ -147,6 +159,8 @@ final class JSONWriter {
     func field(_ name: String, _ value: Double?) { key(name); raw(value.map(Self.number) ?? "null") }
     func field(_ name: String, _ values: [Double]) { key(name); raw("[" + values.map(Self.number).joined(separator: ",") + "]") }
     func field(_ name: String, _ values: [String]) { key(name); raw("[" + values.map(Self.quoted).joined(separator: ",") + "]") }
+
+    func null() { raw("null") }
 
     private func raw(_ value: String) {
         separate()

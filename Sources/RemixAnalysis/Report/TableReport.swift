@@ -62,9 +62,13 @@ public struct TableReport {
         lines += format(rows)
         let label = report.correction == .none ? "unadjusted" : "\(report.correction == .holm ? "Holm" : "BH")-adjusted"
         lines.append(markdown ? "" : "")
-        lines.append("vs \(experiment.variations.first?.key ?? "-") (\(label) p, α = \(report.alpha)):")
-        var comparisons = [["variation", "metric", "lift", "\(Int(((1 - report.alpha) * 100).rounded()))% CI",
-                            "p", "p adj", "chance to win", "risk (ctl, trt)", ""]]
+        lines.append("vs \(experiment.variations.first?.key ?? "-") (\(label) p, α = \(report.alpha)\(Self.describe(report.settings))):")
+        let absolute = report.settings.difference == .absolute
+        func effect(_ value: Double) -> String { absolute ? Self.signedFigure(value) : Self.signedPercent(value) }
+        let level = Int(((1 - report.alpha) * 100).rounded())
+        let interval = report.settings.sequentialTuning == nil ? "\(level)% CI" : "\(level)% CI (sequential)"
+        var comparisons: [[String]] = [["variation", "metric", absolute ? "difference" : "lift", interval,
+                                        "p", "p adj", "chance to win", "risk (ctl, trt)", ""]]
         for c in experiment.comparisons {
             let significant = c.error == nil && c.pValueAdjusted < report.alpha
             // A guardrail's direction is the metric's own (more cancellations are worse), so it
@@ -75,8 +79,7 @@ public struct TableReport {
             let verdict = c.error.map { "⚠ \($0)" }
                 ?? (significant ? (c.guardrail ? "guardrail \(moved)" : (better ? "WINNER" : "LOSER")) : "")
             let metric = metrics.first { $0.metric == c.metric }.map(Self.heading) ?? c.metric
-            comparisons.append([c.variation, metric, Self.signedPercent(c.expected),
-                                "[\(Self.signedPercent(c.ci[0])), \(Self.signedPercent(c.ci[1]))]",
+            comparisons.append([c.variation, metric, effect(c.expected), "[\(effect(c.ci[0])), \(effect(c.ci[1]))]",
                                 Self.fixed(c.pValue, 4), Self.fixed(c.pValueAdjusted, 4), Self.percent(c.chanceToWin),
                                 c.risk.map { Self.fixed($0, 5) }.joined(separator: ", "), verdict])
         }
@@ -101,6 +104,17 @@ public struct TableReport {
             lines.append("  \(variation.key): \(steps.isEmpty ? "-" : steps)" + (timed ? " | \(timing)" : ""))
         }
         lines.append("")
+    }
+
+    /// The test settings that differ from the defaults, for the comparisons' heading.
+    static func describe(_ settings: TestSettings) -> String {
+        var parts: [String] = []
+        if settings.difference == .absolute { parts.append("absolute differences") }
+        if let tuning = settings.sequentialTuning { parts.append("sequential, tuning \(figure(tuning))") }
+        if let prior = settings.prior {
+            parts.append("prior on the lift N(\(figure(prior.mean)), \(figure(prior.standardDeviation))²)")
+        }
+        return parts.map { ", " + $0 }.joined()
     }
 
     /// A metric's column title: its key, then its type unless a rate, and ↓ when lower is better.
@@ -142,6 +156,8 @@ public struct TableReport {
     }
 
     static func percent(_ value: Double) -> String { value.isFinite ? String(format: "%.1f%%", value * 100) : "-" }
+    /// An absolute difference with four significant digits and its sign.
+    static func signedFigure(_ value: Double) -> String { value.isFinite ? String(format: "%+.4g", value) : "-" }
     static func signedPercent(_ value: Double) -> String { value.isFinite ? String(format: "%+.1f%%", value * 100) : "-" }
     static func fixed(_ value: Double, _ digits: Int) -> String { value.isFinite ? String(format: "%.\(digits)f", value) : "-" }
 }

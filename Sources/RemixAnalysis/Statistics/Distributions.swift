@@ -35,6 +35,24 @@ enum Normal {
         return logLHS + log(rightHandSide)
     }
 
+    /// The x with P(Z ≤ x) = p, for 0 < p < 1 (SciPy's `ndtri` to rounding): a starting point
+    /// refined by Halley steps on the tail nearer x, where the CDF is accurate.
+    static func quantile(_ p: Double) -> Double {
+        guard p > 0 else { return -.infinity }
+        guard p < 1 else { return .infinity }
+        if p > 0.5 { return -lowerQuantile(1 - p) }
+        return lowerQuantile(p)
+    }
+
+    private static func lowerQuantile(_ p: Double) -> Double {
+        var x = -NormalQuantile.upper(p)
+        for _ in 0..<3 where x != 0 {
+            let u = (cdf(x) - p) * (2 * Double.pi).squareRoot() * exp(x * x / 2)
+            x -= u / (1 + x * u / 2)
+        }
+        return x
+    }
+
     /// log φ(x).
     static func logPDF(_ x: Double) -> Double { -(x * x) / 2 - logSqrtTwoPi }
 

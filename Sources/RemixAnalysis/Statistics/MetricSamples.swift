@@ -63,4 +63,22 @@ enum MetricStatistic: Sendable, Equatable {
     case proportion(ProportionSample)
     case mean(MeanSample)
     case ratio(RatioSample)
+    /// A unit-level quantile.
+    case quantile(QuantileSample)
+    /// An event-level quantile.
+    case clusteredQuantile(ClusteredQuantileSample)
+    /// A proportion or mean with CUPED.
+    case regressionAdjusted(RegressionAdjustedSample)
+
+    /// The variation's figure: the rate, mean, ratio or quantile (with CUPED, unadjusted).
+    var figure: Double {
+        switch self {
+        case .proportion(let sample): sample.mean
+        case .mean(let sample): sample.mean
+        case .ratio(let sample): sample.mean
+        case .quantile(let sample): sample.mean
+        case .clusteredQuantile(let sample): sample.mean
+        case .regressionAdjusted(let sample): sample.unadjustedMean
+        }
+    }
 }

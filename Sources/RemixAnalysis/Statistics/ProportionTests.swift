@@ -5,6 +5,15 @@ protocol TestStatistic: Sendable {
     var mean: Double { get }
     var variance: Double { get }
     var n: Double { get }
+    /// The mean before any regression adjustment: the scale of relative effects.
+    var unadjustedMean: Double { get }
+    /// The tests cannot use this statistic (gbstats' `_has_zero_variance`).
+    var hasZeroVariance: Bool { get }
+}
+
+extension TestStatistic {
+    var unadjustedMean: Double { mean }
+    var hasZeroVariance: Bool { variance <= 0 }
 }
 
 /// A binomial metric in one variation: `units` exposed, `conversions` of them converted.
@@ -29,85 +38,6 @@ enum StatisticsMessage {
     static let baselineZero = "ZERO_NEGATIVE_BASELINE_VARIATION"
     static let zeroVariance = "ZERO_NEGATIVE_VARIANCE"
     static let noUnits = "NO_UNITS_IN_VARIATION"
-}
-
-/// The relative effect and its delta-method variance, as gbstats' `frequentist_diff` and
-/// `frequentist_variance` with `relative=True`.
-enum RelativeEffect {
-    static func mean<S: TestStatistic>(_ control: S, _ treatment: S) -> Double {
-        (treatment.mean - control.mean) / control.mean
-    }
-
-    static func variance<S: TestStatistic>(_ control: S, _ treatment: S) -> Double {
-        let meanA = control.mean, meanB = treatment.mean
-        return treatment.variance / (pow(meanA, 2) * treatment.n)
-            + control.variance * pow(meanB, 2) / (pow(meanA, 4) * control.n)
-    }
-}
-
-/// A frequentist comparison: relative lift, its confidence interval and two-sided p-value.
-struct FrequentistResult: Sendable {
-    var expected: Double
-    var ci: (lower: Double, upper: Double)
-    var pValue: Double
-    /// The standard error of `expected` (gbstats' `uplift.stddev`).
-    var standardError: Double
-    var error: String?
-}
-
-/// gbstats' `TwoSidedTTest` (Welch, relative difference, no CUPED, not sequential).
-enum FrequentistTest {
-    static func twoSided<S: TestStatistic>(control: S, treatment: S, alpha: Double) -> FrequentistResult {
-        if control.mean == 0 { return uninformative(StatisticsMessage.baselineZero) }
-        if control.variance <= 0 || treatment.variance <= 0 { return uninformative(StatisticsMessage.zeroVariance) }
-        let expected = RelativeEffect.mean(control, treatment)
-        let variance = RelativeEffect.variance(control, treatment)
-        let standardError = variance.squareRoot()
-        let dof = pow(treatment.variance / treatment.n + control.variance / control.n, 2)
-            / (pow(treatment.variance, 2) / (pow(treatment.n, 2) * (treatment.n - 1))
-               + pow(control.variance, 2) / (pow(control.n, 2) * (control.n - 1)))
-        let critical = expected / standardError
-        let pValue = 2 * (1 - StudentT.cdf(abs(critical), dof))
-        let width = StudentT.quantile(1 - alpha / 2, dof) * standardError
-        return FrequentistResult(expected: expected, ci: (expected - width, expected + width), pValue: pValue,
-                                 standardError: standardError, error: nil)
-    }
-
-    private static func uninformative(_ message: String) -> FrequentistResult {
-        FrequentistResult(expected: 0, ci: (0, 0), pValue: 1, standardError: 0, error: message)
-    }
-}
-
-/// A Bayesian comparison: chance that the treatment beats the control, and the expected loss of
-/// choosing each.
-struct BayesianResult: Sendable {
-    var chanceToWin: Double
-    /// [risk of choosing the control, risk of choosing the treatment], relative.
-    var risk: [Double]
-    var expected: Double
-    var error: String?
-}
-
-/// gbstats' `EffectBayesianABTest` with its default flat (improper) prior and relative effects.
-enum BayesianTest {
-    static func effect<S: TestStatistic>(control: S, treatment: S, alpha _: Double) -> BayesianResult {
-        if control.mean == 0 { return uninformative(StatisticsMessage.baselineZero) }
-        if control.n == 0 || treatment.n == 0 { return uninformative(StatisticsMessage.noUnits) }
-        if control.variance <= 0 || treatment.variance <= 0 { return uninformative(StatisticsMessage.zeroVariance) }
-        let mean = RelativeEffect.mean(control, treatment)
-        // With an improper prior the posterior precision is the data's: sqrt(1 / (1 / variance)).
-        let sigma = (1 / (1 / RelativeEffect.variance(control, treatment))).squareRoot()
-        let chanceToWin = Normal.cdf(mean / sigma)
-        let controlBetter = Normal.cdf(-mean / sigma)
-        let below = Normal.truncatedMean(mu: mean, sigma: sigma, lower: -.infinity, upper: 0)
-        let above = Normal.truncatedMean(mu: mean, sigma: sigma, lower: 0, upper: .infinity)
-        return BayesianResult(chanceToWin: chanceToWin, risk: [(1 - controlBetter) * above, -(controlBetter * below)],
-                              expected: mean, error: nil)
-    }
-
-    private static func uninformative(_ message: String) -> BayesianResult {
-        BayesianResult(chanceToWin: 0.5, risk: [0, 0], expected: 0, error: message)
-    }
 }
 
 /// The sample-ratio-mismatch check: Pearson's χ² of the units per variation against the

@@ -1,0 +1,148 @@
+import Foundation
+
+/// A quantile of per-unit values in one variation: gbstats' `QuantileStatistic`, with the
+/// quantile's confidence bounds as GrowthBook's queries compute them (see `init(values:level:)`).
+struct QuantileSample: TestStatistic, Equatable {
+    /// Values the quantile is taken over (gbstats' `n`).
+    var count: Int
+    /// The sample size the bounds were computed for (GrowthBook's n*).
+    var nStar: Int
+    /// The quantile's level, e.g. 0.9.
+    var level: Double
+    var quantile: Double
+    var lower: Double
+    var upper: Double
+
+    /// norm.ppf(0.975) as SciPy gives it: GrowthBook's bounds are always at 95 %.
+    static let multiplier = 1.959963984540054
+    /// GrowthBook's grid of n* (`N_STAR_VALUES`): 100 doubling to 52 428 800.
+    static let nStarGrid = (0..<20).map { 100 << $0 }
+
+    init(count: Int, nStar: Int, level: Double, quantile: Double, lower: Double, upper: Double) {
+        self.count = count
+        self.nStar = nStar
+        self.level = level
+        self.quantile = quantile
+        self.lower = lower
+        self.upper = upper
+    }
+
+    /// The `level` quantile of `values` and its bounds as GrowthBook computes them: n* is the
+    /// largest grid size below the number of values (else the smallest), and the bounds are the
+    /// sample quantiles at level ∓ z·√(level (1 − level) / n*), all with SQL's PERCENTILE_CONT.
+    init(values: [Double], level: Double) {
+        let ordered = values.sorted()
+        guard !ordered.isEmpty else {
+            self.init(count: 0, nStar: Self.nStarGrid[0], level: level, quantile: 0, lower: 0, upper: 0)
+            return
+        }
+        let nStar = Self.nStarGrid.last { $0 < ordered.count } ?? Self.nStarGrid[0]
+        let spread = Self.multiplier * (level * (1 - level) / Double(nStar)).squareRoot()
+        self.init(count: ordered.count, nStar: nStar, level: level, quantile: Self.percentile(ordered, level),
+                  lower: Self.percentile(ordered, max(level - spread, 0.00000001)),
+                  upper: Self.percentile(ordered, min(level + spread, 0.99999999)))
+    }
+
+    /// PERCENTILE_CONT of sorted values: linear interpolation at (count − 1)·q, from the nearer end
+    /// as NumPy's `quantile` does, so both give the same double.
+    static func percentile(_ ordered: [Double], _ q: Double) -> Double {
+        let position = Double(ordered.count - 1) * q
+        let below = Int(position.rounded(.down))
+        let fraction = position - Double(below)
+        let a = ordered[below], b = ordered[min(below + 1, ordered.count - 1)]
+        let difference = b - a
+        return fraction >= 0.5 ? b - difference * (1 - fraction) : a + difference * fraction
+    }
+
+    var n: Double { Double(count) }
+    var mean: Double { quantile }
+
+    /// The variance of the quantile scaled to one value, from the width of its bounds.
+    var varianceInit: Double {
+        guard count > 1 else { return 0 }
+        let width = (upper - lower) / (2 * Self.multiplier)
+        return Double(nStar) / Double(count) * (n - 1) * pow(width, 2)
+    }
+
+    var variance: Double { count < 100 ? varianceInit : max(varianceInit, 1e-5) }
+
+    /// Too few values for the bounds to lie inside (0, 1), or bounds of zero width on few values.
+    var hasZeroVariance: Bool { Self.hasZeroVariance(n: n, level: level, varianceInit: varianceInit) }
+
+    static func hasZeroVariance(n: Double, level: Double, varianceInit: Double) -> Bool {
+        let square = pow(multiplier, 2)
+        if n <= square * level / (1 - level) || n <= square * (1 - level) / level { return true }
+        return varianceInit <= 0 && n < 1000
+    }
+}
+
+/// A quantile of event values whose units hold several events: gbstats'
+/// `QuantileClusteredStatistic`, the event-level quantile with its variance widened for the
+/// clustering of events in units. Per unit, the sums count its events at or below the quantile
+/// (main) and all its events (denominator).
+struct ClusteredQuantileSample: TestStatistic, Equatable {
+    /// The quantile over all events (its `count` is the number of events).
+    var events: QuantileSample
+    var mainSum: Double
+    var mainSumSquares: Double
+    var denominatorSum: Double
+    var denominatorSumSquares: Double
+    var mainDenominatorProducts: Double
+    /// Units (gbstats' `n_clusters`).
+    var units: Int
+
+    /// The event-level statistic from each unit's event values, with GrowthBook's bounds.
+    init(unitEvents: [[Double]], level: Double) {
+        let events = QuantileSample(values: unitEvents.flatMap { $0 }, level: level)
+        var main = 0.0, mainSquares = 0.0, denominator = 0.0, denominatorSquares = 0.0, products = 0.0
+        for values in unitEvents {
+            let below = Double(values.reduce(0) { $1 <= events.quantile ? $0 + 1 : $0 }), count = Double(values.count)
+            main += below
+            mainSquares += below * below
+            denominator += count
+            denominatorSquares += count * count
+            products += count * below
+        }
+        self.init(events: events, mainSum: main, mainSumSquares: mainSquares, denominatorSum: denominator,
+                  denominatorSumSquares: denominatorSquares, mainDenominatorProducts: products, units: unitEvents.count)
+    }
+
+    init(events: QuantileSample, mainSum: Double, mainSumSquares: Double, denominatorSum: Double,
+         denominatorSumSquares: Double, mainDenominatorProducts: Double, units: Int) {
+        self.events = events
+        self.mainSum = mainSum
+        self.mainSumSquares = mainSumSquares
+        self.denominatorSum = denominatorSum
+        self.denominatorSumSquares = denominatorSumSquares
+        self.mainDenominatorProducts = mainDenominatorProducts
+        self.units = units
+    }
+
+    var n: Double { events.n }
+    var mean: Double { events.quantile }
+
+    /// The independent-events variance scaled by the clustered over the independent variance of
+    /// the share of events below the quantile (a ratio by the delta method).
+    var varianceInit: Double {
+        guard events.count > 1, events.level != 0, units > 1, denominatorSum > 0 else { return 0 }
+        let independent = events.level * (1 - events.level) / events.n
+        return events.varianceInit * clusterVariance / independent
+    }
+
+    private var clusterVariance: Double {
+        let clusters = Double(units)
+        let meanMain = mainSum / clusters, meanDenominator = denominatorSum / clusters
+        let varianceMain = (mainSumSquares / clusters - meanMain * meanMain) * clusters / (clusters - 1)
+        let varianceDenominator = (denominatorSumSquares / clusters - meanDenominator * meanDenominator) * clusters / (clusters - 1)
+        let covariance = (mainDenominatorProducts / clusters - meanMain * meanDenominator) * clusters / (clusters - 1)
+        let numerator = varianceMain - 2 * meanMain * covariance / meanDenominator
+            + pow(meanMain, 2) * varianceDenominator / pow(meanDenominator, 2)
+        return numerator / (clusters * pow(meanDenominator, 2))
+    }
+
+    var variance: Double { events.count < 100 ? varianceInit : max(varianceInit, 1e-5) }
+
+    var hasZeroVariance: Bool {
+        QuantileSample.hasZeroVariance(n: n, level: events.level, varianceInit: varianceInit)
+    }
+}

@@ -1,0 +1,43 @@
+/// How a comparison's effect is measured, as gbstats' `difference_type`.
+public enum DifferenceType: String, Sendable, CaseIterable {
+    /// (treatment − control) / control: the lift.
+    case relative
+    /// treatment − control, in the metric's own unit.
+    case absolute
+}
+
+/// A proper Gaussian prior on the relative effect, as gbstats' `GaussianPrior(proper=True)` with
+/// `prior_type="relative"`: with absolute differences it is rescaled by the baseline's mean.
+public struct BayesianPrior: Sendable, Equatable {
+    public var mean: Double
+    public var standardDeviation: Double
+
+    public init(mean: Double, standardDeviation: Double) {
+        self.mean = mean
+        self.standardDeviation = standardDeviation
+    }
+}
+
+/// What the tests of a comparison are asked for: gbstats' `FrequentistConfig`, `SequentialConfig`
+/// and `EffectBayesianConfig` in one.
+public struct TestSettings: Sendable, Equatable {
+    /// Significance level of the confidence and credible intervals.
+    public var alpha: Double
+    public var difference: DifferenceType
+    /// With a value, gbstats' `SequentialTwoSidedTTest` with this tuning parameter replaces the
+    /// fixed-horizon `TwoSidedTTest`.
+    public var sequentialTuning: Double?
+    /// Without one, gbstats' default flat (improper) prior.
+    public var prior: BayesianPrior?
+
+    public init(alpha: Double = 0.05, difference: DifferenceType = .relative, sequentialTuning: Double? = nil,
+                prior: BayesianPrior? = nil) {
+        self.alpha = alpha
+        self.difference = difference
+        self.sequentialTuning = sequentialTuning
+        self.prior = prior
+    }
+
+    /// gbstats' default tuning parameter of the sequential test.
+    public static let defaultSequentialTuning = 5000.0
+}

@@ -136,7 +136,8 @@ public final class ServiceContainer {
         }
     }
 
-    private var services: [ObjectIdentifier: AnyObject] = [:]
+    /// Sized for the handful of services an app registers, so registering does not regrow it.
+    private var services = [ObjectIdentifier: AnyObject](minimumCapacity: 8)
 
     /// Makes an empty container.
     public init() {}

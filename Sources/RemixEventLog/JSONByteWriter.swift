@@ -35,6 +35,7 @@ struct JSONByteWriter {
         at += count
     }
 
+    @inline(__always)
     mutating func literal(_ literal: StaticString) {
         literal.withUTF8Buffer { utf8 in
             guard let source = utf8.baseAddress else { return }
@@ -77,6 +78,8 @@ struct JSONByteWriter {
     /// `string` as a JSON string literal, escaped per RFC 8259. A string that needs no escaping
     /// (the usual case: checked eight bytes at a time) is copied whole.
     mutating func string(_ string: String) {
+        // Native strings (all of ours) lend their bytes in place; others are made contiguous.
+        if string.utf8.withContiguousStorageIfAvailable({ quoted($0) }) != nil { return }
         var string = string
         string.withUTF8 { quoted($0) }
     }

@@ -45,13 +45,18 @@ public protocol AdvertListView: View {
 /// The headless advert list.
 public final class HeadlessAdvertListView: AdvertListView {
     public weak var delegate: (any AdvertListViewDelegate)?
-    public var viewData = AdvertListViewData(items: [])
+    public var viewData = AdvertListViewData(items: []) {
+        didSet { content = nil }
+    }
+    /// The screen for the current view data, made on first request (drivers read it every step).
+    private var content: ScreenContent?
 
     /// Makes an empty list.
     public init() {}
 
     public var screen: ScreenContent {
-        ScreenContent(
+        if let content { return content }
+        let made = ScreenContent(
             name: "adverts", context: viewData.filterTitle,
             title: viewData.filterTitle.map { "Adverts in \($0)" } ?? "Adverts",
             items: viewData.items.map {
@@ -59,6 +64,8 @@ public final class HeadlessAdvertListView: AdvertListView {
             },
             buttons: [ScreenButton(id: "new", title: "New advert", role: .primary),
                       ScreenButton(id: "filters", title: "Filters", role: .other)])
+        content = made
+        return made
     }
 
     public var screenID: ScreenID { ScreenID(name: "adverts", context: viewData.filterTitle) }

@@ -61,7 +61,8 @@ extension DiscoveryFeature.Dependencies {
         guard let feature = insertion.use(as: (any FlowFeature).self) else { return nil }
         let coordinator = feature.makeCoordinator(navigation: navigation)
         coordinator.delegate = delegate
-        record("insertion_started", [EventField("flow", .string(String(describing: type(of: coordinator))))])
+        // What String(describing:) prints for a metatype, without its reflection and conformance checks.
+        record("insertion_started", [EventField("flow", .string(_typeName(type(of: coordinator), qualified: false)))])
         coordinator.start()
         return coordinator
     }

@@ -126,22 +126,34 @@ public struct FeatureContext {
 
 /// Services shared within a session, looked up by their protocol type.
 public final class ServiceContainer {
-    private var services: [ObjectIdentifier: Any] = [:]
+    /// A service kept as the type it was registered under, so that resolving it is a class cast
+    /// rather than a cast from `Any` to a protocol (a conformance lookup per resolve).
+    private final class Entry<T> {
+        let service: T
+
+        init(_ service: T) {
+            self.service = service
+        }
+    }
+
+    /// Sized for the handful of services an app registers, so registering does not regrow it.
+    private var services = [ObjectIdentifier: AnyObject](minimumCapacity: 8)
 
     /// Makes an empty container.
     public init() {}
 
     /// Registers `service` under `type` (usually a protocol).
     public func register<T>(_ service: T, as type: T.Type) {
-        services[ObjectIdentifier(type)] = service
+        services[ObjectIdentifier(type)] = Entry(service)
     }
 
     /// The service registered under `type`.
     public func resolve<T>(_ type: T.Type) throws -> T {
-        guard let service = services[ObjectIdentifier(type)] as? T else {
+        // The key is the type itself, so an entry found is always an `Entry<T>`.
+        guard let entry = services[ObjectIdentifier(type)] as? Entry<T> else {
             throw ServiceError.missing(String(describing: type))
         }
-        return service
+        return entry.service
     }
 }
 

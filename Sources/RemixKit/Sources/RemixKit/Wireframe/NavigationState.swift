@@ -15,6 +15,17 @@ public struct ScreenID: Hashable, Sendable, CustomStringConvertible {
         guard let context, !context.isEmpty else { return name }
         return "\(name)(\(context))"
     }
+
+    /// Appends ``description`` to `text` (screen events render the whole state, so no
+    /// intermediate strings).
+    func write(to text: inout String) {
+        text += name
+        if let context, !context.isEmpty {
+            text += "("
+            text += context
+            text += ")"
+        }
+    }
 }
 
 /// One layer of what is shown: the root or a modal presentation over it.
@@ -36,12 +47,27 @@ public enum NavigationLayer: Equatable, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
+        var text = ""
+        write(to: &text)
+        return text
+    }
+
+    /// Appends ``description`` to `text`: screens joined by ` > `, a split's panes by ` | `.
+    func write(to text: inout String) {
         switch self {
-        case .stack(let screens): screens.map(\.description).joined(separator: " > ")
+        case .stack(let screens): Self.write(screens, to: &text)
         case .split(let master, let detail):
-            master.map(\.description).joined(separator: " > ") + " | "
-                + detail.map(\.description).joined(separator: " > ")
-        case .single(let screen): screen.description
+            Self.write(master, to: &text)
+            text += " | "
+            Self.write(detail, to: &text)
+        case .single(let screen): screen.write(to: &text)
+        }
+    }
+
+    private static func write(_ screens: [ScreenID], to text: inout String) {
+        for index in screens.indices {
+            if index > 0 { text += " > " }
+            screens[index].write(to: &text)
         }
     }
 }
@@ -63,7 +89,13 @@ public struct NavigationState: Equatable, Sendable, CustomStringConvertible {
     public var topScreen: ScreenID? { layers.last?.screens.last }
 
     public var description: String {
-        layers.map(\.description).joined(separator: " ^ ")
+        // Built in one string: this runs for every logged screen event.
+        var text = ""
+        for index in layers.indices {
+            if index > 0 { text += " ^ " }
+            layers[index].write(to: &text)
+        }
+        return text
     }
 }
 

@@ -35,6 +35,7 @@ public final class Window: WireframeFactory {
     /// The navigation state as a value.
     public var state: NavigationState {
         var layers: [NavigationLayer] = []
+        layers.reserveCapacity(modals.count + 1)
         if let root, let layer = Self.layer(of: root) { layers.append(layer) }
         for modal in modals {
             if let layer = Self.layer(of: modal.viewable) { layers.append(layer) }
@@ -60,13 +61,16 @@ public final class Window: WireframeFactory {
     /// wireframe added (e.g. a modal flow's "Cancel").
     public var panels: [Panel] {
         guard let front = frontViewable else { return [] }
-        return Self.visibleViews(of: front).map { view, stack in
+        var panels: [Panel] = []
+        Self.forEachVisibleView(of: front) { view, stack in
             var content = view.screen
             if let button = stack?.leftButton(for: view) {
                 content.buttons.insert(ScreenButton(id: Panel.leftButtonID, title: button.title, role: .cancel), at: 0)
             }
-            return Panel(view: view, content: content)
+            panels.append(Panel(view: view, content: content))
+            return false
         }
+        return panels
     }
 
     /// Whether the front layer's navigation stack has a screen to go back from.
@@ -78,13 +82,13 @@ public final class Window: WireframeFactory {
     /// Whether the front screen (e.g. a loading toast) takes no input until time passes.
     public var isBlocked: Bool {
         guard let front = frontViewable else { return false }
-        return Self.visibleViews(of: front).contains { $0.view.blocksInput }
+        return Self.forEachVisibleView(of: front) { view, _ in view.blocksInput }
     }
 
     /// Whether the front layer shows work in progress the user waits for (e.g. a loading toast).
     public var isBusy: Bool {
         guard let front = frontViewable else { return false }
-        return Self.visibleViews(of: front).contains { $0.view.screen.isBusy }
+        return Self.forEachVisibleView(of: front) { view, _ in view.screen.isBusy }
     }
 
     /// Presses the back button of the front navigation stack.
@@ -96,7 +100,7 @@ public final class Window: WireframeFactory {
     /// Acts on a panel's view as the user would.
     public func send(_ input: UserInput, to panel: Panel) throws {
         guard !isBlocked else { throw NavigationError.blocked }
-        guard let front = frontViewable, Self.visibleViews(of: front).contains(where: { $0.view === panel.view }) else {
+        guard let front = frontViewable, Self.forEachVisibleView(of: front, { view, _ in view === panel.view }) else {
             throw NavigationError.notInFront
         }
         if case .press(Panel.leftButtonID) = input, let stack = stackHolding(panel.view),
@@ -148,12 +152,15 @@ public final class Window: WireframeFactory {
     // MARK: Structure
 
     private func isDisplayed(_ container: any Viewable) -> Bool {
-        let displayed = [root].compactMap { $0 } + modals.map(\.viewable)
-        return displayed.contains { viewable in
-            if viewable === container { return true }
-            guard let split = viewable as? SplitContainer else { return false }
-            return split.master === container || split.detail === container
-        }
+        if let root, Self.shows(root, container) { return true }
+        return modals.contains { Self.shows($0.viewable, container) }
+    }
+
+    /// Whether `container` is `viewable` or one of its split panes.
+    private static func shows(_ viewable: any Viewable, _ container: any Viewable) -> Bool {
+        if viewable === container { return true }
+        guard let split = viewable as? SplitContainer else { return false }
+        return split.master === container || split.detail === container
     }
 
     private var frontViewable: (any Viewable)? { modals.last?.viewable ?? root }
@@ -168,19 +175,34 @@ public final class Window: WireframeFactory {
 
     private func stackHolding(_ view: any View) -> NavigationStack? {
         guard let front = frontViewable else { return nil }
-        return Self.visibleViews(of: front).first { $0.view === view }?.stack
+        var holder: NavigationStack?
+        Self.forEachVisibleView(of: front) { visible, stack in
+            guard visible === view else { return false }
+            holder = stack
+            return true
+        }
+        return holder
     }
 
-    private static func visibleViews(of viewable: any Viewable) -> [(view: any View, stack: NavigationStack?)] {
+    /// Calls `body` with each visible view of `viewable` (and the stack showing it) in display
+    /// order until `body` returns true; says whether it did. Allocates nothing: the window asks
+    /// this several times per user step.
+    @discardableResult
+    private static func forEachVisibleView(
+        of viewable: any Viewable, _ body: (any View, NavigationStack?) -> Bool
+    ) -> Bool {
         switch viewable {
         case let stack as NavigationStack:
-            return stack.topView.map { [($0, stack)] } ?? []
+            guard let top = stack.topView else { return false }
+            return body(top, stack)
         case let split as SplitContainer:
-            return (split.master.map(visibleViews) ?? []) + (split.detail.map(visibleViews) ?? [])
+            if let master = split.master, forEachVisibleView(of: master, body) { return true }
+            if let detail = split.detail, forEachVisibleView(of: detail, body) { return true }
+            return false
         case let single as ViewContainer:
-            return [(single.view, nil)]
+            return body(single.view, nil)
         default:
-            return []
+            return false
         }
     }
 

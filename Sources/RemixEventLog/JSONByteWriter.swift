@@ -1,0 +1,182 @@
+import RemixKit
+
+/// Writes JSON pieces into a buffer that ``JSONLinesEncoder`` sized for the whole line: plain
+/// stores and block copies, no per-piece growth or uniqueness checks. Every write checks that it
+/// stays inside the buffer, so a wrong size is a clear stop, never a stray write.
+struct JSONByteWriter {
+    /// The most bytes a double takes (`-2.2250738585072014e-308` is 24).
+    static let doubleBound = 32
+
+    private let base: UnsafeMutablePointer<UInt8>
+    private let end: Int
+    /// Where the next byte goes.
+    private(set) var at: Int
+
+    /// A writer over `buffer` from index `at`.
+    init(buffer: UnsafeMutableBufferPointer<UInt8>, at: Int) {
+        precondition(at <= buffer.count)
+        // A zero-length buffer may have no address; nothing can be written into it then.
+        base = buffer.baseAddress ?? UnsafeMutablePointer(bitPattern: 1)!
+        end = buffer.count
+        self.at = at
+    }
+
+    @inline(__always)
+    mutating func byte(_ byte: UInt8) {
+        precondition(at < end, "JSON line longer than its bound")
+        base[at] = byte
+        at += 1
+    }
+
+    @inline(__always)
+    mutating func bytes(_ source: UnsafePointer<UInt8>, count: Int) {
+        precondition(count <= end - at, "JSON line longer than its bound")
+        (base + at).update(from: source, count: count)
+        at += count
+    }
+
+    @inline(__always)
+    mutating func literal(_ literal: StaticString) {
+        literal.withUTF8Buffer { utf8 in
+            guard let source = utf8.baseAddress else { return }
+            bytes(source, count: utf8.count)
+        }
+    }
+
+    mutating func timestamp(milliseconds: Int64) {
+        precondition(24 <= end - at, "JSON line longer than its bound")
+        Timestamp.write(milliseconds: milliseconds, to: base + at)
+        at += 24
+    }
+
+    mutating func value(_ value: EventValue) {
+        switch value {
+        case .string(let string): self.string(string)
+        case .int(let int): integer(int)
+        case .double(let double): self.double(double)
+        case .bool(let bool): literal(bool ? "true" : "false")
+        case .null: literal("null")
+        case .object(let fields):
+            byte(UInt8(ascii: "{"))
+            for (index, field) in fields.enumerated() {
+                if index > 0 { byte(UInt8(ascii: ",")) }
+                string(field.name)
+                byte(UInt8(ascii: ":"))
+                self.value(field.value)
+            }
+            byte(UInt8(ascii: "}"))
+        case .array(let values):
+            byte(UInt8(ascii: "["))
+            for (index, value) in values.enumerated() {
+                if index > 0 { byte(UInt8(ascii: ",")) }
+                self.value(value)
+            }
+            byte(UInt8(ascii: "]"))
+        }
+    }
+
+    /// `string` as a JSON string literal, escaped per RFC 8259. A string that needs no escaping
+    /// (the usual case: checked eight bytes at a time) is copied whole.
+    mutating func string(_ string: String) {
+        // Native strings (all of ours) lend their bytes in place; others are made contiguous.
+        if string.utf8.withContiguousStorageIfAvailable({ quoted($0) }) != nil { return }
+        var string = string
+        string.withUTF8 { quoted($0) }
+    }
+
+    private mutating func quoted(_ utf8: UnsafeBufferPointer<UInt8>) {
+        byte(UInt8(ascii: "\""))
+        if let source = utf8.baseAddress {
+            if Self.isPlain(source, count: utf8.count) {
+                bytes(source, count: utf8.count)
+            } else {
+                escaped(source, count: utf8.count)
+            }
+        }
+        byte(UInt8(ascii: "\""))
+    }
+
+    /// Whether none of the `count` bytes at `source` needs escaping. A short string is checked as
+    /// one word padded with spaces; a longer one word by word, the last word overlapping.
+    private static func isPlain(_ source: UnsafePointer<UInt8>, count: Int) -> Bool {
+        if count < 8 {
+            var word: UInt64 = 0x2020_2020_2020_2020
+            withUnsafeMutableBytes(of: &word) { $0.baseAddress!.copyMemory(from: source, byteCount: count) }
+            return !JSONLinesEncoder.mayNeedEscape(word)
+        }
+        let raw = UnsafeRawPointer(source)
+        var index = 0
+        while index + 8 <= count {
+            if JSONLinesEncoder.mayNeedEscape(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) { return false }
+            index += 8
+        }
+        return index == count || !JSONLinesEncoder.mayNeedEscape(raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
+    }
+
+    /// The bytes with quotes, backslashes and control characters escaped; runs between them are
+    /// copied whole.
+    private mutating func escaped(_ source: UnsafePointer<UInt8>, count: Int) {
+        var start = 0
+        for index in 0..<count {
+            let byte = source[index]
+            if byte < 0x20 || byte == 0x22 || byte == 0x5C {
+                bytes(source + start, count: index - start)
+                escape(byte)
+                start = index + 1
+            }
+        }
+        bytes(source + start, count: count - start)
+    }
+
+    private mutating func escape(_ byte: UInt8) {
+        self.byte(UInt8(ascii: "\\"))
+        switch byte {
+        case 0x22: self.byte(0x22)
+        case 0x5C: self.byte(0x5C)
+        case 0x0A: self.byte(UInt8(ascii: "n"))
+        case 0x0D: self.byte(UInt8(ascii: "r"))
+        case 0x09: self.byte(UInt8(ascii: "t"))
+        case 0x08: self.byte(UInt8(ascii: "b"))
+        case 0x0C: self.byte(UInt8(ascii: "f"))
+        default:
+            literal("u00")
+            self.byte(Self.hexDigit(byte >> 4))
+            self.byte(Self.hexDigit(byte & 0xF))
+        }
+    }
+
+    /// The lowercase hex digit of `value` (0…15).
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
+    }
+
+    /// An integer in decimal (at most 20 bytes).
+    mutating func integer(_ value: Int) {
+        if value == 0 { return byte(UInt8(ascii: "0")) }
+        var magnitude = value.magnitude
+        var digits = 0
+        var rest = magnitude
+        while rest > 0 {
+            digits += 1
+            rest /= 10
+        }
+        if value < 0 { byte(UInt8(ascii: "-")) }
+        precondition(digits <= end - at, "JSON line longer than its bound")
+        for index in stride(from: at + digits - 1, through: at, by: -1) {
+            base[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
+            magnitude /= 10
+        }
+        at += digits
+    }
+
+    /// A double as JSON: shortest round-trip form; non-finite values become null.
+    mutating func double(_ value: Double) {
+        guard value.isFinite else { return literal("null") }
+        if value == value.rounded(), abs(value) < 1e15 { return integer(Int(value)) }
+        var text = value.description
+        text.withUTF8 { utf8 in
+            guard let source = utf8.baseAddress else { return }
+            bytes(source, count: utf8.count)
+        }
+    }
+}

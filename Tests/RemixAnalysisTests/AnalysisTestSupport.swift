@@ -25,6 +25,22 @@ enum AnalysisFixture {
         return path
     }
 
+    /// Experiment `e` on Marketplace's insertion slot, control (Manual) against treatment (Auto),
+    /// 50/50, with `metrics` (lines indented two spaces) under `metrics:`.
+    static func twoArmExperiment(metrics: String) -> String {
+        """
+        key: e
+        app: marketplace
+        slot: insertion
+        variations:
+          - {key: control, feature: ManualGroupInsertion}
+          - {key: treatment, feature: AutoGroupInsertion}
+        weights: [0.5, 0.5]
+        metrics:
+        \(metrics)
+        """
+    }
+
     /// The shipped experiments, by key.
     static func shippedDefinitions() -> [String: ExperimentDefinition] {
         let (set, _) = ExperimentSet.load(paths: [repository.appendingPathComponent("experiments").path])

@@ -16,18 +16,10 @@ import Testing
         }
         for index in 0..<ghosts { lines.append(AnalysisFixture.exposure("g\(index)", "e", "ghost", id: 7, at: 1)) }
         try folder.write("events.jsonl", lines.joined(separator: "\n") + "\n")
-        try folder.write("experiments/e.yaml", """
-            key: e
-            app: marketplace
-            slot: insertion
-            variations:
-              - {key: control, feature: ManualGroupInsertion}
-              - {key: treatment, feature: AutoGroupInsertion}
-            weights: [0.5, 0.5]
-            metrics:
+        try folder.write("experiments/e.yaml", AnalysisFixture.twoArmExperiment(metrics: """
               primary: advert_published
               guardrails: [insertion_cancelled]
-            """)
+            """))
         return folder
     }
 

@@ -19,18 +19,10 @@ import Testing
             }
         }
         try folder.write("events.jsonl", lines.joined(separator: "\n") + "\n")
-        try folder.write("experiments/e.yaml", """
-            key: e
-            app: marketplace
-            slot: insertion
-            variations:
-              - {key: control, feature: ManualGroupInsertion}
-              - {key: treatment, feature: AutoGroupInsertion}
-            weights: [0.5, 0.5]
-            metrics:
+        try folder.write("experiments/e.yaml", AnalysisFixture.twoArmExperiment(metrics: """
               primary: advert_published
               secondary: [duration]
-            """)
+            """))
         try folder.write("experiments/metrics.yaml", """
             metrics:
               - key: duration

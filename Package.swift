@@ -85,7 +85,8 @@ let package = Package(
         .testTarget(name: "RemixStoreTests", dependencies: ["RemixStore", "RemixTestSupport"]),
         // What each fuzz target checks, as plain functions the corpus tests call too (Tests/Fuzz/README.md).
         .target(
-            name: "FuzzChecks", dependencies: ["RemixAnalysis", "RemixExperiments", "RemixHost", "RemixSimulation", remixKit],
+            name: "FuzzChecks",
+            dependencies: ["RemixAnalysis", "RemixExperiments", "RemixHost", "RemixSimulation", "RemixStore", remixKit],
             path: "Tests/Fuzz/FuzzChecks"),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzChecks"]),
         .testTarget(
@@ -100,7 +101,8 @@ let package = Package(
 // does, with its own scratch path and `-sanitize=fuzzer,address` — so that plain `swift build` and
 // `swift test` never see them.
 if Context.environment["REMIX_FUZZ"] != nil {
-    let fuzzTargets = ["FuzzLogLine", "FuzzExperimentFile", "FuzzCondition", "FuzzPopulationFile", "FuzzAttributes", "FuzzMetricsFile"]
+    let fuzzTargets = ["FuzzLogLine", "FuzzExperimentFile", "FuzzCondition", "FuzzPopulationFile", "FuzzAttributes", "FuzzMetricsFile",
+                       "FuzzStoreURL"]
     package.targets.append(.target(name: "FuzzSupport", path: "Tests/Fuzz/FuzzSupport"))
     for target in fuzzTargets {
         package.targets.append(.executableTarget(

@@ -59,12 +59,21 @@ public struct StoreURL: Sendable, Equatable, CustomStringConvertible {
     /// Host and port as messages show them: `db.example.com:5432`, `[::1]:5432`, or the socket file.
     public var endpoint: String {
         if let unixSocketPath { return unixSocketPath }
-        return host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        return Self.isIPv6Literal(host) ? "[\(host)]:\(port)" : "\(Self.encode(host)):\(port)"
+    }
+
+    /// Whether `host` is an IPv6 literal: hex digits, colons and dots with at least one colon,
+    /// then maybe a `%zone` of letters, digits, `-`, `_` and `.`.
+    static func isIPv6Literal(_ host: some StringProtocol) -> Bool {
+        let address = host.prefix { $0 != "%" }
+        let zone = host.dropFirst(address.count).dropFirst()
+        return address.contains(":") && address.allSatisfy { $0.isHexDigit || $0 == ":" || $0 == "." }
+            && zone.allSatisfy { ($0.isASCII && ($0.isLetter || $0.isNumber)) || "-_.".contains($0) }
     }
 
     /// The URL without the password: `postgresql://user@host:port/database?sslmode=mode`.
     public var redacted: String {
-        let hostPart = isUnixSocket ? Self.encode(host) : (host.contains(":") ? "[\(host)]" : Self.encode(host))
+        let hostPart = Self.isIPv6Literal(host) ? "[\(host)]" : Self.encode(host)
         return "postgresql://\(Self.encode(user))@\(hostPart):\(port)/\(Self.encode(database))?sslmode=\(sslMode.rawValue)"
     }
 

@@ -46,6 +46,7 @@ struct URLParts {
         if authority.hasPrefix("[") {
             guard let close = authority.firstIndex(of: "]") else { throw bad("an IPv6 address in [ ] is not closed") }
             host = String(authority[authority.index(after: authority.startIndex)..<close])
+            guard let host, StoreURL.isIPv6Literal(host) else { throw bad("[\(host ?? "")] is not an IPv6 address") }
             let after = authority[authority.index(after: close)...]
             if !after.isEmpty {
                 guard after.hasPrefix(":") else { throw bad("unexpected text after the IPv6 address: \(after)") }

@@ -132,6 +132,12 @@ import Testing
         let comparison = try #require(experiment.comparisons.first { $0.metric == "per-session" })
         #expect(comparison.inverse)
         #expect(comparison.error == nil)
+        // Lower is better: chance to win is the chance of a fall and the risks trade places (gbstats' inverse).
+        let statistics = experiment.variations.map { variation in variation.metrics.first { $0.metric == "per-session" } }
+        let control = try #require(statistics.first ?? nil), treatment = try #require(statistics.last ?? nil)
+        let (_, upward) = ComparisonBuilder.tests(control.statistic, treatment.statistic, settings: TestSettings())
+        #expect(comparison.chanceToWin == 1 - upward.chanceToWin)
+        #expect(comparison.risk == [upward.risk[1], upward.risk[0]])
     }
 
     /// The second pass skips lines without the metric's event quoted, but never one whose type

@@ -49,11 +49,13 @@ enum StoreServer {
         await store.close()
     }
 
-    /// Expects `operation` to fail with a `StoreError` of `kind` within `limit`, and returns it. The
+    /// Expects `operation` to fail with a `StoreError` of `kind`, and returns it. `limit` only guards
+    /// against a hang (the product's own time limits, a few seconds, show in its messages; speed is
+    /// not asserted in tests, which share a loaded machine). The
     /// operation runs on a thread of its own: the whole suite shares two cooperative threads with
     /// tests that block them, and waiting for those is not the store's time.
     static func expectFailure(
-        _ kind: StoreError.Kind, within limit: Duration = .seconds(5), sourceLocation: SourceLocation = #_sourceLocation,
+        _ kind: StoreError.Kind, within limit: Duration = .seconds(60), sourceLocation: SourceLocation = #_sourceLocation,
         _ operation: @Sendable () async throws -> Void
     ) async -> StoreError? {
         let (caught, elapsed): (Result<Void, any Error>, Duration) = await withTaskExecutorPreference(OwnThreadExecutor()) {

@@ -28,6 +28,8 @@ import Testing
         #expect(short.port == 5432)
         #expect(short.database == "my db")
         #expect(short.endpoint == "[::1]:5432")
+        let zoned = try StoreURL(parsing: "postgresql://u@[fe80::1%eth0]:6543/d", environment: Self.bare)
+        #expect(zoned.host == "fe80::1%eth0" && zoned.port == 6543)
         let socket = try StoreURL(parsing: "postgresql://%2Fvar%2Frun%2Fpostgresql:5433/remix", environment: Self.bare)
         #expect(socket.unixSocketPath == "/var/run/postgresql/.s.PGSQL.5433")
         let query = try StoreURL(parsing: "postgresql:///remix?host=/tmp&port=7000&user=u&connect_timeout=3",
@@ -95,6 +97,9 @@ import Testing
         ("postgresql://db:0/x", "port 0 is not a number"),
         ("postgresql://a,b/x", "several hosts"),
         ("postgresql://[::1/x", "not closed"),
+        ("postgresql://[db:p%40x]:5432/x", "is not an IPv6 address"),
+        ("postgresql://[]/x", "[] is not an IPv6 address"),
+        ("postgresql://[fe80::1%eth 0]/x", "is not an IPv6 address"),
         ("postgresql://db/x?colour=red", "unknown parameter colour; known: sslmode"),
         ("postgresql://db/x?sslmode", "has no value"),
         ("postgresql://db/x?sslmode=allow", "use one of disable, prefer, require, verify-full"),

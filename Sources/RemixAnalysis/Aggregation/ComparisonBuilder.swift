@@ -1,7 +1,8 @@
 /// Compares each variation with the baseline on each metric — gbstats' two-sided (or sequential)
 /// t-test for the relative or absolute effect, its CI and p-value; gbstats' effect Bayesian test for
-/// chance to win, risk and the credible interval — then adjusts the p-values for the number of
-/// comparisons.
+/// chance to win, risk and the credible interval, both in the metric's direction (for an inverse
+/// metric, lower is better: chance to win is that of a fall, and the risks trade places, as gbstats
+/// does) — then adjusts the p-values for the number of comparisons.
 enum ComparisonBuilder {
     static func compare(variations: [AnalysisReport.Variation], metrics: [String], guardrails: Set<String>,
                         settings: TestSettings, correction: Correction) -> [AnalysisReport.Comparison] {
@@ -9,8 +10,9 @@ enum ComparisonBuilder {
         var comparisons: [AnalysisReport.Comparison] = []
         for variation in variations.dropFirst() {
             for (index, metric) in metrics.enumerated() {
-                let (frequentist, bayesian) = tests(baseline.metrics[index].statistic, variation.metrics[index].statistic,
-                                                    settings: settings)
+                let (frequentist, raw) = tests(baseline.metrics[index].statistic, variation.metrics[index].statistic,
+                                               settings: settings)
+                let bayesian = variation.metrics[index].inverse ? raw.inverted : raw
                 comparisons.append(AnalysisReport.Comparison(
                     variation: variation.key, baseline: baseline.key, metric: metric, guardrail: guardrails.contains(metric),
                     expected: frequentist.expected, ci: [frequentist.ci.lower, frequentist.ci.upper],

@@ -3,6 +3,7 @@ import Foundation
 /// A Bayesian comparison: chance that the treatment beats the control, the expected loss of
 /// choosing each, and the posterior of the effect.
 struct BayesianResult: Sendable {
+    /// The chance that the treatment's effect is above 0.
     var chanceToWin: Double
     /// [risk of choosing the control, risk of choosing the treatment], on the effect's scale.
     var risk: [Double]
@@ -13,6 +14,18 @@ struct BayesianResult: Sendable {
     /// The posterior standard deviation.
     var standardDeviation = 0.0
     var error: String?
+}
+
+extension BayesianResult {
+    /// The result for a metric where lower is better (gbstats' `inverse`): the chance of a fall,
+    /// and the two risks exchanged. An uninformative result (an error) stays as it is.
+    var inverted: BayesianResult {
+        guard error == nil else { return self }
+        var result = self
+        result.chanceToWin = 1 - chanceToWin
+        if risk.count == 2 { result.risk = [risk[1], risk[0]] }
+        return result
+    }
 }
 
 /// gbstats' `EffectBayesianABTest`: a normal posterior of the effect from its delta-method

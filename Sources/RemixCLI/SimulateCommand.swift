@@ -56,10 +56,10 @@ struct SimulateCommand: ParsableCommand {
     @Flag(help: "With a store: complete a run that stopped part-way (blocks already stored are skipped).")
     var resume = false
 
-    @Option(parsing: .unconditional, help: "With a store: how long to retry after the connection is lost (default 30).")
+    @Option(parsing: .unconditional, help: "With a store: seconds to keep retrying after the connection is lost.")
     var retrySeconds: Double = 30
 
-    @Option(help: "Run only part I of N of the session indices, e.g. 2/4.")
+    @Option(help: "Run only part I of N of the user indices, e.g. 2/4.")
     var shard: String?
 
     @Flag(help: "Append to the log instead of replacing it.")

@@ -26,6 +26,9 @@ import Testing
         #expect(result.status == 0)
         #expect(result.stdout.contains("      emits advert_published (advert, group, title)"))
         #expect(result.stdout.contains("      emits sum_analysed (sum, prime)"))
+        // Apps list the service behaviour a population may set.
+        #expect(result.stdout.contains("    service publishFailureRate: chance = 0 — Chance that one publish attempt fails"))
+        #expect(result.stdout.contains("    service recommendationLatencySeconds: seconds = 2 — "))
     }
 
     @Test func aMisspeltMetricEventFailsValidationWithTheNearestEvent() throws {

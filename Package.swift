@@ -85,10 +85,10 @@ let package = Package(
         .testTarget(name: "RemixStoreTests", dependencies: ["RemixStore", "RemixTestSupport"]),
         // What each fuzz target checks, as plain functions the corpus tests call too (Tests/Fuzz/README.md).
         .target(
-            name: "FuzzChecks",
-            dependencies: ["RemixAnalysis", "RemixExperiments", "RemixHost", "RemixSimulation", "RemixStore", remixKit],
+            name: "FuzzChecks", dependencies: ["RemixAnalysis", "RemixExperiments", "RemixHost", "RemixSimulation", remixKit],
             path: "Tests/Fuzz/FuzzChecks"),
-        .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzChecks"]),
+        .target(name: "FuzzStoreChecks", dependencies: ["RemixStore"], path: "Tests/Fuzz/FuzzStoreChecks"),
+        .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzChecks", "FuzzStoreChecks"]),
         .testTarget(
             name: "RemixSimulationTests",
             dependencies: ["RemixSimulation", "RemixEventLog", "RemixExperiments", "RemixHost", "RemixTestSupport", remixKit,
@@ -105,8 +105,9 @@ if Context.environment["REMIX_FUZZ"] != nil {
                        "FuzzStoreURL"]
     package.targets.append(.target(name: "FuzzSupport", path: "Tests/Fuzz/FuzzSupport"))
     for target in fuzzTargets {
+        let checks: Target.Dependency = target == "FuzzStoreURL" ? "FuzzStoreChecks" : "FuzzChecks"
         package.targets.append(.executableTarget(
-            name: target, dependencies: ["FuzzChecks", "FuzzSupport"], path: "Tests/Fuzz/\(target)",
+            name: target, dependencies: [checks, "FuzzSupport"], path: "Tests/Fuzz/\(target)",
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
         package.products.append(.executable(name: target, targets: [target]))
     }

@@ -1,4 +1,5 @@
 import FuzzChecks
+import FuzzStoreChecks
 import Foundation
 import Testing
 
@@ -7,12 +8,15 @@ import Testing
 /// crash or a finding fails here, so an input that once broke a parser stays a regression test
 /// without being rewritten as one by hand.
 @Suite struct FuzzCorpusTests {
+    /// Every target's check.
+    static let checks = FuzzChecks.byTarget.merging(["FuzzStoreURL": FuzzStoreChecks.storeURL]) { first, _ in first }
+
     /// (target, file) for every committed input, seeds and findings.
     static let inputs: [FuzzInputFile] = {
         let fuzz = FuzzChecks.repository.appendingPathComponent("Tests/Fuzz")
         var inputs: [FuzzInputFile] = []
         for folder in ["Seeds", "Findings"] {
-            for target in FuzzChecks.byTarget.keys.sorted() {
+            for target in checks.keys.sorted() {
                 let directory = fuzz.appendingPathComponent("\(folder)/\(target)")
                 let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
                 for name in names.sorted() where !name.hasPrefix(".") {
@@ -25,13 +29,13 @@ import Testing
 
     @Test func everyTargetHasSeeds() {
         let seeded = Set(Self.inputs.filter { $0.path.contains("/Seeds/") }.map(\.target))
-        #expect(seeded == Set(FuzzChecks.byTarget.keys), "targets without seeds: \(Set(FuzzChecks.byTarget.keys).subtracting(seeded))")
+        #expect(seeded == Set(Self.checks.keys), "targets without seeds: \(Set(Self.checks.keys).subtracting(seeded))")
     }
 
     @Test(arguments: inputs)
     func theInputPassesItsTargetsCheck(_ input: FuzzInputFile) throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: input.path))
-        let check = try #require(FuzzChecks.byTarget[input.target])
+        let check = try #require(Self.checks[input.target])
         let message = data.withUnsafeBytes { raw in check(raw.bindMemory(to: UInt8.self)) }
         #expect(message == nil, "\(input.target) on \(input.path): \(message ?? "")")
     }

@@ -139,7 +139,12 @@ import Testing
         #expect(plain.contains("treatment") && plain.contains("1 bad"))
         let coloured = TableReport.render(report, style: .terminal(colour: true))
         #expect(coloured.contains("\u{1B}["))
-
+        // The funnel is a list in Markdown (indented lines would render as one paragraph).
+        let funnel = markdown.split(separator: "\n").drop { !$0.hasPrefix("funnel (") }.dropFirst().prefix(2)
+        #expect(funnel.count == 2 && funnel.allSatisfy { $0.hasPrefix("- **") }, "\(funnel)")
+        #expect(plain.split(separator: "\n").contains { $0.hasPrefix("  treatment: ") })
+        // A legend says what chance to win and risk mean, with risk's unit.
+        #expect(plain.contains("risk: the expected loss of choosing the control or the treatment, as relative lift (0.01 = 1 % of the baseline)"))
     }
 
     @Test func aGuardrailThatMovesIsFlaggedButNeverCalledAWinnerOrLoser() {

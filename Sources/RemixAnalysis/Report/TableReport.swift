@@ -90,6 +90,9 @@ public struct TableReport {
             let colour = verdict == "WINNER" ? "32" : verdict == "LOSER" ? "31" : verdict.hasPrefix("guardrail") ? "33" : nil
             lines.append(colour.map { paint(text, $0) } ?? text)
         }
+        let unit = absolute ? "in the metric's own units" : "as relative lift (0.01 = 1 % of the baseline)"
+        lines.append((markdown ? "\n" : "") + "chance to win: that the variation is better in the metric's direction (↓: lower); "
+                     + "risk: the expected loss of choosing the control or the treatment, \(unit)")
         lines.append("")
         // Time to conversion is measured for a proportion primary metric (a plain event) only.
         let timed = experiment.variations.first?.metrics.first.map { $0.type == "rate" } ?? true
@@ -101,7 +104,9 @@ public struct TableReport {
             let timing = time.medianSeconds.map { median in
                 "median \(Self.fixed(median, 1)) s, p90 \(Self.fixed(time.p90Seconds ?? median, 1)) s"
             } ?? "no conversions"
-            lines.append("  \(variation.key): \(steps.isEmpty ? "-" : steps)" + (timed ? " | \(timing)" : ""))
+            // In Markdown a list item per variation: indented lines would run into one paragraph.
+            lines.append((markdown ? "- **\(variation.key)**: " : "  \(variation.key): ") + (steps.isEmpty ? "-" : steps)
+                         + (timed ? " | \(timing)" : ""))
         }
         lines.append("")
     }

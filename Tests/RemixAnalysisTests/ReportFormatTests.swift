@@ -172,3 +172,16 @@ import Testing
         #expect(!rows.contains { $0.contains("LOSER") })
     }
 }
+
+/// Experiments of the files that are absent from a log because they are not running say why.
+@Suite struct NotRunningExperimentsTests {
+    @Test func statusAndScheduleExplainAnAbsentExperiment() throws {
+        let definitions = AnalysisFixture.shippedDefinitions()
+        let before = try #require(ISO8601DateFormatter().date(from: "2026-11-23T09:00:00Z"))
+        let absent = Analyzer.notRunning(definitions, inLog: ["insertion-flow", "tablet-auto-message"], now: before)
+        #expect(absent == ["uk-manual-first: scheduled from 2026-12-01T00:00:00Z"])
+        // Running experiments of other apps are not listed; once the schedule has begun, neither is this one.
+        let later = try #require(ISO8601DateFormatter().date(from: "2026-12-02T09:00:00Z"))
+        #expect(Analyzer.notRunning(definitions, inLog: [], now: later).isEmpty)
+    }
+}

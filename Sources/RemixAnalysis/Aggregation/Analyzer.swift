@@ -83,8 +83,23 @@ public enum Analyzer {
         let log = AnalysisReport.Log(files: files, lines: tally.lines, badLines: tally.badLineCount,
                                      firstBadLines: tally.badLines, tornFiles: tally.tornFiles,
                                      otherScreenEvents: tally.screens.overflowed ? tally.screens.otherEvents : nil)
-        return AnalysisReport(experiments: experiments, log: log, alpha: options.alpha, correction: options.correction,
-                              elapsedSeconds: (ContinuousClock.now - started).seconds, settings: options.testSettings)
+        var report = AnalysisReport(experiments: experiments, log: log, alpha: options.alpha, correction: options.correction,
+                                    elapsedSeconds: (ContinuousClock.now - started).seconds, settings: options.testSettings)
+        if options.experiment == nil { report.notRunning = notRunning(options.definitions, inLog: Set(keys)) }
+        return report
+    }
+
+    /// Why each experiment of the files that is absent from the log is not running: its status,
+    /// or a schedule that does not cover `now`. (A running experiment of another app is not listed.)
+    static func notRunning(_ definitions: [String: ExperimentDefinition], inLog: Set<String>, now: Date = Date()) -> [String] {
+        return definitions.values.filter { !inLog.contains($0.key) }.sorted { $0.key < $1.key }.compactMap { definition in
+            if definition.experiment.status != .running { return "\(definition.key): status \(definition.experiment.status.rawValue)" }
+            if !definition.isLive { return "\(definition.key): inactive (active: false)" }
+            guard let schedule = definition.schedule, !schedule.contains(now) else { return nil }
+            let format = { (date: Date) in date.formatted(.iso8601) }
+            if let start = schedule.start, now < start { return "\(definition.key): scheduled from \(format(start))" }
+            return "\(definition.key): its schedule ended \(schedule.end.map(format) ?? "")"
+        }
     }
 
     /// Every metric any selected experiment reports.

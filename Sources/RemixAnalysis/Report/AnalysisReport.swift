@@ -129,6 +129,9 @@ public struct AnalysisReport: Sendable {
     public var elapsedSeconds: Double
     /// How the comparisons were tested: difference type, sequential tuning, prior (`alpha` above).
     public var settings = TestSettings()
+    /// Experiments of the experiment files that are absent from the log and not running now (status
+    /// or schedule), each with why, e.g. `uk-manual-first: scheduled from 2026-12-01T00:00:00Z`.
+    public var notRunning: [String] = []
 }
 
 extension AnalysisReport {

@@ -65,6 +65,7 @@ public enum JSONReport {
                 out.field("otherScreenEvents", report.log.otherScreenEvents.map(Double.init))
             }
             out.field("warnings", report.warnings)
+            out.field("notRunning", report.notRunning)
             out.field("alpha", report.alpha)
             out.field("correction", report.correction.rawValue)
             out.field("difference", report.settings.difference.rawValue)

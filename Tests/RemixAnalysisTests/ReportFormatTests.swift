@@ -173,6 +173,20 @@ import Testing
     }
 }
 
+/// A relative CI reaching below −100 % is flagged instead of read.
+@Suite struct TooWideIntervalTests {
+    @Test func anIntervalBelowMinusOneHundredPercentSaysTooFewUnits() throws {
+        var report = try ReportFormatTests.report()
+        var comparison = try #require(report.experiments[0].comparisons.first)
+        comparison.ci = [-1.05, 1.361]
+        comparison.pValueAdjusted = 0.6
+        comparison.error = nil
+        report.experiments[0].comparisons = [comparison]
+        let text = TableReport.render(report, style: .terminal(colour: false))
+        #expect(text.contains("[-105.0%, +136.1%]") && text.contains("too few units to tell (CI below −100 %)"), "\(text)")
+    }
+}
+
 /// Experiments of the files that are absent from a log because they are not running say why.
 @Suite struct NotRunningExperimentsTests {
     @Test func statusAndScheduleExplainAnAbsentExperiment() throws {

@@ -77,8 +77,11 @@ public struct TableReport {
             let moved = c.expected > 0 ? "significantly up" : "significantly down"
             // Lower is better for an inverse metric: a significant fall wins.
             let better = c.inverse ? c.expected < 0 : c.expected > 0
+            // A relative interval reaching below −100 % says the arms are too small to read it.
+            let tooWide = !absolute && c.error == nil && c.ci[0] < -1
             let verdict = c.error.map { "⚠ \($0)" }
-                ?? (significant ? (c.guardrail ? "guardrail \(moved)" : (better ? "WINNER" : "LOSER")) : "")
+                ?? (significant ? (c.guardrail ? "guardrail \(moved)" : (better ? "WINNER" : "LOSER"))
+                    : (tooWide ? "too few units to tell (CI below −100 %)" : ""))
             let metric = metrics.first { $0.metric == c.metric }.map(Self.heading) ?? c.metric
             comparisons.append([c.variation, metric, effect(c.expected), "[\(effect(c.ci[0])), \(effect(c.ci[1]))]",
                                 Self.fixed(c.pValue, 4), Self.fixed(c.pValueAdjusted, 4), Self.percent(c.chanceToWin),

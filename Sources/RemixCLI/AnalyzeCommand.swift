@@ -89,6 +89,7 @@ func analyze(logs: [String], experimentsFolder: String, experimentsGiven: Bool =
     }
     var options = AnalysisOptions(logs: logs, definitions: definitions, experiment: experiment, metrics: metrics,
                                   alpha: alpha, correction: correction, strict: strict, jobs: jobs)
+    options.readExperimentFiles = true
     if let settings {
         options.difference = settings.difference
         options.sequentialTuning = settings.sequentialTuning

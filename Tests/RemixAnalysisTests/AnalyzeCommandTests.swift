@@ -133,3 +133,35 @@ import Testing
         #expect(result.stderr.contains("remix: cannot read /dev/zero: it is a device, not a log"))
     }
 }
+
+/// A log analysed without its experiment's file: said in every format, and no verdicts.
+@Suite struct MissingExperimentFileTests {
+    @Test func noVerdictWithoutTheExperimentFile() throws {
+        let folder = try TemporaryFolder()
+        var lines: [String] = []
+        for index in 0..<400 {
+            let treatment = index % 2 == 1
+            lines.append(AnalysisFixture.exposure("u\(index)", "e", treatment ? "treatment" : "control", id: index % 2, at: 1))
+            // The treatment converts four times as often: with its file this is a WINNER.
+            if treatment ? index % 5 != 0 : index % 5 == 0 { lines.append(AnalysisFixture.event("u\(index)", "advert_published", at: 2)) }
+        }
+        try folder.write("events.jsonl", lines.joined(separator: "\n") + "\n")
+        try folder.write("experiments/e.yaml", AnalysisFixture.twoArmExperiment(metrics: "  primary: advert_published\n"))
+        try FileManager.default.createDirectory(atPath: folder.path("empty"), withIntermediateDirectories: true)
+        let withFile = try RemixProcess.run(["analyze", "events.jsonl", "--experiments", "experiments"], in: folder.url)
+        #expect(withFile.stdout.contains("WINNER"), "\(withFile.stdout)")
+        let table = try RemixProcess.run(["analyze", "events.jsonl", "--experiments", "empty"], in: folder.url)
+        #expect(table.status == 0, "\(table.stderr)")
+        #expect(table.stdout.contains("e: no experiment file · SRM p"))
+        let rows = table.stdout.split(separator: "\n")
+        #expect(!rows.contains { $0.hasSuffix("WINNER") || $0.hasSuffix("LOSER") } && rows.contains { $0.hasSuffix("significant") },
+                "\(table.stdout)")
+        for format in ["json", "markdown", "csv"] {
+            let result = try RemixProcess.run(["analyze", "events.jsonl", "--experiments", "empty", "--format", format], in: folder.url)
+            #expect(result.stderr.contains("warning: e: no experiment file for it was read"), "\(format): \(result.stderr)")
+            #expect(!result.stdout.split(separator: "\n").contains { $0.hasSuffix("WINNER |") || $0.hasSuffix(",WINNER") })
+        }
+        let json = try RemixProcess.run(["analyze", "events.jsonl", "--experiments", "empty", "--format", "json"], in: folder.url)
+        #expect(json.stdout.contains(#""hasExperimentFile":false"#) && json.stdout.contains("no experiment file for it was read"))
+    }
+}

@@ -26,6 +26,10 @@ public struct AnalysisOptions: Sendable {
     /// The metrics that experiment files and `metrics` name by key (see ``MetricsFileParser``);
     /// a name that is not a key is the proportion of units with that event.
     public var catalog = MetricCatalog()
+    /// Whether `definitions` come from an experiments folder that was read: then an experiment of
+    /// the log without a definition is reported as having no file (no verdicts, a warning). Callers
+    /// that analyse without files leave it false.
+    public var readExperimentFiles = false
     /// Read sizes; tests make them small to cross chunk and part boundaries.
     var readSizes = LogReader.Sizes()
 
@@ -187,7 +191,8 @@ public enum Analyzer {
         return AnalysisReport.Experiment(
             key: key, primaryMetric: metrics.first, guardrails: metrics.filter { guardrails.contains($0) },
             weights: weights, srmPValue: srm, multipleExposureUnits: counts.multiple, variations: variations,
-            comparisons: comparisons, undeclaredVariations: undeclared)
+            comparisons: comparisons, undeclaredVariations: undeclared,
+            hasFile: definition != nil || !options.readExperimentFiles)
     }
 
     private static func normalizedWeights(_ definition: ExperimentDefinition) -> [Double] {

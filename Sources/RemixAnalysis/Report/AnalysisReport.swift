@@ -96,6 +96,9 @@ public struct AnalysisReport: Sendable {
         public var variations: [Variation]
         public var comparisons: [Comparison]
         public var undeclaredVariations: [UndeclaredVariation] = []
+        /// Whether its experiment file was read; without it the metrics are the defaults and no
+        /// result is called a winner, a loser or a guardrail.
+        public var hasFile = true
     }
 
     /// What was read.
@@ -151,6 +154,11 @@ extension AnalysisReport.Experiment {
     /// This experiment's warnings (see ``AnalysisReport/warnings``).
     public var warnings: [String] {
         var warnings: [String] = []
+        if !hasFile {
+            warnings.append("\(key): no experiment file for it was read, so its metrics are "
+                            + (primaryMetric.map { "the defaults (\($0)…)" } ?? "unknown")
+                            + " and no result is called WINNER, LOSER or a guardrail; give its folder with --experiments")
+        }
         if !undeclaredVariations.isEmpty {
             let units = undeclaredVariations.reduce(0) { $0 + $1.units }
             let list = undeclaredVariations.map { "'\($0.key)' (variationId \($0.variationId)): \($0.units)" }

@@ -10,7 +10,8 @@ public enum JSONReport {
             out.array(report.experiments) { experiment in
                 out.object {
                     out.field("key", experiment.key)
-                    out.field("primaryMetric", experiment.primaryMetric)
+                    out.field("primaryMetric", experiment.hasFile ? experiment.primaryMetric : nil)
+                    out.field("hasExperimentFile", experiment.hasFile)
                     out.field("guardrails", experiment.guardrails)
                     out.field("weights", experiment.weights)
                     out.field("srmPValue", experiment.srmPValue)

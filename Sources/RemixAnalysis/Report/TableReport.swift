@@ -46,7 +46,8 @@ public struct TableReport {
     private mutating func section(_ experiment: AnalysisReport.Experiment, report: AnalysisReport) {
         let srm = experiment.srmPValue.map { Self.fixed($0, 4) } ?? "n/a"
         let srmFlag = (experiment.srmPValue ?? 1) < srmThreshold
-        let title = "\(experiment.key): primary \(experiment.primaryMetric ?? "-") · SRM p = \(srm)"
+        let title = "\(experiment.key): " + (experiment.hasFile ? "primary \(experiment.primaryMetric ?? "-")" : "no experiment file")
+            + " · SRM p = \(srm)"
             + (srmFlag ? " SAMPLE RATIO MISMATCH — do not trust these results" : "")
             + " · multiple-exposure units excluded: \(experiment.multipleExposureUnits)"
         lines.append(markdown ? "## \(title)" : paint(title, srmFlag ? "1;31" : "1"))
@@ -80,8 +81,8 @@ public struct TableReport {
             // A relative interval reaching below −100 % says the arms are too small to read it.
             let tooWide = !absolute && c.error == nil && c.ci[0] < -1
             let verdict = c.error.map { "⚠ \($0)" }
-                ?? (significant ? (c.guardrail ? "guardrail \(moved)" : (better ? "WINNER" : "LOSER"))
-                    : (tooWide ? "too few units to tell (CI below −100 %)" : ""))
+                ?? (significant && experiment.hasFile ? (c.guardrail ? "guardrail \(moved)" : (better ? "WINNER" : "LOSER"))
+                    : (tooWide ? "too few units to tell (CI below −100 %)" : (significant ? "significant" : "")))
             let metric = metrics.first { $0.metric == c.metric }.map(Self.heading) ?? c.metric
             comparisons.append([c.variation, metric, effect(c.expected), "[\(effect(c.ci[0])), \(effect(c.ci[1]))]",
                                 Self.fixed(c.pValue, 4), Self.fixed(c.pValueAdjusted, 4), Self.percent(c.chanceToWin),

@@ -39,19 +39,27 @@ public struct Population: Sendable {
 
         /// Picks a value's index.
         func sampleIndex(_ random: inout SeededGenerator) -> Int {
-            let total = weights.reduce(0, +)
-            var point = Double(random.next() >> 11) * 0x1.0p-53 * total
-            for (index, weight) in weights.enumerated() {
-                if point < weight { return index }
-                point -= weight
-            }
-            return values.count - 1
+            Population.pick(weights, weight: { $0 }, &random)
         }
 
         /// Picks a value.
         func sample(_ random: inout SeededGenerator) -> String {
             values.isEmpty ? "" : values[sampleIndex(&random)]
         }
+    }
+
+    /// The index of an element of `items` drawn with chances proportional to `weight` (the last
+    /// one when rounding leaves the point past the end), without building a list of weights.
+    static func pick<Items: Collection>(_ items: Items, weight: (Items.Element) -> Double,
+                                        _ random: inout SeededGenerator) -> Int where Items.Index == Int {
+        let total = items.reduce(0) { $0 + weight($1) }
+        var point = Double(random.next() >> 11) * 0x1.0p-53 * total
+        for index in items.indices {
+            let share = weight(items[index])
+            if point < share { return index }
+            point -= share
+        }
+        return items.count - 1
     }
 
     /// What a user comes to do, as data: how it begins, what it fills and picks, and how the user

@@ -26,8 +26,7 @@ struct SessionSimulator: Sendable {
                   summary: inout SimulationSummary) throws {
         let population = plan.population
         var random = SeededGenerator(seed: Self.mix(plan.seed, UInt64(index)))
-        let persona = population.personas[Population.Distribution(values: [], weights: population.personas.map(\.weight))
-            .sampleIndex(&random)]
+        let persona = population.personas[Population.pick(population.personas, weight: \.weight, &random)]
         let user = "u\(plan.seed)-\(index)"
         var attributes: [String: AttributeValue] = ["id": .string(user)]
         var attributeFields = [EventField("id", .string(user))]

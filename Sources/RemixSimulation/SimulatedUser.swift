@@ -92,7 +92,7 @@ final class SimulatedUser {
         }
         let intent = population.intents[plan.removeFirst()]
         let values = intent.values.isEmpty ? Population.IntentValues(texts: [:], path: [], weight: 1)
-            : intent.values[Population.Distribution(values: [], weights: intent.values.map(\.weight)).sampleIndex(&random)]
+            : intent.values[Population.pick(intent.values, weight: \.weight, &random)]
         attempt = Attempt(intent: intent, values: values)
         log.watch(intent.success?.value)
     }

@@ -13,7 +13,9 @@ import Testing
         let path = AnalysisFixture.repository.appendingPathComponent("experiments/metrics.yaml").path
         let (catalog, problems) = MetricsFileParser.load(path)
         #expect(problems.isEmpty, "\(problems)")
-        #expect(Set(catalog.definitions.map(\.kind)) == [.proportion, .mean, .ratio])
+        #expect(Set(catalog.definitions.map(\.kind)) == Set(MetricDefinition.Kind.allCases))
+        #expect(catalog["session-time-p90"]?.level == .event && catalog["user-time-median"]?.level == .unit)
+        #expect(catalog["sums-analysed"]?.cuped == true && catalog["time-in-sessions-p99-capped"]?.capPercentile == 0.99)
         let ratio = try #require(catalog["misfiled-per-published"])
         #expect(ratio.numerator == "misfiled" && ratio.denominator == "adverts-published" && ratio.inverse)
         #expect(catalog["time-in-sessions"]?.value == "durationMs" && catalog["time-in-sessions"]?.capAbsolute == 7_200_000)
@@ -62,7 +64,7 @@ import Testing
               - key: p
                 type: mean
                 event: e
-                cap: {percentile: 0.99}
+                cap: {percentile: 1.5}
               - key: w
                 type: mean
                 event: e
@@ -79,8 +81,8 @@ import Testing
             "m.yaml:3:11: error: unknown metric type 'meen'; did you mean 'mean'?",
             "m.yaml:7:5: error: unknown key 'evnet' in a metric; did you mean 'event'?",
             "m.yaml:15:5: error: a proportion metric has no 'value'",
-            "m.yaml:19:5: error: 'quantile' is not supported yet",
-            "m.yaml:23:11: error: cap: {percentile: …} is not supported yet",
+            "m.yaml:19:5: error: a mean metric has no 'quantile': those are for quantile metrics",
+            "m.yaml:23:23: error: cap's percentile is a level between 0 and 1 such as 0.99",
             "m.yaml:27:13: error: window is hours after the first exposure, above 0",
             "m.yaml:31:10: error: metric 'd' is defined twice (first at line 28)",
             "m.yaml:10:16: error: the numerator 'b2' is not a metric of this file",
@@ -104,5 +106,54 @@ import Testing
             .hasPrefix("m.yaml:2:43: error: value 'ts' is a field the analysis reads itself") == true)
         #expect(Self.problems("metric: []").first?.contains("did you mean 'metrics'") == true)
         #expect(Self.problems("metrics: 3").first?.hasPrefix("m.yaml:1:10: error: metrics must be a list") == true)
+    }
+
+    @Test func quantileCupedAndPercentileCapAreRead() {
+        let (catalog, problems) = MetricsFileParser.parse("""
+            metrics:
+              - {key: q, type: quantile, event: e, value: v, quantile: 0.9}
+              - {key: qe, type: quantile, event: e, value: v, quantile: 0.5, level: event, window: 48}
+              - {key: c, type: mean, event: e, value: v, cuped: true, preWindow: 72, cap: {percentile: 0.99}}
+              - {key: p, type: proportion, event: e, cuped: true}
+            """, file: "m.yaml")
+        #expect(problems.isEmpty, "\(problems)")
+        #expect(catalog["q"]?.kind == .quantile && catalog["q"]?.quantile == 0.9 && catalog["q"]?.level == .unit)
+        #expect(catalog["q"]?.label == "p90")
+        #expect(catalog["qe"]?.level == .event && catalog["qe"]?.label == "p50 of events" && catalog["qe"]?.windowHours == 48)
+        #expect(catalog["c"]?.cuped == true && catalog["c"]?.preWindowHours == 72 && catalog["c"]?.capPercentile == 0.99)
+        #expect(catalog["c"]?.label == "mean, CUPED")
+        #expect(catalog["p"]?.preWindowHours == 336 && catalog["p"]?.isSimpleProportion == false)
+        #expect(MetricDefinition(key: "x", kind: .quantile, quantile: 0.995).label == "p99.5")
+    }
+
+    @Test func quantileAndCupedProblemsArePositioned() {
+        let cases: [(String, String)] = [
+            ("{key: q, type: quantile, event: e, quantile: 0.9}", "m.yaml:2:5: error: quantile 'q' needs 'value'"),
+            ("{key: q, type: quantile, event: e, value: v}", "m.yaml:2:5: error: quantile 'q' needs 'quantile'"),
+            ("{key: q, type: quantile, event: e, value: v, quantile: 1}", "m.yaml:2:60: error: quantile is a level between 0 and 1"),
+            ("{key: q, type: quantile, event: e, value: v, quantile: 0.9, level: events}",
+             "m.yaml:2:72: error: level is 'unit' (each unit's sum) or 'event' (each event's value), not 'events'; did you mean 'event'?"),
+            ("{key: q, type: quantile, event: e, value: v, quantile: 0.9, cap: {absolute: 3}}",
+             "m.yaml:2:65: error: a quantile metric has no 'cap'"),
+            ("{key: q, type: quantile, event: e, value: v, quantile: 0.9, cuped: true}",
+             "m.yaml:2:65: error: a quantile metric has no 'cuped'"),
+            ("{key: m, type: mean, event: e, preWindow: 10}", "m.yaml:2:47: error: preWindow is the hours before exposure that CUPED reads"),
+            ("{key: m, type: mean, event: e, cuped: true, preWindow: 0}", "m.yaml:2:60: error: preWindow is hours before the first exposure"),
+            ("{key: m, type: mean, event: e, cap: {absolute: 3, percentile: 0.9}}", "m.yaml:2:41: error: cap is {absolute: X} or {percentile: P}"),
+            ("{key: m, type: mean, event: e, level: unit}", "m.yaml:2:36: error: a mean metric has no 'level'"),
+        ]
+        for (metric, expected) in cases {
+            let problems = Self.problems("metrics:\n  - \(metric)")
+            #expect(problems.first?.hasPrefix(expected) == true, "\(metric): \(problems)")
+        }
+        let ratio = Self.problems("""
+            metrics:
+              - {key: q, type: quantile, event: e, value: v, quantile: 0.9}
+              - {key: m, type: mean, event: e}
+              - {key: r, type: ratio, numerator: q, denominator: m, cuped: true}
+              - {key: s, type: ratio, numerator: q, denominator: m}
+            """)
+        #expect(ratio.first?.hasPrefix("m.yaml:4:57: error: a ratio metric has no 'cuped'") == true, "\(ratio)")
+        #expect(ratio.contains { $0.hasPrefix("m.yaml:5:38:") && $0.contains("'q' is a quantile") }, "\(ratio)")
     }
 }

@@ -1,44 +1,56 @@
 /// How one metric of one experiment is read per unit: from the first pass (a plain proportion)
-/// or from a ``ValueTally`` column (anything else; a ratio from its two parts' columns).
+/// or from ``ValueTally`` columns (anything else; a ratio from its two parts' columns, CUPED from
+/// the metric's column after exposure and its column before).
 struct MetricReader {
     /// A metric summed per unit in a value column.
     struct Part {
         var definition: MetricDefinition
         var column: Int
+        /// Per-unit values above this count as this: the absolute cap, or the percentile cap
+        /// once ``VariationCounter`` has computed it over the experiment's units.
+        var cap: Double?
     }
 
     let definition: MetricDefinition
     /// The first pass's tracked index of a plain proportion's event.
     let tracked: Int?
-    /// The metric itself (proportion with a window, mean) or a ratio's numerator.
-    let first: Part?
+    /// The metric itself (proportion with a window, mean, quantile) or a ratio's numerator.
+    var first: Part?
     /// A ratio's denominator.
-    let second: Part?
+    var second: Part?
+    /// The CUPED covariate: the metric before exposure.
+    var pre: Part?
 
     init(_ definition: MetricDefinition, catalog: MetricCatalog, tally: LogTally, values: ValueTally?) {
         self.definition = definition
-        func part(_ metric: MetricDefinition?) -> Part? {
-            guard let metric, let column = values?.columns.firstIndex(of: Self.column(metric)) else { return nil }
-            return Part(definition: metric, column: column)
+        func part(_ metric: MetricDefinition?, _ column: (MetricDefinition) -> ValueTally.Column = Self.column) -> Part? {
+            guard let metric, let index = values?.columns.firstIndex(of: column(metric)) else { return nil }
+            return Part(definition: metric, column: index, cap: metric.capAbsolute)
         }
         tracked = definition.isSimpleProportion ? definition.event.flatMap { tally.tracked.firstIndex(of: $0) } : nil
         switch definition.kind {
         case _ where definition.isSimpleProportion:
-            first = nil
-            second = nil
+            break
         case .ratio:
             first = part(definition.numerator.flatMap { catalog[$0] })
             second = part(definition.denominator.flatMap { catalog[$0] })
         default:
             first = part(definition)
-            second = nil
+            if definition.cuped { pre = part(definition, Self.preColumn) }
         }
     }
 
-    /// The value column a proportion or mean metric is summed in.
+    /// The value column a proportion, mean or quantile metric is read from after exposure.
     static func column(_ metric: MetricDefinition) -> ValueTally.Column {
-        ValueTally.Column(event: metric.event ?? "", value: metric.kind == .mean ? metric.value : nil,
-                          windowHours: metric.windowHours)
+        ValueTally.Column(event: metric.event ?? "", value: metric.kind == .proportion ? nil : metric.value,
+                          windowHours: metric.windowHours,
+                          keepEvents: metric.kind == .quantile && metric.level == .event)
+    }
+
+    /// The value column of a CUPED covariate: the same events in the pre-window before exposure.
+    static func preColumn(_ metric: MetricDefinition) -> ValueTally.Column {
+        ValueTally.Column(event: metric.event ?? "", value: metric.kind == .proportion ? nil : metric.value,
+                          windowHours: metric.preWindowHours, pre: true)
     }
 
     /// The value columns `metric` needs (none for a plain proportion).
@@ -46,15 +58,17 @@ struct MetricReader {
         switch metric.kind {
         case _ where metric.isSimpleProportion: []
         case .ratio: [metric.numerator, metric.denominator].compactMap { $0.flatMap { catalog[$0] } }.map(column)
-        default: [column(metric)]
+        default: [column(metric)] + (metric.cuped ? [preColumn(metric)] : [])
         }
     }
 
-    /// A part's value for `unit` (0 or 1 for a proportion, the sum or count for a mean), capped.
-    static func value(_ part: Part, values: ValueTally, experiment: Int, unit: Int) -> (value: Double, count: Int) {
+    /// A part's value for `unit` (0 or 1 for a proportion, the sum or count for a mean or a
+    /// quantile's unit value), capped unless `capped` is false.
+    static func value(_ part: Part, values: ValueTally, experiment: Int, unit: Int,
+                      capped: Bool = true) -> (value: Double, count: Int) {
         let (sum, count) = values.values(experiment: experiment, column: part.column, unit: unit)
         var value = part.definition.kind == .proportion ? (count > 0 ? 1 : 0) : (part.definition.value == nil ? Double(count) : sum)
-        if let cap = part.definition.capAbsolute { value = min(value, cap) }
+        if capped, let cap = part.cap { value = min(value, cap) }
         return (value, count)
     }
 }
@@ -69,12 +83,17 @@ struct MetricAccumulator {
     var products = 0.0
     var missing = 0
     var nonNumeric = 0
+    /// A unit-level quantile's per-unit values.
+    var unitValues: [Double] = []
+    /// An event-level quantile, computed from the kept events.
+    var clustered: ClusteredQuantileSample?
 
-    /// Adds one unit's values (`second` for a ratio's denominator).
-    mutating func add(_ value: Double, count: Int, second: Double? = nil) {
+    /// Adds one unit's values (`second` for a ratio's denominator or a CUPED covariate).
+    mutating func add(_ value: Double, count: Int, second: Double? = nil, keepValue: Bool = false) {
         if count > 0 { conversions += 1 }
         sum += value
         squares += value * value
+        if keepValue { unitValues.append(value) }
         if let second {
             denominatorSum += second
             denominatorSquares += second * second
@@ -84,17 +103,32 @@ struct MetricAccumulator {
 
     /// The statistic the tests compare, for `units` units.
     func statistic(_ reader: MetricReader, units: Int) -> MetricStatistic {
-        func part(_ part: MetricReader.Part?, _ sum: Double, _ squares: Double) -> RatioPart {
-            part?.definition.kind == .proportion ? RatioPart(ProportionSample(units: units, conversions: Int(sum)))
+        func part(_ definition: MetricDefinition?, _ sum: Double, _ squares: Double) -> RatioPart {
+            definition?.kind == .proportion ? RatioPart(ProportionSample(units: units, conversions: Int(sum)))
                 : RatioPart(MeanSample(units: units, sum: sum, sumSquares: squares))
+        }
+        func cupedPart(_ sum: Double, _ squares: Double) -> CupedPart {
+            reader.definition.kind == .proportion ? .proportion(ProportionSample(units: units, conversions: Int(sum)))
+                : .mean(MeanSample(units: units, sum: sum, sumSquares: squares))
+        }
+        if reader.definition.cuped, reader.pre != nil {
+            return .regressionAdjusted(RegressionAdjustedSample(units: units, post: cupedPart(sum, squares),
+                                                                pre: cupedPart(denominatorSum, denominatorSquares),
+                                                                sumOfProducts: products))
         }
         switch reader.definition.kind {
         case .proportion: return .proportion(ProportionSample(units: units, conversions: conversions))
         case .mean: return .mean(MeanSample(units: units, sum: sum, sumSquares: squares))
         case .ratio:
-            return .ratio(RatioSample(units: units, numerator: part(reader.first, sum, squares),
-                                      denominator: part(reader.second, denominatorSum, denominatorSquares),
+            return .ratio(RatioSample(units: units, numerator: part(reader.first?.definition, sum, squares),
+                                      denominator: part(reader.second?.definition, denominatorSum, denominatorSquares),
                                       sumOfProducts: products))
+        case .quantile:
+            let level = reader.definition.quantile ?? 0.5
+            if reader.definition.level == .event {
+                return .clusteredQuantile(clustered ?? ClusteredQuantileSample(events: [], units: [], level: level))
+            }
+            return .quantile(QuantileSample(values: unitValues, level: level))
         }
     }
 }

@@ -1,8 +1,10 @@
 /// The second pass over a log, for metrics that are not a plain proportion: per experiment and
 /// per column (events of one type, one numeric field, one window), each exposed unit's sum of the
-/// field and count of events at or after its first exposure (and within the window). Units are
-/// the first pass's ids and exposures its merged ones, so parts of a log merge by adding.
-/// Memory grows with units × columns, never with events.
+/// field and count of events at or after its first exposure (and within the window) — or, for a
+/// CUPED covariate, in the window before it. Units are the first pass's ids and exposures its
+/// merged ones, so parts of a log merge by adding. Memory grows with units × columns, never with
+/// events — except for event-level quantiles, whose columns keep each event's unit and value
+/// (12 bytes an event of that type).
 struct ValueTally: LineSink {
     /// What is summed per unit.
     struct Column: Hashable, Sendable {
@@ -10,6 +12,10 @@ struct ValueTally: LineSink {
         /// The numeric field summed; nil only counts events.
         var value: String?
         var windowHours: Double?
+        /// The `windowHours` before the first exposure instead of after it (a CUPED covariate).
+        var pre = false
+        /// Keep every event's unit and value (an event-level quantile).
+        var keepEvents = false
     }
 
     /// One experiment's sums of one column, indexed by unit id.
@@ -20,6 +26,9 @@ struct ValueTally: LineSink {
         /// variation index.
         var missing: [Int] = []
         var notNumber: [Int] = []
+        /// With ``Column/keepEvents``: each counted event's unit and numeric value.
+        var eventUnits: [Int32] = []
+        var eventValues: [Double] = []
     }
 
     let columns: [Column]
@@ -32,6 +41,8 @@ struct ValueTally: LineSink {
     /// Column → index into `numericNames`, or -1.
     private let fieldOf: [Int]
     private let windowMs: [Int64]
+    private let isPre: [Bool]
+    private let keepsEvents: [Bool]
     private let users: ByteStringTable
     /// Experiment → unit id → exposure, from the first pass.
     private let exposures: [[LogTally.Exposure]]
@@ -57,6 +68,8 @@ struct ValueTally: LineSink {
         windowMs = columns.map { column in
             column.windowHours.map { hours in Int64(min((hours * 3_600_000).rounded(), 9e18)) } ?? .max
         }
+        isPre = columns.map(\.pre)
+        keepsEvents = columns.map(\.keepEvents)
         users = first.users
         exposures = first.experiments.map(\.exposures)
         sums = Array(repeating: Array(repeating: Sums(), count: columns.count), count: first.experiments.count)
@@ -72,9 +85,14 @@ struct ValueTally: LineSink {
               let unit = users.find(LogTally.slice(line, fields.user)) else { return nil }
         for experiment in exposures.indices where unit < exposures[experiment].count {
             let exposure = exposures[experiment][unit]
-            guard exposure.variation >= 0, time >= exposure.first else { continue }
-            for column in columnsOfEvent[event] where time - exposure.first < windowMs[column] {
-                add(unit: unit, variation: Int(exposure.variation), column: column, experiment: experiment, fields: fields)
+            guard exposure.variation >= 0 else { continue }
+            let offset = time - exposure.first
+            for column in columnsOfEvent[event] {
+                let inWindow = isPre[column] ? offset < 0 && -offset <= windowMs[column]
+                    : offset >= 0 && offset < windowMs[column]
+                if inWindow {
+                    add(unit: unit, variation: Int(exposure.variation), column: column, experiment: experiment, fields: fields)
+                }
             }
         }
         return nil
@@ -89,6 +107,10 @@ struct ValueTally: LineSink {
         if fields.numberMask & bit != 0 {
             LogTally.ensure(&sums[experiment][column].sum, unit, 0)
             sums[experiment][column].sum[unit] += fields.numbers[field]
+            if keepsEvents[column] {
+                sums[experiment][column].eventUnits.append(Int32(unit))
+                sums[experiment][column].eventValues.append(fields.numbers[field])
+            }
         } else if fields.notNumberMask & bit != 0 {
             LogTally.ensure(&sums[experiment][column].notNumber, variation, 0)
             sums[experiment][column].notNumber[variation] += 1
@@ -108,6 +130,8 @@ struct ValueTally: LineSink {
                 Self.add(theirs.count, to: &sums[experiment][column].count)
                 Self.add(theirs.missing, to: &sums[experiment][column].missing)
                 Self.add(theirs.notNumber, to: &sums[experiment][column].notNumber)
+                sums[experiment][column].eventUnits += theirs.eventUnits
+                sums[experiment][column].eventValues += theirs.eventValues
             }
         }
     }

@@ -9,7 +9,7 @@ struct VariationCounter {
     private(set) var unslotted: [Int: Int] = [:]
     /// Slot → metric → sums over the slot's units.
     private var accumulators: [[MetricAccumulator]]
-    private let readers: [MetricReader]
+    private var readers: [MetricReader]
     private var screenUnits: [[Int]]
     private var otherScreenUnits: [Int]
     private var durations: [[Int64]]
@@ -20,7 +20,13 @@ struct VariationCounter {
 
     init(tally: LogTally, experiment: LogTally.ExperimentTally, experimentIndex: Int, slots: [Int: Int],
          variationCount: Int, metrics: [MetricDefinition], catalog: MetricCatalog, values: ValueTally?) {
-        let readers = metrics.map { MetricReader($0, catalog: catalog, tally: tally, values: values) }
+        var readers = metrics.map { MetricReader($0, catalog: catalog, tally: tally, values: values) }
+        if let values {
+            for index in readers.indices {
+                Self.resolvePercentileCaps(&readers[index], values: values, experiment: experiment,
+                                           experimentIndex: experimentIndex, slots: slots)
+            }
+        }
         self.readers = readers
         let screens = tally.screens
         screenNames = (0..<screens.names.count).map { screens.names.string($0) }
@@ -45,8 +51,11 @@ struct VariationCounter {
             for (metric, reader) in readers.enumerated() {
                 if let values, let first = reader.first {
                     let (value, count) = MetricReader.value(first, values: values, experiment: experimentIndex, unit: unit)
-                    let second = reader.second.map { MetricReader.value($0, values: values, experiment: experimentIndex, unit: unit).value }
-                    accumulators[slot][metric].add(value, count: count, second: second)
+                    let second = (reader.second ?? reader.pre).map {
+                        MetricReader.value($0, values: values, experiment: experimentIndex, unit: unit).value
+                    }
+                    let keep = reader.definition.kind == .quantile && reader.definition.level == .unit
+                    accumulators[slot][metric].add(value, count: count, second: second, keepValue: keep)
                     continue
                 }
                 guard let index = reader.tracked, unit < tally.lastTimes[index].count,
@@ -69,13 +78,55 @@ struct VariationCounter {
             }
         }
         countMissing(values: values, experimentIndex: experimentIndex, slots: slots)
+        if let values { addEventQuantiles(values: values, experiment: experiment, experimentIndex: experimentIndex, slots: slots) }
+    }
+
+    /// Sets each part's percentile cap to that percentile (SQL's PERCENTILE_CONT) of the part's
+    /// uncapped per-unit values over all the experiment's counted units, every variation
+    /// together, as GrowthBook computes it; a CUPED covariate is capped at the same value.
+    private static func resolvePercentileCaps(_ reader: inout MetricReader, values: ValueTally,
+                                              experiment: LogTally.ExperimentTally, experimentIndex: Int, slots: [Int: Int]) {
+        func cap(_ part: MetricReader.Part) -> Double? {
+            guard let level = part.definition.capPercentile else { return part.cap }
+            var all: [Double] = []
+            for (unit, exposure) in experiment.exposures.enumerated()
+            where exposure.variation >= 0 && slots[Int(exposure.variation)] != nil {
+                all.append(MetricReader.value(part, values: values, experiment: experimentIndex, unit: unit, capped: false).value)
+            }
+            all.sort()
+            return all.isEmpty ? nil : QuantileSample.percentile(all, level)
+        }
+        if let first = reader.first { reader.first?.cap = cap(first) }
+        if let second = reader.second { reader.second?.cap = cap(second) }
+        if reader.pre != nil { reader.pre?.cap = reader.first?.cap }
+    }
+
+    /// Event-level quantiles from the events the value pass kept, per slot.
+    private mutating func addEventQuantiles(values: ValueTally, experiment: LogTally.ExperimentTally,
+                                            experimentIndex: Int, slots: [Int: Int]) {
+        for (metric, reader) in readers.enumerated() {
+            guard reader.definition.kind == .quantile, reader.definition.level == .event, let part = reader.first else { continue }
+            let sums = values.sums[experimentIndex][part.column]
+            var slotValues = Array(repeating: [Double](), count: units.count)
+            var slotUnits = Array(repeating: [Int32](), count: units.count)
+            for (unit, value) in zip(sums.eventUnits, sums.eventValues) {
+                let variation = Int(experiment.exposures[Int(unit)].variation)
+                guard variation >= 0, let slot = slots[variation] else { continue }
+                slotValues[slot].append(value)
+                slotUnits[slot].append(unit)
+            }
+            for slot in units.indices {
+                accumulators[slot][metric].clustered = ClusteredQuantileSample(
+                    events: slotValues[slot], units: slotUnits[slot], level: reader.definition.quantile ?? 0.5)
+            }
+        }
     }
 
     /// Adds the events without a usable value field, per slot, for the metrics that sum one.
     private mutating func countMissing(values: ValueTally?, experimentIndex: Int, slots: [Int: Int]) {
         guard let values else { return }
         for (metric, reader) in readers.enumerated() {
-            guard let part = reader.first, part.definition.kind == .mean, part.definition.value != nil else { continue }
+            guard let part = reader.first, part.definition.kind != .proportion, part.definition.value != nil else { continue }
             let sums = values.sums[experimentIndex][part.column]
             for (tallyIndex, slot) in slots {
                 if tallyIndex < sums.missing.count { accumulators[slot][metric].missing += sums.missing[tallyIndex] }
@@ -91,6 +142,8 @@ struct VariationCounter {
             var metric = AnalysisReport.MetricCount(metric: reader.definition.key, conversions: count,
                                                     rate: units[slot] > 0 ? Double(count) / Double(units[slot]) : 0)
             metric.type = reader.definition.kind.figure
+            metric.label = reader.definition.label
+            metric.cuped = reader.definition.cuped
             metric.inverse = reader.definition.inverse
             metric.statistic = sums.statistic(reader, units: units[slot])
             metric.value = metric.statistic.figure

@@ -13,9 +13,20 @@ public struct MetricDefinition: Sendable, Equatable {
         /// Sum of the numerator metric over sum of the denominator metric, delta method
         /// (gbstats `RatioStatistic`).
         case ratio
+        /// The `quantile` of `value` over units (gbstats `QuantileStatistic`) or over events
+        /// (`QuantileClusteredStatistic`).
+        case quantile
 
-        /// The report's word for the figure: rate, mean or ratio.
+        /// The report's word for the figure: rate, mean, ratio or quantile.
         public var figure: String { self == .proportion ? "rate" : rawValue }
+    }
+
+    /// What a quantile is taken over.
+    public enum Level: String, Sendable, CaseIterable {
+        /// Each unit's sum of `value` (units without the event count 0).
+        case unit
+        /// Each event's `value`, clustered by unit.
+        case event
     }
 
     public var key: String
@@ -33,13 +44,25 @@ public struct MetricDefinition: Sendable, Equatable {
     public var windowHours: Double?
     /// Per-unit values above this are set to it (winsorisation).
     public var capAbsolute: Double?
+    /// Per-unit values above this percentile of all the experiment's units are set to it.
+    public var capPercentile: Double?
+    /// A quantile's level, e.g. 0.9.
+    public var quantile: Double?
+    /// Whether a quantile is over units or events.
+    public var level = Level.unit
+    /// CUPED: the same metric in the `preWindowHours` before first exposure is the covariate.
+    public var cuped = false
+    /// Hours before the first exposure that CUPED reads (GrowthBook's 14 days by default).
+    public var preWindowHours = MetricDefinition.defaultPreWindowHours
     public var summary: String?
     /// Where it is defined; nil for a bare event name.
     public var location: SourceLocation?
 
     public init(key: String, kind: Kind, event: String? = nil, value: String? = nil, numerator: String? = nil,
                 denominator: String? = nil, inverse: Bool = false, windowHours: Double? = nil,
-                capAbsolute: Double? = nil, summary: String? = nil, location: SourceLocation? = nil) {
+                capAbsolute: Double? = nil, capPercentile: Double? = nil, quantile: Double? = nil, level: Level = .unit,
+                cuped: Bool = false, preWindowHours: Double = MetricDefinition.defaultPreWindowHours,
+                summary: String? = nil, location: SourceLocation? = nil) {
         self.key = key
         self.kind = kind
         self.event = event
@@ -49,8 +72,25 @@ public struct MetricDefinition: Sendable, Equatable {
         self.inverse = inverse
         self.windowHours = windowHours
         self.capAbsolute = capAbsolute
+        self.capPercentile = capPercentile
+        self.quantile = quantile
+        self.level = level
+        self.cuped = cuped
+        self.preWindowHours = preWindowHours
         self.summary = summary
         self.location = location
+    }
+
+    /// GrowthBook's default CUPED lookback, 14 days.
+    public static let defaultPreWindowHours = 336.0
+
+    /// The report's name for the figure: `rate`, `mean`, `ratio`, `p90`, `p90 of events`, with
+    /// `, CUPED` when adjusted.
+    public var label: String {
+        guard kind == .quantile, let quantile else { return kind.figure + (cuped ? ", CUPED" : "") }
+        let percent = (quantile * 100 * 1e6).rounded() / 1e6
+        let name = "p" + (percent == percent.rounded() ? String(Int(percent)) : String(percent))
+        return level == .event ? name + " of events" : name
     }
 
     /// A bare event name in an experiment file: the share of units with that event.
@@ -60,7 +100,7 @@ public struct MetricDefinition: Sendable, Equatable {
 
     /// Read in the log's first pass (proportions without a window, as before metrics files);
     /// every other metric is summed per unit in a second pass.
-    var isSimpleProportion: Bool { kind == .proportion && windowHours == nil }
+    var isSimpleProportion: Bool { kind == .proportion && windowHours == nil && !cuped }
 }
 
 /// The metrics of a metrics file, by key; a name that is not a key is an event's proportion.

@@ -8,12 +8,10 @@ public enum MetricsFileParser {
     public static let fileName = "metrics.yaml"
     /// Every key a metric may have.
     public static let knownKeys = ["key", "type", "description", "event", "value", "numerator", "denominator",
-                                   "inverse", "window", "cap"]
+                                   "inverse", "window", "cap", "quantile", "level", "cuped", "preWindow"]
     /// Event fields the log scanner reads for itself, which cannot be a metric's value.
     static let readFields = ["ts", "type", "user", "experiment", "variation", "variationId", "inExperiment", "hashUsed",
                              "screen", "feature"]
-    /// Keys of issue 12's later steps, refused rather than ignored.
-    static let laterKeys = ["quantile", "level", "cuped", "preWindow"]
 
     /// Reads and parses the file at `path`.
     public static func load(_ path: String) -> (MetricCatalog, [Diagnostic]) {
@@ -62,15 +60,15 @@ public enum MetricsFileParser {
                 let name = part == "numerator" ? ratio.numerator ?? "" : ratio.denominator ?? ""
                 let location = fields[part]?.location ?? fields.location
                 guard let target = definitions.first(where: { $0.key == name }) else {
-                    let keys = definitions.filter { $0.kind != .ratio }.map(\.key)
+                    let keys = definitions.filter { $0.kind == .proportion || $0.kind == .mean }.map(\.key)
                     problems.append(Diagnostic(location, .error, "the \(part) '\(name)' is not a metric of this file"
                         + NameSuggestion.hint(for: name, among: keys, noun: "metric")))
                     refused.insert(ratio.key)
                     continue
                 }
-                if target.kind == .ratio {
-                    problems.append(Diagnostic(location, .error,
-                                               "the \(part) '\(name)' is a ratio; a ratio's parts are proportion or mean metrics"))
+                if target.kind == .ratio || target.kind == .quantile {
+                    problems.append(Diagnostic(location, .error, "the \(part) '\(name)' is a \(target.kind.rawValue); "
+                                               + "a ratio's parts are proportion or mean metrics"))
                     refused.insert(ratio.key)
                 }
             }
@@ -80,9 +78,6 @@ public enum MetricsFileParser {
 
     private static func metric(_ item: YAMLValue) throws(Diagnostic) -> (MetricDefinition, YAMLMapping) {
         let fields = try item.mapping("a metric")
-        for entry in fields.entries where laterKeys.contains(entry.key) {
-            throw Diagnostic(entry.keyLocation, .error, "'\(entry.key)' is not supported yet (quantile metrics and CUPED come later)")
-        }
         if let problem = fields.unknownKeys(allowed: knownKeys, in: "a metric", nearest: NameSuggestion.nearest).first {
             throw problem
         }
@@ -95,8 +90,7 @@ public enum MetricsFileParser {
         let typeName = try typeValue.string("a metric's type")
         guard let kind = MetricDefinition.Kind(rawValue: typeName) else {
             let names = MetricDefinition.Kind.allCases.map(\.rawValue)
-            let later = ["quantile"].contains(typeName) ? " ('quantile' is not supported yet)" : ""
-            throw Diagnostic(typeValue.location, .error, "unknown metric type '\(typeName)'\(later)"
+            throw Diagnostic(typeValue.location, .error, "unknown metric type '\(typeName)'"
                 + NameSuggestion.hint(for: typeName, among: names, noun: "type"))
         }
         var definition = MetricDefinition(key: key, kind: kind, location: keyValue.location)
@@ -110,13 +104,14 @@ public enum MetricsFileParser {
             }
         }
         switch kind {
-        case .proportion, .mean:
+        case .proportion, .mean, .quantile:
             definition.event = try fields.required("event", in: "metric '\(key)'").string("an event type")
             try refuse(["numerator", "denominator"], "those are for ratio metrics")
             if kind == .proportion {
                 try refuse(["value"], "it counts units with the event; sum a field with type: mean")
                 try refuse(["cap"], "its per-unit values are 0 or 1")
             }
+            if kind == .quantile { _ = try fields.required("value", in: "quantile '\(key)'") }
             if let value = fields["value"] {
                 let name = try value.string("a numeric field's name")
                 guard !readFields.contains(name) else {
@@ -130,7 +125,16 @@ public enum MetricsFileParser {
             definition.denominator = try fields.required("denominator", in: "ratio '\(key)'").string("a metric key")
             try refuse(["event", "value"], "it divides its numerator metric by its denominator metric")
             try refuse(["window", "cap"], "set them on its numerator and denominator metrics")
+            try refuse(["cuped", "preWindow"], "CUPED adjusts proportion and mean metrics (gbstats' RegressionAdjustedStatistic)")
         }
+        if kind == .quantile {
+            try parseQuantile(fields, into: &definition)
+            try refuse(["cap"], "a quantile is not moved by a few extreme values; capping is for means")
+            try refuse(["cuped", "preWindow"], "CUPED adjusts proportion and mean metrics (gbstats' RegressionAdjustedStatistic)")
+        } else {
+            try refuse(["quantile", "level"], "those are for quantile metrics")
+        }
+        try parseCuped(fields, into: &definition)
         if let window = fields["window"] {
             let hours = try window.double("window (hours after first exposure)")
             guard hours > 0, hours.isFinite else {
@@ -138,23 +142,59 @@ public enum MetricsFileParser {
             }
             definition.windowHours = hours
         }
-        if let cap = fields["cap"] { definition.capAbsolute = try parseCap(cap) }
+        if let cap = fields["cap"] { try parseCap(cap, into: &definition) }
         return (definition, fields)
     }
 
-    private static func parseCap(_ value: YAMLValue) throws(Diagnostic) -> Double {
-        let cap = try value.mapping("cap")
-        if let percentile = cap.entries.first(where: { $0.key == "percentile" }) {
-            throw Diagnostic(percentile.keyLocation, .error, "cap: {percentile: …} is not supported yet; use {absolute: X}")
+    private static func parseQuantile(_ fields: YAMLMapping, into definition: inout MetricDefinition) throws(Diagnostic) {
+        let value = try fields.required("quantile", in: "quantile '\(definition.key)'")
+        let level = try value.double("quantile (a level such as 0.9)")
+        guard level > 0, level < 1 else {
+            throw Diagnostic(value.location, .error, "quantile is a level between 0 and 1 such as 0.9 (p90), not \(level)")
         }
-        if let problem = cap.unknownKeys(allowed: ["absolute"], in: "cap", nearest: NameSuggestion.nearest).first {
+        definition.quantile = level
+        guard let levelValue = fields["level"] else { return }
+        let name = try levelValue.string("a quantile's level")
+        guard let parsed = MetricDefinition.Level(rawValue: name) else {
+            throw Diagnostic(levelValue.location, .error, "level is 'unit' (each unit's sum) or 'event' (each event's value), not '\(name)'"
+                + NameSuggestion.hint(for: name, among: MetricDefinition.Level.allCases.map(\.rawValue), noun: "level"))
+        }
+        definition.level = parsed
+    }
+
+    private static func parseCuped(_ fields: YAMLMapping, into definition: inout MetricDefinition) throws(Diagnostic) {
+        definition.cuped = try fields["cuped"]?.bool("cuped") ?? false
+        guard let window = fields["preWindow"] else { return }
+        guard definition.cuped else {
+            throw Diagnostic(window.location, .error, "preWindow is the hours before exposure that CUPED reads; add cuped: true")
+        }
+        let hours = try window.double("preWindow (hours before first exposure)")
+        guard hours > 0, hours.isFinite else {
+            throw Diagnostic(window.location, .error, "preWindow is hours before the first exposure, above 0, not \(hours)")
+        }
+        definition.preWindowHours = hours
+    }
+
+    private static func parseCap(_ value: YAMLValue, into definition: inout MetricDefinition) throws(Diagnostic) {
+        let cap = try value.mapping("cap")
+        if let problem = cap.unknownKeys(allowed: ["absolute", "percentile"], in: "cap", nearest: NameSuggestion.nearest).first {
             throw problem
         }
-        let absolute = try cap.required("absolute", in: "cap")
-        let limit = try absolute.double("cap's absolute limit")
-        guard limit > 0, limit.isFinite else {
-            throw Diagnostic(absolute.location, .error, "cap's absolute limit must be a number above 0, not \(limit)")
+        guard cap.entries.count == 1, let entry = cap.entries.first else {
+            throw Diagnostic(value.location, .error, "cap is {absolute: X} or {percentile: P}, one of them")
         }
-        return limit
+        let limit = try entry.value.double(entry.key == "absolute" ? "cap's absolute limit" : "cap's percentile")
+        if entry.key == "absolute" {
+            guard limit > 0, limit.isFinite else {
+                throw Diagnostic(entry.value.location, .error, "cap's absolute limit must be a number above 0, not \(limit)")
+            }
+            definition.capAbsolute = limit
+        } else {
+            guard limit > 0, limit < 1 else {
+                throw Diagnostic(entry.value.location, .error,
+                                 "cap's percentile is a level between 0 and 1 such as 0.99 (the 99th percentile of units), not \(limit)")
+            }
+            definition.capPercentile = limit
+        }
     }
 }

@@ -10,8 +10,12 @@ public struct AnalysisReport: Sendable {
         public var conversions: Int
         /// `conversions` over units.
         public var rate: Double
-        /// What `value` is: rate (proportion), mean or ratio.
+        /// What `value` is: rate (proportion), mean, ratio or quantile.
         public var type = "rate"
+        /// The table's name for it: `rate`, `mean`, `ratio`, `p90`, `p90 of events`, with `, CUPED`.
+        public var label = "rate"
+        /// Adjusted with CUPED (the comparisons; `value` is unadjusted).
+        public var cuped = false
         /// The variation's figure: the rate, the mean per unit, or the ratio.
         public var value = 0.0
         /// Lower is better.
@@ -169,8 +173,17 @@ extension AnalysisReport.Experiment {
             let missing = variations.reduce(0) { $0 + $1.metrics[index].missingValues }
             let other = variations.reduce(0) { $0 + $1.metrics[index].nonNumericValues }
             if missing + other > 0 {
-                warnings.append("\(key): \(metric.metric) counts \(missing) event(s) without the value field and \(other) "
-                                + "whose value is not a number as 0")
+                let treatment = metric.label.hasSuffix(" of events") ? "leaves out" : "counts"
+                warnings.append("\(key): \(metric.metric) \(treatment) \(missing) event(s) without the value field and \(other) "
+                                + "whose value is not a number" + (treatment == "counts" ? " as 0" : ""))
+            }
+            let covariates = variations.compactMap { variation -> Double? in
+                guard case .regressionAdjusted(let sample) = variation.metrics[index].statistic else { return nil }
+                return abs(sample.pre.sum)
+            }
+            if metric.cuped, !covariates.isEmpty, covariates.allSatisfy({ $0 == 0 }) {
+                warnings.append("\(key): \(metric.metric) has no value before any unit's first exposure (in its pre-window), "
+                                + "so CUPED cannot adjust it; its results are the unadjusted ones")
             }
         }
         let unknown = variations.reduce(0) { $0 + $1.timeToConversion.unknown }

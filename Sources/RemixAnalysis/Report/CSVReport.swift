@@ -5,7 +5,8 @@ import Foundation
 /// experiment's units left out because the experiment file does not declare their variation;
 /// `metric_type` is rate, mean or ratio and `value` the variation's figure of that type; then the
 /// test settings (`difference` says whether `expected` and the CI are a lift or an absolute
-/// difference) and the Bayesian credible interval.
+/// difference), the Bayesian credible interval, the metric's label (`p90`, `mean, CUPED` …) and
+/// whether it is adjusted with CUPED.
 public enum CSVReport {
     public static func render(_ report: AnalysisReport) -> String {
         var rows = [[
@@ -14,6 +15,7 @@ public enum CSVReport {
             "risk_treatment", "error", "srm_p_value", "multiple_exposure_units",
             "undeclared_variation_units", "metric_type", "value", "inverse", "missing_values", "non_numeric_values",
             "difference", "sequential_tuning", "prior_mean", "prior_stddev", "credible_lower", "credible_upper",
+            "metric_label", "cuped",
         ]]
         let settings = report.settings
         let testColumns = [settings.difference.rawValue, settings.sequentialTuning.map(JSONWriter.number) ?? "",
@@ -36,7 +38,8 @@ public enum CSVReport {
                                    metric.type, JSONWriter.number(metric.value), String(metric.inverse),
                                    String(metric.missingValues), String(metric.nonNumericValues)] + testColumns
                                 + (c.map { [JSONWriter.number($0.credibleInterval[0]), JSONWriter.number($0.credibleInterval[1])] }
-                                   ?? ["", ""]))
+                                   ?? ["", ""])
+                                + [metric.label, String(metric.cuped)])
                 }
             }
         }

@@ -96,6 +96,8 @@ public enum JSONReport {
                     out.key(metric.metric)
                     out.object {
                         out.field("type", metric.type)
+                        out.field("label", metric.label)
+                        out.field("cuped", metric.cuped)
                         out.field("conversions", metric.conversions)
                         out.field("rate", metric.rate)
                         out.field("value", metric.value)

@@ -127,9 +127,10 @@ public struct TableReport {
         return parts.map { ", " + $0 }.joined()
     }
 
-    /// A metric's column title: its key, then its type unless a rate, and ↓ when lower is better.
+    /// A metric's column title: its key, then its label unless a plain rate (`mean`, `p90`,
+    /// `rate, CUPED` …), and ↓ when lower is better.
     static func heading(_ metric: AnalysisReport.MetricCount) -> String {
-        metric.metric + (metric.type == "rate" ? "" : " (\(metric.type))") + (metric.inverse ? " ↓" : "")
+        metric.metric + (metric.label == "rate" ? "" : " (\(metric.label))") + (metric.inverse ? " ↓" : "")
     }
 
     /// A mean or ratio with four significant digits.

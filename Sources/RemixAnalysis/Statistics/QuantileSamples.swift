@@ -107,6 +107,27 @@ struct ClusteredQuantileSample: TestStatistic, Equatable {
                   denominatorSumSquares: denominatorSquares, mainDenominatorProducts: products, units: unitEvents.count)
     }
 
+    /// The event-level statistic from a flat list of event values and the unit of each: the
+    /// clusters are the units with at least one event.
+    init(events values: [Double], units: [Int32], level: Double) {
+        let events = QuantileSample(values: values, level: level)
+        var perUnit: [Int32: (below: Double, count: Double)] = [:]
+        for (value, unit) in zip(values, units) {
+            perUnit[unit, default: (0, 0)].count += 1
+            if value <= events.quantile { perUnit[unit, default: (0, 0)].below += 1 }
+        }
+        var main = 0.0, mainSquares = 0.0, denominator = 0.0, denominatorSquares = 0.0, products = 0.0
+        for (below, count) in perUnit.values.sorted(by: { ($0.below, $0.count) < ($1.below, $1.count) }) {
+            main += below
+            mainSquares += below * below
+            denominator += count
+            denominatorSquares += count * count
+            products += count * below
+        }
+        self.init(events: events, mainSum: main, mainSumSquares: mainSquares, denominatorSum: denominator,
+                  denominatorSumSquares: denominatorSquares, mainDenominatorProducts: products, units: perUnit.count)
+    }
+
     init(events: QuantileSample, mainSum: Double, mainSumSquares: Double, denominatorSum: Double,
          denominatorSumSquares: Double, mainDenominatorProducts: Double, units: Int) {
         self.events = events

@@ -51,6 +51,11 @@ struct AnalyzeCommand: ParsableCommand {
     @OptionGroup(title: "Statistics")
     var statistics: StatisticsOptions
 
+    @Option(help: ArgumentHelp("Break every result down by this session attribute (platform, country, appVersion …) or persona.",
+                               discussion: "Read from each unit's earliest session_started event; the 10 most common values "
+                                   + "are shown, the rest as (other).", valueName: "name"))
+    var dimension: String?
+
     @Flag(help: "Fail on any line that does not parse.")
     var strict = false
 
@@ -60,13 +65,16 @@ struct AnalyzeCommand: ParsableCommand {
     func validate() throws {
         guard alpha > 0, alpha < 1 else { throw ValidationError("--alpha must be between 0 and 1 (got \(alpha))") }
         if let jobs, jobs <= 0 { throw ValidationError("--jobs must be at least 1 (got \(jobs))") }
+        if let dimension, dimension.isEmpty || !dimension.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) {
+            throw ValidationError("--dimension is an attribute name such as platform or country, not '\(dimension)'")
+        }
     }
 
     func run() throws {
         try analyze(logs: logs, experimentsFolder: experiments ?? "experiments", experimentsGiven: experiments != nil,
                     experiment: experiment, metrics: metric, metricsFile: metrics, format: format,
                     output: output, alpha: alpha, correction: correction,
-                    strict: strict, jobs: usefulJobs(jobs), settings: statistics.settings(alpha: alpha))
+                    strict: strict, jobs: usefulJobs(jobs), settings: statistics.settings(alpha: alpha), dimension: dimension)
     }
 }
 
@@ -74,7 +82,7 @@ struct AnalyzeCommand: ParsableCommand {
 /// experiments folder is an error when it was asked for (`experimentsGiven`), else a warning.
 func analyze(logs: [String], experimentsFolder: String, experimentsGiven: Bool = true, experiment: String?,
              metrics: [String], metricsFile: String? = nil, format: AnalyzeCommand.Format, output: String?, alpha: Double, correction: Correction,
-             strict: Bool, jobs: Int, settings: TestSettings? = nil) throws {
+             strict: Bool, jobs: Int, settings: TestSettings? = nil, dimension: String? = nil) throws {
     var definitions: [String: ExperimentDefinition] = [:]
     let folderMissing = !FileManager.default.fileExists(atPath: experimentsFolder)
     if !folderMissing {
@@ -90,6 +98,7 @@ func analyze(logs: [String], experimentsFolder: String, experimentsGiven: Bool =
     var options = AnalysisOptions(logs: logs, definitions: definitions, experiment: experiment, metrics: metrics,
                                   alpha: alpha, correction: correction, strict: strict, jobs: jobs)
     options.readExperimentFiles = true
+    options.dimension = dimension
     if let settings {
         options.difference = settings.difference
         options.sequentialTuning = settings.sequentialTuning

@@ -21,6 +21,9 @@ public struct AnalysisOptions: Sendable {
     public var prior: BayesianPrior?
     /// Bad lines are fatal.
     public var strict: Bool
+    /// Break every experiment down by this session attribute (or `persona`, `visit`), read from
+    /// each unit's earliest `session_started` event.
+    public var dimension: String?
     /// Threads for reading.
     public var jobs: Int
     /// The metrics that experiment files and `metrics` name by key (see ``MetricsFileParser``);
@@ -81,14 +84,23 @@ public enum Analyzer {
             if selected.isEmpty { throw .unknownExperiment(key: wanted, known: keys) }
         }
         let values = try sumValues(resolved, files: files, tally: tally, options: options)
+        let dimension = try readDimension(files: files, tally: tally, options: options)
         let experiments = selected.map { index, key in
-            experimentReport(key: key, tally: tally, index: index, options: options, tracked: tracked, values: values)
+            var report = experimentReport(key: key, tally: tally, index: index, options: options, tracked: tracked, values: values)
+            if let dimension {
+                report.slices = DimensionSlicer.slices(of: tally.experiments[index], dimension: dimension) { include in
+                    experimentReport(key: key, tally: tally, index: index, options: options, tracked: tracked, values: values,
+                                     include: include)
+                }
+            }
+            return report
         }
         let log = AnalysisReport.Log(files: files, lines: tally.lines, badLines: tally.badLineCount,
                                      firstBadLines: tally.badLines, tornFiles: tally.tornFiles,
                                      otherScreenEvents: tally.screens.overflowed ? tally.screens.otherEvents : nil)
         var report = AnalysisReport(experiments: experiments, log: log, alpha: options.alpha, correction: options.correction,
                                     elapsedSeconds: (ContinuousClock.now - started).seconds, settings: options.testSettings)
+        report.dimension = options.dimension
         if options.experiment == nil { report.notRunning = notRunning(options.definitions, inLog: Set(keys)) }
         return report
     }
@@ -142,13 +154,29 @@ public enum Analyzer {
         return try LogReader.sumValues(paths: files, empty: empty, jobs: options.jobs, sizes: options.readSizes)
     }
 
+    /// The pass for `--dimension`; nil without one.
+    private static func readDimension(files: [String], tally: LogTally,
+                                      options: AnalysisOptions) throws(AnalysisError) -> DimensionTally? {
+        guard let name = options.dimension else { return nil }
+        if let path = files.first(where: { !LogReader.isRereadable($0) }) {
+            throw .notRereadable(path: LogReader.displayName(path), metrics: ["--dimension \(name)"])
+        }
+        let dimension = try LogReader.readDimension(paths: files, empty: DimensionTally(dimension: name, first: tally),
+                                                    jobs: options.jobs, sizes: options.readSizes)
+        guard dimension.values.count > 0 else {
+            throw .noDimensionValues(name: name, path: dimension.path.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "."))
+        }
+        return dimension
+    }
+
     private static func unique(_ names: [String]) -> [String] {
         var seen = Set<String>()
         return names.filter { seen.insert($0).inserted }
     }
 
     private static func experimentReport(key: String, tally: LogTally, index: Int, options: AnalysisOptions,
-                                         tracked: [String], values: ValueTally?) -> AnalysisReport.Experiment {
+                                         tracked: [String], values: ValueTally?,
+                                         include: ((Int) -> Bool)? = nil) -> AnalysisReport.Experiment {
         let experiment = tally.experiments[index]
         let definition = options.definitions[key]
         let metrics = options.metrics.isEmpty ? (definition?.metrics.all).flatMap { $0.isEmpty ? nil : $0 } ?? tracked
@@ -172,7 +200,7 @@ public enum Analyzer {
                                 uniquingKeysWith: { first, _ in first })
         let counts = VariationCounter(tally: tally, experiment: experiment, experimentIndex: index, slots: slotOf,
                                       variationCount: order.count, metrics: metrics.map(options.catalog.resolve),
-                                      catalog: options.catalog, values: values)
+                                      catalog: options.catalog, values: values, include: include)
         let variations = order.enumerated().map { slot, entry in
             AnalysisReport.Variation(
                 key: entry.key, variationId: entry.id,

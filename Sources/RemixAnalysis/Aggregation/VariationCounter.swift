@@ -17,14 +17,18 @@ struct VariationCounter {
     private var unknownDurations: [Int]
     private let screenNames: [String]
     private let hasOtherScreens: Bool
+    /// Only these units count (a dimension's slice); nil counts every unit.
+    private let include: ((Int) -> Bool)?
 
     init(tally: LogTally, experiment: LogTally.ExperimentTally, experimentIndex: Int, slots: [Int: Int],
-         variationCount: Int, metrics: [MetricDefinition], catalog: MetricCatalog, values: ValueTally?) {
+         variationCount: Int, metrics: [MetricDefinition], catalog: MetricCatalog, values: ValueTally?,
+         include: ((Int) -> Bool)? = nil) {
+        self.include = include
         var readers = metrics.map { MetricReader($0, catalog: catalog, tally: tally, values: values) }
         if let values {
             for index in readers.indices {
                 Self.resolvePercentileCaps(&readers[index], values: values, experiment: experiment,
-                                           experimentIndex: experimentIndex, slots: slots)
+                                           experimentIndex: experimentIndex, slots: slots, include: include)
             }
         }
         self.readers = readers
@@ -38,6 +42,7 @@ struct VariationCounter {
         durations = Array(repeating: [], count: variationCount)
         unknownDurations = Array(repeating: 0, count: variationCount)
         for (unit, exposure) in experiment.exposures.enumerated() {
+            if let include, !include(unit) { continue }
             if exposure.variation == LogTally.Exposure.multiple {
                 multiple += 1
                 continue
@@ -77,7 +82,8 @@ struct VariationCounter {
                 otherScreenUnits[slot] += 1
             }
         }
-        countMissing(values: values, experimentIndex: experimentIndex, slots: slots)
+        // Events without a value are counted per variation over the whole experiment, not per unit.
+        if include == nil { countMissing(values: values, experimentIndex: experimentIndex, slots: slots) }
         if let values { addEventQuantiles(values: values, experiment: experiment, experimentIndex: experimentIndex, slots: slots) }
     }
 
@@ -85,12 +91,13 @@ struct VariationCounter {
     /// uncapped per-unit values over all the experiment's counted units, every variation
     /// together, as GrowthBook computes it; a CUPED covariate is capped at the same value.
     private static func resolvePercentileCaps(_ reader: inout MetricReader, values: ValueTally,
-                                              experiment: LogTally.ExperimentTally, experimentIndex: Int, slots: [Int: Int]) {
+                                              experiment: LogTally.ExperimentTally, experimentIndex: Int, slots: [Int: Int],
+                                              include: ((Int) -> Bool)?) {
         func cap(_ part: MetricReader.Part) -> Double? {
             guard let level = part.definition.capPercentile else { return part.cap }
             var all: [Double] = []
             for (unit, exposure) in experiment.exposures.enumerated()
-            where exposure.variation >= 0 && slots[Int(exposure.variation)] != nil {
+            where exposure.variation >= 0 && slots[Int(exposure.variation)] != nil && include?(unit) != false {
                 all.append(MetricReader.value(part, values: values, experiment: experimentIndex, unit: unit, capped: false).value)
             }
             all.sort()
@@ -111,7 +118,7 @@ struct VariationCounter {
             var slotUnits = Array(repeating: [Int32](), count: units.count)
             for (unit, value) in zip(sums.eventUnits, sums.eventValues) {
                 let variation = Int(experiment.exposures[Int(unit)].variation)
-                guard variation >= 0, let slot = slots[variation] else { continue }
+                guard variation >= 0, let slot = slots[variation], include?(Int(unit)) != false else { continue }
                 slotValues[slot].append(value)
                 slotUnits[slot].append(unit)
             }

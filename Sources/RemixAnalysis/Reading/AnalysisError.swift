@@ -10,6 +10,7 @@ public enum AnalysisError: Error, Equatable, CustomStringConvertible {
     /// Metrics other than plain proportions read the log twice.
     case notRereadable(path: String, metrics: [String])
     case tooManyValueFields(limit: Int, metrics: [String])
+    case noDimensionValues(name: String, path: String)
 
     public var description: String {
         switch self {
@@ -26,8 +27,12 @@ public enum AnalysisError: Error, Equatable, CustomStringConvertible {
                 : "experiment '\(key)' has no exposures in the log; experiments in it: \(known.sorted().joined(separator: ", "))"
         case .strict(let count, let first):
             "\(count) line(s) are not events (first: \(Self.list(first))); --strict makes that fatal"
+        case .noDimensionValues(let name, let path):
+            "--dimension \(name): no session_started event has '\(path)'; name an attribute of the population "
+                + "(platform, country, appVersion …) or one of \(DimensionTally.topLevelFields.joined(separator: ", "))"
         case .notRereadable(let path, let metrics):
-            "metrics \(metrics.joined(separator: ", ")) read the log twice, and \(path) can be read only once; "
+            (metrics.first?.hasPrefix("--") == true ? metrics.joined(separator: ", ") : "metrics \(metrics.joined(separator: ", "))")
+                + " read the log twice, and \(path) can be read only once; "
                 + "save it to a file and analyse the file"
         case .tooManyValueFields(let limit, let metrics):
             "metrics \(metrics.joined(separator: ", ")) sum more than \(limit) different value fields; analyse fewer at a time"

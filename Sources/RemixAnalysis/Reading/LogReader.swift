@@ -42,6 +42,16 @@ enum LogReader {
         return total
     }
 
+    /// Reads every log in `paths` again for each unit's dimension value (see ``DimensionTally``).
+    static func readDimension(paths: [String], empty: DimensionTally, jobs: Int,
+                              sizes: Sizes = Sizes()) throws(AnalysisError) -> DimensionTally {
+        var total = empty
+        for path in paths {
+            for part in try read(path, jobs: jobs, sizes: sizes, { empty }) { total.merge(part) }
+        }
+        return total
+    }
+
     /// How a log is named in messages.
     static func displayName(_ path: String) -> String { path == "-" ? "stdin" : path }
 
@@ -221,9 +231,9 @@ package struct LineSplitter {
         if !needles.isEmpty, !Self.mayHold(line, needles) { return nil }
         var scanner = LineScanner(line, numericNames: numericNames)
         guard scanner.scan(into: &fields) else { return scanner.failure ?? .syntax(byte: 1) }
-        guard fields.hasEscapes else { return tally.add(fields, in: line) }
+        guard fields.hasEscapes else { return tally.add(fields, in: line, raw: line) }
         guard let plain = EscapeDecoder.relayout(fields, of: line, into: &decoded) else { return .loneSurrogate }
-        return decoded.withUnsafeBufferPointer { tally.add(plain, in: $0) }
+        return decoded.withUnsafeBufferPointer { tally.add(plain, in: $0, raw: line) }
     }
 }
 
@@ -251,6 +261,17 @@ protocol LineSink {
     mutating func noteBadLine(_ number: Int, _ reason: BadLineReason)
     /// Takes one well-formed JSON object; why it is not an event if it is not.
     mutating func add(_ fields: LineFields, in line: UnsafeBufferPointer<UInt8>) -> BadLineReason?
+    /// The same, with the line as written (`line` holds the needed fields decoded when the line
+    /// has escapes); for sinks that read more than ``LineFields``.
+    mutating func add(_ fields: LineFields, in line: UnsafeBufferPointer<UInt8>,
+                      raw: UnsafeBufferPointer<UInt8>) -> BadLineReason?
+}
+
+extension LineSink {
+    mutating func add(_ fields: LineFields, in line: UnsafeBufferPointer<UInt8>,
+                      raw: UnsafeBufferPointer<UInt8>) -> BadLineReason? {
+        add(fields, in: line)
+    }
 }
 
 extension LogTally: LineSink {

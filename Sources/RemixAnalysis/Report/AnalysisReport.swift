@@ -103,6 +103,15 @@ public struct AnalysisReport: Sendable {
         /// Whether its experiment file was read; without it the metrics are the defaults and no
         /// result is called a winner, a loser or a guardrail.
         public var hasFile = true
+        /// With `--dimension`: the same analysis over each value's units.
+        public var slices: [DimensionSlice] = []
+    }
+
+    /// An experiment's results over the units of one dimension value (or of the values not shown
+    /// on their own, `(other)`; of units without one, `(none)`).
+    public struct DimensionSlice: Sendable {
+        public var value: String
+        public var experiment: Experiment
     }
 
     /// What was read.
@@ -139,6 +148,8 @@ public struct AnalysisReport: Sendable {
     /// Experiments of the experiment files that are absent from the log and not running now (status
     /// or schedule), each with why, e.g. `uk-manual-first: scheduled from 2026-12-01T00:00:00Z`.
     public var notRunning: [String] = []
+    /// The `--dimension` the experiments are broken down by.
+    public var dimension: String?
 }
 
 extension AnalysisReport {

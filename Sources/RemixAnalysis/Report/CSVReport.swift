@@ -6,7 +6,8 @@ import Foundation
 /// `metric_type` is rate, mean or ratio and `value` the variation's figure of that type; then the
 /// test settings (`difference` says whether `expected` and the CI are a lift or an absolute
 /// difference), the Bayesian credible interval, the metric's label (`p90`, `mean, CUPED` …) and
-/// whether it is adjusted with CUPED.
+/// whether it is adjusted with CUPED; with `--dimension`, `dimension` and `dimension_value` are set
+/// on the rows of each value's slice (after the experiment's own rows, where they are empty).
 public enum CSVReport {
     public static func render(_ report: AnalysisReport) -> String {
         var rows = [[
@@ -15,35 +16,44 @@ public enum CSVReport {
             "risk_treatment", "error", "srm_p_value", "multiple_exposure_units",
             "undeclared_variation_units", "metric_type", "value", "inverse", "missing_values", "non_numeric_values",
             "difference", "sequential_tuning", "prior_mean", "prior_stddev", "credible_lower", "credible_upper",
-            "metric_label", "cuped",
+            "metric_label", "cuped", "dimension", "dimension_value",
         ]]
         let settings = report.settings
         let testColumns = [settings.difference.rawValue, settings.sequentialTuning.map(JSONWriter.number) ?? "",
                            settings.prior.map { JSONWriter.number($0.mean) } ?? "",
                            settings.prior.map { JSONWriter.number($0.standardDeviation) } ?? ""]
         for experiment in report.experiments {
-            for variation in experiment.variations {
-                for metric in variation.metrics {
-                    let c = experiment.comparisons.first { $0.variation == variation.key && $0.metric == metric.metric }
-                    let numbers = c.map { c in
-                        [c.baseline, JSONWriter.number(c.expected), JSONWriter.number(c.ci[0]), JSONWriter.number(c.ci[1]),
-                         JSONWriter.number(c.pValue), JSONWriter.number(c.pValueAdjusted), JSONWriter.number(c.chanceToWin),
-                         JSONWriter.number(c.risk.first ?? .nan), JSONWriter.number(c.risk.last ?? .nan), c.error ?? ""]
-                    } ?? Array(repeating: "", count: 10)
-                    rows.append([experiment.key, variation.key, String(variation.variationId), variation.feature,
-                                 String(variation.units), metric.metric, String(metric.conversions),
-                                 JSONWriter.number(metric.rate)] + numbers
-                                + [experiment.srmPValue.map(JSONWriter.number) ?? "", String(experiment.multipleExposureUnits),
-                                   String(experiment.undeclaredVariations.reduce(0) { $0 + $1.units }),
-                                   metric.type, JSONWriter.number(metric.value), String(metric.inverse),
-                                   String(metric.missingValues), String(metric.nonNumericValues)] + testColumns
-                                + (c.map { [JSONWriter.number($0.credibleInterval[0]), JSONWriter.number($0.credibleInterval[1])] }
-                                   ?? ["", ""])
-                                + [metric.label, String(metric.cuped)])
-                }
+            rows += self.rows(experiment, testColumns: testColumns, dimension: ["", ""])
+            for slice in experiment.slices {
+                rows += self.rows(slice.experiment, testColumns: testColumns, dimension: [report.dimension ?? "", slice.value])
             }
         }
         return rows.map { $0.map(escape).joined(separator: ",") }.joined(separator: "\n") + "\n"
+    }
+
+    private static func rows(_ experiment: AnalysisReport.Experiment, testColumns: [String], dimension: [String]) -> [[String]] {
+        var rows: [[String]] = []
+        for variation in experiment.variations {
+            for metric in variation.metrics {
+                let c = experiment.comparisons.first { $0.variation == variation.key && $0.metric == metric.metric }
+                let numbers = c.map { c in
+                    [c.baseline, JSONWriter.number(c.expected), JSONWriter.number(c.ci[0]), JSONWriter.number(c.ci[1]),
+                     JSONWriter.number(c.pValue), JSONWriter.number(c.pValueAdjusted), JSONWriter.number(c.chanceToWin),
+                     JSONWriter.number(c.risk.first ?? .nan), JSONWriter.number(c.risk.last ?? .nan), c.error ?? ""]
+                } ?? Array(repeating: "", count: 10)
+                rows.append([experiment.key, variation.key, String(variation.variationId), variation.feature,
+                             String(variation.units), metric.metric, String(metric.conversions),
+                             JSONWriter.number(metric.rate)] + numbers
+                            + [experiment.srmPValue.map(JSONWriter.number) ?? "", String(experiment.multipleExposureUnits),
+                               String(experiment.undeclaredVariations.reduce(0) { $0 + $1.units }),
+                               metric.type, JSONWriter.number(metric.value), String(metric.inverse),
+                               String(metric.missingValues), String(metric.nonNumericValues)] + testColumns
+                            + (c.map { [JSONWriter.number($0.credibleInterval[0]), JSONWriter.number($0.credibleInterval[1])] }
+                               ?? ["", ""])
+                            + [metric.label, String(metric.cuped)] + dimension)
+            }
+        }
+        return rows
     }
 
     private static func escape(_ field: String) -> String {

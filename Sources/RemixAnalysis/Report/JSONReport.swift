@@ -9,40 +9,13 @@ public enum JSONReport {
             out.key("experiments")
             out.array(report.experiments) { experiment in
                 out.object {
-                    out.field("key", experiment.key)
-                    out.field("primaryMetric", experiment.hasFile ? experiment.primaryMetric : nil)
-                    out.field("hasExperimentFile", experiment.hasFile)
-                    out.field("guardrails", experiment.guardrails)
-                    out.field("weights", experiment.weights)
-                    out.field("srmPValue", experiment.srmPValue)
-                    out.field("srmWarning", (experiment.srmPValue ?? 1) < srmThreshold)
-                    out.field("multipleExposureUnits", experiment.multipleExposureUnits)
-                    out.key("undeclaredVariations")
-                    out.array(experiment.undeclaredVariations) { undeclared in
+                    experimentFields(experiment, into: out)
+                    guard !experiment.slices.isEmpty else { return }
+                    out.key("slices")
+                    out.array(experiment.slices) { slice in
                         out.object {
-                            out.field("key", undeclared.key)
-                            out.field("variationId", undeclared.variationId)
-                            out.field("units", undeclared.units)
-                        }
-                    }
-                    out.key("variations")
-                    out.array(experiment.variations) { variation in variationObject(variation, into: out) }
-                    out.key("comparisons")
-                    out.array(experiment.comparisons) { comparison in
-                        out.object {
-                            out.field("variation", comparison.variation)
-                            out.field("baseline", comparison.baseline)
-                            out.field("metric", comparison.metric)
-                            out.field("guardrail", comparison.guardrail)
-                            out.field("expected", comparison.expected)
-                            out.field("ci", comparison.ci)
-                            out.field("pValue", comparison.pValue)
-                            out.field("pValueAdjusted", comparison.pValueAdjusted)
-                            out.field("chanceToWin", comparison.chanceToWin)
-                            out.field("risk", comparison.risk)
-                            out.field("error", comparison.error)
-                            out.field("inverse", comparison.inverse)
-                            out.field("credibleInterval", comparison.credibleInterval)
+                            out.field("value", slice.value)
+                            experimentFields(slice.experiment, into: out)
                         }
                     }
                 }
@@ -67,6 +40,7 @@ public enum JSONReport {
             }
             out.field("warnings", report.warnings)
             out.field("notRunning", report.notRunning)
+            out.field("dimension", report.dimension)
             out.field("alpha", report.alpha)
             out.field("correction", report.correction.rawValue)
             out.field("difference", report.settings.difference.rawValue)
@@ -82,6 +56,45 @@ public enum JSONReport {
             }
         }
         return out.text + "\n"
+    }
+
+    private static func experimentFields(_ experiment: AnalysisReport.Experiment, into out: JSONWriter) {
+        out.field("key", experiment.key)
+        out.field("primaryMetric", experiment.hasFile ? experiment.primaryMetric : nil)
+        out.field("hasExperimentFile", experiment.hasFile)
+        out.field("guardrails", experiment.guardrails)
+        out.field("weights", experiment.weights)
+        out.field("srmPValue", experiment.srmPValue)
+        out.field("srmWarning", (experiment.srmPValue ?? 1) < srmThreshold)
+        out.field("multipleExposureUnits", experiment.multipleExposureUnits)
+        out.key("undeclaredVariations")
+        out.array(experiment.undeclaredVariations) { undeclared in
+            out.object {
+                out.field("key", undeclared.key)
+                out.field("variationId", undeclared.variationId)
+                out.field("units", undeclared.units)
+            }
+        }
+        out.key("variations")
+        out.array(experiment.variations) { variation in variationObject(variation, into: out) }
+        out.key("comparisons")
+        out.array(experiment.comparisons) { comparison in
+            out.object {
+                out.field("variation", comparison.variation)
+                out.field("baseline", comparison.baseline)
+                out.field("metric", comparison.metric)
+                out.field("guardrail", comparison.guardrail)
+                out.field("expected", comparison.expected)
+                out.field("ci", comparison.ci)
+                out.field("pValue", comparison.pValue)
+                out.field("pValueAdjusted", comparison.pValueAdjusted)
+                out.field("chanceToWin", comparison.chanceToWin)
+                out.field("risk", comparison.risk)
+                out.field("error", comparison.error)
+                out.field("inverse", comparison.inverse)
+                out.field("credibleInterval", comparison.credibleInterval)
+            }
+        }
     }
 
     private static func variationObject(_ variation: AnalysisReport.Variation, into out: JSONWriter) {

@@ -52,6 +52,38 @@ public struct TableReport {
             + " · multiple-exposure units excluded: \(experiment.multipleExposureUnits)"
         lines.append(markdown ? "## \(title)" : paint(title, srmFlag ? "1;31" : "1"))
         for warning in experiment.warnings { lines.append(paint("warning: " + warning, "33")) }
+        lines += format(Self.variationRows(experiment))
+        let label = report.correction == .none ? "unadjusted" : "\(report.correction == .holm ? "Holm" : "BH")-adjusted"
+        lines.append(markdown ? "" : "")
+        lines.append("vs \(experiment.variations.first?.key ?? "-") (\(label) p, α = \(report.alpha)\(Self.describe(report.settings))):")
+        comparisonLines(experiment, report: report)
+        let absolute = report.settings.difference == .absolute
+        let unit = absolute ? "in the metric's own units" : "as relative lift (0.01 = 1 % of the baseline)"
+        lines.append((markdown ? "\n" : "") + "chance to win: that the variation is better in the metric's direction (↓: lower); "
+                     + "risk: the expected loss of choosing the control or the treatment, \(unit)")
+        lines.append("")
+        funnelLines(experiment)
+        for slice in experiment.slices { sliceLines(slice, experiment: experiment, report: report) }
+    }
+
+    /// A dimension value's units, metrics and comparisons (the funnel and legend are the experiment's).
+    private mutating func sliceLines(_ slice: AnalysisReport.DimensionSlice, experiment: AnalysisReport.Experiment,
+                                     report: AnalysisReport) {
+        let part = slice.experiment
+        let srm = part.srmPValue.map { Self.fixed($0, 4) } ?? "n/a"
+        let srmFlag = (part.srmPValue ?? 1) < srmThreshold
+        let title = "\(experiment.key) · \(report.dimension ?? "dimension") = \(slice.value) · "
+            + "\(Self.grouped(part.variations.reduce(0) { $0 + $1.units })) units · SRM p = \(srm)"
+            + (srmFlag ? " SAMPLE RATIO MISMATCH" : "")
+        lines.append(markdown ? "### \(title)" : paint(title, srmFlag ? "1;31" : "1"))
+        lines += format(Self.variationRows(part))
+        lines.append("")
+        comparisonLines(part, report: report)
+        lines.append("")
+    }
+
+    /// The variations' units and metric figures, with a header row.
+    static func variationRows(_ experiment: AnalysisReport.Experiment) -> [[String]] {
         let metrics = experiment.variations.first?.metrics ?? []
         var rows = [["variation", "feature", "units"] + metrics.map { metric in
             Self.heading(metric) + (experiment.guardrails.contains(metric.metric) ? " (guardrail)" : "")
@@ -61,10 +93,12 @@ public struct TableReport {
                         + variation.metrics.map { $0.type == "rate" ? "\(Self.grouped($0.conversions)) (\(Self.percent($0.rate)))"
                             : Self.figure($0.value) })
         }
-        lines += format(rows)
-        let label = report.correction == .none ? "unadjusted" : "\(report.correction == .holm ? "Holm" : "BH")-adjusted"
-        lines.append(markdown ? "" : "")
-        lines.append("vs \(experiment.variations.first?.key ?? "-") (\(label) p, α = \(report.alpha)\(Self.describe(report.settings))):")
+        return rows
+    }
+
+    /// The comparisons table, coloured by verdict.
+    private mutating func comparisonLines(_ experiment: AnalysisReport.Experiment, report: AnalysisReport) {
+        let metrics = experiment.variations.first?.metrics ?? []
         let absolute = report.settings.difference == .absolute
         func effect(_ value: Double) -> String { absolute ? Self.signedFigure(value) : Self.signedPercent(value) }
         let level = Int(((1 - report.alpha) * 100).rounded())
@@ -95,10 +129,9 @@ public struct TableReport {
             let colour = verdict == "WINNER" ? "32" : verdict == "LOSER" ? "31" : verdict.hasPrefix("guardrail") ? "33" : nil
             lines.append(colour.map { paint(text, $0) } ?? text)
         }
-        let unit = absolute ? "in the metric's own units" : "as relative lift (0.01 = 1 % of the baseline)"
-        lines.append((markdown ? "\n" : "") + "chance to win: that the variation is better in the metric's direction (↓: lower); "
-                     + "risk: the expected loss of choosing the control or the treatment, \(unit)")
-        lines.append("")
+    }
+
+    private mutating func funnelLines(_ experiment: AnalysisReport.Experiment) {
         // Time to conversion is measured for a proportion primary metric (a plain event) only.
         let timed = experiment.variations.first?.metrics.first.map { $0.type == "rate" } ?? true
         lines.append("funnel (share of exposed units reaching each screen after exposure)"

@@ -1,0 +1,107 @@
+import Foundation
+@testable import RemixAnalysis
+import Testing
+
+/// `--dimension`: each unit's value from its earliest session_started event, in any line order,
+/// the most common values as slices and the rest as (other), with every slice's counts equal to
+/// a direct count.
+@Suite struct DimensionAnalysisTests {
+    static func line(_ second: Int, _ type: String, _ user: String, _ extra: String = "") -> String {
+        #"{"ts":"\#(MetricsAnalysisTests.timestamp(second))","type":"\#(type)","user":"\#(user)"\#(extra)}"#
+    }
+
+    /// 300 users over 13 countries (one spelt with an escape), a later session in another country
+    /// that must not count, users without a session_started event.
+    static func scenario() -> (lines: [String], country: [String: String], published: Set<String>) {
+        var lines: [String] = [], country: [String: String] = [:], published = Set<String>()
+        let countries = (0..<13).map { "C\($0)" }
+        for index in 0..<300 {
+            let user = "u\(index)", variation = index % 2
+            let name = countries[(index * index + index / 7) % 13]
+            // Later visit in another country, written before the first one.
+            lines.append(line(5000 + index, "session_started", user,
+                              #","persona":"p","attributes":{"id":"\#(user)","country":"ZZ"}"#))
+            if index % 17 != 0 {
+                let spelt = name == "C3" ? #"C\u0033"# : name
+                let attributes = ##"{"note":"a \"}\" {[","id":""## + user
+                    + ##"","nested":{"country":"no"},"list":[1,{"country":"x"}],"country":""## + spelt + "\"}"
+                lines.append(line(100 + index, "session_started", user,
+                                  ",\"persona\":\"p\(index % 3)\",\"visit\":1,\"attributes\":" + attributes))
+                country[user] = name
+            } else {
+                country[user] = "ZZ"
+            }
+            lines.append(MetricsAnalysisTests.exposureLine(user, variation: variation, second: 200 + index))
+            if (index * 7) % 5 < 2 + variation {
+                lines.append(line(400 + index, "published", user))
+                published.insert(user)
+            }
+        }
+        var generator = SeededGenerator(seed: 7)
+        lines.shuffle(using: &generator)
+        return (lines, country, published)
+    }
+
+    @Test(arguments: [1, 2]) func slicesEqualADirectCount(jobs: Int) throws {
+        let (lines, country, published) = Self.scenario()
+        var options = AnalysisOptions(logs: [try AnalysisFixture.log(lines)], metrics: ["published"], jobs: jobs)
+        options.dimension = "country"
+        options.readSizes = LogReader.Sizes(chunk: 211, parallelMinimum: 64, maxLineLength: 1 << 20)
+        let report = try Analyzer.run(options)
+        #expect(report.log.badLines == 0)
+        let experiment = try #require(report.experiments.first)
+        var unitsOf: [String: Int] = [:]
+        for value in country.values { unitsOf[value, default: 0] += 1 }
+        let ranked = unitsOf.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map(\.key)
+        #expect(experiment.slices.map(\.value) == Array(ranked.prefix(10)) + ["(other)"])
+        #expect(!experiment.slices.contains { $0.value == "no" || $0.value == "x" })
+        for slice in experiment.slices {
+            let members = country.filter { slice.value == "(other)" ? !ranked.prefix(10).contains($0.value) : $0.value == slice.value }
+            for (variation, counted) in slice.experiment.variations.enumerated() {
+                let users = members.keys.filter { Int($0.dropFirst())! % 2 == variation }
+                #expect(counted.units == users.count, "\(slice.value)")
+                #expect(counted.metrics[0].conversions == users.filter(published.contains).count, "\(slice.value)")
+            }
+            #expect(slice.experiment.srmPValue != nil && slice.experiment.comparisons.count == 1)
+        }
+        #expect(experiment.slices.map { $0.experiment.variations.reduce(0) { $0 + $1.units } }.reduce(0, +) == 300)
+        let json = JSONReport.render(report)
+        #expect(json.contains(#""slices":[{"value":"#) && json.contains(#""dimension":"country""#))
+        let csv = CSVReport.render(report).split(separator: "\n")
+        #expect(csv.first?.hasSuffix(",dimension,dimension_value") == true)
+        #expect(csv.filter { $0.hasSuffix(",country,(other)") }.count == 2)
+        let table = TableReport.render(report, style: .terminal(colour: false))
+        #expect(table.contains("e · country = \(ranked[0]) · "))
+    }
+
+    @Test func personaIsATopLevelFieldAndAnUnknownNameIsAnError() throws {
+        let path = try AnalysisFixture.log(Self.scenario().lines)
+        var options = AnalysisOptions(logs: [path], metrics: ["published"], jobs: 1)
+        options.dimension = "persona"
+        let slices = try #require(try Analyzer.run(options).experiments.first).slices
+        #expect(Set(slices.map(\.value)) == ["p0", "p1", "p2", "p"])
+        options.dimension = "cuntry"
+        #expect(throws: AnalysisError.self) { try Analyzer.run(options) }
+        do {
+            _ = try Analyzer.run(options)
+        } catch {
+            #expect(error.description.hasPrefix("--dimension cuntry: no session_started event has 'attributes.cuntry'"))
+        }
+    }
+
+    @Test func thePathReaderSkipsStringsArraysAndNestedObjects() {
+        func read(_ text: String, _ path: [String]) -> String? {
+            Array(text.utf8).withUnsafeBufferPointer { line in
+                JSONPathReader.scalar(in: line, path: path.map { Array($0.utf8) }).map { String(decoding: $0, as: UTF8.self) }
+            }
+        }
+        #expect(read(#"{"a":"}{\"","b":{"c":[{"d":1}],"d":"x\u0041"}}"#, ["b", "d"]) == "xA")
+        #expect(read(#"{ "a" : 12.5e3 , "b":true}"#, ["a"]) == "12.5e3")
+        #expect(read(#"{"a":{"b":1}}"#, ["a"]) == nil)
+        #expect(read(#"{"a":[1,2]}"#, ["a"]) == nil)
+        #expect(read(#"{"a":1}"#, ["a", "b"]) == nil)
+        #expect(read(#"{"a":"unterminated"#, ["a"]) == nil)
+        #expect(read(#"{"x":[1,"]"],"a":null}"#, ["a"]) == "null")
+        #expect(read("", ["a"]) == nil)
+    }
+}

@@ -56,6 +56,11 @@ struct AnalyzeCommand: ParsableCommand {
                                    + "are shown, the rest as (other).", valueName: "name"))
     var dimension: String?
 
+    @Option(help: ArgumentHelp("Also give cumulative results at every whole hour or day (UTC) of the log: hour, day.",
+                               discussion: "Each cut reads the log again; JSON adds overTime to each experiment, CSV "
+                                   + "becomes one row per cut × variation × metric.", valueName: "hour|day"))
+    var by: TimeBucket?
+
     @Flag(help: "Fail on any line that does not parse.")
     var strict = false
 
@@ -74,7 +79,8 @@ struct AnalyzeCommand: ParsableCommand {
         try analyze(logs: logs, experimentsFolder: experiments ?? "experiments", experimentsGiven: experiments != nil,
                     experiment: experiment, metrics: metric, metricsFile: metrics, format: format,
                     output: output, alpha: alpha, correction: correction,
-                    strict: strict, jobs: usefulJobs(jobs), settings: statistics.settings(alpha: alpha), dimension: dimension)
+                    strict: strict, jobs: usefulJobs(jobs), settings: statistics.settings(alpha: alpha), dimension: dimension,
+                    by: by)
     }
 }
 
@@ -82,7 +88,7 @@ struct AnalyzeCommand: ParsableCommand {
 /// experiments folder is an error when it was asked for (`experimentsGiven`), else a warning.
 func analyze(logs: [String], experimentsFolder: String, experimentsGiven: Bool = true, experiment: String?,
              metrics: [String], metricsFile: String? = nil, format: AnalyzeCommand.Format, output: String?, alpha: Double, correction: Correction,
-             strict: Bool, jobs: Int, settings: TestSettings? = nil, dimension: String? = nil) throws {
+             strict: Bool, jobs: Int, settings: TestSettings? = nil, dimension: String? = nil, by: TimeBucket? = nil) throws {
     var definitions: [String: ExperimentDefinition] = [:]
     let folderMissing = !FileManager.default.fileExists(atPath: experimentsFolder)
     if !folderMissing {
@@ -99,6 +105,7 @@ func analyze(logs: [String], experimentsFolder: String, experimentsGiven: Bool =
                                   alpha: alpha, correction: correction, strict: strict, jobs: jobs)
     options.readExperimentFiles = true
     options.dimension = dimension
+    options.by = by
     if let settings {
         options.difference = settings.difference
         options.sequentialTuning = settings.sequentialTuning
@@ -169,3 +176,5 @@ func loadMetrics(_ file: String?, folder: String, definitions: [String: Experime
     }
     return catalog
 }
+
+extension TimeBucket: ExpressibleByArgument {}

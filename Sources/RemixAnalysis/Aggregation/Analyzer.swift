@@ -21,6 +21,10 @@ public struct AnalysisOptions: Sendable {
     public var prior: BayesianPrior?
     /// Bad lines are fatal.
     public var strict: Bool
+    /// Cumulative results at every whole hour or day of the log (`--by`).
+    public var by: TimeBucket?
+    /// Leave out events at or after this time (ms since the epoch), as if the log ended there.
+    var until = Int64.max
     /// Break every experiment down by this session attribute (or `persona`, `visit`), read from
     /// each unit's earliest `session_started` event.
     public var dimension: String?
@@ -69,7 +73,7 @@ public enum Analyzer {
         let resolved = tracked.map(options.catalog.resolve)
         let events = unique(resolved.filter(\.isSimpleProportion).compactMap(\.event))
         let tally = try LogReader.tally(paths: files, tracked: events, timed: timedMetrics(options, tracked: tracked),
-                                        jobs: options.jobs, sizes: options.readSizes)
+                                        until: options.until, jobs: options.jobs, sizes: options.readSizes)
         if options.strict, tally.badLineCount > 0 { throw .strict(badLines: tally.badLineCount, first: tally.badLines) }
         guard tally.lines > 0 else { throw .emptyLog(files: files.map(LogReader.displayName)) }
         // A log of mostly bad lines is not an event log (a binary, a text file): an error, not a report.
@@ -101,6 +105,13 @@ public enum Analyzer {
         var report = AnalysisReport(experiments: experiments, log: log, alpha: options.alpha, correction: options.correction,
                                     elapsedSeconds: (ContinuousClock.now - started).seconds, settings: options.testSettings)
         report.dimension = options.dimension
+        if let by = options.by {
+            if let path = files.first(where: { !LogReader.isRereadable($0) }) {
+                throw .notRereadable(path: LogReader.displayName(path), metrics: ["--by \(by.rawValue)"])
+            }
+            report.by = by
+            try addOverTime(&report, tally: tally, options: options, bucket: by)
+        }
         if options.experiment == nil { report.notRunning = notRunning(options.definitions, inLog: Set(keys)) }
         return report
     }

@@ -9,6 +9,7 @@ struct DimensionTally: LineSink {
     private(set) var valueOf: [Int32] = []
     private var timeOf: [Int64] = []
     private let users: ByteStringTable
+    private let until: Int64
     var lines = 0
     var tornFiles: [String] = []
     var numericNames: [[UInt8]] { [] }
@@ -25,6 +26,7 @@ struct DimensionTally: LineSink {
     init(dimension: String, first: LogTally) {
         path = Self.path(of: dimension)
         users = first.users
+        until = first.until
     }
 
     mutating func noteBadLine(_: Int, _: BadLineReason) {}
@@ -34,7 +36,7 @@ struct DimensionTally: LineSink {
     mutating func add(_ fields: LineFields, in line: UnsafeBufferPointer<UInt8>, raw: UnsafeBufferPointer<UInt8>) -> BadLineReason? {
         guard fields.type.isPresent, fields.user.isPresent, !fields.user.isEmpty,
               LogTally.equal(LogTally.slice(line, fields.type), "session_started"),
-              let time = TimestampParser.milliseconds(line, fields.timestamp),
+              let time = TimestampParser.milliseconds(line, fields.timestamp), time < until,
               let unit = users.find(LogTally.slice(line, fields.user)),
               let value = JSONPathReader.scalar(in: raw, path: path) else { return nil }
         let id = Int32(value.withUnsafeBufferPointer { values.intern($0) })

@@ -20,6 +20,7 @@ extension LogTally {
             mergeExperiment(other.experiments[experiment], into: id, unitMap: unitMap)
         }
         lines += other.lines
+        latestTime = max(latestTime, other.latestTime)
         badLineCount += other.badLineCount
         for bad in other.badLines where badLines.count < Self.badLinesKept {
             badLines.append(bad.path.isEmpty ? BadLine(path: path, line: bad.line + lineOffset, reason: bad.reason) : bad)

@@ -46,8 +46,13 @@ struct LogTally {
     /// Files whose final line has no newline and is bad.
     var tornFiles: [String] = []
     static let badLinesKept = 5
+    /// Events at or after this time (ms) are left out, as if the log ended there (`--by`).
+    let until: Int64
+    /// The latest event time counted (`.min` before any).
+    var latestTime = Int64.min
 
-    init(tracked: [String], timed: Set<String> = []) {
+    init(tracked: [String], timed: Set<String> = [], until: Int64 = .max) {
+        self.until = until
         self.tracked = tracked
         trackedBytes = tracked.map { Array($0.utf8) }
         lastTimes = Array(repeating: [], count: tracked.count)
@@ -69,6 +74,8 @@ struct LogTally {
         }
         guard fields.type.isPresent else { return .missing(field: "type") }
         guard fields.user.isPresent else { return .missing(field: "user") }
+        guard time < until else { return nil }
+        if time > latestTime { latestTime = time }
         // Run records have no user.
         guard !fields.user.isEmpty else { return nil }
         let type = Self.slice(line, fields.type)

@@ -42,6 +42,7 @@ struct ValueTally: LineSink {
     private let fieldOf: [Int]
     private let windowMs: [Int64]
     private let isPre: [Bool]
+    private let until: Int64
     private let keepsEvents: [Bool]
     private let users: ByteStringTable
     /// Experiment → unit id → exposure, from the first pass.
@@ -69,6 +70,7 @@ struct ValueTally: LineSink {
             column.windowHours.map { hours in Int64(min((hours * 3_600_000).rounded(), 9e18)) } ?? .max
         }
         isPre = columns.map(\.pre)
+        until = first.until
         keepsEvents = columns.map(\.keepEvents)
         users = first.users
         exposures = first.experiments.map(\.exposures)
@@ -81,7 +83,7 @@ struct ValueTally: LineSink {
         guard fields.type.isPresent, fields.user.isPresent, !fields.user.isEmpty, fields.timestamp.isPresent else { return nil }
         let type = LogTally.slice(line, fields.type)
         guard let event = events.firstIndex(where: { LogTally.equal(type, $0) }),
-              let time = TimestampParser.milliseconds(line, fields.timestamp),
+              let time = TimestampParser.milliseconds(line, fields.timestamp), time < until,
               let unit = users.find(LogTally.slice(line, fields.user)) else { return nil }
         for experiment in exposures.indices where unit < exposures[experiment].count {
             let exposure = exposures[experiment][unit]

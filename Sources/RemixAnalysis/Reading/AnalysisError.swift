@@ -11,6 +11,7 @@ public enum AnalysisError: Error, Equatable, CustomStringConvertible {
     case notRereadable(path: String, metrics: [String])
     case tooManyValueFields(limit: Int, metrics: [String])
     case noDimensionValues(name: String, path: String)
+    case tooManyCuts(count: Int, limit: Int, bucket: String)
 
     public var description: String {
         switch self {
@@ -27,6 +28,9 @@ public enum AnalysisError: Error, Equatable, CustomStringConvertible {
                 : "experiment '\(key)' has no exposures in the log; experiments in it: \(known.sorted().joined(separator: ", "))"
         case .strict(let count, let first):
             "\(count) line(s) are not events (first: \(Self.list(first))); --strict makes that fatal"
+        case .tooManyCuts(let count, let limit, let bucket):
+            "--by \(bucket) would cut this log at \(count) times, each read again; at most \(limit)"
+                + (bucket == "hour" ? ": use --by day" : "")
         case .noDimensionValues(let name, let path):
             "--dimension \(name): no session_started event has '\(path)'; name an attribute of the population "
                 + "(platform, country, appVersion …) or one of \(DimensionTally.topLevelFields.joined(separator: ", "))"

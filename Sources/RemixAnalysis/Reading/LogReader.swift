@@ -17,11 +17,11 @@ enum LogReader {
     }
 
     /// Tallies every log in `paths` (`-` is standard input) with up to `jobs` threads.
-    static func tally(paths: [String], tracked: [String], timed: Set<String>, jobs: Int,
+    static func tally(paths: [String], tracked: [String], timed: Set<String>, until: Int64 = .max, jobs: Int,
                       sizes: Sizes = Sizes()) throws(AnalysisError) -> LogTally {
-        var total = LogTally(tracked: tracked, timed: timed)
+        var total = LogTally(tracked: tracked, timed: timed, until: until)
         for path in paths {
-            let parts = try read(path, jobs: jobs, sizes: sizes) { LogTally(tracked: tracked, timed: timed) }
+            let parts = try read(path, jobs: jobs, sizes: sizes) { LogTally(tracked: tracked, timed: timed, until: until) }
             var lineOffset = 0
             for part in parts {
                 total.merge(part, path: displayName(path), lineOffset: lineOffset)

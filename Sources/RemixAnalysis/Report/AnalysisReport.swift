@@ -105,6 +105,8 @@ public struct AnalysisReport: Sendable {
         public var hasFile = true
         /// With `--dimension`: the same analysis over each value's units.
         public var slices: [DimensionSlice] = []
+        /// With `--by`: cumulative results at each cut, the last being these results.
+        public var overTime: [OverTimePoint] = []
     }
 
     /// An experiment's results over the units of one dimension value (or of the values not shown
@@ -150,6 +152,8 @@ public struct AnalysisReport: Sendable {
     public var notRunning: [String] = []
     /// The `--dimension` the experiments are broken down by.
     public var dimension: String?
+    /// The `--by` cuts of `overTime`.
+    public var by: TimeBucket?
 }
 
 extension AnalysisReport {

@@ -10,6 +10,7 @@ import Foundation
 /// on the rows of each value's slice (after the experiment's own rows, where they are empty).
 public enum CSVReport {
     public static func render(_ report: AnalysisReport) -> String {
+        if report.by != nil { return overTime(report) }
         var rows = [[
             "experiment", "variation", "variation_id", "feature", "units", "metric", "conversions", "rate", "baseline",
             "expected", "ci_lower", "ci_upper", "p_value", "p_value_adjusted", "chance_to_win", "risk_control",
@@ -54,6 +55,30 @@ public enum CSVReport {
             }
         }
         return rows
+    }
+
+    /// With `--by`: one row per experiment × cut × variation × metric, cumulative up to the cut
+    /// (`until`), with the comparison against the baseline (empty for the baseline).
+    static func overTime(_ report: AnalysisReport) -> String {
+        var rows = [["experiment", "until", "variation", "units", "metric", "conversions", "value", "expected", "ci_lower",
+                     "ci_upper", "p_value", "p_value_adjusted", "chance_to_win", "error"]]
+        for experiment in report.experiments {
+            for point in experiment.overTime {
+                for variation in point.variations {
+                    for metric in variation.metrics {
+                        let c = point.comparisons.first { $0.variation == variation.key && $0.metric == metric.metric }
+                        rows.append([experiment.key, point.untilText, variation.key, String(variation.units), metric.metric,
+                                     String(metric.conversions), JSONWriter.number(metric.value)]
+                                    + (c.map { c in
+                                        [JSONWriter.number(c.expected), JSONWriter.number(c.ci[0]), JSONWriter.number(c.ci[1]),
+                                         JSONWriter.number(c.pValue), JSONWriter.number(c.pValueAdjusted),
+                                         JSONWriter.number(c.chanceToWin), c.error ?? ""]
+                                    } ?? Array(repeating: "", count: 7)))
+                    }
+                }
+            }
+        }
+        return rows.map { $0.map(escape).joined(separator: ",") }.joined(separator: "\n") + "\n"
     }
 
     private static func escape(_ field: String) -> String {

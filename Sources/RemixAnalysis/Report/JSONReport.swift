@@ -10,6 +10,10 @@ public enum JSONReport {
             out.array(report.experiments) { experiment in
                 out.object {
                     experimentFields(experiment, into: out)
+                    if !experiment.overTime.isEmpty {
+                        out.key("overTime")
+                        out.array(experiment.overTime) { point in overTimeObject(point, into: out) }
+                    }
                     guard !experiment.slices.isEmpty else { return }
                     out.key("slices")
                     out.array(experiment.slices) { slice in
@@ -41,6 +45,7 @@ public enum JSONReport {
             out.field("warnings", report.warnings)
             out.field("notRunning", report.notRunning)
             out.field("dimension", report.dimension)
+            out.field("by", report.by?.rawValue)
             out.field("alpha", report.alpha)
             out.field("correction", report.correction.rawValue)
             out.field("difference", report.settings.difference.rawValue)
@@ -93,6 +98,43 @@ public enum JSONReport {
                 out.field("error", comparison.error)
                 out.field("inverse", comparison.inverse)
                 out.field("credibleInterval", comparison.credibleInterval)
+            }
+        }
+    }
+
+    /// One cut of `--by`: units and figures per variation, and the comparisons' effect, CI and p-values.
+    private static func overTimeObject(_ point: AnalysisReport.OverTimePoint, into out: JSONWriter) {
+        out.object {
+            out.field("until", point.untilText)
+            out.key("variations")
+            out.array(point.variations) { variation in
+                out.object {
+                    out.field("key", variation.key)
+                    out.field("units", variation.units)
+                    out.key("metrics")
+                    out.object {
+                        for metric in variation.metrics {
+                            out.key(metric.metric)
+                            out.object {
+                                out.field("conversions", metric.conversions)
+                                out.field("value", metric.value)
+                            }
+                        }
+                    }
+                }
+            }
+            out.key("comparisons")
+            out.array(point.comparisons) { comparison in
+                out.object {
+                    out.field("variation", comparison.variation)
+                    out.field("metric", comparison.metric)
+                    out.field("expected", comparison.expected)
+                    out.field("ci", comparison.ci)
+                    out.field("pValue", comparison.pValue)
+                    out.field("pValueAdjusted", comparison.pValueAdjusted)
+                    out.field("chanceToWin", comparison.chanceToWin)
+                    out.field("error", comparison.error)
+                }
             }
         }
     }

@@ -63,7 +63,32 @@ public struct TableReport {
                      + "risk: the expected loss of choosing the control or the treatment, \(unit)")
         lines.append("")
         funnelLines(experiment)
+        overTimeLines(experiment, report: report)
         for slice in experiment.slices { sliceLines(slice, experiment: experiment, report: report) }
+    }
+
+    /// With `--by`: units per variation and the primary metric's effect with its CI at each cut.
+    private mutating func overTimeLines(_ experiment: AnalysisReport.Experiment, report: AnalysisReport) {
+        guard let by = report.by, !experiment.overTime.isEmpty, let primary = experiment.variations.first?.metrics.first?.metric
+        else { return }
+        let absolute = report.settings.difference == .absolute
+        func effect(_ value: Double) -> String { absolute ? Self.signedFigure(value) : Self.signedPercent(value) }
+        let treatments = experiment.variations.dropFirst().map(\.key)
+        lines.append("over time (cumulative, by \(by.rawValue); \(primary) vs \(experiment.variations.first?.key ?? "-")):")
+        var rows = [["until"] + experiment.variations.map { "\($0.key) units" } + treatments.map { "\($0) \(absolute ? "difference" : "lift") [CI]" }]
+        for point in experiment.overTime {
+            let units = experiment.variations.map { variation in
+                Self.grouped(point.variations.first { $0.key == variation.key }?.units ?? 0)
+            }
+            let effects = treatments.map { key in
+                point.comparisons.first { $0.variation == key && $0.metric == primary }.map { c in
+                    "\(effect(c.expected)) [\(effect(c.ci[0])), \(effect(c.ci[1]))]"
+                } ?? "-"
+            }
+            rows.append([point.untilText] + units + effects)
+        }
+        lines += format(rows)
+        lines.append("")
     }
 
     /// A dimension value's units, metrics and comparisons (the funnel and legend are the experiment's).

@@ -157,3 +157,42 @@ import Testing
         #expect(ratio.contains { $0.hasPrefix("m.yaml:5:38:") && $0.contains("'q' is a quantile") }, "\(ratio)")
     }
 }
+
+extension MetricsFileTests {
+    @Test func aMetricsOwnPriorIsReadAndOverridesTheCommandLine() throws {
+        let (catalog, problems) = MetricsFileParser.parse("""
+            metrics:
+              - {key: a, type: proportion, event: published, prior: {mean: 0.05, stddev: 0.3}}
+              - {key: b, type: proportion, event: published, prior: {stddev: 0.2}}
+            """, file: "m.yaml")
+        #expect(problems.isEmpty, "\(problems)")
+        #expect(catalog["a"]?.prior == BayesianPrior(mean: 0.05, standardDeviation: 0.3))
+        #expect(catalog["b"]?.prior == BayesianPrior(mean: 0, standardDeviation: 0.2))
+        #expect(Self.problems("metrics:\n  - {key: a, type: mean, event: e, prior: {stddev: 0}}").first?
+            .hasPrefix("m.yaml:2:52: error: prior's stddev must be a number above 0") == true)
+        #expect(Self.problems("metrics:\n  - {key: a, type: mean, event: e, prior: {men: 0}}").first?
+            .contains("did you mean 'mean'?") == true)
+        // On a log: the metric's prior is used even when the command line gives another.
+        var lines: [String] = []
+        for index in 0..<200 {
+            lines.append(MetricsAnalysisTests.exposureLine("u\(index)", variation: index % 2, second: 10))
+            if index % 5 < 2 + index % 2 { lines.append(DimensionAnalysisTests.line(20, "published", "u\(index)")) }
+        }
+        var options = AnalysisOptions(logs: [try AnalysisFixture.log(lines)], metrics: ["a", "published"], jobs: 1)
+        options.catalog = catalog
+        options.prior = BayesianPrior(mean: 0, standardDeviation: 0.01)
+        let report = try Analyzer.run(options)
+        let comparisons = try #require(report.experiments.first).comparisons
+        #expect(comparisons.map(\.prior) == [catalog["a"]?.prior, options.prior])
+        let statistics = try #require(report.experiments.first).variations.map { $0.metrics[0].statistic }
+        let own = BayesianTest.effect(control: statistics[0].proportion!, treatment: statistics[1].proportion!,
+                                      settings: TestSettings(prior: catalog["a"]?.prior))
+        #expect(comparisons[0].chanceToWin == own.chanceToWin && comparisons[1].chanceToWin != comparisons[0].chanceToWin)
+        #expect(TableReport.render(report, style: .terminal(colour: false)).contains("priors of the metrics' own (on the lift): a N(0.05, 0.3²)"))
+        #expect(JSONReport.render(report).contains(#""prior":{"mean":0.05,"stddev":0.3}"#))
+    }
+}
+
+private extension MetricStatistic {
+    var proportion: ProportionSample? { if case .proportion(let sample) = self { sample } else { nil } }
+}

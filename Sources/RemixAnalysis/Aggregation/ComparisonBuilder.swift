@@ -10,8 +10,11 @@ enum ComparisonBuilder {
         var comparisons: [AnalysisReport.Comparison] = []
         for variation in variations.dropFirst() {
             for (index, metric) in metrics.enumerated() {
+                // A metric's own prior overrides the command line's, as GrowthBook's metric-level override.
+                var metricSettings = settings
+                if let prior = variation.metrics[index].prior { metricSettings.prior = prior }
                 let (frequentist, raw) = tests(baseline.metrics[index].statistic, variation.metrics[index].statistic,
-                                               settings: settings)
+                                               settings: metricSettings)
                 let bayesian = variation.metrics[index].inverse ? raw.inverted : raw
                 comparisons.append(AnalysisReport.Comparison(
                     variation: variation.key, baseline: baseline.key, metric: metric, guardrail: guardrails.contains(metric),
@@ -19,7 +22,7 @@ enum ComparisonBuilder {
                     pValue: frequentist.pValue, pValueAdjusted: frequentist.pValue,
                     chanceToWin: bayesian.chanceToWin, risk: bayesian.risk,
                     error: frequentist.error ?? bayesian.error, inverse: variation.metrics[index].inverse,
-                    credibleInterval: [bayesian.ci.lower, bayesian.ci.upper]))
+                    credibleInterval: [bayesian.ci.lower, bayesian.ci.upper], prior: metricSettings.prior))
             }
         }
         let adjusted: [Double]

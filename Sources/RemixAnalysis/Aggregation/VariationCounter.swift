@@ -151,6 +151,7 @@ struct VariationCounter {
             metric.type = reader.definition.kind.figure
             metric.label = reader.definition.label
             metric.cuped = reader.definition.cuped
+            metric.prior = reader.definition.prior
             metric.inverse = reader.definition.inverse
             metric.statistic = sums.statistic(reader, units: units[slot])
             metric.value = metric.statistic.figure

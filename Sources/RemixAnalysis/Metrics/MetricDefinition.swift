@@ -54,6 +54,8 @@ public struct MetricDefinition: Sendable, Equatable {
     public var cuped = false
     /// Hours before the first exposure that CUPED reads (GrowthBook's 14 days by default).
     public var preWindowHours = MetricDefinition.defaultPreWindowHours
+    /// A proper prior for this metric's Bayesian test, overriding `--prior-mean`/`--prior-stddev`.
+    public var prior: BayesianPrior?
     public var summary: String?
     /// Where it is defined; nil for a bare event name.
     public var location: SourceLocation?

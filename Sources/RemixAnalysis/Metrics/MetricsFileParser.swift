@@ -8,7 +8,7 @@ public enum MetricsFileParser {
     public static let fileName = "metrics.yaml"
     /// Every key a metric may have.
     public static let knownKeys = ["key", "type", "description", "event", "value", "numerator", "denominator",
-                                   "inverse", "window", "cap", "quantile", "level", "cuped", "preWindow"]
+                                   "inverse", "window", "cap", "quantile", "level", "cuped", "preWindow", "prior"]
     /// Event fields the log scanner reads for itself, which cannot be a metric's value.
     static let readFields = ["ts", "type", "user", "experiment", "variation", "variationId", "inExperiment", "hashUsed",
                              "screen", "feature"]
@@ -143,7 +143,25 @@ public enum MetricsFileParser {
             definition.windowHours = hours
         }
         if let cap = fields["cap"] { try parseCap(cap, into: &definition) }
+        if let prior = fields["prior"] { definition.prior = try parsePrior(prior) }
         return (definition, fields)
+    }
+
+    /// `prior: {mean: M, stddev: S}`, a proper prior on the relative effect; either key may be left
+    /// out for GrowthBook's default (mean 0, stddev 0.1).
+    private static func parsePrior(_ value: YAMLValue) throws(Diagnostic) -> BayesianPrior {
+        let prior = try value.mapping("prior")
+        if let problem = prior.unknownKeys(allowed: ["mean", "stddev"], in: "prior", nearest: NameSuggestion.nearest).first {
+            throw problem
+        }
+        let mean = try prior["mean"]?.double("prior's mean (on the relative effect)") ?? 0
+        guard mean.isFinite else { throw Diagnostic(prior["mean"]?.location ?? value.location, .error, "prior's mean must be finite") }
+        let stddev = try prior["stddev"]?.double("prior's stddev") ?? 0.1
+        guard stddev > 0, stddev.isFinite else {
+            throw Diagnostic(prior["stddev"]?.location ?? value.location, .error,
+                             "prior's stddev must be a number above 0 (e.g. 0.1 for ±10 %), not \(stddev)")
+        }
+        return BayesianPrior(mean: mean, standardDeviation: stddev)
     }
 
     private static func parseQuantile(_ fields: YAMLMapping, into definition: inout MetricDefinition) throws(Diagnostic) {

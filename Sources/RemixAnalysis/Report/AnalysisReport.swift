@@ -16,6 +16,8 @@ public struct AnalysisReport: Sendable {
         public var label = "rate"
         /// Adjusted with CUPED (the comparisons; `value` is unadjusted).
         public var cuped = false
+        /// The metric's own prior for the Bayesian test, if its definition has one.
+        public var prior: BayesianPrior?
         /// The variation's figure: the rate, the mean per unit, or the ratio.
         public var value = 0.0
         /// Lower is better.
@@ -87,6 +89,8 @@ public struct AnalysisReport: Sendable {
         public var inverse = false
         /// The Bayesian test's 1 − α credible interval of the effect.
         public var credibleInterval = [0.0, 0.0]
+        /// The proper prior of the Bayesian test (the metric's own, else `--prior-*`); nil for flat.
+        public var prior: BayesianPrior?
     }
 
     /// One experiment.

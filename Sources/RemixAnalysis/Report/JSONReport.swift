@@ -98,6 +98,15 @@ public enum JSONReport {
                 out.field("error", comparison.error)
                 out.field("inverse", comparison.inverse)
                 out.field("credibleInterval", comparison.credibleInterval)
+                out.key("prior")
+                if let prior = comparison.prior {
+                    out.object {
+                        out.field("mean", prior.mean)
+                        out.field("stddev", prior.standardDeviation)
+                    }
+                } else {
+                    out.null()
+                }
             }
         }
     }

@@ -61,6 +61,10 @@ public struct TableReport {
         let unit = absolute ? "in the metric's own units" : "as relative lift (0.01 = 1 % of the baseline)"
         lines.append((markdown ? "\n" : "") + "chance to win: that the variation is better in the metric's direction (↓: lower); "
                      + "risk: the expected loss of choosing the control or the treatment, \(unit)")
+        let own = (experiment.variations.first?.metrics ?? []).compactMap { metric in
+            metric.prior.map { "\(metric.metric) N(\(Self.figure($0.mean)), \(Self.figure($0.standardDeviation))²)" }
+        }
+        if !own.isEmpty { lines.append("priors of the metrics' own (on the lift): " + own.joined(separator: ", ")) }
         lines.append("")
         funnelLines(experiment)
         overTimeLines(experiment, report: report)

@@ -1,5 +1,6 @@
 import Foundation
 @testable import RemixAnalysis
+import RemixTestSupport
 import Testing
 
 /// Mean, ratio and windowed metrics against an independent computation on a small written log,
@@ -103,12 +104,14 @@ import Testing
         return result
     }
 
-    @Test(arguments: [1, 2]) func meanRatioAndWindowEqualADirectComputation(jobs: Int) throws {
+    /// With the events kept by the first pass (the default budget) and, with no budget, read again.
+    @Test(arguments: [1, 2], [0, 128 << 20]) func meanRatioAndWindowEqualADirectComputation(jobs: Int, keptBytes: Int) throws {
         let (lines, exposures, events) = Self.scenario()
         let path = try AnalysisFixture.log(lines)
         let keys = ["time", "sessions", "per-session", "capped", "first-hour", "published-share"]
         var options = AnalysisOptions(logs: [path], metrics: keys, jobs: jobs)
         options.catalog = Self.catalog
+        options.keptEventBytes = keptBytes
         options.readSizes = LogReader.Sizes(chunk: 97, parallelMinimum: 64, maxLineLength: 1 << 20)
         let report = try Analyzer.run(options)
         let experiment = try #require(report.experiments.first)
@@ -141,8 +144,8 @@ import Testing
     }
 
     /// The second pass skips lines without the metric's event quoted, but never one whose type
-    /// is spelt with an escape.
-    @Test func theSecondPassPrefilterKeepsEscapedTypes() throws {
+    /// is spelt with an escape; the first pass keeps them too.
+    @Test(arguments: [0, 128 << 20]) func theSecondPassPrefilterKeepsEscapedTypes(keptBytes: Int) throws {
         let lines = [
             Self.exposureLine("a", variation: 0, second: 1), Self.exposureLine("b", variation: 1, second: 1),
             #"{"ts":"\#(Self.timestamp(2))","type":"session\u005fended","user":"a","durationMs":7}"#,
@@ -151,6 +154,7 @@ import Testing
         ]
         var options = AnalysisOptions(logs: [try AnalysisFixture.log(lines)], metrics: ["time"], jobs: 1)
         options.catalog = Self.catalog
+        options.keptEventBytes = keptBytes
         let variations = try #require(try Analyzer.run(options).experiments.first).variations
         #expect(variations.map { $0.metrics[0].value } == [7, 5])
         let needle = [[UInt8]](arrayLiteral: Array(#""session_ended""#.utf8))
@@ -161,11 +165,34 @@ import Testing
         }
     }
 
-    /// Value metrics read the log twice: standard input cannot be.
-    @Test func onlyRegularFilesAreReadTwice() throws {
+    /// Value metrics whose events exceed the first pass's budget read the log twice: standard
+    /// input cannot be; within the budget it is read once, from a pipe too.
+    @Test func onlyRegularFilesAreReadTwiceAndAPipeWithinTheBudgetIsReadOnce() throws {
         #expect(LogReader.isRereadable("-") == false)
         let path = try AnalysisFixture.log(Self.scenario().lines)
         #expect(LogReader.isRereadable(path))
+        let folder = try TemporaryFolder()
+        try "metrics:\n  - {key: time, type: mean, event: session_ended, value: durationMs}\n"
+            .write(to: folder.url.appendingPathComponent("m.yaml"), atomically: true, encoding: .utf8)
+        let piped = try RemixProcess.run(["analyze", "-", "--metrics", "m.yaml", "--metric", "time", "--format", "csv"],
+                                         in: folder.url, input: Self.scenario().lines.joined(separator: "\n") + "\n")
+        #expect(piped.status == 0, "\(piped.stderr)")
+        #expect(piped.stdout.contains(",time,") && piped.stdout.contains(",mean,"))
+    }
+
+    /// The chunk search for the second pass: each needle and backslash found front to back, at
+    /// the start and end of the bytes, with anchors that repeat.
+    @Test func theChunkSearchFindsEveryNeedle() {
+        let needles = [Array(#""a_b""#.utf8), Array(#""xyz""#.utf8)]
+        for (text, from, expected) in [(#""a_b" "xyz""#, 0, 0), (#"__"a_b""#, 0, 2), (#""a__"a_b""#, 0, 4), (#"q "xyz""#, 1, 2),
+                                       (#"  \ "a_b""#, 0, 2), (#"nothing here"#, 0, 12), (#""a_"#, 0, 3)] {
+            let bytes = Array(text.utf8)
+            var hits = [-1, -1, -1]
+            let nearest = bytes.withUnsafeBufferPointer { buffer in
+                LineSplitter.nearestHit(&hits, buffer.baseAddress!, from: from, count: buffer.count, needles)
+            }
+            #expect(nearest == expected, "\(text)")
+        }
     }
 
     @Test func theReportsCarryTypeValueAndAnInverseWinner() throws {

@@ -85,10 +85,12 @@ import Testing
         return result
     }
 
-    @Test(arguments: [1, 2]) func quantilesCupedAndPercentileCapsEqualADirectComputation(jobs: Int) throws {
+    @Test(arguments: [1, 2], [0, 128 << 20])
+    func quantilesCupedAndPercentileCapsEqualADirectComputation(jobs: Int, keptBytes: Int) throws {
         let (lines, exposures, events) = Self.scenario()
         var options = AnalysisOptions(logs: [try AnalysisFixture.log(lines)], metrics: Self.catalog.keys, jobs: jobs)
         options.catalog = Self.catalog
+        options.keptEventBytes = keptBytes
         options.readSizes = LogReader.Sizes(chunk: 97, parallelMinimum: 64, maxLineLength: 1 << 20)
         let report = try Analyzer.run(options)
         let experiment = try #require(report.experiments.first)

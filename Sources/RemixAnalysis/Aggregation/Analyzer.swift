@@ -21,6 +21,9 @@ public struct AnalysisOptions: Sendable {
     public var prior: BayesianPrior?
     /// Bad lines are fatal.
     public var strict: Bool
+    /// Bytes the first pass may use to keep the value metrics' events (see ``KeptEvents``); past
+    /// them the log is read a second time.
+    var keptEventBytes = 128 << 20
     /// Cumulative results at every whole hour or day of the log (`--by`).
     public var by: TimeBucket?
     /// Leave out events at or after this time (ms since the epoch), as if the log ended there.
@@ -72,8 +75,16 @@ public enum Analyzer {
         let tracked = trackedMetrics(options)
         let resolved = tracked.map(options.catalog.resolve)
         let events = unique(resolved.filter(\.isSimpleProportion).compactMap(\.event))
+        let columns = valueColumns(resolved, catalog: options.catalog)
+        let reads = ValueTally.reads(columns)
+        guard reads.numericNames.count <= LineFields.numericLimit else {
+            throw .tooManyValueFields(limit: LineFields.numericLimit, metrics: resolved.filter { !$0.isSimpleProportion }.map(\.key))
+        }
+        let kept = columns.isEmpty ? nil : KeptEvents(types: reads.events, fieldCount: reads.numericNames.count,
+                                                       limit: options.keptEventBytes / KeptEvents.bytes(fields: reads.numericNames.count))
         let tally = try LogReader.tally(paths: files, tracked: events, timed: timedMetrics(options, tracked: tracked),
-                                        until: options.until, jobs: options.jobs, sizes: options.readSizes)
+                                        until: options.until, kept: kept, keptFieldNames: reads.numericNames,
+                                        jobs: options.jobs, sizes: options.readSizes)
         if options.strict, tally.badLineCount > 0 { throw .strict(badLines: tally.badLineCount, first: tally.badLines) }
         guard tally.lines > 0 else { throw .emptyLog(files: files.map(LogReader.displayName)) }
         // A log of mostly bad lines is not an event log (a binary, a text file): an error, not a report.
@@ -87,7 +98,7 @@ public enum Analyzer {
             selected = selected.filter { $0.element == wanted }
             if selected.isEmpty { throw .unknownExperiment(key: wanted, known: keys) }
         }
-        let values = try sumValues(resolved, files: files, tally: tally, options: options)
+        let values = try sumValues(resolved, columns: columns, files: files, tally: tally, options: options)
         let dimension = try readDimension(files: files, tally: tally, options: options)
         let experiments = selected.map { index, key in
             var report = experimentReport(key: key, tally: tally, index: index, options: options, tracked: tracked, values: values)
@@ -145,22 +156,32 @@ public enum Analyzer {
         return Set(primaries.map(options.catalog.resolve).filter(\.isSimpleProportion).compactMap(\.event))
     }
 
-    /// The second pass for the metrics that are not plain proportions; nil when there are none.
-    private static func sumValues(_ metrics: [MetricDefinition], files: [String], tally: LogTally,
-                                  options: AnalysisOptions) throws(AnalysisError) -> ValueTally? {
+    /// The value columns the metrics that are not plain proportions read (see ``ValueTally``).
+    private static func valueColumns(_ metrics: [MetricDefinition], catalog: MetricCatalog) -> [ValueTally.Column] {
         var columns: [ValueTally.Column] = []
         for metric in metrics {
-            for column in MetricReader.columns(metric, catalog: options.catalog) where !columns.contains(column) {
+            for column in MetricReader.columns(metric, catalog: catalog) where !columns.contains(column) {
                 columns.append(column)
             }
         }
+        return columns
+    }
+
+    /// Per-unit sums for the metrics that are not plain proportions, from the events the first
+    /// pass kept, or — when they did not fit its budget — from a second pass; nil when there are none.
+    private static func sumValues(_ metrics: [MetricDefinition], columns: [ValueTally.Column], files: [String],
+                                  tally: LogTally, options: AnalysisOptions) throws(AnalysisError) -> ValueTally? {
         guard !columns.isEmpty else { return nil }
         let keys = metrics.filter { !$0.isSimpleProportion }.map(\.key)
+        guard var empty = ValueTally(columns: columns, first: tally) else {
+            throw .tooManyValueFields(limit: LineFields.numericLimit, metrics: keys)
+        }
+        if let kept = tally.kept, !kept.overflowed {
+            empty.add(kept)
+            return empty
+        }
         if let path = files.first(where: { !LogReader.isRereadable($0) }) {
             throw .notRereadable(path: LogReader.displayName(path), metrics: keys)
-        }
-        guard let empty = ValueTally(columns: columns, first: tally) else {
-            throw .tooManyValueFields(limit: LineFields.numericLimit, metrics: keys)
         }
         return try LogReader.sumValues(paths: files, empty: empty, jobs: options.jobs, sizes: options.readSizes)
     }

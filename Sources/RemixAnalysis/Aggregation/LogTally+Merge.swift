@@ -15,6 +15,7 @@ extension LogTally {
             if let theirs = other.earliestTimes[index] { earliestTimes[index]?.merge(theirs, unitMap: unitMap) }
         }
         screens.merge(other.screens, unitMap: unitMap)
+        if let theirs = other.kept { kept?.merge(theirs, unitMap: unitMap) }
         for experiment in 0..<other.experiments.count {
             let id = other.experimentNames.withBytes(experiment) { experimentID($0) }
             mergeExperiment(other.experiments[experiment], into: id, unitMap: unitMap)

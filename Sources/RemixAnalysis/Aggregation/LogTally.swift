@@ -50,9 +50,16 @@ struct LogTally {
     let until: Int64
     /// The latest event time counted (`.min` before any).
     var latestTime = Int64.min
+    /// The value metrics' events, when the first pass keeps them (see ``KeptEvents``).
+    var kept: KeptEvents?
+    /// The numeric fields the scanner reads for `kept`.
+    let keptFieldNames: [[UInt8]]
 
-    init(tracked: [String], timed: Set<String> = [], until: Int64 = .max) {
+    init(tracked: [String], timed: Set<String> = [], until: Int64 = .max, kept: KeptEvents? = nil,
+         keptFieldNames: [[UInt8]] = []) {
         self.until = until
+        self.kept = kept
+        self.keptFieldNames = keptFieldNames
         self.tracked = tracked
         trackedBytes = tracked.map { Array($0.utf8) }
         lastTimes = Array(repeating: [], count: tracked.count)
@@ -92,8 +99,16 @@ struct LogTally {
             var name = Self.slice(line, fields.screen)
             if let open = name.firstIndex(of: UInt8(ascii: "(")) { name = UnsafeBufferPointer(rebasing: name[..<open]) }
             screens.add(name, unit: users.intern(Self.slice(line, fields.user)), time: time)
-        } else if let index = trackedBytes.firstIndex(where: { Self.equal(type, $0) }) {
-            record(tracked: index, unit: users.intern(Self.slice(line, fields.user)), time: time)
+        } else {
+            var unit: Int?
+            if let index = trackedBytes.firstIndex(where: { Self.equal(type, $0) }) {
+                unit = users.intern(Self.slice(line, fields.user))
+                record(tracked: index, unit: unit ?? 0, time: time)
+            }
+            if let typeIndex = kept?.typeIndex(type) {
+                kept?.keep(typeIndex: typeIndex, unit: unit ?? users.intern(Self.slice(line, fields.user)), time: time,
+                           fields: fields)
+            }
         }
         return nil
     }

@@ -85,6 +85,28 @@ struct ValueTally: LineSink {
         guard let event = events.firstIndex(where: { LogTally.equal(type, $0) }),
               let time = TimestampParser.milliseconds(line, fields.timestamp), time < until,
               let unit = users.find(LogTally.slice(line, fields.user)) else { return nil }
+        add(event: event, time: time, unit: unit, fields: fields)
+        return nil
+    }
+
+    /// Adds the events the first pass kept instead of reading the log again; their types and
+    /// fields must be this tally's `events` and `numericNames`, in order.
+    mutating func add(_ kept: KeptEvents) {
+        for index in 0..<kept.count where kept.times[index] < until {
+            add(event: Int(kept.typeIndices[index]), time: kept.times[index], unit: Int(kept.units[index]),
+                fields: kept.fields(index))
+        }
+    }
+
+    /// The event types and numeric fields `columns` read, as a pass over the log must keep them.
+    static func reads(_ columns: [Column]) -> (events: [[UInt8]], numericNames: [[UInt8]]) {
+        var names: [String] = [], eventNames: [String] = []
+        for case let name? in columns.map(\.value) where !names.contains(name) { names.append(name) }
+        for column in columns where !eventNames.contains(column.event) { eventNames.append(column.event) }
+        return (eventNames.map { Array($0.utf8) }, names.map { Array($0.utf8) })
+    }
+
+    private mutating func add(event: Int, time: Int64, unit: Int, fields: LineFields) {
         for experiment in exposures.indices where unit < exposures[experiment].count {
             let exposure = exposures[experiment][unit]
             guard exposure.variation >= 0 else { continue }
@@ -97,7 +119,6 @@ struct ValueTally: LineSink {
                 }
             }
         }
-        return nil
     }
 
     private mutating func add(unit: Int, variation: Int, column: Int, experiment: Int, fields: LineFields) {

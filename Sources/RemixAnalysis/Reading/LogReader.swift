@@ -17,11 +17,16 @@ enum LogReader {
     }
 
     /// Tallies every log in `paths` (`-` is standard input) with up to `jobs` threads.
-    static func tally(paths: [String], tracked: [String], timed: Set<String>, until: Int64 = .max, jobs: Int,
+    /// With `kept`, the events of its types are kept too (each part within its share of the budget).
+    static func tally(paths: [String], tracked: [String], timed: Set<String>, until: Int64 = .max,
+                      kept: KeptEvents? = nil, keptFieldNames: [[UInt8]] = [], jobs: Int,
                       sizes: Sizes = Sizes()) throws(AnalysisError) -> LogTally {
-        var total = LogTally(tracked: tracked, timed: timed, until: until)
+        var total = LogTally(tracked: tracked, timed: timed, until: until, kept: kept, keptFieldNames: keptFieldNames)
+        let partKept = kept.map { KeptEvents(types: $0.types, fieldCount: $0.fieldCount, limit: $0.limit / max(jobs, 1)) }
         for path in paths {
-            let parts = try read(path, jobs: jobs, sizes: sizes) { LogTally(tracked: tracked, timed: timed, until: until) }
+            let parts = try read(path, jobs: jobs, sizes: sizes) {
+                LogTally(tracked: tracked, timed: timed, until: until, kept: partKept, keptFieldNames: keptFieldNames)
+            }
             var lineOffset = 0
             for part in parts {
                 total.merge(part, path: displayName(path), lineOffset: lineOffset)
@@ -183,11 +188,17 @@ package struct LineSplitter {
             return 0
         }
         var lineStart = 0
+        // With needles: where each needle (and a backslash) next occurs, searched once per chunk
+        // front to back, so a line before the nearest one is skipped without being looked at.
+        var hits = Array(repeating: -1, count: needles.count + 1)
         while lineStart < bytes.count {
             guard let found = memchr(base + lineStart, 0x0A, bytes.count - lineStart) else { break }
             let newline = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
             if skipping {
                 skipping = false
+            } else if !needles.isEmpty, Self.nearestHit(&hits, base, from: lineStart, count: bytes.count, needles) >= newline {
+                lineNumber += 1
+                tally.lines += 1
             } else {
                 lineNumber += 1
                 process(UnsafeBufferPointer(rebasing: bytes[lineStart..<newline]), final: false, tally: &tally)
@@ -275,13 +286,49 @@ extension LineSink {
 }
 
 extension LogTally: LineSink {
-    var numericNames: [[UInt8]] { [] }
+    var numericNames: [[UInt8]] { keptFieldNames }
     var needles: [[UInt8]] { [] }
 }
 
 extension LineSplitter {
     /// Whether `line` holds one of `needles` (each starting with a quote) or a backslash (an
     /// escape could spell one).
+    /// The nearest position at or after `start` of a backslash or a needle (`count` if none);
+    /// `hits` keeps each one's last found position, searched again only once passed.
+    static func nearestHit(_ hits: inout [Int], _ base: UnsafePointer<UInt8>, from start: Int, count: Int,
+                           _ needles: [[UInt8]]) -> Int {
+        var nearest = count
+        for index in hits.indices {
+            if hits[index] < start {
+                let found: UnsafeMutableRawPointer?
+                if index == needles.count {
+                    found = memchr(base + start, 0x5C, count - start)
+                } else {
+                    found = find(needles[index], in: base, from: start, count: count)
+                }
+                hits[index] = found.map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? count
+            }
+            nearest = min(nearest, hits[index])
+        }
+        return nearest
+    }
+
+    /// The first occurrence of `needle` in `base[start..<count]`: `memchr` for its anchor byte —
+    /// an underscore, which JSON keys in camelCase rarely hold, else its last byte — then a compare.
+    static func find(_ needle: [UInt8], in base: UnsafePointer<UInt8>, from start: Int, count: Int) -> UnsafeMutableRawPointer? {
+        guard !needle.isEmpty else { return nil }
+        let anchor = needle.firstIndex(of: UInt8(ascii: "_")) ?? needle.count - 1
+        var position = start + anchor
+        while position < count, let found = memchr(base + position, Int32(needle[anchor]), count - position) {
+            let at = base.distance(to: found.assumingMemoryBound(to: UInt8.self)) - anchor
+            if at + needle.count <= count, memcmp(base + at, needle, needle.count) == 0 {
+                return UnsafeMutableRawPointer(mutating: base + at)
+            }
+            position = at + anchor + 1
+        }
+        return nil
+    }
+
     static func mayHold(_ line: UnsafeBufferPointer<UInt8>, _ needles: [[UInt8]]) -> Bool {
         guard let base = line.baseAddress else { return false }
         if memchr(base, 0x5C, line.count) != nil { return true }

@@ -168,8 +168,20 @@ import Testing
                                     alpha: 0.05, correction: .holm, elapsedSeconds: 0)
         let rows = TableReport.render(report, style: .terminal(colour: false)).split(separator: "\n")
         #expect(rows.contains { $0.contains(" m ") && $0.hasSuffix("WINNER") })
-        #expect(rows.contains { $0.contains(" g ") && $0.hasSuffix("guardrail significantly down") })
+        // Declared higher-is-better: a fall is for the worse; declared inverse: for the better.
+        #expect(rows.contains { $0.contains(" g ") && $0.hasSuffix("guardrail significantly down (worse)") })
         #expect(!rows.contains { $0.contains("LOSER") })
+        var inverse = report
+        inverse.experiments[0].comparisons[1].inverse = true
+        let better = TableReport.render(inverse, style: .terminal(colour: false)).split(separator: "\n")
+        #expect(better.contains { $0.contains(" g ") && $0.hasSuffix("guardrail significantly down (better)") })
+        // A bare event name: no direction, the chance of a rise marked ↑ and explained.
+        var bare = report
+        bare.experiments[0].comparisons[1].directionDeclared = false
+        let text = TableReport.render(bare, style: .terminal(colour: false))
+        #expect(text.split(separator: "\n").contains { $0.contains(" g ") && $0.contains("↑ 99.0%")
+            && $0.hasSuffix("guardrail significantly down") })
+        #expect(text.contains("↑: a guardrail named by its event has no declared direction"))
     }
 }
 

@@ -148,6 +148,9 @@ import Testing
             #expect(match.4 == String(format: "%.1f", Double(achieved) / Double(exposed) * 100))
         }
         #expect(lines.contains { $0.hasPrefix("elapsed    ") && $0.contains("sessions/s") })
+        // The shipped guardrails declare that lower is better: no chance of a mere rise (↑) is shown.
+        #expect(result.stdout.contains("cancelled ↓ (guardrail)") && result.stdout.contains("publish-failed ↓ (guardrail)"))
+        #expect(!result.stdout.contains("↑ ") && !result.stdout.contains("warning"), "stdout: \(result.stdout)")
         Self.expectNoCrash(result)
     }
 }

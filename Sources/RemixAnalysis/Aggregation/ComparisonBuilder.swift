@@ -22,7 +22,8 @@ enum ComparisonBuilder {
                     pValue: frequentist.pValue, pValueAdjusted: frequentist.pValue,
                     chanceToWin: bayesian.chanceToWin, risk: bayesian.risk,
                     error: frequentist.error ?? bayesian.error, inverse: variation.metrics[index].inverse,
-                    credibleInterval: [bayesian.ci.lower, bayesian.ci.upper], prior: metricSettings.prior))
+                    credibleInterval: [bayesian.ci.lower, bayesian.ci.upper], prior: metricSettings.prior,
+                    directionDeclared: variation.metrics[index].directionDeclared))
             }
         }
         let adjusted: [Double]

@@ -152,6 +152,7 @@ struct VariationCounter {
             metric.label = reader.definition.label
             metric.cuped = reader.definition.cuped
             metric.prior = reader.definition.prior
+            metric.directionDeclared = reader.definition.declared
             metric.inverse = reader.definition.inverse
             metric.statistic = sums.statistic(reader, units: units[slot])
             metric.value = metric.statistic.figure

@@ -56,6 +56,9 @@ public struct MetricDefinition: Sendable, Equatable {
     public var preWindowHours = MetricDefinition.defaultPreWindowHours
     /// A proper prior for this metric's Bayesian test, overriding `--prior-mean`/`--prior-stddev`.
     public var prior: BayesianPrior?
+    /// Whether its direction (`inverse`) was declared in a metrics file; false for a bare event
+    /// name, whose better direction nobody said.
+    public var declared = true
     public var summary: String?
     /// Where it is defined; nil for a bare event name.
     public var location: SourceLocation?
@@ -97,7 +100,9 @@ public struct MetricDefinition: Sendable, Equatable {
 
     /// A bare event name in an experiment file: the share of units with that event.
     public static func proportion(of event: String) -> MetricDefinition {
-        MetricDefinition(key: event, kind: .proportion, event: event)
+        var definition = MetricDefinition(key: event, kind: .proportion, event: event)
+        definition.declared = false
+        return definition
     }
 
     /// Read in the log's first pass (proportions without a window, as before metrics files);

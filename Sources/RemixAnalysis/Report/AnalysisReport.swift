@@ -18,6 +18,8 @@ public struct AnalysisReport: Sendable {
         public var cuped = false
         /// The metric's own prior for the Bayesian test, if its definition has one.
         public var prior: BayesianPrior?
+        /// Whether a metrics file declares its direction (false for a bare event name).
+        public var directionDeclared = true
         /// The variation's figure: the rate, the mean per unit, or the ratio.
         public var value = 0.0
         /// Lower is better.
@@ -91,6 +93,9 @@ public struct AnalysisReport: Sendable {
         public var credibleInterval = [0.0, 0.0]
         /// The proper prior of the Bayesian test (the metric's own, else `--prior-*`); nil for flat.
         public var prior: BayesianPrior?
+        /// Whether the metric's better direction is declared (see ``MetricCount/directionDeclared``);
+        /// when not, chance to win is the chance of a rise.
+        public var directionDeclared = true
     }
 
     /// One experiment.

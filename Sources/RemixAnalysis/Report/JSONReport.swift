@@ -97,6 +97,7 @@ public enum JSONReport {
                 out.field("risk", comparison.risk)
                 out.field("error", comparison.error)
                 out.field("inverse", comparison.inverse)
+                out.field("directionDeclared", comparison.directionDeclared)
                 out.field("credibleInterval", comparison.credibleInterval)
                 out.key("prior")
                 if let prior = comparison.prior {

@@ -65,6 +65,10 @@ public struct TableReport {
             metric.prior.map { "\(metric.metric) N(\(Self.figure($0.mean)), \(Self.figure($0.standardDeviation))²)" }
         }
         if !own.isEmpty { lines.append("priors of the metrics' own (on the lift): " + own.joined(separator: ", ")) }
+        if experiment.comparisons.contains(where: { $0.guardrail && !$0.directionDeclared }) {
+            lines.append("↑: a guardrail named by its event has no declared direction, so its chance is that of a rise; "
+                         + "define it in metrics.yaml (inverse: true when lower is better) to read it as better or worse")
+        }
         lines.append("")
         funnelLines(experiment)
         overTimeLines(experiment, report: report)
@@ -136,26 +140,30 @@ public struct TableReport {
                                         "p", "p adj", "chance to win", "risk (ctl, trt)", ""]]
         for c in experiment.comparisons {
             let significant = c.error == nil && c.pValueAdjusted < report.alpha
-            // A guardrail's direction is the metric's own (more cancellations are worse), so it
-            // only says that it moved; the primary metric names a winner or a loser.
-            let moved = c.expected > 0 ? "significantly up" : "significantly down"
             // Lower is better for an inverse metric: a significant fall wins.
             let better = c.inverse ? c.expected < 0 : c.expected > 0
+            // A guardrail says that it moved, and whether for the better when its direction is
+            // declared; the primary metric names a winner or a loser.
+            let moved = (c.expected > 0 ? "significantly up" : "significantly down")
+                + (c.directionDeclared ? (better ? " (better)" : " (worse)") : "")
             // A relative interval reaching below −100 % says the arms are too small to read it.
             let tooWide = !absolute && c.error == nil && c.ci[0] < -1
             let verdict = c.error.map { "⚠ \($0)" }
                 ?? (significant && experiment.hasFile ? (c.guardrail ? "guardrail \(moved)" : (better ? "WINNER" : "LOSER"))
                     : (tooWide ? "too few units to tell (CI below −100 %)" : (significant ? "significant" : "")))
             let metric = metrics.first { $0.metric == c.metric }.map(Self.heading) ?? c.metric
+            // A guardrail of undeclared direction: its chance is the chance of a rise, marked ↑.
+            let chance = (c.guardrail && !c.directionDeclared ? "↑ " : "") + Self.percent(c.chanceToWin)
             comparisons.append([c.variation, metric, effect(c.expected), "[\(effect(c.ci[0])), \(effect(c.ci[1]))]",
-                                Self.fixed(c.pValue, 4), Self.fixed(c.pValueAdjusted, 4), Self.percent(c.chanceToWin),
+                                Self.fixed(c.pValue, 4), Self.fixed(c.pValueAdjusted, 4), chance,
                                 c.risk.map { Self.fixed($0, 5) }.joined(separator: ", "), verdict])
         }
         let formatted = format(comparisons)
         let headerLines = formatted.count - (comparisons.count - 1)
         for (line, text) in formatted.enumerated() {
             let verdict = line >= headerLines ? comparisons[line - headerLines + 1].last ?? "" : ""
-            let colour = verdict == "WINNER" ? "32" : verdict == "LOSER" ? "31" : verdict.hasPrefix("guardrail") ? "33" : nil
+            let colour = verdict == "WINNER" || verdict.hasSuffix("(better)") ? "32"
+                : verdict == "LOSER" || verdict.hasSuffix("(worse)") ? "31" : verdict.hasPrefix("guardrail") ? "33" : nil
             lines.append(colour.map { paint(text, $0) } ?? text)
         }
     }

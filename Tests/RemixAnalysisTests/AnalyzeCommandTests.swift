@@ -27,6 +27,19 @@ import Testing
         try RemixProcess.run(arguments, in: folder.url)
     }
 
+    /// "1 line", not "1 lines"; bad-line counts grouped like the line count.
+    @Test func theLogSummaryCountsInWords() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("one.jsonl", AnalysisFixture.exposure("u", "e", "control", id: 0, at: 1) + "\n")
+        let one = try Self.remix(["analyze", "one.jsonl"], in: folder)
+        #expect(one.stdout.contains("log: 1 file, 1 line, 0 bad"), "\(one.stdout)")
+        var lines = (0..<2400).map { AnalysisFixture.exposure("u\($0)", "e", "control", id: 0, at: 1) }
+        lines += Array(repeating: "not json", count: 1100)
+        try folder.write("many.jsonl", lines.joined(separator: "\n") + "\n")
+        let many = try Self.remix(["analyze", "many.jsonl"], in: folder)
+        #expect(many.stdout.contains("log: 1 file, 3,500 lines, 1,100 bad"), "\(many.stdout)")
+    }
+
     @Test func outputToAFullDeviceExitsOneAndNamesTheError() throws {
         let folder = try Self.project()
         let result = try Self.remix(["analyze", "events.jsonl", "--format", "json", "--output", "/dev/full"], in: folder)

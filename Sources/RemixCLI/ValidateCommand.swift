@@ -69,7 +69,9 @@ struct ValidateCommand: ParsableCommand {
             files.append(path)
         }
         let events = registry.declaredEvents.map(\.name) + simulatedUserEvents(folders: folders)
-        let check = MetricReferenceCheck(catalog: MetricCatalog(definitions, file: files.first), events: events)
+        let fields = Dictionary(registry.declaredEvents.map { ($0.name, $0.fields) }, uniquingKeysWith: { $0 + $1 })
+        let check = MetricReferenceCheck(catalog: MetricCatalog(definitions, file: files.first), events: events,
+                                         eventFields: fields)
         return problems + check.problems(in: experiments.definitions)
     }
 }

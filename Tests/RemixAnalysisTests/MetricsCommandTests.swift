@@ -35,6 +35,22 @@ import Testing
         #expect(analyze.stderr.contains("warning: metric 'adverts-publish' is not a key"), "\(analyze.stderr)")
     }
 
+    /// A `value` field the event does not carry is caught where the metric is named.
+    @Test func validateChecksValueFieldsAgainstTheDeclaredEvent() throws {
+        let metrics = """
+            metrics:
+              - {key: time, type: mean, event: session_ended, value: durationMS}
+              - {key: sessions, type: mean, event: session_ended}
+              - {key: per-session, type: ratio, numerator: time, denominator: sessions}
+            """
+        let folder = try Self.project(metrics: metrics, secondary: "per-session")
+        let result = try AnalyzeCommandTests.remix(["validate", "experiments"], in: folder)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("experiments/metrics.yaml:2:11: warning: metric 'time' sums the field 'durationMS' of "
+                                       + "'session_ended', which it does not carry; did you mean 'durationMs'?"), "\(result.stderr)")
+        #expect(result.stderr.contains("error: metric 'per-session' sums the field 'durationMS' of 'session_ended' (its part 'time')"))
+    }
+
     @Test func aBrokenMetricsFileStopsTheAnalysis() throws {
         let folder = try Self.project(metrics: "metrics:\n  - {key: x, type: quantile, event: e}\n", secondary: "x")
         let result = try AnalyzeCommandTests.remix(["analyze", "events.jsonl"], in: folder)

@@ -10,11 +10,14 @@ public struct MetricReferenceCheck {
     public let catalog: MetricCatalog
     /// The events that exist: what the registered features and the host declare.
     public let events: [String]
+    /// The fields each declared event carries, where known: a metric's `value` must be one.
+    public let eventFields: [String: [String]]
 
     /// Makes the check.
-    public init(catalog: MetricCatalog, events: [String]) {
+    public init(catalog: MetricCatalog, events: [String], eventFields: [String: [String]] = [:]) {
         self.catalog = catalog
         self.events = events
+        self.eventFields = eventFields
     }
 
     /// The problems of `experiments`' metrics (errors) and of metrics-file events nobody declares
@@ -29,6 +32,11 @@ public struct MetricReferenceCheck {
                             "metric '\(name)' counts the event '\(event)', which no registered feature emits"
                                 + suggestion(for: event)))
                     }
+                    for (part, event, field) in unknownFields(of: metric) {
+                        problems.append(Diagnostic(definition.location(of: "metrics"), .error,
+                            "metric '\(name)' sums the field '\(field)' of '\(event)'\(part), which it does not carry"
+                                + fieldSuggestion(field, of: event)))
+                    }
                 } else if !events.contains(name) {
                     problems.append(Diagnostic(definition.location(of: "metrics"), .error,
                         "unknown metric '\(name)': " + (catalog.file.map { "not a key of \($0)" } ?? "not a metric key (no metrics.yaml)")
@@ -38,6 +46,11 @@ public struct MetricReferenceCheck {
             }
         }
         for metric in catalog.definitions {
+            if let location = metric.location, let event = metric.event, let field = metric.value,
+               let known = eventFields[event], !known.contains(field) {
+                problems.append(Diagnostic(location, .warning, "metric '\(metric.key)' sums the field '\(field)' of '\(event)', "
+                    + "which it does not carry" + fieldSuggestion(field, of: event)))
+            }
             guard let event = metric.event, !events.contains(event), let location = metric.location else { continue }
             problems.append(Diagnostic(location, .warning,
                 "metric '\(metric.key)' counts the event '\(event)', which no registered feature emits"
@@ -50,6 +63,24 @@ public struct MetricReferenceCheck {
     private func eventNames(of metric: MetricDefinition) -> [String] {
         if let event = metric.event { return [event] }
         return [metric.numerator, metric.denominator].compactMap { $0 }.compactMap { catalog[$0]?.event ?? $0 }
+    }
+
+    /// The `value` fields of `metric` (or of a ratio's parts) that their declared event lacks.
+    private func unknownFields(of metric: MetricDefinition) -> [(part: String, event: String, field: String)] {
+        let parts = metric.kind == .ratio
+            ? [metric.numerator, metric.denominator].compactMap { $0.flatMap { catalog[$0] } }.map { (" (its part '\($0.key)')", $0) }
+            : [("", metric)]
+        return parts.compactMap { part, definition in
+            guard let event = definition.event, let field = definition.value, let known = eventFields[event],
+                  !known.contains(field) else { return nil }
+            return (part, event, field)
+        }
+    }
+
+    private func fieldSuggestion(_ field: String, of event: String) -> String {
+        let known = eventFields[event] ?? []
+        let hint = NameSuggestion.nearest(to: field, among: known).map { "; did you mean '\($0)'?" } ?? ""
+        return hint + " ('\(event)' carries: \(known.isEmpty ? "no fields" : known.joined(separator: ", ")))"
     }
 
     private func suggestion(for name: String, keys: [String] = []) -> String {

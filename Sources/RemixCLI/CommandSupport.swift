@@ -47,7 +47,7 @@ func loadRegistry(plugins: [String]) throws -> FeatureRegistry {
 /// Runs an app in the terminal on standard input and output.
 func runInTerminal(
     app: String, platform: String?, registry: FeatureRegistry, seed: UInt64, chooser: (any SlotChooser)?,
-    events: any EventSink, announce: () -> Void = {}
+    events: any EventSink, observe: (AppSession) -> Void = { _ in }, announce: () -> Void = {}
 ) throws -> TerminalOutcome {
     let session: AppSession
     do {
@@ -57,6 +57,7 @@ func runInTerminal(
         printError(String(describing: error))
         throw ExitCode(1)
     }
+    observe(session)
     announce()
     let outcome = TerminalDriver(session: session, readLine: { Swift.readLine() }, write: writeOut).run()
     if !outcome.errors.isEmpty {

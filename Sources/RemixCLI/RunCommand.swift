@@ -1,8 +1,13 @@
 import ArgumentParser
+import RemixEventLog
 import RemixExperiments
 import RemixHost
 import RemixKit
+import RemixStore
 import RemixTerminal
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `remix run`: walk an app in the terminal, or script it through standard input.
 struct RunCommand: ParsableCommand {
@@ -38,6 +43,10 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var plugins: PluginOptions
 
+    @Option(help: ArgumentHelp("Also log the session's events: a JSON Lines file (appended to) or an event store's "
+                               + "postgresql:// URL.", valueName: "log"))
+    var log: String?
+
     func run() throws {
         // Every option is checked, whether or not experiments use it.
         _ = try session.parsedAttributes()
@@ -54,20 +63,34 @@ struct RunCommand: ParsableCommand {
         var experimentChooser: ExperimentSlotChooser?
         var platform = self.platform
         let echo = TerminalEventEcho(write: writeOut)
+        let sessionLog = log.map { _ in
+            TerminalSessionLog(echo: echo, session: "t\(TerminalSessionLog.now())-\(getpid())", user: user)
+        }
+        let events: any EventSink = sessionLog ?? echo
+        if let log, StoreURL.isStoreURL(log) {
+            do { _ = try StoreURL(parsing: log) } catch {
+                printError(error.description)
+                throw ExitCode(1)
+            }
+        }
+        var attributes = try session.parsedAttributes()
+        attributes["id"] = attributes["id"] ?? .string(user)
+        if let platform { attributes["platform"] = .string(platform) }
+        sessionLog?.write("session_started", [
+            EventField("app", .string(app)), EventField("persona", .string("terminal")), EventField("visit", .int(1)),
+            EventField("attributes", TerminalSessionLog.eventValue(.object(attributes))),
+        ])
         if let experiments {
             let set = try loadExperiments(paths: [experiments], registry: registry)
-            var attributes = try session.parsedAttributes()
-            attributes["id"] = attributes["id"] ?? .string(user)
-            if let platform { attributes["platform"] = .string(platform) }
             platform = platform ?? attributes["platform"]?.stringValue
             let chooser = ExperimentSlotChooser(experiments: set, attributes: attributes, now: try session.date(),
-                                                events: echo)
+                                                events: events)
             choosers.append(chooser)
             experimentChooser = chooser
         }
         let outcome = try runInTerminal(
             app: app, platform: platform, registry: registry, seed: seed, chooser: SlotChooserChain(choosers),
-            events: echo
+            events: events, observe: { session in session.window.addTransitionObserver { sessionLog?.record($0) } }
         ) {
             for decision in experimentChooser?.decisions.values.flatMap({ $0 }) ?? [] {
                 let variation = decision.variation.map { " variation \($0) → \(decision.feature ?? "")" } ?? ""
@@ -75,6 +98,11 @@ struct RunCommand: ParsableCommand {
             }
         }
         for warning in RegexBudget.takeWarnings() { printError(warning) }
+        if let log, let sessionLog {
+            sessionLog.end()
+            let inputs = experiments.map { LogTarget.files(under: $0).map { (role: "experiment file", path: $0) } } ?? []
+            try TerminalLogWriter.write(sessionLog.events, app: app, seed: seed, to: log, inputs: inputs)
+        }
         if !outcome.errors.isEmpty { throw ExitCode(1) }
     }
 }

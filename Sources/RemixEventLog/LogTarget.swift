@@ -11,7 +11,8 @@ import Darwin
 public enum LogTarget {
     /// Why the log cannot be written at `path`, or nil. `inputs` are the run's input files
     /// (compared by device and inode, so other names of the same file count); `replacing` says
-    /// the run empties the file first (no `--append`).
+    /// the run empties the file first (no `--append`); a run that appends to a file that is not a
+    /// log is refused too.
     public static func problem(path: String, inputs: [(role: String, path: String)], replacing: Bool) -> String? {
         var status = stat()
         guard stat(path, &status) == 0 else { return nil }  // a new file
@@ -22,10 +23,10 @@ public enum LogTarget {
                     + "choose another --log"
             }
         }
-        guard replacing, (status.st_mode & S_IFMT) == S_IFREG, status.st_size > 0 else { return nil }
+        guard (status.st_mode & S_IFMT) == S_IFREG, status.st_size > 0 else { return nil }
         guard let first = firstVisibleByte(path), first != UInt8(ascii: "{") else { return nil }
-        return "refusing to replace \(path): it does not look like an event log (its first line is not a JSON object); "
-            + "remove it first or choose another --log"
+        return "refusing to \(replacing ? "replace" : "append to") \(path): it does not look like an event log (its first line "
+            + "is not a JSON object); " + (replacing ? "remove it first or choose another --log" : "choose another --log")
     }
 
     /// Every regular file under `path` (the file itself, or a folder's files, recursively).

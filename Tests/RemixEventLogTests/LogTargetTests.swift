@@ -41,7 +41,10 @@ import Testing
         #expect(LogTarget.problem(path: notes, inputs: [], replacing: true)
                 == "refusing to replace \(notes): it does not look like an event log (its first line is not a JSON "
                 + "object); remove it first or choose another --log")
-        #expect(LogTarget.problem(path: notes, inputs: [], replacing: false) == nil, "appending loses nothing")
+        // Appending would mix events into a file that is not a log: refused too.
+        #expect(LogTarget.problem(path: notes, inputs: [], replacing: false)
+                == "refusing to append to \(notes): it does not look like an event log (its first line is not a JSON "
+                + "object); choose another --log")
     }
 
     @Test func appendingOntoATornLogStartsANewLine() throws {

@@ -1,0 +1,226 @@
+import Foundation
+import PostgresNIO
+import RemixEventLog
+import RemixKit
+
+/// `remix log copy`: event logs between JSON Lines files and an event store, streaming both ways.
+/// A file goes into the store as a run of its own, `copy-` and 16 hex digits of its path, size
+/// and modification time, in blocks of ``blockSize`` events keyed like a simulation's, so copying
+/// the same file again stores nothing twice; the store comes out in its stored order (run, shard,
+/// block, event), run records first.
+public enum LogCopy {
+    /// Events per block written to the store.
+    public static let blockSize = 10_000
+
+    /// What a copy did.
+    public struct Outcome: Sendable {
+        public var events = 0
+        public var blocksWritten = 0
+        public var blocksSkipped = 0
+        /// Lines that were not events, skipped: their count and the first few as `path:line: why`.
+        public var badLines = 0
+        public var firstBadLines: [String] = []
+        /// The run the events went into (file → store).
+        public var run: String?
+    }
+
+    /// Copies the JSON Lines file at `path` into the store at `url`; `progress` gets bytes read.
+    public static func fileToStore(_ path: String, _ url: StoreURL, progress: (Int, Int) -> Void = { _, _ in })
+        throws -> Outcome {
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        let modified = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? Date(timeIntervalSince1970: 0)
+        let identity = "\((path as NSString).standardizingPath)|\(size)|\(Int(modified.timeIntervalSince1970 * 1000))"
+        var outcome = Outcome(run: "copy-" + hex(fnv1a64(Array(identity.utf8))))
+        let sink = StoreBlockSink(url: url, run: outcome.run ?? "", shard: 1, shards: 1, resume: true, retrySeconds: 30)
+        defer { sink.close() }
+        let record = LoggedEvent(timestamp: Int64(Date().timeIntervalSince1970 * 1000), type: "run", session: "", user: "",
+                                 fields: [EventField("mode", .string("copy")), EventField("source", .string(path)),
+                                          EventField("app", .string("")), EventField("seed", .string(""))])
+        try sink.begin(run: record)
+        var block: [LoggedEvent] = []
+        var index = 0
+        func flush() throws {
+            guard !block.isEmpty else { return }
+            try sink.write(block: index, lines: [], events: block, users: 0)
+            outcome.events += block.count
+            index += 1
+            block.removeAll(keepingCapacity: true)
+        }
+        try LineReader.read(path) { line, number, offset in
+            switch event(from: line) {
+            case .success(let event): block.append(event)
+            case .failure(let reason):
+                outcome.badLines += 1
+                if outcome.firstBadLines.count < 5 { outcome.firstBadLines.append("\(path):\(number): \(reason.text)") }
+            }
+            if block.count == blockSize {
+                try flush()
+                progress(offset, size)
+            }
+        }
+        try flush()
+        try sink.finish()
+        progress(size, size)
+        outcome.blocksWritten = sink.blocksWritten
+        outcome.blocksSkipped = sink.blocksSkipped
+        return outcome
+    }
+
+    struct LineProblem: Error { var text: String }
+
+    /// One log line as an event: `ts`, `type`, `session`, `user` and the other fields in any order.
+    static func event(from line: [UInt8]) -> Result<LoggedEvent, LineProblem> {
+        guard line.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { return .failure(LineProblem(text: "empty line")) }
+        guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else {
+            return .failure(LineProblem(text: "not a JSON object"))
+        }
+        guard let ts = object["ts"] as? String, let type = object["type"] as? String, let user = object["user"] as? String else {
+            return .failure(LineProblem(text: "no \"ts\", \"type\" and \"user\" strings"))
+        }
+        guard let time = (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(ts))
+                ?? (try? Date.ISO8601FormatStyle().parse(ts)) else {
+            return .failure(LineProblem(text: "\"ts\" \(ts) is not an RFC 3339 date and time"))
+        }
+        let fields = object.filter { !["ts", "type", "session", "user"].contains($0.key) }.sorted { $0.key < $1.key }
+            .map { EventField($0.key, value($0.value)) }
+        return .success(LoggedEvent(timestamp: Int64((time.timeIntervalSince1970 * 1000).rounded()), type: type,
+                                    session: object["session"] as? String ?? "", user: user, fields: fields))
+    }
+
+    /// A value JSONSerialization read, as an event value (booleans, integers and doubles told apart).
+    static func value(_ any: Any) -> EventValue {
+        switch any {
+        case let text as String: return .string(text)
+        case let number as NSNumber:
+            switch String(cString: number.objCType) {
+            case "c": return .bool(number.boolValue)
+            case "d", "f": return .double(number.doubleValue)
+            default: return .int(number.intValue)
+            }
+        case let items as [Any]: return .array(items.map(value))
+        case let object as [String: Any]: return .object(object.sorted { $0.key < $1.key }.map { EventField($0.key, value($0.value)) })
+        default: return .null
+        }
+    }
+
+    static func fnv1a64(_ bytes: [UInt8]) -> UInt64 {
+        bytes.reduce(0xCBF2_9CE4_8422_2325) { ($0 ^ UInt64($1)) &* 0x0000_0100_0000_01B3 }
+    }
+
+    static func hex(_ value: UInt64) -> String {
+        let text = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - text.count) + text
+    }
+}
+
+/// Reads a file line by line in 1 MiB chunks; `body` gets each line, its number and the bytes
+/// read so far.
+enum LineReader {
+    static func read(_ path: String, _ body: ([UInt8], Int, Int) throws -> Void) throws {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw StoreError(.server, "cannot read \(path): no such file, or not readable")
+        }
+        defer { try? handle.close() }
+        var pending: [UInt8] = []
+        var number = 0, offset = 0
+        while true {
+            let chunk = try handle.read(upToCount: 1 << 20) ?? Data()
+            offset += chunk.count
+            pending += chunk
+            var start = 0
+            while let newline = pending[start...].firstIndex(of: 0x0A) {
+                number += 1
+                try body(Array(pending[start..<newline]), number, offset)
+                start = newline + 1
+            }
+            pending.removeFirst(start)
+            if chunk.isEmpty { break }
+        }
+        if !pending.isEmpty {
+            number += 1
+            try body(pending, number, offset)
+        }
+    }
+}
+
+extension LogCopy {
+    /// Writes the store's events (of run `run`, or all) to the JSON Lines file `path`, replacing
+    /// it: run records first, then events in stored order. Field order within a line is the
+    /// store's (`jsonb` keeps no order); values are the same. `progress` gets (events, total).
+    public static func storeToFile(_ url: StoreURL, run: String?, _ path: String,
+                                   progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) throws -> Outcome {
+        let file = try JSONLinesFile(path: path, truncate: true)
+        let count = try blocking { () async throws -> Int in
+            try await PostgresStore.with(url) { store in
+                try await store.export(run: run, into: file, progress: progress)
+            }
+        }
+        try file.close()
+        var outcome = Outcome()
+        outcome.events = count
+        return outcome
+    }
+}
+
+extension PostgresStore {
+    /// Streams run records, then events, as JSON lines into `file`; returns the events written.
+    func export(run runID: String?, into file: JSONLinesFile, progress: @Sendable (Int, Int) -> Void) async throws -> Int {
+        let runFilter = runID ?? ""
+        let total = try await rows("""
+            SELECT count(*)::integer FROM remix_events WHERE \(runFilter) = '' OR run_id = \(runFilter)
+            """, as: Int.self).first ?? 0
+        let time = "to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')"
+        let records = try await run(PostgresQuery(unsafeSQL: """
+            SELECT \(time), record::text FROM remix_runs WHERE $1 = '' OR run_id = $1 ORDER BY run_id, shard
+            """, binds: binds(runFilter)))
+        var lines: [UInt8] = []
+        for try await (ts, record) in records.decode((String, String).self) {
+            lines += LogCopy.line(ts: ts, type: "run", session: "", user: "", exposure: nil, fields: record)
+        }
+        try file.append(encodedLines: lines)
+        lines.removeAll(keepingCapacity: true)
+        let events = try await run(PostgresQuery(unsafeSQL: """
+            SELECT \(time), type, session, "user", experiment, variation, variation_id, in_experiment, hash_used, fields::text
+            FROM remix_events WHERE $1 = '' OR run_id = $1 ORDER BY run_id, shard, block, seq
+            """, binds: binds(runFilter)))
+        var written = 0
+        for try await row in events.decode((String, String, String, String, String?, String?, Int?, Bool?, Bool?, String).self) {
+            let exposure = row.1 == "exposure" ? (row.4, row.5, row.6, row.7, row.8) : nil
+            lines += LogCopy.line(ts: row.0, type: row.1, session: row.2, user: row.3, exposure: exposure, fields: row.9)
+            written += 1
+            if lines.count >= 1 << 20 {
+                try file.append(encodedLines: lines)
+                lines.removeAll(keepingCapacity: true)
+                progress(written, total)
+            }
+        }
+        try file.append(encodedLines: lines)
+        progress(written, total)
+        return written
+    }
+
+    private func binds(_ run: String) -> PostgresBindings {
+        var bindings = PostgresBindings()
+        bindings.append(run)
+        return bindings
+    }
+}
+
+extension LogCopy {
+    /// One JSON line: the common fields, an exposure's columns, then the stored fields object's members.
+    static func line(ts: String, type: String, session: String, user: String,
+                     exposure: (String?, String?, Int?, Bool?, Bool?)?, fields: String) -> [UInt8] {
+        var text = "{\"ts\":\"\(ts)\",\"type\":\(JSONText.quoted(type)),\"session\":\(JSONText.quoted(session)),"
+            + "\"user\":\(JSONText.quoted(user))"
+        if let (experiment, variation, variationID, inExperiment, hashUsed) = exposure {
+            text += ",\"experiment\":" + (experiment.map(JSONText.quoted) ?? "null")
+                + ",\"variation\":" + (variation.map(JSONText.quoted) ?? "null")
+                + ",\"variationId\":" + (variationID.map { String($0) } ?? "null")
+                + ",\"inExperiment\":" + (inExperiment.map { String($0) } ?? "null")
+                + ",\"hashUsed\":" + (hashUsed.map { String($0) } ?? "null")
+        }
+        let inner = fields.trimmingCharacters(in: .whitespaces).dropFirst().dropLast()
+        if !inner.trimmingCharacters(in: .whitespaces).isEmpty { text += "," + inner }
+        return Array((text + "}\n").utf8)
+    }
+}

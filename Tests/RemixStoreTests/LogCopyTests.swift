@@ -1,0 +1,54 @@
+import Foundation
+import RemixTestSupport
+import Testing
+@testable import RemixStore
+
+/// `remix log copy`: a file into the store and back gives the same report; copying again stores
+/// nothing twice; bad lines are skipped and named; names never become SQL.
+@Suite(.enabled(if: StoreServer.shouldRun, StoreServer.skipReason))
+struct LogCopyTests {
+    /// The repository (for its experiments folder).
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    static func reportWithoutLog(_ path: String) throws -> NSDictionary {
+        let result = try RemixProcess.run(["analyze", path, "--format", "json"], in: Self.root)
+        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] ?? [:]
+        return NSDictionary(dictionary: object.filter { $0.key != "log" })
+    }
+
+    @Test func aFileCopiedIntoTheStoreAndBackGivesTheSameReport() throws {
+        let url = try #require(StoreServer.given)
+        let folder = try TemporaryFolder()
+        let log = folder.path("events.jsonl"), back = folder.path("back.jsonl")
+        let seed = StoreSimulationTests.uniqueSeed()
+        #expect(try RemixProcess.run(["simulate", "--users", "300", "--seed", seed, "--no-report", "--log", log],
+                                     in: Self.root).status == 0)
+        let into = try RemixProcess.run(["log", "copy", log, url])
+        #expect(into.status == 0, "\(into.stderr)")
+        let run = try #require(into.stdout.firstMatch(of: #/ as (copy-[0-9a-f]{16}): 1 blocks stored/#)?.1, "\(into.stdout)")
+        let again = try RemixProcess.run(["log", "copy", log, url])
+        #expect(again.stdout.contains("0 blocks stored, 1 already stored"), "\(again.stdout)")
+        let out = try RemixProcess.run(["log", "copy", url, back, "--run", String(run)])
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(try Self.reportWithoutLog(back) == Self.reportWithoutLog(log))
+        // A run id that is SQL text is only a value: nothing matches, nothing is dropped.
+        let injected = try RemixProcess.run(["log", "copy", url, folder.path("none.jsonl"), "--run", "x'); drop table remix_events;--"])
+        #expect(injected.status == 0 && injected.stdout.contains("copied 0 events"), "\(injected.stderr)")
+        #expect(try RemixProcess.run(["log", "copy", url, folder.path("again.jsonl"), "--run", String(run)]).status == 0)
+    }
+
+    @Test func badLinesAreSkippedAndNamedAndNonsenseIsRefused() throws {
+        let url = try #require(StoreServer.given)
+        let folder = try TemporaryFolder()
+        let good = #"{"ts":"2026-11-23T09:00:00.000Z","type":"e","session":"s","user":"u\#(UUID().uuidString)"}"#
+        let log = try folder.write("mixed.jsonl", [good, "not json", #"{"ts":"yesterday","type":"e","user":"u"}"#].joined(separator: "\n"))
+        let result = try RemixProcess.run(["log", "copy", log, url])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("copied 1 events"), "\(result.stdout)")
+        #expect(result.stderr.contains("\(log):2: not a JSON object") && result.stderr.contains("\(log):3: \"ts\" yesterday"),
+                "\(result.stderr)")
+        #expect(try RemixProcess.run(["log", "copy", log, folder.path("b.jsonl")]).stderr.contains("both are files"))
+        #expect(try RemixProcess.run(["log", "copy", log, url, "--run", "x"]).status == 1)
+    }
+}

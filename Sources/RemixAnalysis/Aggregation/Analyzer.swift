@@ -248,11 +248,13 @@ public enum Analyzer {
         let comparisons = ComparisonBuilder.compare(variations: variations, metrics: metrics, guardrails: guardrails,
                                                     settings: options.testSettings, correction: options.correction)
         let srm = order.count >= 2 ? ComparisonBuilder.sampleRatio(units: variations.map(\.units), weights: weights) : nil
-        return AnalysisReport.Experiment(
+        var report = AnalysisReport.Experiment(
             key: key, primaryMetric: metrics.first, guardrails: metrics.filter { guardrails.contains($0) },
             weights: weights, srmPValue: srm, multipleExposureUnits: counts.multiple, variations: variations,
             comparisons: comparisons, undeclaredVariations: undeclared,
             hasFile: definition != nil || !options.readExperimentFiles)
+        report.exposureSpan = counts.exposureSpan
+        return report
     }
 
     private static func normalizedWeights(_ definition: ExperimentDefinition) -> [Double] {

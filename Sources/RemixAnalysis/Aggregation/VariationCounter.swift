@@ -5,6 +5,8 @@
 struct VariationCounter {
     private(set) var units: [Int]
     private(set) var multiple = 0
+    /// The earliest and latest first exposure of the counted units.
+    private(set) var exposureSpan: ClosedRange<Int64>?
     /// Units per logged variation (tally index) that has no slot.
     private(set) var unslotted: [Int: Int] = [:]
     /// Slot → metric → sums over the slot's units.
@@ -53,6 +55,8 @@ struct VariationCounter {
                 continue
             }
             units[slot] += 1
+            exposureSpan = exposureSpan.map { min($0.lowerBound, exposure.first)...max($0.upperBound, exposure.first) }
+                ?? exposure.first...exposure.first
             for (metric, reader) in readers.enumerated() {
                 if let values, let first = reader.first {
                     let (value, count) = MetricReader.value(first, values: values, experiment: experimentIndex, unit: unit)

@@ -29,6 +29,8 @@ public struct AnalysisReport: Sendable {
         public var nonNumericValues = 0
         /// What the tests compare.
         var statistic = MetricStatistic.proportion(ProportionSample(units: 0, conversions: 0))
+        /// The variance of the per-unit values behind `value` (what a power calculation needs).
+        public var unitVariance: Double { statistic.unitVariance }
 
         init(metric: String, conversions: Int, rate: Double) {
             self.metric = metric
@@ -116,6 +118,8 @@ public struct AnalysisReport: Sendable {
         public var slices: [DimensionSlice] = []
         /// With `--by`: cumulative results at each cut, the last being these results.
         public var overTime: [OverTimePoint] = []
+        /// The first and last first-exposure times of the counted units (ms), nil without units.
+        public var exposureSpan: ClosedRange<Int64>?
     }
 
     /// An experiment's results over the units of one dimension value (or of the values not shown

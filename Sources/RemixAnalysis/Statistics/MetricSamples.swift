@@ -70,6 +70,18 @@ enum MetricStatistic: Sendable, Equatable {
     /// A proportion or mean with CUPED.
     case regressionAdjusted(RegressionAdjustedSample)
 
+    /// The per-unit variance the tests use (for a ratio, by the delta method; with CUPED, adjusted).
+    var unitVariance: Double {
+        switch self {
+        case .proportion(let sample): sample.variance
+        case .mean(let sample): sample.variance
+        case .ratio(let sample): sample.variance
+        case .quantile(let sample): sample.variance
+        case .clusteredQuantile(let sample): sample.variance
+        case .regressionAdjusted(let sample): sample.variance
+        }
+    }
+
     /// The variation's figure: the rate, mean, ratio or quantile (with CUPED, unadjusted).
     var figure: Double {
         switch self {

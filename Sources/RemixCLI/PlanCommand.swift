@@ -1,0 +1,144 @@
+import ArgumentParser
+import Foundation
+import RemixAnalysis
+import RemixExperiments
+
+/// `remix plan`: power, minimum detectable effect and duration before an experiment runs.
+struct PlanCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "plan",
+        abstract: "How many units and days an experiment needs to detect a lift, or what it can detect in a given time.",
+        discussion: """
+            Give the metric's baseline (--rate for a proportion; --mean and --stddev for a mean) and \
+            the traffic, or estimate all three from a log (--log LOG --experiment KEY): the control's \
+            figure and per-unit variance, and the units entering per day. With --effect, the units \
+            per variation and days needed; with --days, the smallest detectable lift; with neither, \
+            the lift detectable in 7, 14 and 28 days. GrowthBook's formulas (docs/planning.md).
+            """)
+
+    @Option(help: "Baseline rate of a proportion metric, e.g. 0.75.") var rate: Double?
+    @Option(help: "Baseline mean per unit of a mean metric.") var mean: Double?
+    @Option(help: "Standard deviation of the per-unit values of a mean metric.") var stddev: Double?
+    @Option(help: "Estimate baseline, variance and traffic from this event log.") var log: String?
+    @Option(help: "With --log: the experiment whose control gives the baseline.") var experiment: String?
+    @Option(help: "With --log: the metric (key or event; default: the experiment's primary).") var metric: String?
+    @Option(help: "With --log: the experiments folder.") var experiments: String = "experiments"
+    @Option(help: "Units entering the experiment per day (all variations).") var traffic: Double?
+    @Option(help: "Variations, control included, sharing the traffic equally (default 2, or the log's).") var variations: Int?
+    @Option(help: "The relative lift to detect, e.g. 0.03 for +3 %.") var effect: Double?
+    @Option(help: "Days the experiment runs: report the smallest detectable lift.") var days: Double?
+    @Option(help: "The chance of a significant result wanted.") var power: Double = 0.8
+    @Option(help: "Significance level.") var alpha: Double = 0.05
+    @Flag(help: "Plan for sequential testing (looking once; a lower bound for power).") var sequential = false
+    @Option(name: .customLong("sequential-tuning"), help: "With --sequential: GrowthBook's tuning parameter.")
+    var sequentialTuning: Double = TestSettings.defaultSequentialTuning
+
+    func validate() throws {
+        guard alpha > 0, alpha < 1 else { throw ValidationError("--alpha must be between 0 and 1 (got \(alpha))") }
+        guard power > 0, power < 1 else { throw ValidationError("--power must be between 0 and 1 (got \(power))") }
+        if let rate, !(rate > 0 && rate < 1) { throw ValidationError("--rate must be between 0 and 1 (got \(rate))") }
+        if let stddev, !(stddev > 0 && stddev.isFinite) { throw ValidationError("--stddev must be above 0 (got \(stddev))") }
+        if let traffic, !(traffic > 0 && traffic.isFinite) { throw ValidationError("--traffic must be above 0 units a day (got \(traffic))") }
+        if let variations, variations < 2 { throw ValidationError("--variations must be at least 2 (got \(variations))") }
+        if let effect, effect == 0 || !effect.isFinite { throw ValidationError("--effect must be a lift other than 0, e.g. 0.03") }
+        if let days, !(days > 0 && days.isFinite) { throw ValidationError("--days must be above 0 (got \(days))") }
+        if sequentialTuning < 1 { throw ValidationError("--sequential-tuning must be at least 1 (got \(sequentialTuning))") }
+        let given = [rate != nil, mean != nil || stddev != nil, log != nil].filter { $0 }.count
+        guard given == 1 else {
+            throw ValidationError("give the baseline one way: --rate R, --mean M --stddev S, or --log LOG --experiment KEY")
+        }
+        if mean != nil, stddev == nil { throw ValidationError("--mean needs --stddev") }
+        if log != nil, experiment == nil { throw ValidationError("--log needs --experiment KEY") }
+    }
+
+    func run() throws {
+        var baseline = Baseline(name: metric ?? "metric", kind: rate != nil ? "rate" : "mean",
+                                mean: rate ?? mean ?? 0, variance: rate.map { $0 * (1 - $0) } ?? pow(stddev ?? 0, 2),
+                                trafficPerDay: traffic, variations: variations ?? 2, smallestShare: nil)
+        if let log, let experiment { baseline = try Baseline.estimate(log: log, experiment: experiment, metric: metric,
+                                                                       folder: experiments, traffic: traffic, variations: variations) }
+        let settings = PowerSettings(mean: baseline.mean, variance: baseline.variance, alpha: alpha,
+                                     sequentialTuning: sequential ? sequentialTuning : nil)
+        print(baseline.description + String(format: ", α %g, power %g %%, ", alpha, power * 100)
+              + (sequential ? "sequential (tuning \(Int(sequentialTuning)))" : "fixed horizon"))
+        let perVariation = baseline.trafficPerDay.map { $0 * (baseline.smallestShare ?? 1 / Double(baseline.variations)) }
+        if let perVariation, let traffic = baseline.trafficPerDay {
+            print("traffic \(grouped(traffic)) units a day into the experiment, \(baseline.variations) variations: "
+                  + "\(grouped(perVariation)) a day in the smallest")
+        }
+        if let effect {
+            guard let units = PowerAnalysis.unitsNeeded(effect: effect, power: power, settings) else {
+                printError("no sample size up to 10¹² units per variation detects a lift of \(percent(effect))")
+                throw ExitCode(1)
+            }
+            let time = perVariation.map { String(format: " — %.1f days", units / $0) } ?? " (give --traffic for days)"
+            print("to detect a lift of \(percent(effect)): \(grouped(units)) units per variation\(time)")
+            return
+        }
+        guard let perVariation else {
+            printError("give --traffic (units a day), or --effect for a sample size without days")
+            throw ExitCode(1)
+        }
+        for day in days.map({ [$0] }) ?? [7, 14, 28] {
+            let units = (perVariation * day).rounded(.down)
+            let mde = PowerAnalysis.minimumDetectableEffect(power: power, units: units, settings)
+            print(String(format: "in %g days (%@ units per variation): ", day, grouped(units))
+                  + (mde.map { "lifts of \(percent($0)) or more" } ?? "too few units for any lift (σ²k²/μ² ≥ N)"))
+        }
+    }
+
+    private func grouped(_ value: Double) -> String { Int(value.rounded()).formatted(.number.grouping(.automatic)) }
+    private func percent(_ value: Double) -> String { String(format: "%+.2f %%", value * 100) }
+}
+
+/// A metric's baseline for planning: given, or estimated from a log's control variation.
+struct Baseline {
+    var name: String
+    var kind: String
+    var mean: Double
+    var variance: Double
+    var trafficPerDay: Double?
+    var variations: Int
+    /// The smallest variation's share of the units (from a log); nil for equal shares.
+    var smallestShare: Double?
+
+    var description: String {
+        String(format: "%@ (%@ %.4g, variance %.4g per unit)", name, kind, mean, variance)
+    }
+
+    /// The control's figure and per-unit variance of `metric` in `experiment`, and units a day.
+    static func estimate(log: String, experiment: String, metric: String?, folder: String, traffic: Double?,
+                         variations: Int?) throws -> Baseline {
+        var definitions: [String: ExperimentDefinition] = [:]
+        if FileManager.default.fileExists(atPath: folder) {
+            for definition in ExperimentSet.load(paths: [folder]).0.definitions { definitions[definition.key] = definition }
+        }
+        var options = AnalysisOptions(logs: [log], definitions: definitions, experiment: experiment,
+                                      metrics: metric.map { [$0] } ?? [])
+        options.catalog = try loadMetrics(nil, folder: folder, definitions: definitions, named: metric.map { [$0] } ?? [])
+        let report: AnalysisReport
+        do { report = try Analyzer.run(options) } catch {
+            printError(error.description)
+            throw ExitCode(1)
+        }
+        guard let found = report.experiments.first, let control = found.variations.first,
+              let figure = control.metrics.first, control.units > 1 else {
+            printError("\(experiment) has too few units in \(log) to estimate a baseline")
+            throw ExitCode(1)
+        }
+        let units = found.variations.reduce(0) { $0 + $1.units }
+        var perDay = traffic
+        if perDay == nil, let span = found.exposureSpan {
+            let days = Double(span.upperBound - span.lowerBound) / 86_400_000
+            guard days > 0 else {
+                printError("every unit of \(experiment) was first exposed at one instant; give --traffic (units a day)")
+                throw ExitCode(1)
+            }
+            perDay = Double(units) / days
+        }
+        let smallest = found.variations.map(\.units).min() ?? 0
+        return Baseline(name: figure.metric, kind: figure.type, mean: figure.value, variance: figure.unitVariance,
+                        trafficPerDay: perDay, variations: variations ?? found.variations.count,
+                        smallestShare: variations == nil && units > 0 ? Double(smallest) / Double(units) : nil)
+    }
+}

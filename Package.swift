@@ -42,11 +42,15 @@ let package = Package(
             name: "RemixSimulation",
             dependencies: ["RemixHost", "RemixExperiments", "RemixEventLog", remixKit, remixYAML]),
         .target(name: "RemixTerminal", dependencies: ["RemixHost", remixKit]),
+        // Self-checks of the whole pipeline (docs/planning.md): the A/A check.
+        .target(
+            name: "RemixChecks",
+            dependencies: ["RemixSimulation", "RemixAnalysis", "RemixExperiments", "RemixEventLog", remixKit]),
         .target(
             name: "RemixCLI",
             dependencies: [
                 "RemixHost", "RemixTerminal", "RemixExperiments", "RemixSimulation", "RemixEventLog", "RemixAnalysis", "RemixInterop",
-                "RemixStore", remixKit, remixYAML,
+                "RemixStore", "RemixChecks", remixKit, remixYAML,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "remix", dependencies: ["RemixCLI"]),
@@ -72,7 +76,7 @@ let package = Package(
         .testTarget(
             name: "RemixAnalysisTests",
             dependencies: ["RemixAnalysis", "RemixSimulation", "RemixEventLog", "RemixExperiments", "RemixHost", "RemixTestSupport",
-                           remixKit, features],
+                           "RemixChecks", remixKit, features],
             exclude: ["Vectors"]),
         .testTarget(
             name: "RemixHostTests", dependencies: ["RemixHost", "RemixTerminal", "RemixCLI", "RemixTestSupport", remixKit, features]),

@@ -1,0 +1,92 @@
+import ArgumentParser
+import Foundation
+import RemixAnalysis
+import RemixChecks
+import RemixExperiments
+import RemixKit
+import RemixSimulation
+import RemixYAML
+
+/// `remix check`: self-checks of the whole pipeline.
+struct CheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check", abstract: "Check the pipeline itself: simulate and analyse A/A experiments.",
+        subcommands: [AACheckCommand.self])
+}
+
+/// `remix check aa`: many A/A runs of an experiment; exit 1 when the analysis finds differences
+/// more often than α says it should.
+struct AACheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "aa",
+        abstract: "Run an experiment many times with the control's feature in every variation and check the false-positive rate.",
+        discussion: """
+            Each run simulates --users users with its own seed through the real features, logs them \
+            and analyses the log. Passes when the share of runs with p < α is consistent with α (95 % \
+            Wilson interval), sample-ratio alarms are no more common than their 0.1 % threshold, and \
+            the p-values are uniform (Kolmogorov–Smirnov p ≥ 0.001); else exits 1. docs/planning.md.
+            """)
+
+    @Option(help: "The experiment (default: the first, by key, of the population's app).") var experiment: String?
+    @Option(help: "The metric tested (default: the experiment's primary).") var metric: String?
+    @Option(help: "A/A runs.") var runs = 200
+    @Option(help: "Users per run.") var users = 2000
+    @Option(help: "The first run's seed; run i uses seed + i.") var seed: UInt64 = 1
+    @Option(help: "Significance level.") var alpha = 0.05
+    @Flag(help: "Test with sequential testing (one look at the end of each run).") var sequential = false
+    @Option(help: "The folder of experiment files.") var experiments = "experiments"
+    @Option(help: "The population file (default: the experiments folder's population.yaml).") var population: String?
+    @Option(help: "Threads for each run's simulation and analysis.") var jobs: Int?
+
+    func validate() throws {
+        guard runs >= 10 else { throw ValidationError("--runs must be at least 10 (got \(runs))") }
+        guard users >= 20 else { throw ValidationError("--users must be at least 20 (got \(users))") }
+        guard alpha > 0, alpha < 1 else { throw ValidationError("--alpha must be between 0 and 1 (got \(alpha))") }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1 (got \(jobs))") }
+    }
+
+    func run() throws {
+        let registry = try loadRegistry(plugins: [])
+        let path = population ?? (experiments as NSString).appendingPathComponent("population.yaml")
+        let (loaded, problems) = PopulationFile.load(path: path)
+        for problem in problems { printError(problem.description, prefix: false) }
+        guard let loaded else { throw ExitCode(1) }
+        let set = try loadExperiments(paths: [experiments], registry: registry)
+        let key = experiment ?? set.definitions.first { $0.app == loaded.app }?.key ?? ""
+        var options = AACheck.Options(experiment: key)
+        options.metric = metric
+        options.runs = runs
+        options.usersPerRun = users
+        options.seed = seed
+        options.alpha = alpha
+        options.sequentialTuning = sequential ? TestSettings.defaultSequentialTuning : nil
+        options.jobs = usefulJobs(jobs)
+        let definitions = Dictionary(set.definitions.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+        let catalog = try loadMetrics(nil, folder: experiments, definitions: definitions, named: metric.map { [$0] } ?? [])
+        let started = ContinuousClock.now
+        let result: AACheck.Result
+        do {
+            result = try AACheck.run(options, population: loaded, experiments: set, catalog: catalog, registry: registry,
+                                     folder: NSTemporaryDirectory(), progress: { done, total in
+                if isatty(STDERR_FILENO) == 1 { printError("\rA/A run \(done)/\(total)", prefix: false, newline: false) }
+            })
+        } catch {
+            if isatty(STDERR_FILENO) == 1 { printError("", prefix: false) }
+            printError(String(describing: error))
+            throw ExitCode(1)
+        }
+        if isatty(STDERR_FILENO) == 1 { printError("", prefix: false) }
+        let seconds = Double((ContinuousClock.now - started).components.seconds)
+        print("A/A check of \(key) (\(runs) runs × \(users) users, seeds \(seed)–\(seed &+ UInt64(runs - 1)), α \(alpha)"
+              + (sequential ? ", sequential" : "") + String(format: ", %.0f s):", seconds))
+        print(String(format: "  false positives  %d of %d = %.3f (95%% interval %.3f–%.3f)", result.falsePositives, result.runs,
+                     result.falsePositiveRate, result.falsePositiveInterval.lowerBound, result.falsePositiveInterval.upperBound))
+        print(String(format: "  SRM alarms       %d of %d (threshold p < 0.001)", result.srmAlarms, result.runs))
+        print(String(format: "  p-values uniform Kolmogorov–Smirnov D = %.3f, p = %.3g", result.ksDistance, result.ksPValue))
+        guard result.passed else {
+            for failure in result.failures { printError("check failed: " + failure) }
+            throw ExitCode(1)
+        }
+        print("passed")
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import RemixAnalysis
+import RemixEventLog
+import RemixExperiments
+import RemixKit
+import RemixSimulation
+
+/// The A/A self-check: an experiment whose every variation gets the control's feature is
+/// simulated and analysed many times end to end — assignment, features, log, analysis — and the
+/// share of significant results must be consistent with α, the p-values uniform and sample-ratio
+/// alarms rare. A pipeline that fails its own check exits 1.
+public enum AACheck {
+    /// What to check and how much.
+    public struct Options: Sendable {
+        public var experiment: String
+        /// The metric tested (default: the experiment's primary metric).
+        public var metric: String?
+        public var runs = 200
+        public var usersPerRun = 2000
+        public var seed: UInt64 = 1
+        public var alpha = 0.05
+        public var sequentialTuning: Double?
+        public var jobs = ProcessInfo.processInfo.activeProcessorCount
+
+        public init(experiment: String) { self.experiment = experiment }
+    }
+
+    /// What the runs showed.
+    public struct Result: Sendable {
+        public var runs: Int
+        /// Runs whose first treatment-vs-control comparison was significant (unadjusted p < α).
+        public var falsePositives: Int
+        public var falsePositiveInterval: ClosedRange<Double>
+        public var srmAlarms: Int
+        public var srmInterval: ClosedRange<Double>
+        /// Kolmogorov–Smirnov distance of the p-values from uniform, and its p-value.
+        public var ksDistance: Double
+        public var ksPValue: Double
+        public var pValues: [Double]
+        /// Why the check fails; empty when it passes.
+        public var failures: [String]
+
+        public var falsePositiveRate: Double { runs > 0 ? Double(falsePositives) / Double(runs) : 0 }
+        public var passed: Bool { failures.isEmpty }
+    }
+
+    /// The sample-ratio p-value below which the report flags a mismatch.
+    static let srmThreshold = 0.001
+
+    /// Runs the check: `population` and `experiments` as `remix simulate` reads them; `analyze`
+    /// is the analysis (tests pass a broken one to see the check fail); `progress` gets runs done.
+    public static func run(_ options: Options, population: Population, experiments: ExperimentSet, catalog: MetricCatalog,
+                           registry: FeatureRegistry, folder: String,
+                           analyze: (AnalysisOptions) throws -> AnalysisReport = { try Analyzer.run($0) },
+                           progress: (Int, Int) -> Void = { _, _ in }) throws -> Result {
+        guard var definition = experiments.definition(key: options.experiment) else {
+            throw CheckError("no experiment '\(options.experiment)' in the experiment files; known: "
+                             + experiments.definitions.map(\.key).joined(separator: ", "))
+        }
+        guard let control = definition.variations.first, definition.variations.count >= 2 else {
+            throw CheckError("\(options.experiment) needs at least two variations for an A/A check")
+        }
+        for index in definition.variations.indices {
+            definition.variations[index].feature = control.feature
+            definition.variations[index].parameters = control.parameters
+        }
+        let metric = options.metric ?? definition.metrics.primary ?? Analyzer.defaultMetric
+        let set = ExperimentSet(definitions: [definition], savedGroups: experiments.savedGroups)
+        var pValues: [Double] = [], falsePositives = 0, alarms = 0
+        for run in 0..<options.runs {
+            let path = (folder as NSString).appendingPathComponent("aa-\(getpid())-\(run).jsonl")
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let plan = SimulationPlan(app: definition.app, users: options.usersPerRun, seed: options.seed &+ UInt64(run),
+                                      jobs: options.jobs, shard: .whole, population: population, experiments: set, sources: [])
+            let file = try JSONLinesFile(path: path, truncate: true)
+            _ = try SimulationRunner(plan: plan, registry: registry, log: file).run()
+            try file.close()
+            var analysis = AnalysisOptions(logs: [path], definitions: [definition.key: definition], experiment: definition.key,
+                                           metrics: [metric], alpha: options.alpha, correction: .none, jobs: options.jobs)
+            analysis.catalog = catalog
+            analysis.sequentialTuning = options.sequentialTuning
+            let report = try analyze(analysis)
+            guard let experiment = report.experiments.first, let comparison = experiment.comparisons.first else {
+                throw CheckError("run \(run + 1) (seed \(options.seed &+ UInt64(run))) exposed no units to \(definition.key); "
+                                 + "give more --users")
+            }
+            pValues.append(comparison.error == nil ? comparison.pValue : 1)
+            if comparison.error == nil, comparison.pValue < options.alpha { falsePositives += 1 }
+            if let srm = experiment.srmPValue, srm < srmThreshold { alarms += 1 }
+            progress(run + 1, options.runs)
+        }
+        return summarize(pValues: pValues, falsePositives: falsePositives, alarms: alarms, alpha: options.alpha)
+    }
+
+    /// The interval tests and the uniformity test over the runs' results.
+    static func summarize(pValues: [Double], falsePositives: Int, alarms: Int, alpha: Double) -> Result {
+        let runs = pValues.count
+        let (distance, ksP) = KolmogorovSmirnov.uniform(pValues)
+        var result = Result(runs: runs, falsePositives: falsePositives,
+                            falsePositiveInterval: Wilson.interval(falsePositives, of: runs),
+                            srmAlarms: alarms, srmInterval: Wilson.interval(alarms, of: runs),
+                            ksDistance: distance, ksPValue: ksP, pValues: pValues, failures: [])
+        if !result.falsePositiveInterval.contains(alpha) {
+            result.failures.append(String(format: "false-positive rate %.3f (95%% interval %.3f–%.3f) is not consistent with α = %g",
+                                          result.falsePositiveRate, result.falsePositiveInterval.lowerBound,
+                                          result.falsePositiveInterval.upperBound, alpha))
+        }
+        if result.srmInterval.lowerBound > srmThreshold {
+            result.failures.append(String(format: "sample-ratio alarms in %d of %d runs, more than the %g expected",
+                                          alarms, runs, srmThreshold))
+        }
+        if ksP < 0.001 {
+            result.failures.append(String(format: "p-values are not uniform (Kolmogorov–Smirnov D = %.3f, p = %.2g)", distance, ksP))
+        }
+        return result
+    }
+}
+
+/// A check that could not run.
+public struct CheckError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// The Wilson score interval of a binomial proportion at 95 %.
+enum Wilson {
+    static func interval(_ successes: Int, of trials: Int) -> ClosedRange<Double> {
+        guard trials > 0 else { return 0...1 }
+        let z = 1.959963984540054, n = Double(trials), p = Double(successes) / n
+        let centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+        let half = z / (1 + z * z / n) * (p * (1 - p) / n + z * z / (4 * n * n)).squareRoot()
+        return max(0, centre - half)...min(1, centre + half)
+    }
+}
+
+/// The one-sample Kolmogorov–Smirnov test against the uniform distribution on [0, 1].
+enum KolmogorovSmirnov {
+    /// The distance D and its asymptotic p-value (Kolmogorov's series at √n·D, with Stephens'
+    /// small-sample correction √n + 0.12 + 0.11/√n).
+    static func uniform(_ values: [Double]) -> (distance: Double, pValue: Double) {
+        let sorted = values.sorted(), n = Double(values.count)
+        guard !sorted.isEmpty else { return (0, 1) }
+        var distance = 0.0
+        for (index, value) in sorted.enumerated() {
+            distance = max(distance, Double(index + 1) / n - value, value - Double(index) / n)
+        }
+        let lambda = (n.squareRoot() + 0.12 + 0.11 / n.squareRoot()) * distance
+        var sum = 0.0
+        for k in 1...100 {
+            let term = 2 * (k % 2 == 1 ? 1.0 : -1.0) * exp(-2 * Double(k * k) * lambda * lambda)
+            sum += term
+            if abs(term) < 1e-12 { break }
+        }
+        return (distance, min(max(sum, 0), 1))
+    }
+}

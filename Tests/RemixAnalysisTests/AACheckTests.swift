@@ -1,0 +1,60 @@
+import Foundation
+@testable import RemixAnalysis
+@testable import RemixChecks
+import RemixExperiments
+import RemixHost
+import RemixSimulation
+import Testing
+
+/// `remix check aa`: the shipped engine passes its own A/A check, and an analysis that halves the
+/// standard error fails it.
+@Suite struct AACheckTests {
+    static func inputs() throws -> (Population, ExperimentSet, MetricCatalog, String) {
+        let folder = AnalysisFixture.repository.appendingPathComponent("experiments").path
+        let (population, problems) = PopulationFile.load(path: folder + "/population.yaml")
+        guard let population, problems.isEmpty else { throw AnalysisFixture.FixtureError.population }
+        let (set, _) = ExperimentSet.load(paths: [folder])
+        return (population, set, MetricsFileParser.load(folder + "/metrics.yaml").0, try AnalysisFixture.folder().path)
+    }
+
+    static func options() -> AACheck.Options {
+        var options = AACheck.Options(experiment: "insertion-flow")
+        options.runs = 30
+        options.usersPerRun = 240
+        options.jobs = 2
+        return options
+    }
+
+    @Test func theShippedPipelinePassesAndAHalvedStandardErrorFails() throws {
+        let (population, set, catalog, folder) = try Self.inputs()
+        let registry = try BuiltInModules.registry()
+        let honest = try AACheck.run(Self.options(), population: population, experiments: set, catalog: catalog,
+                                     registry: registry, folder: folder)
+        #expect(honest.passed, "\(honest.failures)")
+        #expect(honest.runs == 30 && honest.pValues.count == 30)
+        // A broken engine: p-values from z = lift / (SE / 2).
+        let broken = try AACheck.run(Self.options(), population: population, experiments: set, catalog: catalog,
+                                     registry: registry, folder: folder) { options in
+            var report = try Analyzer.run(options)
+            for index in report.experiments[0].comparisons.indices {
+                let comparison = report.experiments[0].comparisons[index]
+                let standardError = (comparison.ci[1] - comparison.expected) / Normal.quantile(0.975)
+                report.experiments[0].comparisons[index].pValue = 2 * (1 - Normal.cdf(abs(comparison.expected) / (standardError / 2)))
+            }
+            return report
+        }
+        #expect(!broken.passed)
+        #expect(broken.falsePositiveRate > 0.15, "\(broken.falsePositiveRate)")
+    }
+
+    @Test func wilsonAndKolmogorovSmirnovAgreeWithKnownValues() {
+        // Wilson's 95 % interval for 0 of 20: [0, 0.1611]; for 10 of 100: [0.0552, 0.1744].
+        #expect(abs(Wilson.interval(0, of: 20).upperBound - 0.16113) < 1e-4)
+        let tenth = Wilson.interval(10, of: 100)
+        #expect(abs(tenth.lowerBound - 0.05523) < 1e-4 && abs(tenth.upperBound - 0.17437) < 1e-4)
+        let grid = (0..<100).map { (Double($0) + 0.5) / 100 }
+        #expect(KolmogorovSmirnov.uniform(grid).pValue > 0.99)
+        #expect(KolmogorovSmirnov.uniform(Array(repeating: 0.01, count: 100)).pValue < 1e-10)
+        #expect(abs(KolmogorovSmirnov.uniform(grid).distance - 0.005) < 1e-12)
+    }
+}

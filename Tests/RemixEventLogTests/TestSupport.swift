@@ -24,10 +24,7 @@ func jsonObject(_ line: String) -> [String: Any]? {
 
 /// Runs the `remix` executable built beside the test bundle, from the repository root.
 enum Remix {
-    static var executable: URL {
-        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-            .appendingPathComponent("remix")
-    }
+    static var executable: URL { RemixProcess.remix }
 
     /// The repository root: three levels up from this file (Tests/RemixEventLogTests/…).
     static var root: URL {

@@ -7,12 +7,10 @@ import Testing
 /// Where the build put the host, its libraries and the example plugin: beside the test bundle.
 enum Build {
     /// The build folder (e.g. `.build/debug`).
-    static var folder: String {
-        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().path
-    }
+    static var folder: String { RemixProcess.buildFolder.path }
 
     /// The example plugin, built by `swift build` as the root package's `QuickInsertionPlugin` product.
-    static var plugin: String { folder + "/libQuickInsertionPlugin.so" }
+    static var plugin: String { folder + "/libQuickInsertionPlugin." + PluginLoader.libraryExtension }
 
     /// The second example plugin, the root package's `WizardInsertionPlugin` product.
     static var wizardPlugin: String { folder + "/libWizardInsertionPlugin.so" }
@@ -75,8 +73,10 @@ final class TestRoot: AppRoot {
     func start() {}
 }
 
-/// The lines of /proc/self/maps naming a file whose name ends with `suffix`: the distinct paths.
+/// The lines of /proc/self/maps naming a file whose name ends with `suffix`: the distinct paths
+/// (Linux only; elsewhere empty).
 func mappedFiles(endingWith suffix: String) throws -> Set<String> {
+    #if os(Linux)
     let handle = try #require(FileHandle(forReadingAtPath: "/proc/self/maps"))
     let maps = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
     return Set(maps.split(separator: "\n").compactMap { line -> String? in
@@ -84,4 +84,7 @@ func mappedFiles(endingWith suffix: String) throws -> Set<String> {
               path.hasSuffix(suffix) else { return nil }
         return String(path)
     })
+    #else
+    return []
+    #endif
 }

@@ -11,9 +11,17 @@ public struct ProcessResult: Sendable {
 /// the environment and piped input, with both outputs read to the end at once so a chatty child
 /// never blocks on a full pipe.
 public enum RemixProcess {
-    /// The folder holding the test bundle and what was built with it (`remix`, plugins).
+    /// The folder holding the test bundle and what was built with it (`remix`, plugins): where the
+    /// running test executable is (Linux: `/proc/self/exe`), else the folder of the loaded `.xctest`
+    /// bundle (macOS), else `REMIX_BUILD_FOLDER`.
     public static var buildFolder: URL {
-        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        if let given = ProcessInfo.processInfo.environment["REMIX_BUILD_FOLDER"] { return URL(fileURLWithPath: given) }
+        let proc = URL(fileURLWithPath: "/proc/self/exe")
+        if FileManager.default.fileExists(atPath: proc.path) { return proc.resolvingSymlinksInPath().deletingLastPathComponent() }
+        if let bundle = Bundle.allBundles.first(where: { $0.bundlePath.hasSuffix(".xctest") }) {
+            return bundle.bundleURL.deletingLastPathComponent()
+        }
+        return Bundle.main.bundleURL
     }
 
     /// The `remix` executable beside the test bundle.

@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Interns byte strings (user ids, event types, …) as dense integer ids with an open-addressing
 /// hash table over one contiguous byte arena: no String per lookup, one allocation per growth.

@@ -74,7 +74,7 @@ enum ConditionCompiler {
         text.utf16.map { String(decoding: [$0], as: UTF16.self) }
     }
 
-    static func valueTest(_ condition: AttributeValue, caseInsensitive: Bool = false) -> ValueTest {
+    static func valueTest(_ condition: AttributeValue, caseInsensitive: Bool = false) -> ValueMatcher {
         switch condition {
         case .string(let text):
             return caseInsensitive ? CaseInsensitiveTextEquality(text) : TextEquality(text)
@@ -97,7 +97,7 @@ enum ConditionCompiler {
         !members.isEmpty && members.keys.allSatisfy { $0.utf16.first == 0x24 }
     }
 
-    private static func operatorTest(_ name: String, operand: AttributeValue) -> OperatorTest {
+    private static func operatorTest(_ name: String, operand: AttributeValue) -> OperatorMatcher {
         if let comparison = versionComparisons[name] {
             return VersionOperator(comparison, operand: operand)
         }
@@ -134,7 +134,7 @@ enum ConditionCompiler {
         }
     }
 
-    private static func elementMatch(_ operand: AttributeValue) -> OperatorTest {
+    private static func elementMatch(_ operand: AttributeValue) -> OperatorMatcher {
         switch operand {
         case .null:
             return ElementMatchOperator(valueTest: nil, condition: nil)

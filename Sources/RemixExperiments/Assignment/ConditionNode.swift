@@ -89,7 +89,7 @@ final class ConditionNode: Sendable {
     /// The attribute path of a `.field` node.
     let path: AttributePath
     /// The test of a `.field` node.
-    let test: ValueTest?
+    let test: ValueMatcher?
 
     init(_ kind: Kind, children: [ConditionNode] = []) {
         self.kind = kind
@@ -98,7 +98,7 @@ final class ConditionNode: Sendable {
         test = nil
     }
 
-    init(path: AttributePath, test: ValueTest) {
+    init(path: AttributePath, test: ValueMatcher) {
         kind = .field
         children = ChildList([])
         self.path = path

@@ -3,7 +3,7 @@
 ///
 /// When an attribute is an ASCII string (the usual case) its test runs on the index's bytes
 /// with trivially copyable data, no class dispatch and no reference counting; any other value
-/// goes to the field's compiled `ValueTest`, so results are those of the `ConditionNode` tree.
+/// goes to the field's compiled `ValueMatcher`, so results are those of the `ConditionNode` tree.
 final class FlatCondition: Sendable {
     /// A test on an ASCII string attribute. Trivially copyable.
     private struct Test: Sendable {
@@ -51,7 +51,7 @@ final class FlatCondition: Sendable {
 
     private let fields: [Field]
     private let keys: [AttributeKey]
-    private let fallbacks: [ValueTest]
+    private let fallbacks: [ValueMatcher]
     private let tests: [Test]
     private let texts: [UInt8]
     private let units: [UInt16]
@@ -65,7 +65,7 @@ final class FlatCondition: Sendable {
         case .every: nodes = root.children.all
         default: return nil
         }
-        var fields: [(field: Field, key: AttributeKey, fallback: ValueTest, versions: Bool)] = []
+        var fields: [(field: Field, key: AttributeKey, fallback: ValueMatcher, versions: Bool)] = []
         var tests: [Test] = []
         var texts: [UInt8] = []
         var units: [UInt16] = []

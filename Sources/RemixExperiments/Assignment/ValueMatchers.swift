@@ -2,7 +2,7 @@
 ///
 /// Each kind of operand is a subclass that overrides `evaluate`; all of them are immutable,
 /// which is why the unchecked `Sendable` holds.
-class ValueTest: @unchecked Sendable {
+class ValueMatcher: @unchecked Sendable {
     /// Whether `value` satisfies the test; `nil` where JavaScript would throw. Subclasses
     /// override this; the base class is never instantiated.
     func evaluate(_ value: AttributeValue, groups: [String: AttributeValue]) -> Bool? {
@@ -11,7 +11,7 @@ class ValueTest: @unchecked Sendable {
 }
 
 /// `value + "" === text`.
-final class TextEquality: ValueTest, @unchecked Sendable {
+final class TextEquality: ValueMatcher, @unchecked Sendable {
     let text: String
 
     init(_ text: String) {
@@ -27,7 +27,7 @@ final class TextEquality: ValueTest, @unchecked Sendable {
 }
 
 /// `String(value).toLowerCase() === text.toLowerCase()`, for string elements of `$alli`.
-final class CaseInsensitiveTextEquality: ValueTest, @unchecked Sendable {
+final class CaseInsensitiveTextEquality: ValueMatcher, @unchecked Sendable {
     let lowered: String
 
     init(_ text: String) {
@@ -40,7 +40,7 @@ final class CaseInsensitiveTextEquality: ValueTest, @unchecked Sendable {
 }
 
 /// `value * 1 === number`.
-final class NumberEquality: ValueTest, @unchecked Sendable {
+final class NumberEquality: ValueMatcher, @unchecked Sendable {
     let number: Double
 
     init(_ number: Double) {
@@ -53,7 +53,7 @@ final class NumberEquality: ValueTest, @unchecked Sendable {
 }
 
 /// `value !== null && !!value === flag`.
-final class BoolEquality: ValueTest, @unchecked Sendable {
+final class BoolEquality: ValueMatcher, @unchecked Sendable {
     let flag: Bool
 
     init(_ flag: Bool) {
@@ -66,14 +66,14 @@ final class BoolEquality: ValueTest, @unchecked Sendable {
 }
 
 /// `value === null`; a missing attribute reads as null.
-final class NullEquality: ValueTest, @unchecked Sendable {
+final class NullEquality: ValueMatcher, @unchecked Sendable {
     override func evaluate(_ value: AttributeValue, groups: [String: AttributeValue]) -> Bool? {
         value.isNull
     }
 }
 
 /// `JSON.stringify(value) === JSON.stringify(expected)`, for array and plain-object operands.
-final class JSONEquality: ValueTest, @unchecked Sendable {
+final class JSONEquality: ValueMatcher, @unchecked Sendable {
     let expected: AttributeValue
 
     init(_ expected: AttributeValue) {
@@ -87,10 +87,10 @@ final class JSONEquality: ValueTest, @unchecked Sendable {
 
 /// An operator object such as `{"$gt": 5, "$lt": 10}`: every operator must pass. Its keys have
 /// no order here, so a failing operator decides even where another would throw.
-final class OperatorConjunction: ValueTest, @unchecked Sendable {
-    let operators: ChildList<OperatorTest>
+final class OperatorConjunction: ValueMatcher, @unchecked Sendable {
+    let operators: ChildList<OperatorMatcher>
 
-    init(_ operators: [OperatorTest]) {
+    init(_ operators: [OperatorMatcher]) {
         self.operators = ChildList(operators)
     }
 

@@ -2,7 +2,7 @@
 ///
 /// Each operator is a subclass that overrides `evaluate`; all of them are immutable, which is
 /// why the unchecked `Sendable` holds.
-class OperatorTest: @unchecked Sendable {
+class OperatorMatcher: @unchecked Sendable {
     /// Whether `actual` satisfies the operator; `nil` where JavaScript would throw. Subclasses
     /// override this; the base class is never instantiated.
     func evaluate(_ actual: AttributeValue, groups: [String: AttributeValue]) -> Bool? {
@@ -11,7 +11,7 @@ class OperatorTest: @unchecked Sendable {
 }
 
 /// Decided when compiling: unknown operators and ill-typed operands are false.
-final class ConstantOperator: OperatorTest, @unchecked Sendable {
+final class ConstantOperator: OperatorMatcher, @unchecked Sendable {
     let result: Bool
 
     init(_ result: Bool) {
@@ -24,7 +24,7 @@ final class ConstantOperator: OperatorTest, @unchecked Sendable {
 }
 
 /// `$veq $vne $vgt $vgte $vlt $vlte`, comparing padded version strings.
-final class VersionOperator: OperatorTest, @unchecked Sendable {
+final class VersionOperator: OperatorMatcher, @unchecked Sendable {
     let comparison: PaddedVersion.Comparison
     let expected: [UInt16]
 
@@ -40,7 +40,7 @@ final class VersionOperator: OperatorTest, @unchecked Sendable {
 }
 
 /// `$eq` (or `$ne` when negated): JavaScript `===`.
-final class StrictEqualityOperator: OperatorTest, @unchecked Sendable {
+final class StrictEqualityOperator: OperatorMatcher, @unchecked Sendable {
     let operand: AttributeValue
     let negated: Bool
 
@@ -60,7 +60,7 @@ enum Relation: Sendable {
 }
 
 /// `$lt $lte $gt $gte` with JavaScript's mixed-type comparison (`"8" > 5` holds).
-final class RelationalOperator: OperatorTest, @unchecked Sendable {
+final class RelationalOperator: OperatorMatcher, @unchecked Sendable {
     let relation: Relation
     let operand: JavaScriptPrimitive
 
@@ -83,7 +83,7 @@ final class RelationalOperator: OperatorTest, @unchecked Sendable {
 }
 
 /// `$exists`: whether the value is (or is not) non-null.
-final class ExistsOperator: OperatorTest, @unchecked Sendable {
+final class ExistsOperator: OperatorMatcher, @unchecked Sendable {
     let wanted: Bool
 
     init(_ wanted: Bool) {
@@ -96,7 +96,7 @@ final class ExistsOperator: OperatorTest, @unchecked Sendable {
 }
 
 /// `$in $nin $ini $nini`: membership, intersecting when the attribute is an array.
-final class MembershipOperator: OperatorTest, @unchecked Sendable {
+final class MembershipOperator: OperatorMatcher, @unchecked Sendable {
     let list: MembershipList
     let negated: Bool
 
@@ -111,7 +111,7 @@ final class MembershipOperator: OperatorTest, @unchecked Sendable {
 }
 
 /// `$inGroup $notInGroup`: membership in a saved group, looked up when evaluating.
-final class SavedGroupOperator: OperatorTest, @unchecked Sendable {
+final class SavedGroupOperator: OperatorMatcher, @unchecked Sendable {
     let groupID: String
     let negated: Bool
 
@@ -149,10 +149,10 @@ final class SavedGroupOperator: OperatorTest, @unchecked Sendable {
 }
 
 /// `$not` at value level.
-final class NotOperator: OperatorTest, @unchecked Sendable {
-    let test: ValueTest
+final class NotOperator: OperatorMatcher, @unchecked Sendable {
+    let test: ValueMatcher
 
-    init(_ test: ValueTest) {
+    init(_ test: ValueMatcher) {
         self.test = test
     }
 
@@ -162,10 +162,10 @@ final class NotOperator: OperatorTest, @unchecked Sendable {
 }
 
 /// `$size`: the array's length must satisfy the test.
-final class SizeOperator: OperatorTest, @unchecked Sendable {
-    let test: ValueTest
+final class SizeOperator: OperatorMatcher, @unchecked Sendable {
+    let test: ValueMatcher
 
-    init(_ test: ValueTest) {
+    init(_ test: ValueMatcher) {
         self.test = test
     }
 
@@ -177,12 +177,12 @@ final class SizeOperator: OperatorTest, @unchecked Sendable {
 
 /// `$elemMatch`: some truthy element satisfies an operator object (applied to the element as
 /// a value) or a condition (applied to the element as the tested object).
-final class ElementMatchOperator: OperatorTest, @unchecked Sendable {
-    let valueTest: ValueTest?
+final class ElementMatchOperator: OperatorMatcher, @unchecked Sendable {
+    let valueTest: ValueMatcher?
     let condition: ConditionNode?
 
     /// `nil` for both stands for a `null` operand, on which JavaScript throws.
-    init(valueTest: ValueTest?, condition: ConditionNode?) {
+    init(valueTest: ValueMatcher?, condition: ConditionNode?) {
         self.valueTest = valueTest
         self.condition = condition
     }
@@ -206,10 +206,10 @@ final class ElementMatchOperator: OperatorTest, @unchecked Sendable {
 }
 
 /// `$all` / `$alli`: every test must be met by some element.
-final class ContainsAllOperator: OperatorTest, @unchecked Sendable {
-    let tests: [ValueTest]
+final class ContainsAllOperator: OperatorMatcher, @unchecked Sendable {
+    let tests: [ValueMatcher]
 
-    init(_ tests: [ValueTest]) {
+    init(_ tests: [ValueMatcher]) {
         self.tests = tests
     }
 
@@ -231,7 +231,7 @@ final class ContainsAllOperator: OperatorTest, @unchecked Sendable {
 }
 
 /// `$regex` / `$regexi`, matched against `String(value)`.
-final class RegexOperator: OperatorTest, @unchecked Sendable {
+final class RegexOperator: OperatorMatcher, @unchecked Sendable {
     let regex: JavaScriptRegex
 
     init(_ regex: JavaScriptRegex) {
@@ -252,7 +252,7 @@ final class RegexOperator: OperatorTest, @unchecked Sendable {
 }
 
 /// `$type`: GrowthBook's type name of the value.
-final class TypeOperator: OperatorTest, @unchecked Sendable {
+final class TypeOperator: OperatorMatcher, @unchecked Sendable {
     let name: String
 
     init(_ name: String) {

@@ -20,6 +20,9 @@ public enum AACheck {
         public var seed: UInt64 = 1
         public var alpha = 0.05
         public var sequentialTuning: Double?
+        /// Look at each run this many times, at evenly spaced times from its first to its last
+        /// exposure; a run is a false positive when any look is significant (1: only at the end).
+        public var looks = 1
         public var jobs = ProcessInfo.processInfo.activeProcessorCount
 
         public init(experiment: String) { self.experiment = experiment }
@@ -85,31 +88,46 @@ public enum AACheck {
                                  + "give more --users")
             }
             pValues.append(comparison.error == nil ? comparison.pValue : 1)
-            if comparison.error == nil, comparison.pValue < options.alpha { falsePositives += 1 }
+            var significant = comparison.error == nil && comparison.pValue < options.alpha
+            if options.looks > 1, let span = experiment.exposureSpan {
+                for look in 1..<options.looks where !significant {
+                    analysis.until = span.lowerBound + (span.upperBound - span.lowerBound) * Int64(look) / Int64(options.looks)
+                    let early = try analyze(analysis).experiments.first?.comparisons.first
+                    significant = early.map { $0.error == nil && $0.pValue < options.alpha } ?? false
+                }
+            }
+            if significant { falsePositives += 1 }
             if let srm = experiment.srmPValue, srm < srmThreshold { alarms += 1 }
             progress(run + 1, options.runs)
         }
-        return summarize(pValues: pValues, falsePositives: falsePositives, alarms: alarms, alpha: options.alpha)
+        return summarize(pValues: pValues, falsePositives: falsePositives, alarms: alarms, alpha: options.alpha,
+                         peeking: options.looks > 1, sequential: options.sequentialTuning != nil)
     }
 
     /// The interval tests and the uniformity test over the runs' results.
-    static func summarize(pValues: [Double], falsePositives: Int, alarms: Int, alpha: Double) -> Result {
+    /// With `peeking` (several looks per run) or a `sequential` test the false-positive rate must
+    /// only stay at or below α, and the sequential test's p-values, conservative by design, are not
+    /// tested for uniformity.
+    static func summarize(pValues: [Double], falsePositives: Int, alarms: Int, alpha: Double, peeking: Bool = false,
+                          sequential: Bool = false) -> Result {
+        let atMost = peeking || sequential
         let runs = pValues.count
         let (distance, ksP) = KolmogorovSmirnov.uniform(pValues)
         var result = Result(runs: runs, falsePositives: falsePositives,
                             falsePositiveInterval: Wilson.interval(falsePositives, of: runs),
                             srmAlarms: alarms, srmInterval: Wilson.interval(alarms, of: runs),
                             ksDistance: distance, ksPValue: ksP, pValues: pValues, failures: [])
-        if !result.falsePositiveInterval.contains(alpha) {
-            result.failures.append(String(format: "false-positive rate %.3f (95%% interval %.3f–%.3f) is not consistent with α = %g",
+        let interval = result.falsePositiveInterval
+        if atMost ? interval.lowerBound > alpha : !interval.contains(alpha) {
+            result.failures.append(String(format: "false-positive rate %.3f (95%% interval %.3f–%.3f) is not consistent with %@α = %g",
                                           result.falsePositiveRate, result.falsePositiveInterval.lowerBound,
-                                          result.falsePositiveInterval.upperBound, alpha))
+                                          result.falsePositiveInterval.upperBound, atMost ? "at most " : "", alpha))
         }
         if result.srmInterval.lowerBound > srmThreshold {
             result.failures.append(String(format: "sample-ratio alarms in %d of %d runs, more than the %g expected",
                                           alarms, runs, srmThreshold))
         }
-        if ksP < 0.001 {
+        if ksP < 0.001, !sequential {
             result.failures.append(String(format: "p-values are not uniform (Kolmogorov–Smirnov D = %.3f, p = %.2g)", distance, ksP))
         }
         return result

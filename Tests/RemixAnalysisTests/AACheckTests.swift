@@ -47,6 +47,23 @@ import Testing
         #expect(broken.falsePositiveRate > 0.15, "\(broken.falsePositiveRate)")
     }
 
+    /// Looking at every run eight times inflates the fixed-horizon test's false positives past α;
+    /// the sequential test's stay at or below it.
+    @Test func peekingFailsTheFixedHorizonTestAndNotTheSequentialOne() throws {
+        let (population, set, catalog, folder) = try Self.inputs()
+        let registry = try BuiltInModules.registry()
+        var options = Self.options()
+        options.looks = 8
+        let fixed = try AACheck.run(options, population: population, experiments: set, catalog: catalog,
+                                    registry: registry, folder: folder)
+        #expect(!fixed.passed && fixed.falsePositiveRate > 0.1, "\(fixed.falsePositiveRate)")
+        options.sequentialTuning = TestSettings.defaultSequentialTuning
+        let sequential = try AACheck.run(options, population: population, experiments: set, catalog: catalog,
+                                         registry: registry, folder: folder)
+        #expect(sequential.passed, "\(sequential.failures)")
+        #expect(sequential.falsePositiveRate <= 0.05)
+    }
+
     @Test func wilsonAndKolmogorovSmirnovAgreeWithKnownValues() {
         // Wilson's 95 % interval for 0 of 20: [0, 0.1611]; for 10 of 100: [0.0552, 0.1744].
         #expect(abs(Wilson.interval(0, of: 20).upperBound - 0.16113) < 1e-4)

@@ -27,7 +27,7 @@ public struct AnalysisOptions: Sendable {
     /// Cumulative results at every whole hour or day of the log (`--by`).
     public var by: TimeBucket?
     /// Leave out events at or after this time (ms since the epoch), as if the log ended there.
-    var until = Int64.max
+    public var until = Int64.max
     /// Break every experiment down by this session attribute (or `persona`, `visit`), read from
     /// each unit's earliest `session_started` event.
     public var dimension: String?

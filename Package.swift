@@ -29,7 +29,9 @@ let package = Package(
     ],
     targets: [
         .target(name: "RemixHost", dependencies: [remixKit, remixYAML, features]),
-        .target(name: "RemixExperiments", dependencies: [remixKit, remixYAML]),
+        // GrowthBook's assignment engine: hashing, conditions, bucketing (Foundation only).
+        .target(name: "GrowthBookAssignment"),
+        .target(name: "RemixExperiments", dependencies: ["GrowthBookAssignment", remixKit, remixYAML]),
         .target(name: "RemixEventLog", dependencies: [remixKit]),
         .target(name: "RemixAnalysis", dependencies: ["RemixExperiments", remixKit, remixYAML]),
         // The PostgreSQL event store (docs/storage.md): store URLs, connections, the schema.

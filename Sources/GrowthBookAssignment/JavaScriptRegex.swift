@@ -9,7 +9,7 @@ import Foundation
 ///
 /// A test gives up after ``RegexBudget/maxSteps`` backtracking steps, which ICU counts
 /// deterministically, so a pattern such as `(a+)+$` cannot hang on a long input.
-struct JavaScriptRegex: Sendable {
+package struct JavaScriptRegex: Sendable {
     /// The pattern as written.
     let pattern: String
     /// Whether the pattern is `$regexi`'s.
@@ -20,7 +20,7 @@ struct JavaScriptRegex: Sendable {
     private let prefixed: Bool
 
     /// Compiles `pattern`; `nil` when it is not a valid regular expression.
-    init?(pattern: String, caseInsensitive: Bool) {
+    package init?(pattern: String, caseInsensitive: Bool) {
         // ICU refuses an empty pattern, which JavaScript reads as `(?:)`.
         let translated = pattern.isEmpty ? "(?:)" : Self.translate(pattern)
         let options: NSRegularExpression.Options = caseInsensitive ? [.caseInsensitive] : []

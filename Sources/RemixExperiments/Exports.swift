@@ -1,0 +1,2 @@
+// The assignment engine is its own target; experiments and their users see it through this module.
+@_exported import GrowthBookAssignment

@@ -7,6 +7,7 @@ import PackageDescription
 let remixKit: Target.Dependency = .product(name: "RemixKit", package: "RemixKit")
 let remixYAML: Target.Dependency = .product(name: "RemixYAML", package: "RemixKit")
 let features: Target.Dependency = .product(name: "RemixFeatures", package: "features")
+let remixKitTesting: Target.Dependency = .product(name: "RemixKitTesting", package: "RemixKit")
 
 let package = Package(
     name: "remix",
@@ -70,7 +71,10 @@ let package = Package(
         .target(name: "RemixTestSupport", path: "Tests/RemixTestSupport"),
         .testTarget(name: "RemixKitTests", dependencies: [remixKit]),
         .testTarget(name: "ClassifiedsTests", dependencies: [remixKit, remixYAML, features]),
-        .testTarget(name: "MarketplaceTests", dependencies: [remixKit, features, "RemixHost"]),
+        .testTarget(name: "MarketplaceTests", dependencies: [remixKit, remixKitTesting, features, "RemixHost"]),
+        // The example plugin's own test, written with the testing kit as a plugin author's would be.
+        .testTarget(name: "QuickInsertionTests", dependencies: ["QuickInsertion", remixKit, remixKitTesting, features],
+                    path: "features/QuickInsertion/Tests/QuickInsertionTests"),
         .testTarget(name: "GroupBrowserTests", dependencies: [remixKit, features, "RemixHost"]),
         .testTarget(name: "CalculatorTests", dependencies: [remixKit, features, "RemixHost"]),
         .testTarget(

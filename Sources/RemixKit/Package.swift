@@ -10,12 +10,15 @@ let package = Package(
     products: [
         .library(name: "RemixKit", type: .dynamic, targets: ["RemixKit"]),
         .library(name: "RemixYAML", type: .dynamic, targets: ["RemixYAML"]),
+        // The testing kit for feature and plugin authors: drive a session through its screens.
+        .library(name: "RemixKitTesting", targets: ["RemixKitTesting"]),
     ],
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         .target(name: "RemixKit"),
+        .target(name: "RemixKitTesting", dependencies: ["RemixKit"]),
         .target(name: "RemixYAML", dependencies: [.product(name: "Yams", package: "Yams")]),
     ],
     swiftLanguageModes: [.v6]

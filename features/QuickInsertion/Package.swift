@@ -26,6 +26,15 @@ let package = Package(
                 .product(name: "RemixKit", package: "RemixKit"),
                 .product(name: "RemixFeatures", package: "features"),
             ]),
+        // Tested with Remix's testing kit (`swift test` here, or the root package's QuickInsertionTests).
+        .testTarget(
+            name: "QuickInsertionTests",
+            dependencies: [
+                "QuickInsertion",
+                .product(name: "RemixKit", package: "RemixKit"),
+                .product(name: "RemixKitTesting", package: "RemixKit"),
+                .product(name: "RemixFeatures", package: "features"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

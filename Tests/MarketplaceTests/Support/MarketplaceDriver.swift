@@ -2,30 +2,13 @@ import Classifieds
 import Marketplace
 import RemixHost
 import RemixKit
+import RemixKitTesting
 
-/// A helper call that could not find what it was asked to act on; the message says what is shown.
-struct DriverError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
+/// A step the driver could not take (the testing kit's error).
+typealias DriverError = ScreenDriverError
 
 /// Fills every slot with one feature (with parameters) and counts first uses, like an experiment would.
-final class FixedChooser: SlotChooser {
-    let feature: String
-    let parameters: [String: ParameterValue]
-    private(set) var firstUses = 0
-    private(set) var asked = 0
-
-    init(_ feature: String, parameters: [String: ParameterValue] = [:]) {
-        self.feature = feature
-        self.parameters = parameters
-    }
-
-    func choose(slot: SlotDefinition, app: AppDefinition) -> SlotAssignment? {
-        asked += 1
-        return SlotAssignment(feature: feature, parameters: parameters) { [weak self] in self?.firstUses += 1 }
-    }
-}
+typealias FixedChooser = FixedSlotFiller
 
 /// The registered names of the insertion flows.
 enum InsertionFlow {
@@ -34,12 +17,12 @@ enum InsertionFlow {
     static let alternating = "AlternatingInsertion"
 }
 
-/// Drives a Marketplace session the way a person would: through the window's panels, by screen
-/// name and by the titles of rows and buttons. Observes navigation state, list rows and events.
+/// Drives a Marketplace session the way a person would, through the testing kit's `ScreenDriver`
+/// (by screen name and by the titles of rows and buttons), with Marketplace's own steps on top.
 final class MarketplaceDriver {
-    let session: AppSession
-    let events = EventRecorder()
+    let session: ScreenDriver
     let chooser: (any SlotChooser)?
+    var events: EventRecorder { session.events }
 
     /// A started session on `platform`; `flow` fixes the insertion slot (nil: the slot's default).
     convenience init(platform: String = "phone", flow: String? = nil,
@@ -49,15 +32,14 @@ final class MarketplaceDriver {
 
     init(platform: String, chooser: (any SlotChooser)?, start: Bool = true) throws {
         self.chooser = chooser
-        session = try AppSession(app: "marketplace", platform: platform, registry: BuiltInModules.registry(),
-                                 events: events, chooser: chooser)
-        if start { session.start() }
+        session = try ScreenDriver(app: "marketplace", platform: platform, registry: BuiltInModules.registry(),
+                                   chooser: chooser, start: start)
     }
 
     var window: Window { session.window }
     var clock: VirtualClock { session.clock }
     /// The navigation state, e.g. `adverts > groups > groups(Bicycles) > title`.
-    var state: String { window.state.description }
+    var state: String { session.state }
 
     /// The session's advert service (to inspect published adverts or make publishing fail).
     var advertService: InMemoryAdvertService {
@@ -76,12 +58,7 @@ final class MarketplaceDriver {
     // MARK: Looking
 
     /// The visible panel showing the screen called `name`.
-    func panel(_ name: String) throws -> Panel {
-        guard let panel = window.panels.first(where: { $0.content.name == name }) else {
-            throw DriverError("no '\(name)' screen is visible; the state is '\(state)'")
-        }
-        return panel
-    }
+    func panel(_ name: String) throws -> Panel { try session.panel(name) }
 
     /// The rows of the advert list as `title | group`.
     func advertRows() throws -> [String] {
@@ -89,22 +66,13 @@ final class MarketplaceDriver {
     }
 
     /// The titles of the rows on the visible screen called `screen`.
-    func rowTitles(on screen: String) throws -> [String] {
-        try panel(screen).content.items.map(\.title)
-    }
+    func rowTitles(on screen: String) throws -> [String] { try session.rowTitles(on: screen) }
 
     /// The button titles of the visible screen called `screen`.
-    func buttonTitles(on screen: String) throws -> [String] {
-        try panel(screen).content.buttons.map(\.title)
-    }
+    func buttonTitles(on screen: String) throws -> [String] { try session.buttonTitles(on: screen) }
 
     /// The text in the first text field of `screen`.
-    func text(on screen: String = "title") throws -> String {
-        guard let field = try panel(screen).content.fields.first else {
-            throw DriverError("the '\(screen)' screen has no text field")
-        }
-        return field.value
-    }
+    func text(on screen: String = "title") throws -> String { try session.text(on: screen) }
 
     /// The recorded events of that name, in order.
     func events(named name: String) -> [DomainEvent] { events.events.filter { $0.name == name } }
@@ -112,32 +80,16 @@ final class MarketplaceDriver {
     // MARK: Acting
 
     /// Selects the row titled `title` on `screen`.
-    func select(_ title: String, on screen: String) throws {
-        let panel = try panel(screen)
-        guard let item = panel.content.items.first(where: { $0.title == title }) else {
-            throw DriverError("'\(screen)' has no row '\(title)'; it shows \(panel.content.items.map(\.title))")
-        }
-        try window.send(.select(itemID: item.id), to: panel)
-    }
+    func select(_ title: String, on screen: String) throws { try session.select(title, on: screen) }
 
     /// Presses the button titled `title` on `screen`.
-    func press(_ title: String, on screen: String) throws {
-        let panel = try panel(screen)
-        guard let button = panel.content.buttons.first(where: { $0.title == title }) else {
-            throw DriverError("'\(screen)' has no button '\(title)'; it has \(panel.content.buttons.map(\.title))")
-        }
-        try window.send(.press(buttonID: button.id), to: panel)
-    }
+    func press(_ title: String, on screen: String) throws { try session.press(title, on: screen) }
 
     /// Replaces the text of the first text field on `screen`.
-    func type(_ text: String, on screen: String = "title") throws {
-        let panel = try panel(screen)
-        guard let field = panel.content.fields.first else { throw DriverError("'\(screen)' has no text field") }
-        try window.send(.edit(fieldID: field.id, text: text), to: panel)
-    }
+    func type(_ text: String, on screen: String = "title") throws { try session.type(text, on: screen) }
 
     /// Presses the navigation back button.
-    func back() throws { try window.goBack() }
+    func back() throws { try session.back() }
 
     /// Selects each group title in turn on the group lists (drilling down to a leaf).
     func chooseGroups(_ path: String...) throws {

@@ -1,4 +1,10 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import RemixTestSupport
 import RemixAnalysis
 import RemixEventLog
 import RemixExperiments
@@ -7,12 +13,23 @@ import RemixSimulation
 
 /// Temporary logs and simulated logs for analysis tests.
 enum AnalysisFixture {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
+    static var repository: URL { Repository.root }
 
-    /// A fresh temporary folder.
+    /// This test process's folder of fixtures. Those of earlier runs whose process has ended are
+    /// removed when it is first made, so fixtures never pile up in the temporary folder.
+    private static let parent: URL = {
+        let manager = FileManager.default, prefix = "remix-analysis-"
+        for name in (try? manager.contentsOfDirectory(atPath: manager.temporaryDirectory.path)) ?? []
+        where name.hasPrefix(prefix) {
+            guard let pid = Int32(name.dropFirst(prefix.count)), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            try? manager.removeItem(at: manager.temporaryDirectory.appendingPathComponent(name))
+        }
+        return manager.temporaryDirectory.appendingPathComponent("\(prefix)\(getpid())")
+    }()
+
+    /// A fresh temporary folder (inside this process's fixture folder).
     static func folder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("remix-analysis-\(UUID().uuidString)")
+        let url = parent.appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }

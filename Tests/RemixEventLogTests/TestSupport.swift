@@ -26,11 +26,8 @@ func jsonObject(_ line: String) -> [String: Any]? {
 enum Remix {
     static var executable: URL { RemixProcess.remix }
 
-    /// The repository root: three levels up from this file (Tests/RemixEventLogTests/…).
-    static var root: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-    }
+    /// The repository root.
+    static var root: URL { Repository.root }
 
     struct Result {
         let status: Int32

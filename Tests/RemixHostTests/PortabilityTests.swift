@@ -1,11 +1,11 @@
 import Foundation
+import RemixTestSupport
 import Testing
 
 /// Nothing here builds on macOS in CI, so the sources are checked instead: every Linux-only import
 /// or path is behind a condition, and the build folder is not found through `/proc` alone.
 @Suite struct PortabilityTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static var root: URL { Repository.root }
 
     static func swiftFiles() -> [String] {
         ["Sources", "Tests", "features"].flatMap { folder -> [String] in

@@ -5,10 +5,7 @@ import Testing
 /// `remix run --log FILE`: a terminal session's events are appended to a JSON Lines log that
 /// `remix analyze` reads; a log that is not one is refused and left as it was.
 @Suite struct RunLogTests {
-    static var experiments: String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("experiments").path
-    }
+    static var experiments: String { Repository.experiments }
 
     static func types(_ path: String) throws -> [String] {
         try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").compactMap { line in

@@ -8,8 +8,7 @@ import Testing
 
 enum Paths {
     /// The package root: three levels above this file.
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static var root: URL { Repository.root }
     static var experiments: String { root.appendingPathComponent("experiments").path }
     static var pluginExperiments: String { root.appendingPathComponent("experiments/plugins").path }
     static var script: String { root.appendingPathComponent("Tests/RemixInteropTests/Python/evaluate_payload.py").path }

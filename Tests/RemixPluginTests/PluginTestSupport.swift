@@ -15,11 +15,8 @@ enum Build {
     /// The second example plugin, the root package's `WizardInsertionPlugin` product.
     static var wizardPlugin: String { folder + "/libWizardInsertionPlugin.so" }
 
-    /// The repository root: two levels up from this file's folder.
-    static var root: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-    }
+    /// The repository root.
+    static var root: URL { Repository.root }
 
     /// A registry with the built-in modules and the example plugin.
     static func registryWithPlugin() throws -> FeatureRegistry {

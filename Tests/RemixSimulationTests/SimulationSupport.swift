@@ -10,11 +10,8 @@ import Testing
 
 /// The shipped inputs and helpers to run plans in-process.
 enum Fixture {
-    /// The repository root: three levels up from this file (Tests/RemixSimulationTests/…).
-    static var root: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-    }
+    /// The repository root.
+    static var root: URL { Repository.root }
 
     static var populationPath: String { root.appendingPathComponent("experiments/population.yaml").path }
     static var experimentsPath: String { root.appendingPathComponent("experiments").path }

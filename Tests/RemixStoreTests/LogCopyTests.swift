@@ -8,8 +8,7 @@ import Testing
 @Suite(.enabled(if: StoreServer.shouldRun, StoreServer.skipReason))
 struct LogCopyTests {
     /// The repository (for its experiments folder).
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static var root: URL { Repository.root }
 
     static func reportWithoutLog(_ path: String) throws -> NSDictionary {
         let result = try RemixProcess.run(["analyze", path, "--format", "json"], in: Self.root)

@@ -7,6 +7,11 @@ import PackageDescription
 let remixKit: Target.Dependency = .product(name: "RemixKit", package: "RemixKit")
 let remixYAML: Target.Dependency = .product(name: "RemixYAML", package: "RemixKit")
 let features: Target.Dependency = .product(name: "RemixFeatures", package: "features")
+// The targets every simulated session runs through skip run-time exclusivity checks in release
+// builds: they run one session per thread, the compiler checks what it can statically, and debug
+// builds (the tests) keep the dynamic checks. They were 7 % of a session's instructions
+// (docs/performance.md).
+let hotPath: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
 
 let package = Package(
     name: "remix",
@@ -28,9 +33,9 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
-        .target(name: "RemixHost", dependencies: [remixKit, remixYAML, features]),
-        .target(name: "RemixExperiments", dependencies: [remixKit, remixYAML]),
-        .target(name: "RemixEventLog", dependencies: [remixKit]),
+        .target(name: "RemixHost", dependencies: [remixKit, remixYAML, features], swiftSettings: hotPath),
+        .target(name: "RemixExperiments", dependencies: [remixKit, remixYAML], swiftSettings: hotPath),
+        .target(name: "RemixEventLog", dependencies: [remixKit], swiftSettings: hotPath),
         .target(name: "RemixAnalysis", dependencies: ["RemixExperiments", remixKit, remixYAML]),
         // The PostgreSQL event store (docs/storage.md): store URLs, connections, the schema.
         .target(
@@ -40,7 +45,8 @@ let package = Package(
         .target(name: "RemixInterop", dependencies: ["RemixExperiments", remixKit, remixYAML]),
         .target(
             name: "RemixSimulation",
-            dependencies: ["RemixHost", "RemixExperiments", "RemixEventLog", remixKit, remixYAML]),
+            dependencies: ["RemixHost", "RemixExperiments", "RemixEventLog", remixKit, remixYAML],
+            swiftSettings: hotPath),
         .target(name: "RemixTerminal", dependencies: ["RemixHost", remixKit]),
         .target(
             name: "RemixCLI",

@@ -3,6 +3,11 @@ import PackageDescription
 
 // The built-in feature modules. They ship as one dynamic library so that the host and run-time
 // plugins (which may reuse, e.g., the Marketplace interactor) share one copy of their types.
+// Release builds skip run-time exclusivity checks in the features: every simulated session runs
+// through them, the checks were 7 % of its instructions, and debug builds (the tests) keep them
+// (docs/performance.md).
+let hotPath: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+
 let package = Package(
     name: "RemixFeatures",
     platforms: [.macOS(.v15)],
@@ -21,21 +26,21 @@ let package = Package(
                 .product(name: "RemixKit", package: "RemixKit"),
                 .product(name: "RemixYAML", package: "RemixKit"),
             ],
-            path: "Classifieds"),
+            path: "Classifieds", swiftSettings: hotPath),
         .target(
             name: "Marketplace",
             dependencies: ["Classifieds", .product(name: "RemixKit", package: "RemixKit")],
             path: "Marketplace",
-            resources: [.copy("Resources/marketplace-catalog.yaml")]),
+            resources: [.copy("Resources/marketplace-catalog.yaml")], swiftSettings: hotPath),
         .target(
             name: "GroupBrowser",
             dependencies: ["Classifieds", .product(name: "RemixKit", package: "RemixKit")],
             path: "GroupBrowser",
-            resources: [.copy("Resources/groupbrowser-catalog.yaml")]),
+            resources: [.copy("Resources/groupbrowser-catalog.yaml")], swiftSettings: hotPath),
         .target(
             name: "Calculator",
             dependencies: [.product(name: "RemixKit", package: "RemixKit")],
-            path: "Calculator"),
+            path: "Calculator", swiftSettings: hotPath),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -84,16 +84,27 @@ struct JSONByteWriter {
         string.withUTF8 { quoted($0) }
     }
 
+    /// `string` escaped as inside a JSON string literal, without the quotes: one piece of a
+    /// literal written in several.
+    mutating func unquoted(_ string: String) {
+        if string.utf8.withContiguousStorageIfAvailable({ inside($0) }) != nil { return }
+        var string = string
+        string.withUTF8 { inside($0) }
+    }
+
     private mutating func quoted(_ utf8: UnsafeBufferPointer<UInt8>) {
         byte(UInt8(ascii: "\""))
-        if let source = utf8.baseAddress {
-            if Self.isPlain(source, count: utf8.count) {
-                bytes(source, count: utf8.count)
-            } else {
-                escaped(source, count: utf8.count)
-            }
-        }
+        inside(utf8)
         byte(UInt8(ascii: "\""))
+    }
+
+    private mutating func inside(_ utf8: UnsafeBufferPointer<UInt8>) {
+        guard let source = utf8.baseAddress else { return }
+        if Self.isPlain(source, count: utf8.count) {
+            bytes(source, count: utf8.count)
+        } else {
+            escaped(source, count: utf8.count)
+        }
     }
 
     /// Whether none of the `count` bytes at `source` needs escaping. A short string is checked as

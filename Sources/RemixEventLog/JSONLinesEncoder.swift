@@ -22,25 +22,99 @@ public struct JSONLinesEncoder {
 
     /// Encodes one event as one line.
     public mutating func encode(_ event: LoggedEvent) {
-        // The fixed parts (keys, quotes, timestamp, braces, newline) take 62 bytes.
-        var bound = 64 + Self.bound(event.type) + Self.bound(event.session) + Self.bound(event.user)
+        line(timestamp: event.timestamp, type: event.type, fields: event.fields, textName: nil,
+             header: .strings(session: event.session, user: event.user), pieces: { _ in })
+    }
+
+    /// The `session` and `user` members of a session's lines, encoded once for all of them.
+    public struct SessionHeader: Sendable {
+        fileprivate let bytes: [UInt8]
+
+        /// Encodes the members for `session` and `user`.
+        public init(session: String, user: String) {
+            var encoder = JSONLinesEncoder(capacity: 0)
+            encoder.write(atMost: 20 + JSONLinesEncoder.bound(session) + JSONLinesEncoder.bound(user)) {
+                Self.write(session: session, user: user, to: &$0)
+            }
+            bytes = encoder.bytes
+        }
+
+        fileprivate static func write(session: String, user: String, to out: inout JSONByteWriter) {
+            out.literal(#","session":"#)
+            out.string(session)
+            out.literal(#","user":"#)
+            out.string(user)
+        }
+
+        fileprivate func write(to out: inout JSONByteWriter) {
+            bytes.withUnsafeBufferPointer { bytes in
+                if let source = bytes.baseAddress { out.bytes(source, count: bytes.count) }
+            }
+        }
+    }
+
+    /// Encodes one event of a session as one line, as ``encode(_:)`` does.
+    public mutating func encode(timestamp: Int64, type: String, header: SessionHeader, fields: [EventField]) {
+        line(timestamp: timestamp, type: type, fields: fields, textName: nil, header: .encoded(header), pieces: { _ in })
+    }
+
+    /// Encodes one event of a session as one line: `fields`, then a string member `name` whose
+    /// value `pieces` hands over in parts, as it would append them to a string, so that no string
+    /// of the whole is built (a screen event's navigation stack).
+    public mutating func encode(timestamp: Int64, type: String, header: SessionHeader, fields: [EventField],
+                                textField name: String, pieces: ((String) -> Void) -> Void) {
+        line(timestamp: timestamp, type: type, fields: fields, textName: name, header: .encoded(header), pieces: pieces)
+    }
+
+    /// The session and user members of a line, as strings or already encoded.
+    private enum Header {
+        case strings(session: String, user: String)
+        case encoded(SessionHeader)
+
+        var bound: Int {
+            switch self {
+            case .strings(let session, let user): 20 + JSONLinesEncoder.bound(session) + JSONLinesEncoder.bound(user)
+            case .encoded(let header): header.bytes.count
+            }
+        }
+
+        func write(to out: inout JSONByteWriter) {
+            switch self {
+            case .strings(let session, let user): SessionHeader.write(session: session, user: user, to: &out)
+            case .encoded(let header): header.write(to: &out)
+            }
+        }
+    }
+
+    private mutating func line(timestamp: Int64, type: String, fields: [EventField], textName: String?, header: Header,
+                               pieces: ((String) -> Void) -> Void) {
+        // The fixed parts (keys, quotes, timestamp, braces, newline) take 42 bytes.
+        var bound = 44 + Self.bound(type) + header.bound
         // By index, reading the fields in place: a `for field in` loop copies each one.
-        let fields = event.fields
         for index in fields.indices { bound += 2 + Self.bound(fields[index].name) + Self.bound(fields[index].value) }
+        if let textName {
+            var count = 0
+            pieces { count += $0.utf8.count }
+            bound += 4 + Self.bound(textName) + 6 * count
+        }
         write(atMost: bound) { out in
             out.literal(#"{"ts":""#)
-            out.timestamp(milliseconds: event.timestamp)
+            out.timestamp(milliseconds: timestamp)
             out.literal(#"","type":"#)
-            out.string(event.type)
-            out.literal(#","session":"#)
-            out.string(event.session)
-            out.literal(#","user":"#)
-            out.string(event.user)
+            out.string(type)
+            header.write(to: &out)
             for index in fields.indices {
                 out.byte(UInt8(ascii: ","))
                 out.string(fields[index].name)
                 out.byte(UInt8(ascii: ":"))
                 out.value(fields[index].value)
+            }
+            if let textName {
+                out.byte(UInt8(ascii: ","))
+                out.string(textName)
+                out.literal(#":""#)
+                pieces { out.unquoted($0) }
+                out.byte(UInt8(ascii: "\""))
             }
             out.literal("}\n")
         }

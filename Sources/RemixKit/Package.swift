@@ -15,7 +15,12 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
-        .target(name: "RemixKit"),
+        // Release builds skip run-time exclusivity checks here: every simulated session runs
+        // through this code, the checks were 7 % of its instructions, and debug builds (the
+        // tests) keep them (docs/performance.md).
+        .target(
+            name: "RemixKit",
+            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
         .target(name: "RemixYAML", dependencies: [.product(name: "Yams", package: "Yams")]),
     ],
     swiftLanguageModes: [.v6]

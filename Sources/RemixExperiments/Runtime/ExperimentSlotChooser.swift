@@ -29,13 +29,20 @@ public final class ExperimentSlotChooser: SlotChooser {
         let candidates = experiments.definitions(app: app.name, slot: slot.name)
         guard !candidates.isEmpty else { return nil }
         var winner: ExperimentDecision?
-        let made = candidates.map { definition -> ExperimentDecision in
-            let decision = evaluator.decide(definition, context: context, now: now,
-                                            forcedVariation: forced[definition.key])
-            guard decision.inExperiment else { return decision }
-            if let winner { return decision.outranked(by: winner.experiment) }
-            winner = decision
-            return decision
+        var made: [ExperimentDecision] = []
+        made.reserveCapacity(candidates.count)
+        // By index, reading each definition in place: iterating would copy every one (a large struct).
+        for index in candidates.indices {
+            var decision = evaluator.decide(candidates[index], context: context, now: now,
+                                            forcedVariation: forced[candidates[index].key])
+            if decision.inExperiment {
+                if let winner {
+                    decision = decision.outranked(by: winner.experiment)
+                } else {
+                    winner = decision
+                }
+            }
+            made.append(decision)
         }
         decisions[slot.name] = made
         let feature = winner?.feature ?? slot.defaultFeature

@@ -43,9 +43,9 @@ struct JSONByteWriter {
         }
     }
 
-    mutating func timestamp(milliseconds: Int64) {
+    mutating func timestamp(milliseconds: Int64, date: inout Timestamp.DatePart) {
         precondition(24 <= end - at, "JSON line longer than its bound")
-        Timestamp.write(milliseconds: milliseconds, to: base + at)
+        Timestamp.write(milliseconds: milliseconds, to: base + at, date: &date)
         at += 24
     }
 
@@ -84,27 +84,17 @@ struct JSONByteWriter {
         string.withUTF8 { quoted($0) }
     }
 
-    /// `string` escaped as inside a JSON string literal, without the quotes: one piece of a
-    /// literal written in several.
-    mutating func unquoted(_ string: String) {
-        if string.utf8.withContiguousStorageIfAvailable({ inside($0) }) != nil { return }
-        var string = string
-        string.withUTF8 { inside($0) }
-    }
-
-    private mutating func quoted(_ utf8: UnsafeBufferPointer<UInt8>) {
+    /// UTF-8 bytes as a JSON string literal, escaped per RFC 8259.
+    mutating func quoted(_ utf8: UnsafeBufferPointer<UInt8>) {
         byte(UInt8(ascii: "\""))
-        inside(utf8)
-        byte(UInt8(ascii: "\""))
-    }
-
-    private mutating func inside(_ utf8: UnsafeBufferPointer<UInt8>) {
-        guard let source = utf8.baseAddress else { return }
-        if Self.isPlain(source, count: utf8.count) {
-            bytes(source, count: utf8.count)
-        } else {
-            escaped(source, count: utf8.count)
+        if let source = utf8.baseAddress {
+            if Self.isPlain(source, count: utf8.count) {
+                bytes(source, count: utf8.count)
+            } else {
+                escaped(source, count: utf8.count)
+            }
         }
+        byte(UInt8(ascii: "\""))
     }
 
     /// Whether none of the `count` bytes at `source` needs escaping. A short string is checked as

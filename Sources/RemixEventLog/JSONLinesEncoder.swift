@@ -8,6 +8,10 @@ public struct JSONLinesEncoder {
     public private(set) var bytes: [UInt8] = []
     /// How many lines have been encoded.
     public private(set) var lineCount = 0
+    /// The date part of the last timestamp: consecutive events mostly fall on one day.
+    private var lastDate = Timestamp.DatePart()
+    /// Where a text member's pieces are gathered, kept for the next line.
+    private var scratch: [UInt8] = []
 
     /// Makes an empty encoder with room for `capacity` bytes.
     public init(capacity: Int = 4096) {
@@ -90,31 +94,40 @@ public struct JSONLinesEncoder {
                                pieces: ((String) -> Void) -> Void) {
         // The fixed parts (keys, quotes, timestamp, braces, newline) take 42 bytes.
         var bound = 44 + Self.bound(type) + header.bound
-        // By index, reading the fields in place: a `for field in` loop copies each one.
-        for index in fields.indices { bound += 2 + Self.bound(fields[index].name) + Self.bound(fields[index].value) }
-        if let textName {
-            var count = 0
-            pieces { count += $0.utf8.count }
-            bound += 4 + Self.bound(textName) + 6 * count
+        // Through a buffer, reading the fields in place: a `for field in` loop or the array's
+        // subscript copies each name and value.
+        fields.withUnsafeBufferPointer { fields in
+            for index in fields.indices { bound += 2 + Self.bound(fields[index].name) + Self.bound(fields[index].value) }
         }
+        var text = scratch
+        scratch = []
+        defer { scratch = text }
+        if let textName {
+            text.removeAll(keepingCapacity: true)
+            pieces { text.append(contentsOf: $0.utf8) }
+            bound += 2 + Self.bound(textName) + 2 + 6 * text.count
+        }
+        var date = lastDate
+        defer { lastDate = date }
         write(atMost: bound) { out in
             out.literal(#"{"ts":""#)
-            out.timestamp(milliseconds: timestamp)
+            out.timestamp(milliseconds: timestamp, date: &date)
             out.literal(#"","type":"#)
             out.string(type)
             header.write(to: &out)
-            for index in fields.indices {
-                out.byte(UInt8(ascii: ","))
-                out.string(fields[index].name)
-                out.byte(UInt8(ascii: ":"))
-                out.value(fields[index].value)
+            fields.withUnsafeBufferPointer { fields in
+                for index in fields.indices {
+                    out.byte(UInt8(ascii: ","))
+                    out.string(fields[index].name)
+                    out.byte(UInt8(ascii: ":"))
+                    out.value(fields[index].value)
+                }
             }
             if let textName {
                 out.byte(UInt8(ascii: ","))
                 out.string(textName)
-                out.literal(#":""#)
-                pieces { out.unquoted($0) }
-                out.byte(UInt8(ascii: "\""))
+                out.byte(UInt8(ascii: ":"))
+                text.withUnsafeBufferPointer { out.quoted($0) }
             }
             out.literal("}\n")
         }
@@ -211,12 +224,24 @@ public enum Timestamp {
         }
     }
 
+    /// The 11 bytes `2026-11-22T` of a day, kept between timestamps.
+    struct DatePart {
+        var day = Int64.min
+        var bytes: (UInt64, UInt64) = (0, 0)
+    }
+
     /// Writes the 24 bytes of ``appendRFC3339(milliseconds:to:)`` at `text`.
     static func write(milliseconds: Int64, to text: UnsafeMutablePointer<UInt8>) {
+        var date = DatePart()
+        write(milliseconds: milliseconds, to: text, date: &date)
+    }
+
+    /// Writes the 24 bytes at `text`, taking the date part from `date` when the day is the same
+    /// and keeping it there otherwise.
+    static func write(milliseconds: Int64, to text: UnsafeMutablePointer<UInt8>, date: inout DatePart) {
         let clamped = min(max(milliseconds, CivilTime.earliestMilliseconds), CivilTime.latestMilliseconds)
         let (days, dayMillis) = clamped.quotientAndRemainder(dividingBy: 86_400_000)
         let (day, millis) = dayMillis < 0 ? (days - 1, dayMillis + 86_400_000) : (days, dayMillis)
-        let (year, month, dayOfMonth) = CivilTime.civil(fromDays: day)
         var at = 0
         func put(_ value: Int64, _ width: Int, then separator: UInt8) {
             var rest = value
@@ -227,9 +252,17 @@ public enum Timestamp {
             text[at + width] = separator
             at += width + 1
         }
-        put(year, 4, then: UInt8(ascii: "-"))
-        put(month, 2, then: UInt8(ascii: "-"))
-        put(dayOfMonth, 2, then: UInt8(ascii: "T"))
+        if day == date.day {
+            withUnsafeBytes(of: date.bytes) { UnsafeMutableRawPointer(text).copyMemory(from: $0.baseAddress!, byteCount: 11) }
+            at = 11
+        } else {
+            let (year, month, dayOfMonth) = CivilTime.civil(fromDays: day)
+            put(year, 4, then: UInt8(ascii: "-"))
+            put(month, 2, then: UInt8(ascii: "-"))
+            put(dayOfMonth, 2, then: UInt8(ascii: "T"))
+            date.day = day
+            withUnsafeMutableBytes(of: &date.bytes) { $0.baseAddress!.copyMemory(from: text, byteCount: 11) }
+        }
         put(millis / 3_600_000, 2, then: UInt8(ascii: ":"))
         put(millis / 60_000 % 60, 2, then: UInt8(ascii: ":"))
         put(millis / 1000 % 60, 2, then: UInt8(ascii: "."))

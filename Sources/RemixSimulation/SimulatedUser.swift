@@ -50,7 +50,7 @@ final class SimulatedUser {
     /// Runs the session to its end; the screen it ended on is ``lastScreen``.
     func run(maxSteps: Int = SimulatedUser.maximumSteps) -> String {
         session.start()
-        home = session.window.panels.first?.content.name ?? ""
+        home = session.window.frontPanel?.content.name ?? ""
         lastScreen = home
         screensSeen = [home]
         plan = persona.intents.compactMap { chance($0.chance) ? $0.intent : nil }
@@ -190,20 +190,20 @@ final class SimulatedUser {
         let typed = fill(content, in: front)
         guard mode == .pursuing else { return }
         if typed {
-            guard let refreshed = session.window.panels.first, refreshed.view === front.view else { return }
+            guard let refreshed = session.window.frontPanel, refreshed.view === front.view else { return }
             content = refreshed.content
         }
         var selected = false
         if let row = pickRow(content, current) {
             guard send(.select(itemID: row.id), to: front) else { return }
-            guard let refreshed = session.window.panels.first, refreshed.view === front.view, !log.sawWatchedEvent else { return }
+            guard let refreshed = session.window.frontPanel, refreshed.view === front.view, !log.sawWatchedEvent else { return }
             content = refreshed.content
             selected = true
         }
         if let button = forwardButton(content) {
             guard send(.press(buttonID: button.id), to: front) else { return }
             session.waitWhileBlocked()
-            if !log.sawWatchedEvent, session.window.panels.first?.view === front.view {
+            if !log.sawWatchedEvent, session.window.frontPanel?.view === front.view {
                 attempt?.errorPending = true
                 attempt?.errors += 1
             }

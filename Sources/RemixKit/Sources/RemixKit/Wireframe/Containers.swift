@@ -16,7 +16,7 @@ final class NavigationStack: NavigationWireframe {
 
     var topView: (any View)? { views.last }
     var depth: Int { views.count }
-    var screenIDs: [ScreenID] { views.map(\.screenID) }
+    var screenIDs: [ScreenID] { views.map { $0.screenID } }
 
     func leftButton(for view: any View) -> LeftButton? { leftButtons[ObjectIdentifier(view)] }
 

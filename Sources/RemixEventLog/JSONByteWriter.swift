@@ -86,15 +86,18 @@ struct JSONByteWriter {
 
     /// UTF-8 bytes as a JSON string literal, escaped per RFC 8259.
     mutating func quoted(_ utf8: UnsafeBufferPointer<UInt8>) {
-        byte(UInt8(ascii: "\""))
-        if let source = utf8.baseAddress {
-            if Self.isPlain(source, count: utf8.count) {
-                bytes(source, count: utf8.count)
-            } else {
-                escaped(source, count: utf8.count)
-            }
+        let count = utf8.count
+        guard let source = utf8.baseAddress, Self.isPlain(source, count: count) else {
+            byte(UInt8(ascii: "\""))
+            if let source = utf8.baseAddress { escaped(source, count: count) }
+            return byte(UInt8(ascii: "\""))
         }
-        byte(UInt8(ascii: "\""))
+        // The usual case: the bytes need no escaping, so the literal is exactly two bytes longer.
+        precondition(count + 2 <= end - at, "JSON line longer than its bound")
+        base[at] = UInt8(ascii: "\"")
+        (base + at + 1).update(from: source, count: count)
+        base[at + 1 + count] = UInt8(ascii: "\"")
+        at += count + 2
     }
 
     /// Whether none of the `count` bytes at `source` needs escaping. A short string is checked as

@@ -31,21 +31,17 @@ public final class ExperimentSlotChooser: SlotChooser {
         var winner: ExperimentDecision?
         var made: [ExperimentDecision] = []
         made.reserveCapacity(candidates.count)
-        // Through a buffer, reading each definition in place: iterating or subscripting the array
-        // would copy every one (a large struct).
-        candidates.withUnsafeBufferPointer { candidates in
-            for index in candidates.indices {
-                var decision = evaluator.decide(candidates[index], context: context, now: now,
-                                                forcedVariation: forced[candidates[index].key])
-                if decision.inExperiment {
-                    if let winner {
-                        decision = decision.outranked(by: winner.experiment)
-                    } else {
-                        winner = decision
-                    }
+        for definition in candidates {
+            var decision = evaluator.decide(definition, context: context, now: now,
+                                            forcedVariation: forced.isEmpty ? nil : forced[definition.key])
+            if decision.inExperiment {
+                if let winner {
+                    decision = decision.outranked(by: winner.experiment)
+                } else {
+                    winner = decision
                 }
-                made.append(decision)
             }
+            made.append(decision)
         }
         decisions[slot.name] = made
         let feature = winner?.feature ?? slot.defaultFeature

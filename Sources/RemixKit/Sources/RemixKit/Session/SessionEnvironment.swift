@@ -18,7 +18,8 @@ public final class SessionEnvironment {
     /// Services shared by the session's features, registered by the app's root.
     public let services = ServiceContainer()
     private let chooser: (any SlotChooser)?
-    private var slots: [String: Slot] = [:]
+    /// The slots made so far; an app has a handful, so a list searched by name.
+    private var slots: [Slot] = []
 
     /// Makes a session environment. `chooser` decides slot fillers (nil: every slot gets its default).
     public init(
@@ -40,7 +41,7 @@ public final class SessionEnvironment {
 
     /// The filled slot of that name, made on first request and then kept for the session.
     public func slot(_ name: String) throws -> Slot {
-        if let slot = slots[name] { return slot }
+        if let slot = slots.first(where: { $0.name == name }) { return slot }
         guard let definition = app.slot(named: name) else {
             throw RegistryError.unknownSlot(app: app.name, slot: name, known: app.slots.map(\.name))
         }
@@ -48,7 +49,7 @@ public final class SessionEnvironment {
             ?? SlotAssignment(feature: definition.defaultFeature)
         let feature = try filler(named: choice.feature, of: definition).make(in: self, parameters: choice.parameters)
         let slot = Slot(name: name, featureName: choice.feature, feature: feature, onFirstUse: choice.onFirstUse)
-        slots[name] = slot
+        slots.append(slot)
         return slot
     }
 

@@ -30,8 +30,9 @@ struct SessionSimulator: Sendable {
         let user = "u\(plan.seed)-\(index)"
         var attributes = [String: AttributeValue](minimumCapacity: population.attributes.count + 1)
         attributes["id"] = .string(user)
-        var attributeFields = [EventField("id", .string(user))]
+        var attributeFields: [EventField] = []
         attributeFields.reserveCapacity(population.attributes.count + 1)
+        attributeFields.append(EventField("id", .string(user)))
         for (name, distribution) in population.attributes {
             let value = distribution.sample(&random)
             attributes[name] = .string(value)

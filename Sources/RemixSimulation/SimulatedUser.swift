@@ -220,12 +220,12 @@ final class SimulatedUser {
     private func fill(_ content: ScreenContent, in panel: Panel) -> Bool {
         guard let values = attempt?.values, !values.texts.isEmpty else { return false }
         var typed = false
-        var seen: [String: Int] = [:]
-        for field in content.fields {
-            let purpose = field.purpose.rawValue
-            guard let texts = values.texts[purpose] else { continue }
-            let index = seen[purpose, default: 0]
-            seen[purpose] = index + 1
+        let fields = content.fields
+        for position in fields.indices {
+            let field = fields[position]
+            guard let texts = values.texts[field.purpose.rawValue] else { continue }
+            // Which field of its purpose this is, in screen order, counted without a table per step.
+            let index = fields[..<position].reduce(0) { $1.purpose == field.purpose ? $0 + 1 : $0 }
             guard index < texts.count, field.value != texts[index] else { continue }
             var text = texts[index]
             session.clock.advance(by: .milliseconds(persona.typingPerCharacter.sampleMilliseconds(&random) * Int64(text.count)))

@@ -31,11 +31,18 @@ final class SessionLog: EventSink {
         header = JSONLinesEncoder.SessionHeader(session: session, user: user)
         self.start = start
         self.clock = clock
+        lastTime = (.zero, start)
     }
+
+    /// The last instant read and its timestamp: a step's events mostly share one instant, and
+    /// converting a duration to milliseconds is wide arithmetic.
+    private var lastTime: (at: Duration, milliseconds: Int64)
 
     /// Milliseconds since the epoch, now on the virtual clock.
     var timestamp: Int64 {
-        start + clock().wholeMilliseconds
+        let now = clock()
+        if now != lastTime.at { lastTime = (now, start + now.wholeMilliseconds) }
+        return lastTime.milliseconds
     }
 
     func record(_ event: DomainEvent) {

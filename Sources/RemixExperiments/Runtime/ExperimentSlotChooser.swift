@@ -31,9 +31,13 @@ public final class ExperimentSlotChooser: SlotChooser {
         var winner: ExperimentDecision?
         var made: [ExperimentDecision] = []
         made.reserveCapacity(candidates.count)
-        for definition in candidates {
-            var decision = evaluator.decide(definition, context: context, now: now,
-                                            forcedVariation: forced.isEmpty ? nil : forced[definition.key])
+        for index in candidates.indices {
+            // Part by part from the array: a whole definition would be copied for each decision.
+            var decision = evaluator.decide(
+                key: candidates[index].key, app: candidates[index].app, slot: candidates[index].slot,
+                experiment: candidates[index].experiment, schedule: candidates[index].schedule,
+                variations: candidates[index].variations, context: context, now: now,
+                forcedVariation: forced.isEmpty ? nil : forced[candidates[index].key])
             if decision.inExperiment {
                 if let winner {
                     decision = decision.outranked(by: winner.experiment)

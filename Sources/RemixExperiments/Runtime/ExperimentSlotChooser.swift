@@ -12,7 +12,12 @@ public final class ExperimentSlotChooser: SlotChooser {
     private let events: any EventSink
     private let forced: [String: Int]
     /// The decisions made so far, by slot, in key order.
-    public private(set) var decisions: [String: [ExperimentDecision]] = [:]
+    public var decisions: [String: [ExperimentDecision]] {
+        Dictionary(bySlot.map { ($0.slot, $0.decisions) }, uniquingKeysWith: { $1 })
+    }
+    /// The decisions by slot as they were made: a session fills a slot or two, so no table is
+    /// built for them unless someone asks.
+    private var bySlot: [(slot: String, decisions: [ExperimentDecision])] = []
 
     /// Makes a chooser for one session.
     public init(experiments: ExperimentSet, attributes: [String: AttributeValue], now: Date,
@@ -47,7 +52,7 @@ public final class ExperimentSlotChooser: SlotChooser {
             }
             made.append(decision)
         }
-        decisions[slot.name] = made
+        bySlot.append((slot.name, made))
         let feature = winner?.feature ?? slot.defaultFeature
         let events = self.events
         return SlotAssignment(feature: feature, parameters: winner?.parameters ?? [:]) {

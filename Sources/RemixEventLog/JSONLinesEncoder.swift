@@ -12,6 +12,9 @@ public struct JSONLinesEncoder {
     private var lastDate = Timestamp.DatePart()
     /// Where a text member's pieces are gathered, kept for the next line.
     private var scratch: [UInt8] = []
+    /// Where a line is written before it is appended: sized for the largest line so far, so
+    /// that the buffer need not be padded to a line's bound and trimmed back for every line.
+    private var line: [UInt8] = []
 
     /// Makes an empty encoder with room for `capacity` bytes.
     public init(capacity: Int = 4096) {
@@ -155,31 +158,19 @@ public struct JSONLinesEncoder {
         write(atMost: JSONByteWriter.doubleBound) { $0.double(value) }
     }
 
-    /// Runs `body` on a writer over `bound` more bytes at the end of the buffer, then drops what
-    /// it left unused: one growth and one uniqueness check per line instead of one per piece.
+    /// Runs `body` on a writer over a line buffer of at least `bound` bytes, then appends what it
+    /// wrote: one growth and one uniqueness check per line instead of one per piece.
     private mutating func write(atMost bound: Int, _ body: (inout JSONByteWriter) -> Void) {
-        let start = bytes.count
-        Self.appendZeros(bound, to: &bytes)
-        let end = bytes.withUnsafeMutableBufferPointer { buffer in
-            var out = JSONByteWriter(buffer: buffer, at: start)
+        var line = self.line
+        self.line = []
+        if line.count < bound { line = [UInt8](repeating: 0, count: max(bound, 2 * line.count)) }
+        let count = line.withUnsafeMutableBufferPointer { buffer in
+            var out = JSONByteWriter(buffer: buffer, at: 0)
             body(&out)
             return out.at
         }
-        bytes.removeLast(bytes.count - end)
-    }
-
-    /// A block of zeros to grow the buffer by.
-    private static let zeros = [UInt8](repeating: 0, count: 4096)
-
-    private static func appendZeros(_ count: Int, to bytes: inout [UInt8]) {
-        var rest = count
-        zeros.withUnsafeBufferPointer { zeros in
-            while rest > 0 {
-                let step = min(rest, zeros.count)
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: zeros[..<step]))
-                rest -= step
-            }
-        }
+        line.withUnsafeBufferPointer { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<count])) }
+        self.line = line
     }
 
     /// The most bytes `string` takes as a JSON string literal (every byte escaped as `\u00XX`).

@@ -8,6 +8,11 @@ let remixKit: Target.Dependency = .product(name: "RemixKit", package: "RemixKit"
 let remixYAML: Target.Dependency = .product(name: "RemixYAML", package: "RemixKit")
 let features: Target.Dependency = .product(name: "RemixFeatures", package: "features")
 let remixKitTesting: Target.Dependency = .product(name: "RemixKitTesting", package: "RemixKit")
+// The targets every simulated session runs through skip run-time exclusivity checks in release
+// builds: they run one session per thread, the compiler checks what it can statically, and debug
+// builds (the tests) keep the dynamic checks. They were 7 % of a session's instructions
+// (docs/performance.md).
+let hotPath: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
 
 let package = Package(
     name: "remix",
@@ -29,11 +34,11 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
-        .target(name: "RemixHost", dependencies: [remixKit, remixYAML, features]),
+        .target(name: "RemixHost", dependencies: [remixKit, remixYAML, features], swiftSettings: hotPath),
         // GrowthBook's assignment engine: hashing, conditions, bucketing (Foundation only).
-        .target(name: "GrowthBookAssignment"),
-        .target(name: "RemixExperiments", dependencies: ["GrowthBookAssignment", remixKit, remixYAML]),
-        .target(name: "RemixEventLog", dependencies: [remixKit]),
+        .target(name: "GrowthBookAssignment", swiftSettings: hotPath),
+        .target(name: "RemixExperiments", dependencies: ["GrowthBookAssignment", remixKit, remixYAML], swiftSettings: hotPath),
+        .target(name: "RemixEventLog", dependencies: [remixKit], swiftSettings: hotPath),
         .target(name: "RemixAnalysis", dependencies: ["RemixExperiments", remixKit, remixYAML]),
         // The PostgreSQL event store (docs/storage.md): store URLs, connections, the schema.
         .target(
@@ -43,7 +48,8 @@ let package = Package(
         .target(name: "RemixInterop", dependencies: ["RemixExperiments", remixKit, remixYAML]),
         .target(
             name: "RemixSimulation",
-            dependencies: ["RemixHost", "RemixExperiments", "RemixEventLog", remixKit, remixYAML]),
+            dependencies: ["RemixHost", "RemixExperiments", "RemixEventLog", remixKit, remixYAML],
+            swiftSettings: hotPath),
         .target(name: "RemixTerminal", dependencies: ["RemixHost", remixKit]),
         // Self-checks of the whole pipeline (docs/planning.md): the A/A check.
         .target(

@@ -57,8 +57,13 @@ struct AttributeIndex: Sendable {
             }
             let nameCount = UInt64(min(bits.text.count, 0xFFFF))
             let lengths = nameCount | textCount << 32
-            words.replaceSubrange(slot * Self.stride..<(slot + 1) * Self.stride,
-                                  with: [bits.text.low, bits.text.high, text.low, text.high, lengths])
+            // Stored one by one: a temporary array per attribute cost more than the rest of the index.
+            let base = slot * Self.stride
+            words[base] = bits.text.low
+            words[base + 1] = bits.text.high
+            words[base + 2] = text.low
+            words[base + 3] = text.high
+            words[base + 4] = lengths
             names[slot] = name
             values[slot] = value
         }

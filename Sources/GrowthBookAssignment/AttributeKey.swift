@@ -56,6 +56,26 @@ struct ShortText: Sendable {
         self.count = count
     }
 
+    /// The same for a string's UTF-8: a native string's bytes are copied in one block rather
+    /// than shifted in one by one (every session indexes its attributes' names and values).
+    init(_ utf8: String.UTF8View) {
+        if let text = utf8.withContiguousStorageIfAvailable({ ShortText(contiguous: $0) }) {
+            self = text
+        } else {
+            self.init(utf8.lazy)
+        }
+    }
+
+    private init(contiguous bytes: UnsafeBufferPointer<UInt8>) {
+        var words: (UInt64, UInt64) = (0, 0)
+        if let source = bytes.baseAddress {
+            withUnsafeMutableBytes(of: &words) { $0.baseAddress?.copyMemory(from: source, byteCount: min(bytes.count, 16)) }
+        }
+        low = UInt64(littleEndian: words.0)
+        high = UInt64(littleEndian: words.1)
+        count = bytes.count
+    }
+
     init(low: UInt64, high: UInt64, count: Int) {
         self.low = low
         self.high = high

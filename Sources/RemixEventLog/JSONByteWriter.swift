@@ -43,9 +43,9 @@ struct JSONByteWriter {
         }
     }
 
-    mutating func timestamp(milliseconds: Int64) {
+    mutating func timestamp(milliseconds: Int64, date: inout Timestamp.DatePart) {
         precondition(24 <= end - at, "JSON line longer than its bound")
-        Timestamp.write(milliseconds: milliseconds, to: base + at)
+        Timestamp.write(milliseconds: milliseconds, to: base + at, date: &date)
         at += 24
     }
 
@@ -84,16 +84,20 @@ struct JSONByteWriter {
         string.withUTF8 { quoted($0) }
     }
 
-    private mutating func quoted(_ utf8: UnsafeBufferPointer<UInt8>) {
-        byte(UInt8(ascii: "\""))
-        if let source = utf8.baseAddress {
-            if Self.isPlain(source, count: utf8.count) {
-                bytes(source, count: utf8.count)
-            } else {
-                escaped(source, count: utf8.count)
-            }
+    /// UTF-8 bytes as a JSON string literal, escaped per RFC 8259.
+    mutating func quoted(_ utf8: UnsafeBufferPointer<UInt8>) {
+        let count = utf8.count
+        guard let source = utf8.baseAddress, Self.isPlain(source, count: count) else {
+            byte(UInt8(ascii: "\""))
+            if let source = utf8.baseAddress { escaped(source, count: count) }
+            return byte(UInt8(ascii: "\""))
         }
-        byte(UInt8(ascii: "\""))
+        // The usual case: the bytes need no escaping, so the literal is exactly two bytes longer.
+        precondition(count + 2 <= end - at, "JSON line longer than its bound")
+        base[at] = UInt8(ascii: "\"")
+        (base + at + 1).update(from: source, count: count)
+        base[at + 1 + count] = UInt8(ascii: "\"")
+        at += count + 2
     }
 
     /// Whether none of the `count` bytes at `source` needs escaping. A short string is checked as

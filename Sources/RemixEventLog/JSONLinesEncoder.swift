@@ -8,6 +8,13 @@ public struct JSONLinesEncoder {
     public private(set) var bytes: [UInt8] = []
     /// How many lines have been encoded.
     public private(set) var lineCount = 0
+    /// The date part of the last timestamp: consecutive events mostly fall on one day.
+    private var lastDate = Timestamp.DatePart()
+    /// Where a text member's pieces are gathered, kept for the next line.
+    private var scratch: [UInt8] = []
+    /// Where a line is written before it is appended: sized for the largest line so far, so
+    /// that the buffer need not be padded to a line's bound and trimmed back for every line.
+    private var line: [UInt8] = []
 
     /// Makes an empty encoder with room for `capacity` bytes.
     public init(capacity: Int = 4096) {
@@ -22,25 +29,108 @@ public struct JSONLinesEncoder {
 
     /// Encodes one event as one line.
     public mutating func encode(_ event: LoggedEvent) {
-        // The fixed parts (keys, quotes, timestamp, braces, newline) take 62 bytes.
-        var bound = 64 + Self.bound(event.type) + Self.bound(event.session) + Self.bound(event.user)
-        // By index, reading the fields in place: a `for field in` loop copies each one.
-        let fields = event.fields
-        for index in fields.indices { bound += 2 + Self.bound(fields[index].name) + Self.bound(fields[index].value) }
+        line(timestamp: event.timestamp, type: event.type, fields: event.fields, textName: nil,
+             header: .strings(session: event.session, user: event.user), pieces: { _ in })
+    }
+
+    /// The `session` and `user` members of a session's lines, encoded once for all of them.
+    public struct SessionHeader: Sendable {
+        fileprivate let bytes: [UInt8]
+
+        /// Encodes the members for `session` and `user`.
+        public init(session: String, user: String) {
+            var encoder = JSONLinesEncoder(capacity: 0)
+            encoder.write(atMost: 20 + JSONLinesEncoder.bound(session) + JSONLinesEncoder.bound(user)) {
+                Self.write(session: session, user: user, to: &$0)
+            }
+            bytes = encoder.bytes
+        }
+
+        fileprivate static func write(session: String, user: String, to out: inout JSONByteWriter) {
+            out.literal(#","session":"#)
+            out.string(session)
+            out.literal(#","user":"#)
+            out.string(user)
+        }
+
+        fileprivate func write(to out: inout JSONByteWriter) {
+            bytes.withUnsafeBufferPointer { bytes in
+                if let source = bytes.baseAddress { out.bytes(source, count: bytes.count) }
+            }
+        }
+    }
+
+    /// Encodes one event of a session as one line, as ``encode(_:)`` does.
+    public mutating func encode(timestamp: Int64, type: String, header: SessionHeader, fields: [EventField]) {
+        line(timestamp: timestamp, type: type, fields: fields, textName: nil, header: .encoded(header), pieces: { _ in })
+    }
+
+    /// Encodes one event of a session as one line: `fields`, then a string member `name` whose
+    /// value `pieces` hands over in parts, as it would append them to a string, so that no string
+    /// of the whole is built (a screen event's navigation stack).
+    public mutating func encode(timestamp: Int64, type: String, header: SessionHeader, fields: [EventField],
+                                textField name: String, pieces: ((String) -> Void) -> Void) {
+        line(timestamp: timestamp, type: type, fields: fields, textName: name, header: .encoded(header), pieces: pieces)
+    }
+
+    /// The session and user members of a line, as strings or already encoded.
+    private enum Header {
+        case strings(session: String, user: String)
+        case encoded(SessionHeader)
+
+        var bound: Int {
+            switch self {
+            case .strings(let session, let user): 20 + JSONLinesEncoder.bound(session) + JSONLinesEncoder.bound(user)
+            case .encoded(let header): header.bytes.count
+            }
+        }
+
+        func write(to out: inout JSONByteWriter) {
+            switch self {
+            case .strings(let session, let user): SessionHeader.write(session: session, user: user, to: &out)
+            case .encoded(let header): header.write(to: &out)
+            }
+        }
+    }
+
+    private mutating func line(timestamp: Int64, type: String, fields: [EventField], textName: String?, header: Header,
+                               pieces: ((String) -> Void) -> Void) {
+        // The fixed parts (keys, quotes, timestamp, braces, newline) take 42 bytes.
+        var bound = 44 + Self.bound(type) + header.bound
+        // Through a buffer, reading the fields in place: a `for field in` loop or the array's
+        // subscript copies each name and value.
+        fields.withUnsafeBufferPointer { fields in
+            for index in fields.indices { bound += 2 + Self.bound(fields[index].name) + Self.bound(fields[index].value) }
+        }
+        var text = scratch
+        scratch = []
+        defer { scratch = text }
+        if let textName {
+            text.removeAll(keepingCapacity: true)
+            pieces { text.append(contentsOf: $0.utf8) }
+            bound += 2 + Self.bound(textName) + 2 + 6 * text.count
+        }
+        var date = lastDate
+        defer { lastDate = date }
         write(atMost: bound) { out in
             out.literal(#"{"ts":""#)
-            out.timestamp(milliseconds: event.timestamp)
+            out.timestamp(milliseconds: timestamp, date: &date)
             out.literal(#"","type":"#)
-            out.string(event.type)
-            out.literal(#","session":"#)
-            out.string(event.session)
-            out.literal(#","user":"#)
-            out.string(event.user)
-            for index in fields.indices {
+            out.string(type)
+            header.write(to: &out)
+            fields.withUnsafeBufferPointer { fields in
+                for index in fields.indices {
+                    out.byte(UInt8(ascii: ","))
+                    out.string(fields[index].name)
+                    out.byte(UInt8(ascii: ":"))
+                    out.value(fields[index].value)
+                }
+            }
+            if let textName {
                 out.byte(UInt8(ascii: ","))
-                out.string(fields[index].name)
+                out.string(textName)
                 out.byte(UInt8(ascii: ":"))
-                out.value(fields[index].value)
+                text.withUnsafeBufferPointer { out.quoted($0) }
             }
             out.literal("}\n")
         }
@@ -68,31 +158,19 @@ public struct JSONLinesEncoder {
         write(atMost: JSONByteWriter.doubleBound) { $0.double(value) }
     }
 
-    /// Runs `body` on a writer over `bound` more bytes at the end of the buffer, then drops what
-    /// it left unused: one growth and one uniqueness check per line instead of one per piece.
+    /// Runs `body` on a writer over a line buffer of at least `bound` bytes, then appends what it
+    /// wrote: one growth and one uniqueness check per line instead of one per piece.
     private mutating func write(atMost bound: Int, _ body: (inout JSONByteWriter) -> Void) {
-        let start = bytes.count
-        Self.appendZeros(bound, to: &bytes)
-        let end = bytes.withUnsafeMutableBufferPointer { buffer in
-            var out = JSONByteWriter(buffer: buffer, at: start)
+        var line = self.line
+        self.line = []
+        if line.count < bound { line = [UInt8](repeating: 0, count: max(bound, 2 * line.count)) }
+        let count = line.withUnsafeMutableBufferPointer { buffer in
+            var out = JSONByteWriter(buffer: buffer, at: 0)
             body(&out)
             return out.at
         }
-        bytes.removeLast(bytes.count - end)
-    }
-
-    /// A block of zeros to grow the buffer by.
-    private static let zeros = [UInt8](repeating: 0, count: 4096)
-
-    private static func appendZeros(_ count: Int, to bytes: inout [UInt8]) {
-        var rest = count
-        zeros.withUnsafeBufferPointer { zeros in
-            while rest > 0 {
-                let step = min(rest, zeros.count)
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: zeros[..<step]))
-                rest -= step
-            }
-        }
+        line.withUnsafeBufferPointer { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<count])) }
+        self.line = line
     }
 
     /// The most bytes `string` takes as a JSON string literal (every byte escaped as `\u00XX`).
@@ -137,12 +215,24 @@ public enum Timestamp {
         }
     }
 
+    /// The 11 bytes `2026-11-22T` of a day, kept between timestamps.
+    struct DatePart {
+        var day = Int64.min
+        var bytes: (UInt64, UInt64) = (0, 0)
+    }
+
     /// Writes the 24 bytes of ``appendRFC3339(milliseconds:to:)`` at `text`.
     static func write(milliseconds: Int64, to text: UnsafeMutablePointer<UInt8>) {
+        var date = DatePart()
+        write(milliseconds: milliseconds, to: text, date: &date)
+    }
+
+    /// Writes the 24 bytes at `text`, taking the date part from `date` when the day is the same
+    /// and keeping it there otherwise.
+    static func write(milliseconds: Int64, to text: UnsafeMutablePointer<UInt8>, date: inout DatePart) {
         let clamped = min(max(milliseconds, CivilTime.earliestMilliseconds), CivilTime.latestMilliseconds)
         let (days, dayMillis) = clamped.quotientAndRemainder(dividingBy: 86_400_000)
         let (day, millis) = dayMillis < 0 ? (days - 1, dayMillis + 86_400_000) : (days, dayMillis)
-        let (year, month, dayOfMonth) = CivilTime.civil(fromDays: day)
         var at = 0
         func put(_ value: Int64, _ width: Int, then separator: UInt8) {
             var rest = value
@@ -153,9 +243,17 @@ public enum Timestamp {
             text[at + width] = separator
             at += width + 1
         }
-        put(year, 4, then: UInt8(ascii: "-"))
-        put(month, 2, then: UInt8(ascii: "-"))
-        put(dayOfMonth, 2, then: UInt8(ascii: "T"))
+        if day == date.day {
+            withUnsafeBytes(of: date.bytes) { UnsafeMutableRawPointer(text).copyMemory(from: $0.baseAddress!, byteCount: 11) }
+            at = 11
+        } else {
+            let (year, month, dayOfMonth) = CivilTime.civil(fromDays: day)
+            put(year, 4, then: UInt8(ascii: "-"))
+            put(month, 2, then: UInt8(ascii: "-"))
+            put(dayOfMonth, 2, then: UInt8(ascii: "T"))
+            date.day = day
+            withUnsafeMutableBytes(of: &date.bytes) { $0.baseAddress!.copyMemory(from: text, byteCount: 11) }
+        }
         put(millis / 3_600_000, 2, then: UInt8(ascii: ":"))
         put(millis / 60_000 % 60, 2, then: UInt8(ascii: ":"))
         put(millis / 1000 % 60, 2, then: UInt8(ascii: "."))

@@ -7,6 +7,8 @@ final class SessionLog: EventSink {
     private(set) var encoder: JSONLinesEncoder
     private let session: String
     private let user: String
+    /// The session and user members, encoded once for every line of the session.
+    private let header: JSONLinesEncoder.SessionHeader
     private let start: Int64
     private let clock: () -> Duration
     /// How many events were recorded.
@@ -26,13 +28,21 @@ final class SessionLog: EventSink {
         self.encoder = encoder
         self.session = session
         self.user = user
+        header = JSONLinesEncoder.SessionHeader(session: session, user: user)
         self.start = start
         self.clock = clock
+        lastTime = (.zero, start)
     }
+
+    /// The last instant read and its timestamp: a step's events mostly share one instant, and
+    /// converting a duration to milliseconds is wide arithmetic.
+    private var lastTime: (at: Duration, milliseconds: Int64)
 
     /// Milliseconds since the epoch, now on the virtual clock.
     var timestamp: Int64 {
-        start + clock().wholeMilliseconds
+        let now = clock()
+        if now != lastTime.at { lastTime = (now, start + now.wholeMilliseconds) }
+        return lastTime.milliseconds
     }
 
     func record(_ event: DomainEvent) {
@@ -44,13 +54,19 @@ final class SessionLog: EventSink {
         write(event.name, event.fields)
     }
 
-    /// Records a screen transition with the whole navigation stack.
+    /// Records a screen transition with the whole navigation stack, which is written straight
+    /// into the line (there is one screen event per step, and the stack is its longest member).
     func record(_ transition: NavigationTransition) {
-        write("screen", [
+        let fields = [
             EventField("transition", .string(transition.kind.rawValue)),
             EventField("screen", transition.screen.map { .string($0.description) } ?? .null),
-            EventField("stack", .string(transition.state.description)),
-        ])
+        ]
+        guard events == nil else {
+            return write("screen", fields + [EventField("stack", .string(transition.state.description))])
+        }
+        count += 1
+        encoder.encode(timestamp: timestamp, type: "screen", header: header, fields: fields, textField: "stack",
+                       pieces: { transition.state.describe($0) })
     }
 
     /// Starts waiting for `event` (nil: for nothing), forgetting whether an earlier one was seen.
@@ -61,9 +77,11 @@ final class SessionLog: EventSink {
 
     func write(_ type: String, _ fields: [EventField]) {
         count += 1
-        let event = LoggedEvent(timestamp: timestamp, type: type, session: session, user: user, fields: fields)
-        encoder.encode(event)
-        events?.append(event)
+        let timestamp = timestamp
+        if events != nil {
+            events?.append(LoggedEvent(timestamp: timestamp, type: type, session: session, user: user, fields: fields))
+        }
+        encoder.encode(timestamp: timestamp, type: type, header: header, fields: fields)
     }
 
     /// Hands back the encoder with this session's lines, leaving this log empty.

@@ -28,8 +28,11 @@ struct SessionSimulator: Sendable {
         var random = SeededGenerator(seed: Self.mix(plan.seed, UInt64(index)))
         let persona = population.personas[Population.pick(population.personas, weight: \.weight, &random)]
         let user = "u\(plan.seed)-\(index)"
-        var attributes: [String: AttributeValue] = ["id": .string(user)]
-        var attributeFields = [EventField("id", .string(user))]
+        var attributes = [String: AttributeValue](minimumCapacity: population.attributes.count + 1)
+        attributes["id"] = .string(user)
+        var attributeFields: [EventField] = []
+        attributeFields.reserveCapacity(population.attributes.count + 1)
+        attributeFields.append(EventField("id", .string(user)))
         for (name, distribution) in population.attributes {
             let value = distribution.sample(&random)
             attributes[name] = .string(value)

@@ -50,7 +50,7 @@ final class SimulatedUser {
     /// Runs the session to its end; the screen it ended on is ``lastScreen``.
     func run(maxSteps: Int = SimulatedUser.maximumSteps) -> String {
         session.start()
-        home = session.window.panels.first?.content.name ?? ""
+        home = session.window.frontPanel?.content.name ?? ""
         lastScreen = home
         screensSeen = [home]
         plan = persona.intents.compactMap { chance($0.chance) ? $0.intent : nil }
@@ -190,20 +190,20 @@ final class SimulatedUser {
         let typed = fill(content, in: front)
         guard mode == .pursuing else { return }
         if typed {
-            guard let refreshed = session.window.panels.first, refreshed.view === front.view else { return }
+            guard let refreshed = session.window.frontPanel, refreshed.view === front.view else { return }
             content = refreshed.content
         }
         var selected = false
         if let row = pickRow(content, current) {
             guard send(.select(itemID: row.id), to: front) else { return }
-            guard let refreshed = session.window.panels.first, refreshed.view === front.view, !log.sawWatchedEvent else { return }
+            guard let refreshed = session.window.frontPanel, refreshed.view === front.view, !log.sawWatchedEvent else { return }
             content = refreshed.content
             selected = true
         }
         if let button = forwardButton(content) {
             guard send(.press(buttonID: button.id), to: front) else { return }
             session.waitWhileBlocked()
-            if !log.sawWatchedEvent, session.window.panels.first?.view === front.view {
+            if !log.sawWatchedEvent, session.window.frontPanel?.view === front.view {
                 attempt?.errorPending = true
                 attempt?.errors += 1
             }
@@ -220,12 +220,12 @@ final class SimulatedUser {
     private func fill(_ content: ScreenContent, in panel: Panel) -> Bool {
         guard let values = attempt?.values, !values.texts.isEmpty else { return false }
         var typed = false
-        var seen: [String: Int] = [:]
-        for field in content.fields {
-            let purpose = field.purpose.rawValue
-            guard let texts = values.texts[purpose] else { continue }
-            let index = seen[purpose, default: 0]
-            seen[purpose] = index + 1
+        let fields = content.fields
+        for position in fields.indices {
+            let field = fields[position]
+            guard let texts = values.texts[field.purpose.rawValue] else { continue }
+            // Which field of its purpose this is, in screen order, counted without a table per step.
+            let index = fields[..<position].reduce(0) { $1.purpose == field.purpose ? $0 + 1 : $0 }
             guard index < texts.count, field.value != texts[index] else { continue }
             var text = texts[index]
             session.clock.advance(by: .milliseconds(persona.typingPerCharacter.sampleMilliseconds(&random) * Int64(text.count)))

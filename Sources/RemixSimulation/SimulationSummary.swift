@@ -47,19 +47,23 @@ public struct SimulationSummary: Sendable {
         for screen in seen where !screensSeen.contains(screen) { screensSeen.insert(screen) }
         self.events += events
         if results.isEmpty { sessionsWithoutIntent += 1 }
-        for result in results {
-            intents[result.intent, default: IntentCount()].tried += 1
-            intents[result.intent, default: IntentCount()].outcomes[result.outcome, default: 0] += 1
-            if result.outcome != .achieved {
-                intents[result.intent, default: IntentCount()].screens[result.outcome, default: [:]][result.screen, default: 0] += 1
-            }
-        }
+        for result in results { Self.count(result, into: &intents[result.intent, default: IntentCount()]) }
         endScreens[endScreen, default: 0] += 1
         let achieved = results.last?.outcome == .achieved
         for (experiment, variation) in exposures {
-            variations[experiment, default: [:]][variation, default: VariationCount()].exposed += 1
-            if achieved { variations[experiment, default: [:]][variation, default: VariationCount()].achieved += 1 }
+            Self.count(achieved: achieved, into: &variations[experiment, default: [:]][variation, default: VariationCount()])
         }
+    }
+
+    private static func count(_ result: IntentResult, into count: inout IntentCount) {
+        count.tried += 1
+        count.outcomes[result.outcome, default: 0] += 1
+        if result.outcome != .achieved { count.screens[result.outcome, default: [:]][result.screen, default: 0] += 1 }
+    }
+
+    private static func count(achieved: Bool, into count: inout VariationCount) {
+        count.exposed += 1
+        if achieved { count.achieved += 1 }
     }
 
     mutating func merge(_ other: SimulationSummary) {

@@ -78,8 +78,7 @@ extension MarketplaceModule {
             }
             let session = context.session
             let subfeatures = try names.map { name in
-                try session.registry.check(feature: name, fills: insertionSlot, of: session.app.name)
-                return try session.makeFeature(named: name, as: (any FlowFeature).self)
+                try session.makeFeature(named: name, filling: insertionSlot, as: (any FlowFeature).self)
             }
             return AlternatingInsertionFeature(subfeatures: subfeatures)
         },

@@ -16,19 +16,19 @@ public struct ExperimentSet: Sendable {
     public let definitions: [ExperimentDefinition]
     /// Saved groups: name → list of attribute values.
     public let savedGroups: [String: AttributeValue]
-    /// The experiments on each `app/slot`, in key order.
-    private let bySlot: [String: [ExperimentDefinition]]
+    /// The experiments on each slot of each app, in key order (looked up for every session).
+    private let bySlot: [String: [String: [ExperimentDefinition]]]
 
     /// Makes a set.
     public init(definitions: [ExperimentDefinition], savedGroups: [String: AttributeValue] = [:]) {
         self.definitions = definitions.sorted { $0.key < $1.key }
         self.savedGroups = savedGroups
-        bySlot = Dictionary(grouping: self.definitions) { "\($0.app)/\($0.slot)" }
+        bySlot = Dictionary(grouping: self.definitions, by: \.app).mapValues { Dictionary(grouping: $0, by: \.slot) }
     }
 
     /// The experiments that fill `slot` of `app`, in key order.
     public func definitions(app: String, slot: String) -> [ExperimentDefinition] {
-        bySlot["\(app)/\(slot)"] ?? []
+        bySlot[app]?[slot] ?? []
     }
 
     /// The experiment with that key.

@@ -75,21 +75,32 @@ public struct ExperimentEvaluator: Sendable {
     public func decide(
         _ definition: ExperimentDefinition, context: AssignmentContext, now: Date, forcedVariation: Int? = nil
     ) -> ExperimentDecision {
+        decide(key: definition.key, app: definition.app, slot: definition.slot, experiment: definition.experiment,
+               schedule: definition.schedule, variations: definition.variations, context: context, now: now,
+               forcedVariation: forcedVariation)
+    }
+
+    /// ``decide(_:context:now:forcedVariation:)`` from the parts of a definition it reads, so that
+    /// a caller holding definitions in an array passes each part in place instead of copying the
+    /// whole definition (a large struct) for every decision.
+    func decide(
+        key: String, app: String, slot: String, experiment: Experiment, schedule: ExperimentDefinition.Schedule?,
+        variations: [ExperimentDefinition.Variation], context: AssignmentContext, now: Date, forcedVariation: Int?
+    ) -> ExperimentDecision {
         var context = context
-        if let forcedVariation { context.forceVariation(forcedVariation, forExperiment: definition.key) }
-        let result = engine.run(definition.experiment, context: context)
+        if let forcedVariation { context.forceVariation(forcedVariation, forExperiment: key) }
+        let result = engine.run(experiment, context: context)
         var rule = result.reason.rawValue
         var reason = result.reason.description
         var inExperiment = result.inExperiment
-        if inExperiment, result.reason != .forcedByContext, let schedule = definition.schedule, !schedule.contains(now) {
+        if inExperiment, result.reason != .forcedByContext, let schedule, !schedule.contains(now) {
             inExperiment = false
             rule = "schedule"
             reason = "not in experiment: the session's time is outside its schedule"
         }
-        let variation = inExperiment && definition.variations.indices.contains(result.variationId)
-            ? definition.variations[result.variationId] : nil
+        let variation = inExperiment && variations.indices.contains(result.variationId) ? variations[result.variationId] : nil
         return ExperimentDecision(
-            experiment: definition.key, app: definition.app, slot: definition.slot, inExperiment: variation != nil,
+            experiment: key, app: app, slot: slot, inExperiment: variation != nil,
             hashUsed: variation != nil && result.hashUsed, variationId: variation.map { _ in result.variationId },
             variation: variation?.key, feature: variation?.feature, parameters: variation?.parameters ?? [:],
             bucket: result.bucket, hashAttribute: result.hashAttribute, hashValue: result.hashValue,

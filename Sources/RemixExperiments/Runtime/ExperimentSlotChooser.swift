@@ -12,7 +12,12 @@ public final class ExperimentSlotChooser: SlotChooser {
     private let events: any EventSink
     private let forced: [String: Int]
     /// The decisions made so far, by slot, in key order.
-    public private(set) var decisions: [String: [ExperimentDecision]] = [:]
+    public var decisions: [String: [ExperimentDecision]] {
+        Dictionary(bySlot.map { ($0.slot, $0.decisions) }, uniquingKeysWith: { $1 })
+    }
+    /// The decisions by slot as they were made: a session fills a slot or two, so no table is
+    /// built for them unless someone asks.
+    private var bySlot: [(slot: String, decisions: [ExperimentDecision])] = []
 
     /// Makes a chooser for one session.
     public init(experiments: ExperimentSet, attributes: [String: AttributeValue], now: Date,
@@ -29,15 +34,25 @@ public final class ExperimentSlotChooser: SlotChooser {
         let candidates = experiments.definitions(app: app.name, slot: slot.name)
         guard !candidates.isEmpty else { return nil }
         var winner: ExperimentDecision?
-        let made = candidates.map { definition -> ExperimentDecision in
-            let decision = evaluator.decide(definition, context: context, now: now,
-                                            forcedVariation: forced[definition.key])
-            guard decision.inExperiment else { return decision }
-            if let winner { return decision.outranked(by: winner.experiment) }
-            winner = decision
-            return decision
+        var made: [ExperimentDecision] = []
+        made.reserveCapacity(candidates.count)
+        for index in candidates.indices {
+            // Part by part from the array: a whole definition would be copied for each decision.
+            var decision = evaluator.decide(
+                key: candidates[index].key, app: candidates[index].app, slot: candidates[index].slot,
+                experiment: candidates[index].experiment, schedule: candidates[index].schedule,
+                variations: candidates[index].variations, context: context, now: now,
+                forcedVariation: forced.isEmpty ? nil : forced[candidates[index].key])
+            if decision.inExperiment {
+                if let winner {
+                    decision = decision.outranked(by: winner.experiment)
+                } else {
+                    winner = decision
+                }
+            }
+            made.append(decision)
         }
-        decisions[slot.name] = made
+        bySlot.append((slot.name, made))
         let feature = winner?.feature ?? slot.defaultFeature
         let events = self.events
         return SlotAssignment(feature: feature, parameters: winner?.parameters ?? [:]) {

@@ -51,19 +51,26 @@ public protocol GroupSelectionView: View {
 /// down; a leaf group completes the choice. Each row's value is the group's title.
 public final class HeadlessGroupSelectionView: GroupSelectionView {
     public weak var delegate: (any GroupSelectionViewDelegate)?
-    public var viewData = GroupSelectionViewData(title: "", items: [])
+    public var viewData = GroupSelectionViewData(title: "", items: []) {
+        didSet { content = nil }
+    }
+    /// The screen for the current view data, made on first request (drivers read it every step).
+    private var content: ScreenContent?
 
     /// Makes an empty group list.
     public init() {}
 
     public var screen: ScreenContent {
-        ScreenContent(
+        if let content { return content }
+        let made = ScreenContent(
             name: "groups", context: viewData.parentTitle, title: viewData.title,
             items: viewData.items.map {
                 ScreenItem(id: $0.groupID, title: $0.title, kind: $0.hasChildren ? .drillDown : .choice,
                            value: $0.title)
             },
             buttons: [ScreenButton(id: "reset", title: "Reset", role: .destructive)])
+        content = made
+        return made
     }
 
     public var screenID: ScreenID { ScreenID(name: "groups", context: viewData.parentTitle) }

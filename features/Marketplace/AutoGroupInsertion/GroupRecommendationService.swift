@@ -25,7 +25,17 @@ public final class KeywordGroupRecommendationService: GroupRecommendationService
     /// The group the table picks for `text`, without waiting.
     public func recommendation(for text: String) -> GroupID {
         let lowered = text.lowercased()
-        return table.rules.first { lowered.contains($0.keyword.lowercased()) }?.groupID ?? table.defaultGroupID
+        return table.rules.first { Self.contains(lowered, $0.keyword.lowercased()) }?.groupID ?? table.defaultGroupID
+    }
+
+    /// Whether `keyword` occurs in `text`. Printable ASCII texts are compared byte by byte, which
+    /// gives the answer the general search gives them without bridging both strings for every rule.
+    static func contains(_ text: String, _ keyword: String) -> Bool {
+        func isPrintableASCII(_ string: String) -> Bool { string.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x80 } }
+        guard !keyword.isEmpty, isPrintableASCII(text), isPrintableASCII(keyword) else { return text.contains(keyword) }
+        let text = Array(text.utf8), keyword = Array(keyword.utf8)
+        guard keyword.count <= text.count else { return false }
+        return (0...text.count - keyword.count).contains { text[$0..<$0 + keyword.count].elementsEqual(keyword) }
     }
 
     public func recommendGroup(for text: String, completion: @escaping (GroupID) -> Void) {

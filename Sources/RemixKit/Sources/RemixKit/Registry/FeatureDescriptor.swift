@@ -13,6 +13,8 @@ public struct FeatureDescriptor: Sendable {
     /// The module that registered it (set on registration).
     public internal(set) var module: String = ""
     private let factory: @Sendable (FeatureContext) throws -> any Feature
+    /// The parameters when none are given (every default), checked once rather than per session.
+    private let defaults: FeatureParameters
 
     /// Describes a feature and how to make it.
     public init(
@@ -25,11 +27,13 @@ public struct FeatureDescriptor: Sendable {
         self.parameters = parameters
         self.events = events
         self.factory = make
+        // Defaults alone always pass the checks; `.none` is never used.
+        defaults = (try? FeatureParameters(feature: name, specs: parameters)) ?? .none
     }
 
     /// Makes the feature for one session with checked parameter values.
     public func make(in session: SessionEnvironment, parameters given: [String: ParameterValue] = [:]) throws -> any Feature {
-        let checked = try FeatureParameters(feature: name, specs: parameters, given: given)
+        let checked = given.isEmpty ? defaults : try FeatureParameters(feature: name, specs: parameters, given: given)
         return try factory(FeatureContext(session: session, feature: name, parameters: checked))
     }
 }

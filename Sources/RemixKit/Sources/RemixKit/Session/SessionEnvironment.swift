@@ -18,7 +18,8 @@ public final class SessionEnvironment {
     /// Services shared by the session's features, registered by the app's root.
     public let services = ServiceContainer()
     private let chooser: (any SlotChooser)?
-    private var slots: [String: Slot] = [:]
+    /// The slots made so far; an app has a handful, so a list searched by name.
+    private var slots: [Slot] = []
 
     /// Makes a session environment. `chooser` decides slot fillers (nil: every slot gets its default).
     public init(
@@ -40,26 +41,50 @@ public final class SessionEnvironment {
 
     /// The filled slot of that name, made on first request and then kept for the session.
     public func slot(_ name: String) throws -> Slot {
-        if let slot = slots[name] { return slot }
+        if let slot = slots.first(where: { $0.name == name }) { return slot }
         guard let definition = app.slot(named: name) else {
             throw RegistryError.unknownSlot(app: app.name, slot: name, known: app.slots.map(\.name))
         }
         let choice = chooser?.choose(slot: definition, app: app)
             ?? SlotAssignment(feature: definition.defaultFeature)
-        try registry.check(feature: choice.feature, fills: name, of: app.name)
-        let feature = try registry.feature(named: choice.feature).make(in: self, parameters: choice.parameters)
+        let feature = try filler(named: choice.feature, of: definition).make(in: self, parameters: choice.parameters)
         let slot = Slot(name: name, featureName: choice.feature, feature: feature, onFirstUse: choice.onFirstUse)
-        slots[name] = slot
+        slots.append(slot)
         return slot
     }
 
     /// Makes a registered feature by name for this session, e.g. a sub-feature of a composite.
+    /// Inlinable so that a caller's `T` is known where it is compiled: the cast to a class is then
+    /// a class check, with no generic metadata to look up per feature made.
+    @inlinable
     public func makeFeature<T>(named name: String, as type: T.Type, parameters: [String: ParameterValue] = [:]) throws -> T {
         let feature = try registry.feature(named: name).make(in: self, parameters: parameters)
         guard let typed = feature as? T else {
             throw RegistryError.featureKind(feature: name, expected: String(describing: type))
         }
         return typed
+    }
+
+    /// Makes a registered feature that can fill this app's slot `slot` (e.g. a flow a composite
+    /// filler runs), checking that it can, as ``FeatureRegistry/check(feature:fills:of:)`` does.
+    public func makeFeature<T>(named name: String, filling slot: String, as type: T.Type) throws -> T {
+        guard let definition = app.slot(named: slot) else {
+            throw RegistryError.unknownSlot(app: app.name, slot: slot, known: app.slots.map(\.name))
+        }
+        let feature = try filler(named: name, of: definition).make(in: self)
+        guard let typed = feature as? T else {
+            throw RegistryError.featureKind(feature: name, expected: String(describing: type))
+        }
+        return typed
+    }
+
+    /// The feature `name`, checked to fill `slot`: one registry lookup for the check and the making.
+    private func filler(named name: String, of slot: SlotDefinition) throws(RegistryError) -> FeatureDescriptor {
+        let feature = try registry.feature(named: name)
+        guard feature.role == slot.role else {
+            throw .wrongRole(feature: name, role: feature.role, slot: slot.name, expected: slot.role)
+        }
+        return feature
     }
 }
 
@@ -93,8 +118,8 @@ public final class Slot {
     public let name: String
     /// The name of the feature that fills it.
     public let featureName: String
-    private let feature: any Feature
-    private var onFirstUse: (() -> Void)?
+    @usableFromInline let feature: any Feature
+    @usableFromInline var onFirstUse: (() -> Void)?
 
     init(name: String, featureName: String, feature: any Feature, onFirstUse: (() -> Void)?) {
         self.name = name
@@ -103,7 +128,9 @@ public final class Slot {
         self.onFirstUse = onFirstUse
     }
 
-    /// The filling feature as `T`, reporting the first use; nil if it is not a `T`.
+    /// The filling feature as `T`, reporting the first use; nil if it is not a `T`. Inlinable so
+    /// that the cast is compiled for the caller's `T`.
+    @inlinable
     public func use<T>(as type: T.Type) -> T? {
         guard let typed = feature as? T else { return nil }
         if let report = onFirstUse {
@@ -128,26 +155,32 @@ public struct FeatureContext {
 public final class ServiceContainer {
     /// A service kept as the type it was registered under, so that resolving it is a class cast
     /// rather than a cast from `Any` to a protocol (a conformance lookup per resolve).
-    private final class Entry<T> {
-        let service: T
+    /// Inlinable, with the two methods below, so that `Entry<T>` is made for the caller's `T`
+    /// where it is compiled, not looked up in the runtime's metadata cache on every call.
+    @usableFromInline
+    final class Entry<T> {
+        @usableFromInline let service: T
 
+        @usableFromInline
         init(_ service: T) {
             self.service = service
         }
     }
 
     /// Sized for the handful of services an app registers, so registering does not regrow it.
-    private var services = [ObjectIdentifier: AnyObject](minimumCapacity: 8)
+    @usableFromInline var services = [ObjectIdentifier: AnyObject](minimumCapacity: 8)
 
     /// Makes an empty container.
     public init() {}
 
     /// Registers `service` under `type` (usually a protocol).
+    @inlinable
     public func register<T>(_ service: T, as type: T.Type) {
         services[ObjectIdentifier(type)] = Entry(service)
     }
 
     /// The service registered under `type`.
+    @inlinable
     public func resolve<T>(_ type: T.Type) throws -> T {
         // The key is the type itself, so an entry found is always an `Entry<T>`.
         guard let entry = services[ObjectIdentifier(type)] as? Entry<T> else {

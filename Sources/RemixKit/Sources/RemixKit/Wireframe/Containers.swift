@@ -12,13 +12,17 @@ final class NavigationStack: NavigationWireframe {
 
     init(window: Window) {
         self.window = window
+        // Stacks hold a few screens: one allocation instead of regrowing on the first pushes.
+        views.reserveCapacity(4)
     }
 
     var topView: (any View)? { views.last }
     var depth: Int { views.count }
-    var screenIDs: [ScreenID] { views.map(\.screenID) }
+    var screenIDs: [ScreenID] { views.map { $0.screenID } }
 
-    func leftButton(for view: any View) -> LeftButton? { leftButtons[ObjectIdentifier(view)] }
+    func leftButton(for view: any View) -> LeftButton? {
+        leftButtons.isEmpty ? nil : leftButtons[ObjectIdentifier(view)]
+    }
 
     func push(_ view: any View) {
         views.append(view)

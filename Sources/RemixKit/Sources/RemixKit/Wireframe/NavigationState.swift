@@ -16,14 +16,14 @@ public struct ScreenID: Hashable, Sendable, CustomStringConvertible {
         return "\(name)(\(context))"
     }
 
-    /// Appends ``description`` to `text` (screen events render the whole state, so no
+    /// Hands ``description`` to `piece` in parts (screen events render the whole state, so no
     /// intermediate strings).
-    func write(to text: inout String) {
-        text += name
+    public func describe(_ piece: (String) -> Void) {
+        piece(name)
         if let context, !context.isEmpty {
-            text += "("
-            text += context
-            text += ")"
+            piece("(")
+            piece(context)
+            piece(")")
         }
     }
 }
@@ -48,26 +48,26 @@ public enum NavigationLayer: Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         var text = ""
-        write(to: &text)
+        describe { text += $0 }
         return text
     }
 
-    /// Appends ``description`` to `text`: screens joined by ` > `, a split's panes by ` | `.
-    func write(to text: inout String) {
+    /// Hands ``description`` to `piece` in parts: screens joined by ` > `, a split's panes by ` | `.
+    func describe(_ piece: (String) -> Void) {
         switch self {
-        case .stack(let screens): Self.write(screens, to: &text)
+        case .stack(let screens): Self.describe(screens, piece)
         case .split(let master, let detail):
-            Self.write(master, to: &text)
-            text += " | "
-            Self.write(detail, to: &text)
-        case .single(let screen): screen.write(to: &text)
+            Self.describe(master, piece)
+            piece(" | ")
+            Self.describe(detail, piece)
+        case .single(let screen): screen.describe(piece)
         }
     }
 
-    private static func write(_ screens: [ScreenID], to text: inout String) {
+    private static func describe(_ screens: [ScreenID], _ piece: (String) -> Void) {
         for index in screens.indices {
-            if index > 0 { text += " > " }
-            screens[index].write(to: &text)
+            if index > 0 { piece(" > ") }
+            screens[index].describe(piece)
         }
     }
 }
@@ -89,13 +89,18 @@ public struct NavigationState: Equatable, Sendable, CustomStringConvertible {
     public var topScreen: ScreenID? { layers.last?.screens.last }
 
     public var description: String {
-        // Built in one string: this runs for every logged screen event.
         var text = ""
-        for index in layers.indices {
-            if index > 0 { text += " ^ " }
-            layers[index].write(to: &text)
-        }
+        describe { text += $0 }
         return text
+    }
+
+    /// Hands ``description`` to `piece` in parts, so that a screen event can write the state
+    /// without building the string.
+    public func describe(_ piece: (String) -> Void) {
+        for index in layers.indices {
+            if index > 0 { piece(" ^ ") }
+            layers[index].describe(piece)
+        }
     }
 }
 

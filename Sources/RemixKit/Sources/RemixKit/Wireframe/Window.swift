@@ -63,14 +63,29 @@ public final class Window: WireframeFactory {
         guard let front = frontViewable else { return [] }
         var panels: [Panel] = []
         Self.forEachVisibleView(of: front) { view, stack in
-            var content = view.screen
-            if let button = stack?.leftButton(for: view) {
-                content.buttons.insert(ScreenButton(id: Panel.leftButtonID, title: button.title, role: .cancel), at: 0)
-            }
-            panels.append(Panel(view: view, content: content))
+            panels.append(Self.panel(view, in: stack))
             return false
         }
         return panels
+    }
+
+    /// The first of ``panels``, without making the others (a driver looking again after acting).
+    public var frontPanel: Panel? {
+        guard let front = frontViewable else { return nil }
+        var panel: Panel?
+        Self.forEachVisibleView(of: front) { view, stack in
+            panel = Self.panel(view, in: stack)
+            return true
+        }
+        return panel
+    }
+
+    private static func panel(_ view: any View, in stack: NavigationStack?) -> Panel {
+        var content = view.screen
+        if let button = stack?.leftButton(for: view) {
+            content.buttons.insert(ScreenButton(id: Panel.leftButtonID, title: button.title, role: .cancel), at: 0)
+        }
+        return Panel(view: view, content: content)
     }
 
     /// Whether the front layer's navigation stack has a screen to go back from.

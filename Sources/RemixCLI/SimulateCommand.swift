@@ -118,7 +118,8 @@ struct SimulateCommand: ParsableCommand {
             printError("warning: \(populationPath) describes users of '\(population.app)', not '\(appName)'; intents the app "
                        + "cannot serve will show as stuck (give --population, or write \(appName).population.yaml)")
         }
-        let checked = PopulationCheck.problems(population, app: appDefinition, events: registry.declaredEvents.map(\.name))
+        let checked = PopulationCheck.problems(population, app: appDefinition, events: registry.declaredEvents.map(\.name),
+                                               features: registry.features.map(\.name))
         for problem in checked { printError(problem.description, prefix: false) }
         if !checked.isEmpty { throw ExitCode(1) }
         let set = try loadExperiments(paths: [experiments], registry: registry)

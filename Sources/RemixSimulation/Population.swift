@@ -182,6 +182,8 @@ public struct Population: Sendable {
     public var services: [(name: String, value: ClosedRange<Double>, location: SourceLocation)]
     /// Where the file's `app` is written.
     public var appLocation: SourceLocation
+    /// How features change what users do (see ``Effect``).
+    public var effects: [Effect] = []
 }
 
 /// A value with the place in a file it was read from.

@@ -4,9 +4,11 @@ import RemixYAML
 /// Checks a population against the app it runs and the registered features: what the file
 /// alone cannot know.
 public enum PopulationCheck {
-    /// Service parameters the app does not declare or whose values do not fit their kind, and
-    /// success events no feature declares — each at its file:line:column.
-    public static func problems(_ population: Population, app: AppDefinition, events: [String]) -> [Diagnostic] {
+    /// Service parameters the app does not declare or whose values do not fit their kind, success
+    /// events no feature declares, and effects of features that are not registered (`features`,
+    /// when given) — each at its file:line:column.
+    public static func problems(_ population: Population, app: AppDefinition, events: [String],
+                                features: [String]? = nil) -> [Diagnostic] {
         var problems: [Diagnostic] = []
         let declared = app.serviceParameters
         for service in population.services {
@@ -26,6 +28,12 @@ public enum PopulationCheck {
             let hint = NameSuggestion.hint(for: success.value, among: events, noun: "event")
             problems.append(Diagnostic(success.location, .error, "no feature of this host emits '\(success.value)', so intent "
                                        + "'\(intent.name)' could never succeed\(hint) (`remix features` lists what each emits)"))
+        }
+        for effect in population.effects {
+            guard let features, !features.contains(effect.feature.value) else { continue }
+            problems.append(Diagnostic(effect.feature.location, .error, "no registered feature is called '\(effect.feature.value)'"
+                + NameSuggestion.hint(for: effect.feature.value, among: features, noun: "feature")
+                + " (`remix features` lists them; load a plugin's with --plugins)"))
         }
         return problems.sorted { $0.location < $1.location }
     }

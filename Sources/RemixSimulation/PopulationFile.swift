@@ -5,7 +5,7 @@ import RemixYAML
 
 /// Reads a population file (YAML), collecting every problem with its file:line:column.
 public enum PopulationFile {
-    static let topKeys = ["app", "start", "sessionGapSeconds", "attributes", "services", "intents", "personas"]
+    static let topKeys = ["app", "start", "sessionGapSeconds", "attributes", "services", "intents", "personas", "effects"]
     static let personaKeys = [
         "name", "weight", "intents", "abandon", "thinkSeconds", "typingSecondsPerCharacter", "typos",
         "retryAfterError", "prefer", "visits", "daysBetweenVisits",
@@ -64,6 +64,9 @@ public enum PopulationFile {
                 }
             }
         }
+        let effects = read("effects", required: false) { v throws(Diagnostic) in
+            try parseEffects(v, personas: (personas ?? []).map(\.name), &problems)
+        }
         // Items with problems are left out, so only a list that is wholly fine is judged as a whole.
         let itemCount = { (key: String) in (try? root[key]?.sequence())?.count ?? 0 }
         if let personas, personas.count == itemCount("personas"), personas.allSatisfy({ $0.weight == 0 }),
@@ -74,11 +77,12 @@ public enum PopulationFile {
         guard !problems.contains(where: { $0.severity == .error }), let app, let intents, let personas else {
             return (nil, problems)
         }
-        let population = Population(
+        var population = Population(
             app: app, startMilliseconds: start ?? 1_795_424_400_000,
             sessionGapMilliseconds: Int64(((gap ?? 2) * 1000).rounded()), attributes: attributes ?? [],
             intents: intents, personas: personas, services: services ?? [],
             appLocation: root["app"]?.location ?? root.location)
+        population.effects = effects ?? []
         return (population, problems)
     }
 

@@ -15,6 +15,8 @@ final class SessionLog: EventSink {
     private(set) var count = 0
     /// The variations the session was exposed to, as (experiment, variation key).
     private(set) var exposures: [(experiment: String, variation: String)] = []
+    /// The features those exposures filled slots with (for the population's effects).
+    private(set) var exposedFeatures: [String] = []
     /// The event the simulated user waits for (its intent's success), and whether it was seen.
     private var watched: String?
     private(set) var sawWatchedEvent = false
@@ -49,6 +51,7 @@ final class SessionLog: EventSink {
         if event.name == "exposure", event["inExperiment"] == .bool(true),
            case .string(let experiment)? = event["experiment"], case .string(let variation)? = event["variation"] {
             exposures.append((experiment, variation))
+            if case .string(let feature)? = event["feature"] { exposedFeatures.append(feature) }
         }
         if let watched, event.name == watched { sawWatchedEvent = true }
         write(event.name, event.fields)

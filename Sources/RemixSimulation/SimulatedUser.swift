@@ -20,6 +20,8 @@ final class SimulatedUser {
 
     private let session: AppSession
     private let persona: Population.Persona
+    /// The population's effects on this persona (nil when there are none).
+    private let effects: ActiveEffects?
     private let population: Population
     private let log: SessionLog
     private var random: SeededGenerator
@@ -42,9 +44,16 @@ final class SimulatedUser {
     init(session: AppSession, persona: Population.Persona, population: Population, log: SessionLog, random: SeededGenerator) {
         self.session = session
         self.persona = persona
+        effects = population.effects.isEmpty ? nil : ActiveEffects(population.effects, persona: persona.name)
         self.population = population
         self.log = log
         self.random = random
+    }
+
+    /// The factors of the population's effects for the features this session was exposed to.
+    private func effectFactors(screen: String) -> (abandon: Double, typos: Double, retry: Double) {
+        guard let effects, !log.exposedFeatures.isEmpty else { return (1, 1, 1) }
+        return effects.factors(log.exposedFeatures, screen: screen)
     }
 
     /// Runs the session to its end; the screen it ended on is ``lastScreen``.
@@ -172,7 +181,8 @@ final class SimulatedUser {
     private func act(_ panels: [Panel]) {
         guard var current = attempt else { return }
         let front = panels[0]
-        let abandon = persona.abandon[front.content.name] ?? persona.abandonElsewhere
+        let factors = effectFactors(screen: front.content.name)
+        let abandon = min(1, (persona.abandon[front.content.name] ?? persona.abandonElsewhere) * factors.abandon)
         if chance(abandon) { return giveUp(.abandoned, panels) }
         if current.intent.start != nil, front.content.name == home {
             // Back where it began without the success event: the flow ended without it.
@@ -181,7 +191,9 @@ final class SimulatedUser {
             current.started = false
         }
         if current.errorPending {
-            guard current.errors <= Self.maximumErrors, chance(persona.retryAfterError) else { return giveUp(.error, panels) }
+            guard current.errors <= Self.maximumErrors, chance(min(1, persona.retryAfterError * factors.retry)) else {
+                return giveUp(.error, panels)
+            }
             current.errorPending = false
             attempt = current
             if !current.started { return begin(panels) }
@@ -229,7 +241,7 @@ final class SimulatedUser {
             guard index < texts.count, field.value != texts[index] else { continue }
             var text = texts[index]
             session.clock.advance(by: .milliseconds(persona.typingPerCharacter.sampleMilliseconds(&random) * Int64(text.count)))
-            if chance(persona.typos) { text = slip(text) }
+            if chance(min(1, persona.typos * effectFactors(screen: panel.content.name).typos)) { text = slip(text) }
             guard send(.edit(fieldID: field.id, text: text), to: panel) else { return false }
             typed = true
         }

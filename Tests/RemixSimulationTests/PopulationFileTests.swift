@@ -125,7 +125,7 @@ import Testing
             == ["pop.yaml:6:25: error: no intent 'publsh' is defined under intents; did you mean 'publish'? (known intents: publish)"])
         let far = Self.problems(Self.valid + "zzzzzz: 1\n")
         #expect(far == ["pop.yaml:7:1: error: unknown key 'zzzzzz' in a population file; known keys: app, start, "
-                        + "sessionGapSeconds, attributes, services, intents, personas"])
+                        + "sessionGapSeconds, attributes, services, intents, personas, effects"])
     }
 
     @Test func aFileOfTheFirstFormatIsToldToAddIntents() {

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
 import RemixAnalysis
+import RemixChecks
 import RemixExperiments
+import RemixSimulation
 
 /// `remix plan`: power, minimum detectable effect and duration before an experiment runs.
 struct PlanCommand: ParsableCommand {
@@ -32,6 +34,13 @@ struct PlanCommand: ParsableCommand {
     @Flag(help: "Plan for sequential testing (looking once; a lower bound for power).") var sequential = false
     @Option(name: .customLong("sequential-tuning"), help: "With --sequential: GrowthBook's tuning parameter.")
     var sequentialTuning: Double = TestSettings.defaultSequentialTuning
+    @Flag(help: "Measure power: simulate --experiment --runs times at each of --sizes users, with the population's effects.")
+    var simulate = false
+    @Option(help: "With --simulate: users per run, comma-separated, e.g. 500,1000,2000.") var sizes: String = "500,1000,2000"
+    @Option(help: "With --simulate: runs per size.") var runs = 50
+    @Option(help: "With --simulate: the population file (default: the experiments folder's population.yaml).")
+    var population: String?
+    @Option(help: "With --simulate: the first run's seed.") var seed: UInt64 = 1
 
     func validate() throws {
         guard alpha > 0, alpha < 1 else { throw ValidationError("--alpha must be between 0 and 1 (got \(alpha))") }
@@ -43,6 +52,14 @@ struct PlanCommand: ParsableCommand {
         if let effect, effect == 0 || !effect.isFinite { throw ValidationError("--effect must be a lift other than 0, e.g. 0.03") }
         if let days, !(days > 0 && days.isFinite) { throw ValidationError("--days must be above 0 (got \(days))") }
         if sequentialTuning < 1 { throw ValidationError("--sequential-tuning must be at least 1 (got \(sequentialTuning))") }
+        if simulate {
+            guard experiment != nil else { throw ValidationError("--simulate needs --experiment KEY") }
+            guard runs >= 10 else { throw ValidationError("--runs must be at least 10 (got \(runs))") }
+            guard let parsed = parsedSizes, !parsed.isEmpty, parsed.allSatisfy({ $0 >= 20 }) else {
+                throw ValidationError("--sizes is a comma-separated list of users per run, each at least 20, e.g. 500,1000 (got '\(sizes)')")
+            }
+            return
+        }
         let given = [rate != nil, mean != nil || stddev != nil, log != nil].filter { $0 }.count
         guard given == 1 else {
             throw ValidationError("give the baseline one way: --rate R, --mean M --stddev S, or --log LOG --experiment KEY")
@@ -51,7 +68,13 @@ struct PlanCommand: ParsableCommand {
         if log != nil, experiment == nil { throw ValidationError("--log needs --experiment KEY") }
     }
 
+    private var parsedSizes: [Int]? {
+        let parts = sizes.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+        return parts.contains(nil) ? nil : parts.compactMap { $0 }
+    }
+
     func run() throws {
+        if simulate { return try measure() }
         var baseline = Baseline(name: metric ?? "metric", kind: rate != nil ? "rate" : "mean",
                                 mean: rate ?? mean ?? 0, variance: rate.map { $0 * (1 - $0) } ?? pow(stddev ?? 0, 2),
                                 trafficPerDay: traffic, variations: variations ?? 2, smallestShare: nil)
@@ -84,6 +107,49 @@ struct PlanCommand: ParsableCommand {
             let mde = PowerAnalysis.minimumDetectableEffect(power: power, units: units, settings)
             print(String(format: "in %g days (%@ units per variation): ", day, grouped(units))
                   + (mde.map { "lifts of \(percent($0)) or more" } ?? "too few units for any lift (σ²k²/μ² ≥ N)"))
+        }
+    }
+
+    /// `--simulate`: measured power per size beside the analytic power of what the runs showed.
+    private func measure() throws {
+        let registry = try loadRegistry(plugins: [])
+        let path = population ?? (experiments as NSString).appendingPathComponent("population.yaml")
+        let (loaded, problems) = PopulationFile.load(path: path)
+        for problem in problems { printError(problem.description, prefix: false) }
+        guard let loaded else { throw ExitCode(1) }
+        let app = try registry.app(named: loaded.app)
+        let checked = PopulationCheck.problems(loaded, app: app, events: registry.declaredEvents.map(\.name),
+                                               features: registry.features.map(\.name))
+        for problem in checked { printError(problem.description, prefix: false) }
+        if !checked.isEmpty { throw ExitCode(1) }
+        let set = try loadExperiments(paths: [experiments], registry: registry)
+        let definitions = Dictionary(set.definitions.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+        let catalog = try loadMetrics(nil, folder: experiments, definitions: definitions, named: metric.map { [$0] } ?? [])
+        var options = PowerSimulation.Options(experiment: experiment ?? "", sizes: parsedSizes ?? [])
+        options.metric = metric
+        options.runs = runs
+        options.seed = seed
+        options.alpha = alpha
+        options.sequentialTuning = sequential ? sequentialTuning : nil
+        let rows: [PowerSimulation.Row]
+        do {
+            rows = try PowerSimulation.run(options, population: loaded, experiments: set, catalog: catalog, registry: registry,
+                                           folder: NSTemporaryDirectory(), progress: { done, total in
+                if isatty(STDERR_FILENO) == 1 { printError("\rrun \(done)/\(total)", prefix: false, newline: false) }
+            })
+        } catch {
+            if isatty(STDERR_FILENO) == 1 { printError("", prefix: false) }
+            printError(String(describing: error))
+            throw ExitCode(1)
+        }
+        if isatty(STDERR_FILENO) == 1 { printError("", prefix: false) }
+        print("measured power of \(experiment ?? "") (\(runs) runs per size, α \(alpha)"
+              + (sequential ? ", sequential" : "") + "; population \(path)):")
+        print("users   units/variation   mean lift   measured power (95% interval)   analytic power")
+        for row in rows {
+            print(String(format: "%-7d %-17.0f %+8.2f %%   %5.1f %% (%4.1f–%5.1f %%)              %5.1f %%", row.users,
+                         row.unitsPerVariation, row.meanLift * 100, row.measuredPower * 100, row.measuredInterval.lowerBound * 100,
+                         row.measuredInterval.upperBound * 100, row.analyticPower * 100))
         }
     }
 

@@ -1,6 +1,5 @@
 import Foundation
 import RemixAnalysis
-import RemixEventLog
 import RemixExperiments
 import RemixKit
 import RemixSimulation
@@ -69,35 +68,26 @@ public enum AACheck {
         }
         let metric = options.metric ?? definition.metrics.primary ?? Analyzer.defaultMetric
         let set = ExperimentSet(definitions: [definition], savedGroups: experiments.savedGroups)
+        let runner = SimulatedRun(definition: definition, experiments: set, population: population, catalog: catalog,
+                                  registry: registry, metric: metric, folder: folder, alpha: options.alpha,
+                                  sequentialTuning: options.sequentialTuning, jobs: options.jobs)
         var pValues: [Double] = [], falsePositives = 0, alarms = 0
         for run in 0..<options.runs {
-            let path = (folder as NSString).appendingPathComponent("aa-\(getpid())-\(run).jsonl")
-            defer { try? FileManager.default.removeItem(atPath: path) }
-            let plan = SimulationPlan(app: definition.app, users: options.usersPerRun, seed: options.seed &+ UInt64(run),
-                                      jobs: options.jobs, shard: .whole, population: population, experiments: set, sources: [])
-            let file = try JSONLinesFile(path: path, truncate: true)
-            _ = try SimulationRunner(plan: plan, registry: registry, log: file).run()
-            try file.close()
-            var analysis = AnalysisOptions(logs: [path], definitions: [definition.key: definition], experiment: definition.key,
-                                           metrics: [metric], alpha: options.alpha, correction: .none, jobs: options.jobs)
-            analysis.catalog = catalog
-            analysis.sequentialTuning = options.sequentialTuning
-            let report = try analyze(analysis)
-            guard let experiment = report.experiments.first, let comparison = experiment.comparisons.first else {
-                throw CheckError("run \(run + 1) (seed \(options.seed &+ UInt64(run))) exposed no units to \(definition.key); "
-                                 + "give more --users")
-            }
-            pValues.append(comparison.error == nil ? comparison.pValue : 1)
-            var significant = comparison.error == nil && comparison.pValue < options.alpha
-            if options.looks > 1, let span = experiment.exposureSpan {
-                for look in 1..<options.looks where !significant {
-                    analysis.until = span.lowerBound + (span.upperBound - span.lowerBound) * Int64(look) / Int64(options.looks)
-                    let early = try analyze(analysis).experiments.first?.comparisons.first
-                    significant = early.map { $0.error == nil && $0.pValue < options.alpha } ?? false
+            try runner.run(users: options.usersPerRun, seed: options.seed &+ UInt64(run), analyze: analyze) { experiment, analysis in
+                let comparison = experiment.comparisons[0]
+                pValues.append(comparison.error == nil ? comparison.pValue : 1)
+                var significant = comparison.error == nil && comparison.pValue < options.alpha
+                if options.looks > 1, let span = experiment.exposureSpan {
+                    var early = analysis
+                    for look in 1..<options.looks where !significant {
+                        early.until = span.lowerBound + (span.upperBound - span.lowerBound) * Int64(look) / Int64(options.looks)
+                        let comparison = try analyze(early).experiments.first?.comparisons.first
+                        significant = comparison.map { $0.error == nil && $0.pValue < options.alpha } ?? false
+                    }
                 }
+                if significant { falsePositives += 1 }
+                if let srm = experiment.srmPValue, srm < srmThreshold { alarms += 1 }
             }
-            if significant { falsePositives += 1 }
-            if let srm = experiment.srmPValue, srm < srmThreshold { alarms += 1 }
             progress(run + 1, options.runs)
         }
         return summarize(pValues: pValues, falsePositives: falsePositives, alarms: alarms, alpha: options.alpha,

@@ -75,3 +75,20 @@ import Testing
         #expect(abs(KolmogorovSmirnov.uniform(grid).distance - 0.005) < 1e-12)
     }
 }
+
+/// `remix plan --simulate`: measured power through the real features agrees with the analytic
+/// power of the lift and variance the runs showed.
+@Suite struct PowerSimulationTests {
+    @Test func measuredPowerHoldsTheAnalyticValueInItsInterval() throws {
+        let (population, set, catalog, folder) = try AACheckTests.inputs()
+        var options = PowerSimulation.Options(experiment: "insertion-flow", sizes: [500])
+        options.runs = 30
+        options.jobs = 2
+        let rows = try PowerSimulation.run(options, population: population, experiments: set, catalog: catalog,
+                                           registry: try BuiltInModules.registry(), folder: folder)
+        let row = try #require(rows.first)
+        #expect(row.runs == 30 && row.meanLift > 0.05, "\(row)")
+        #expect(row.measuredInterval.contains(row.analyticPower), "measured \(row.measuredPower) \(row.measuredInterval), analytic \(row.analyticPower)")
+        #expect(row.analyticPower > 0.2 && row.analyticPower < 0.95)
+    }
+}

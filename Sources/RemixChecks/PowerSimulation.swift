@@ -1,0 +1,81 @@
+import Foundation
+import RemixAnalysis
+import RemixExperiments
+import RemixKit
+import RemixSimulation
+
+/// Measured power: an experiment simulated many times at each size, through the real features and
+/// the population's effects (docs/simulation.md), with the share of runs whose first comparison is
+/// significant beside the analytic power of the lift and variance the runs showed.
+public enum PowerSimulation {
+    public struct Options: Sendable {
+        public var experiment: String
+        public var metric: String?
+        /// Users per run, one row each.
+        public var sizes: [Int]
+        public var runs = 50
+        public var seed: UInt64 = 1
+        public var alpha = 0.05
+        public var sequentialTuning: Double?
+        public var jobs = ProcessInfo.processInfo.activeProcessorCount
+
+        public init(experiment: String, sizes: [Int]) {
+            self.experiment = experiment
+            self.sizes = sizes
+        }
+    }
+
+    /// One size's result.
+    public struct Row: Sendable {
+        public var users: Int
+        public var runs: Int
+        /// The mean over runs of the smaller arm's units (control or first treatment).
+        public var unitsPerVariation: Double
+        public var significant: Int
+        public var measuredInterval: ClosedRange<Double>
+        /// The mean relative lift of the first treatment over the runs, and the analytic power of
+        /// that lift with the control's mean and per-unit variance.
+        public var meanLift: Double
+        public var analyticPower: Double
+
+        public var measuredPower: Double { runs > 0 ? Double(significant) / Double(runs) : 0 }
+    }
+
+    /// Runs `options.runs` simulations per size (seeds `seed` + i, the same for every size).
+    public static func run(_ options: Options, population: Population, experiments: ExperimentSet, catalog: MetricCatalog,
+                           registry: FeatureRegistry, folder: String,
+                           progress: (Int, Int) -> Void = { _, _ in }) throws -> [Row] {
+        guard let definition = experiments.definition(key: options.experiment) else {
+            throw CheckError("no experiment '\(options.experiment)' in the experiment files; known: "
+                             + experiments.definitions.map(\.key).joined(separator: ", "))
+        }
+        let runner = SimulatedRun(definition: definition, experiments: experiments, population: population, catalog: catalog,
+                                  registry: registry, metric: options.metric ?? definition.metrics.primary ?? Analyzer.defaultMetric,
+                                  folder: folder, alpha: options.alpha, sequentialTuning: options.sequentialTuning, jobs: options.jobs)
+        var rows: [Row] = []
+        var done = 0
+        for users in options.sizes {
+            var significant = 0, units = 0.0, lifts = 0.0, means = 0.0, variances = 0.0
+            for run in 0..<options.runs {
+                try runner.run(users: users, seed: options.seed &+ UInt64(run), analyze: { try Analyzer.run($0) }) { experiment, _ in
+                    let comparison = experiment.comparisons[0]
+                    if comparison.error == nil, comparison.pValue < options.alpha { significant += 1 }
+                    let control = experiment.variations[0], treatment = experiment.variations[1]
+                    units += Double(min(control.units, treatment.units))
+                    lifts += comparison.error == nil ? comparison.expected : 0
+                    means += control.metrics[0].value
+                    variances += control.metrics[0].unitVariance
+                }
+                done += 1
+                progress(done, options.sizes.count * options.runs)
+            }
+            let count = Double(options.runs)
+            let settings = PowerSettings(mean: means / count, variance: variances / count, alpha: options.alpha,
+                                         sequentialTuning: options.sequentialTuning)
+            rows.append(Row(users: users, runs: options.runs, unitsPerVariation: units / count, significant: significant,
+                            measuredInterval: Wilson.interval(significant, of: options.runs), meanLift: lifts / count,
+                            analyticPower: PowerAnalysis.power(effect: lifts / count, units: units / count, settings)))
+        }
+        return rows
+    }
+}

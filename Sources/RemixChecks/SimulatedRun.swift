@@ -1,0 +1,48 @@
+import Foundation
+import RemixAnalysis
+import RemixEventLog
+import RemixExperiments
+import RemixKit
+import RemixSimulation
+
+/// One simulated run of an experiment, analysed: `users` users with `seed` through the real
+/// features into a temporary log (deleted after), then the analysis of its first comparison.
+struct SimulatedRun {
+    let definition: ExperimentDefinition
+    let experiments: ExperimentSet
+    let population: Population
+    let catalog: MetricCatalog
+    let registry: FeatureRegistry
+    let metric: String
+    let folder: String
+    let alpha: Double
+    let sequentialTuning: Double?
+    let jobs: Int
+
+    /// The analysis options of the log at `path` (for looks at earlier cuts too).
+    func analysis(of path: String) -> AnalysisOptions {
+        var options = AnalysisOptions(logs: [path], definitions: [definition.key: definition], experiment: definition.key,
+                                      metrics: [metric], alpha: alpha, correction: .none, jobs: jobs)
+        options.catalog = catalog
+        options.sequentialTuning = sequentialTuning
+        return options
+    }
+
+    /// Simulates and analyses one run; `body` gets the experiment's report and the log's
+    /// analysis options while the log still exists.
+    func run<T>(users: Int, seed: UInt64, analyze: (AnalysisOptions) throws -> AnalysisReport,
+                _ body: (AnalysisReport.Experiment, AnalysisOptions) throws -> T) throws -> T {
+        let path = (folder as NSString).appendingPathComponent("run-\(getpid())-\(seed)-\(users).jsonl")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let plan = SimulationPlan(app: definition.app, users: users, seed: seed, jobs: jobs, shard: .whole,
+                                  population: population, experiments: experiments, sources: [])
+        let file = try JSONLinesFile(path: path, truncate: true)
+        _ = try SimulationRunner(plan: plan, registry: registry, log: file).run()
+        try file.close()
+        let options = analysis(of: path)
+        guard let experiment = try analyze(options).experiments.first, !experiment.comparisons.isEmpty else {
+            throw CheckError("the run of \(users) users (seed \(seed)) exposed no units to \(definition.key); give more users")
+        }
+        return try body(experiment, options)
+    }
+}

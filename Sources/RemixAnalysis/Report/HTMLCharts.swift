@@ -101,10 +101,11 @@ enum HTMLChart {
         for tick in scale.ticks {
             let y = scale.x(tick)
             svg += "<line class=\"\(tick == 0 ? "zero" : "axis")\" x1=\"\(n(left))\" x2=\"\(n(right))\" y1=\"\(n(y))\" y2=\"\(n(y))\"/>"
-                + "<text class=\"tick\" x=\"\(n(left - 6))\" y=\"\(n(y + 4))\" text-anchor=\"end\">\(format.text(tick))</text>"
+                + "<text class=\"tick\" x=\"\(n(left - 6))\" y=\"\(n(y + 4))\" text-anchor=\"end\">\(scale.label(tick, format))</text>"
         }
         for index in Set([0, cuts.count / 2, cuts.count - 1]).sorted() where cuts.indices.contains(index) {
-            svg += "<text class=\"tick\" x=\"\(n(x(index)))\" y=\"\(n(bottom + 18))\" text-anchor=\"middle\">"
+            let anchor = cuts.count > 1 && index == 0 ? "start" : cuts.count > 1 && index == cuts.count - 1 ? "end" : "middle"
+            svg += "<text class=\"tick\" x=\"\(n(x(index)))\" y=\"\(n(bottom + 18))\" text-anchor=\"\(anchor)\">"
                 + HTMLStyle.escape(cuts[index]) + "</text>"
         }
         for line in series {
@@ -178,7 +179,7 @@ enum HTMLChart {
             if let limits { finite = finite.map { min(max($0, limits.0), limits.1) } }
             var low = finite.min() ?? 0, high = finite.max() ?? 1
             if high - low < 1e-12 { (low, high) = (low - 1, high + 1) }
-            let raw = (high - low) / 5, magnitude = pow(10, (log10(raw)).rounded(.down)), ratio = raw / magnitude
+            let raw = (high - low) / 4, magnitude = pow(10, (log10(raw)).rounded(.down)), ratio = raw / magnitude
             let step = (ratio < 1.5 ? 1 : ratio < 3 ? 2 : ratio < 7 ? 5 : 10) * magnitude
             let first = (low / step).rounded(.down) * step, last = (high / step).rounded(.up) * step
             self.low = first
@@ -198,12 +199,19 @@ enum HTMLChart {
             return start + (clamped - low) / (high - low) * (end - start)
         }
 
+        /// A tick's label: whole percents without decimals, so that labels stay short.
+        func label(_ tick: Double, _ format: HTMLNumber) -> String {
+            let percent = tick * 100
+            guard format == .signedPercent || format == .percent, abs(percent - percent.rounded()) < 1e-9 else { return format.text(tick) }
+            return String(format: format == .signedPercent ? "%+.0f%%" : "%.0f%%", percent)
+        }
+
         /// Vertical grid lines with labels below, the zero line dashed.
         func axis(top: Double, bottom: Double, format: HTMLNumber, unit: String = "", marksZero: Bool = true) -> String {
             ticks.map { tick in
                 "<line class=\"\(tick == 0 && marksZero ? "zero" : "axis")\" x1=\"\(n(x(tick)))\" x2=\"\(n(x(tick)))\" "
                     + "y1=\"\(n(top))\" y2=\"\(n(bottom))\"/><text class=\"tick\" x=\"\(n(x(tick)))\" y=\"\(n(bottom + 16))\" "
-                    + "text-anchor=\"middle\">\(format.text(tick))\(unit)</text>"
+                    + "text-anchor=\"middle\">\(label(tick, format))\(unit)</text>"
             }.joined()
         }
     }

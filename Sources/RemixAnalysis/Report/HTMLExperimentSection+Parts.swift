@@ -21,7 +21,7 @@ extension HTMLExperimentSection {
             })
         }
         let title = "Cumulative \(page.relative ? "lift" : "difference") on \(primary) vs \(baseline), by \(by.rawValue), with its CI"
-        out += "<figure>" + legend() + HTMLChart.overTime(series, cuts: cuts, format: effect, relative: page.relative, title: title)
+        out += "<figure>" + legend(treatmentsOnly: true) + HTMLChart.overTime(series, cuts: cuts, format: effect, relative: page.relative, title: title)
             + "<figcaption>\(escape(title)): each point counts every event until that time.</figcaption></figure>\n"
         var table = "<details><summary>The figures over time</summary><div class=\"scroll\"><table><tr><th class=\"text\">until</th>"
             + experiment.variations.map { "<th>\(escape($0.key)) units</th>" }.joined()

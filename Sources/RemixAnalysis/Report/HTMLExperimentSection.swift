@@ -156,8 +156,9 @@ struct HTMLExperimentSection {
             + ".</figcaption></figure>\n"
     }
 
-    func legend() -> String {
-        "<p class=\"note\">" + experiment.variations.enumerated().map { index, variation in
+    /// The variations' colours (from the first treatment on, for charts of effects).
+    func legend(treatmentsOnly: Bool = false) -> String {
+        "<p class=\"note\">" + experiment.variations.enumerated().dropFirst(treatmentsOnly ? 1 : 0).map { index, variation in
             "<span class=\"key \(HTMLStyle.colour(index))\"></span>\(escape(variation.key))"
         }.joined(separator: " &#160; ") + "</p>"
     }

@@ -113,7 +113,7 @@ struct HTMLPage {
             + "<th>seed</th><th>users</th><th>shard</th><th class=\"text\">sources (role: path, hash)</th></tr>"
         for (index, run) in log.runs.enumerated() {
             let sources = run.sources.map { source in
-                Self.escape(source.role) + ": <code>\(Self.escape(source.path))</code> <code>\(Self.escape(String(source.hash.prefix(12))))</code>"
+                Self.escape(source.role) + ": <code>\(Self.escape(source.path))</code> <code>\(Self.escape(source.hash))</code>"
             }
             out += "<tr><td class=\"text\">\(Self.escape(run.timestamp))</td><td class=\"text\">\(Self.escape(run.version))</td>"
                 + "<td class=\"text\">\(Self.escape(run.app))</td><td>\(Self.escape(run.seed))</td><td>"

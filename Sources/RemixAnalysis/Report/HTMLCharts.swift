@@ -118,7 +118,7 @@ enum HTMLChart {
             svg += "<polyline class=\"line \(colour)\" points=\""
                 + shown.map { "\(n(x($0.offset))),\(n(scale.x($0.element.estimate)))" }.joined(separator: " ") + "\"/>"
             for (index, point) in shown {
-                svg += "<circle class=\"\(colour)\" cx=\"\(n(x(index)))\" cy=\"\(n(scale.x(point.estimate)))\" r=\"3\"><title>"
+                svg += "<circle class=\"\(colour)\" cx=\"\(n(x(index)))\" cy=\"\(n(scale.x(point.estimate)))\" r=\"\(cuts.count > 40 ? "1.5" : "3")\"><title>"
                     + HTMLStyle.escape("\(line.label) until \(cuts[index]): \(format.text(point.estimate)) "
                                        + "[\(format.text(point.low)), \(format.text(point.high))]") + "</title></circle>"
             }

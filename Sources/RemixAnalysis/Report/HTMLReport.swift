@@ -127,8 +127,3 @@ struct HTMLPage {
         out += "</section>\n"
     }
 }
-
-extension AnalysisReport {
-    /// At most this many run records are read from a log (the first ones).
-    public static var runRecordLimit: Int { LogTally.runLinesKept }
-}

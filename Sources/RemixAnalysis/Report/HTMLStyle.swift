@@ -37,7 +37,8 @@ enum HTMLStyle {
         .key{display:inline-block;width:.8em;height:.8em;margin-right:.3em;vertical-align:-.05em;border-radius:2px}
         .key.c0{background:var(--v0)}.key.c1{background:var(--v1)}.key.c2{background:var(--v2)}
         .key.c3{background:var(--v3)}.key.c4{background:var(--v4)}.key.c5{background:var(--v5)}
-        @media (max-width:600px){body{font-size:14px}th,td{padding:.15em .35em}}
+        @media (max-width:600px){body{font-size:14px}th,td{padding:.15em .35em}figure{overflow-x:auto}\
+        figure svg{min-width:560px}}
         @media print{:root{--bg:#fff;--fg:#000;--panel:#fff;--v0:#0072B2;--v5:#56B4E9}body{max-width:none}th,td{white-space:normal}\
         .scroll{overflow:visible}section,figure,.banner{break-inside:avoid}h2{break-after:avoid}}
         """

@@ -21,6 +21,11 @@ extension AnalysisReport {
     }
 }
 
+extension AnalysisReport {
+    /// At most this many run records are read from a log (the first ones).
+    public static var runRecordLimit: Int { LogTally.runLinesKept }
+}
+
 extension AnalysisReport.RunRecord {
     /// The record of one raw log line, or nil when it is not a JSON object of type `run`.
     init?(line: [UInt8]) {

@@ -19,7 +19,7 @@ struct AnalyzeCommand: ParsableCommand {
             more than one variation are excluded and counted.
             """)
 
-    enum Format: String, ExpressibleByArgument, CaseIterable { case table, json, csv, markdown }
+    enum Format: String, ExpressibleByArgument, CaseIterable { case table, json, csv, markdown, html }
 
     @Argument(help: "Event logs: files, globs (quote them) or - for standard input.")
     var logs: [String] = ["events.jsonl"]
@@ -36,7 +36,8 @@ struct AnalyzeCommand: ParsableCommand {
     @Option(help: "The metric definitions file; default: metrics.yaml in the experiments folder, if it is there.")
     var metrics: String?
 
-    @Option(help: "Output format: \(Format.allCases.map(\.rawValue).joined(separator: ", ")).")
+    @Option(help: ArgumentHelp("Output format: \(Format.allCases.map(\.rawValue).joined(separator: ", ")).",
+                               discussion: "html is one self-contained page with charts (give it --output report.html)."))
     var format: Format = .table
 
     @Option(help: "Write the report into this file (in place: links and mode are kept) instead of standard output.")
@@ -86,9 +87,11 @@ struct AnalyzeCommand: ParsableCommand {
 
 /// Runs an analysis and prints or writes the report; problems exit 1 with a message. A missing
 /// experiments folder is an error when it was asked for (`experimentsGiven`), else a warning.
+/// With `html`, the same report is also written there as an HTML page.
 func analyze(logs: [String], experimentsFolder: String, experimentsGiven: Bool = true, experiment: String?,
              metrics: [String], metricsFile: String? = nil, format: AnalyzeCommand.Format, output: String?, alpha: Double, correction: Correction,
-             strict: Bool, jobs: Int, settings: TestSettings? = nil, dimension: String? = nil, by: TimeBucket? = nil) throws {
+             strict: Bool, jobs: Int, settings: TestSettings? = nil, dimension: String? = nil, by: TimeBucket? = nil,
+             html: String? = nil) throws {
     var definitions: [String: ExperimentDefinition] = [:]
     let folderMissing = !FileManager.default.fileExists(atPath: experimentsFolder)
     if !folderMissing {
@@ -138,13 +141,20 @@ func analyze(logs: [String], experimentsFolder: String, experimentsGiven: Bool =
     case .markdown: text = TableReport.render(report, style: .markdown)
     case .csv: text = CSVReport.render(report)
     case .json: text = JSONReport.render(report)
+    case .html: text = HTMLReport.render(report)
     }
-    guard let output else {
+    if let output {
+        try writeReport(text, to: output)
+    } else {
         writeOut(text)  // a failed write to standard output exits 1 (StandardOutputCheck)
-        return
     }
+    if let html { try writeReport(HTMLReport.render(report), to: html) }
+}
+
+/// Writes a report file; a failure exits 1 with its message.
+private func writeReport(_ text: String, to path: String) throws {
     do {
-        try ReportFile.write(text, to: output)
+        try ReportFile.write(text, to: path)
     } catch {
         printError(error.description)
         throw ExitCode(1)

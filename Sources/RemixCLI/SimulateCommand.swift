@@ -68,6 +68,10 @@ struct SimulateCommand: ParsableCommand {
     @Flag(help: "Do not print the analysis report at the end.")
     var noReport = false
 
+    @Option(help: ArgumentHelp("Also write the run's analysis report as one self-contained HTML page to this file.",
+                               valueName: "file"))
+    var html: String?
+
     /// Bad option values are input errors: a message and exit status 1, like every other bad input.
     private func optionProblem() -> String? {
         if users != nil, sessions != nil { return "give --users or --sessions, not both (they mean the same)" }
@@ -165,10 +169,14 @@ struct SimulateCommand: ParsableCommand {
         reporter.finish()
         print("simulated \(appName) into \(log) (seed \(seed), shard \(plan.shard))")
         printSummary(summary, population: population, experiments: set)
-        guard !noReport else { return }
+        if noReport {
+            guard let html else { return }
+            return try analyze(logs: [log], experimentsFolder: experiments, experiment: nil, metrics: [], format: .html,
+                               output: html, alpha: 0.05, correction: .holm, strict: false, jobs: jobs)
+        }
         print("")
         try analyze(logs: [log], experimentsFolder: experiments, experiment: nil, metrics: [], format: .table,
-                    output: nil, alpha: 0.05, correction: .holm, strict: false, jobs: jobs)
+                    output: nil, alpha: 0.05, correction: .holm, strict: false, jobs: jobs, html: html)
     }
 
     /// The files this run reads, which its log must never overwrite.

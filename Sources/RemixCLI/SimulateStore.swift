@@ -11,6 +11,7 @@ extension SimulateCommand {
     func storeOptionProblem() -> String? {
         let isStore = StoreURL.isStoreURL(log)
         if isStore, append { return "--append is for files: an event store keeps every run (use --resume to complete one)" }
+        if isStore, html != nil { return "--html writes the report of a log file, not of an event store: give --log a .jsonl file" }
         if !isStore, resume { return "--resume completes a run in an event store; --log is a file here (use --append for files)" }
         if !(retrySeconds >= 0) || !retrySeconds.isFinite { return "--retry-seconds must be 0 or more (got \(retrySeconds))" }
         return nil

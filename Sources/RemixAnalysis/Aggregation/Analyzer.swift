@@ -112,7 +112,8 @@ public enum Analyzer {
         }
         let log = AnalysisReport.Log(files: files, lines: tally.lines, badLines: tally.badLineCount,
                                      firstBadLines: tally.badLines, tornFiles: tally.tornFiles,
-                                     otherScreenEvents: tally.screens.overflowed ? tally.screens.otherEvents : nil)
+                                     otherScreenEvents: tally.screens.overflowed ? tally.screens.otherEvents : nil,
+                                     runs: tally.runRecords)
         var report = AnalysisReport(experiments: experiments, log: log, alpha: options.alpha, correction: options.correction,
                                     elapsedSeconds: (ContinuousClock.now - started).seconds, settings: options.testSettings)
         report.dimension = options.dimension

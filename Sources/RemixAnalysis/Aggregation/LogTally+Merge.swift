@@ -27,6 +27,7 @@ extension LogTally {
             badLines.append(bad.path.isEmpty ? BadLine(path: path, line: bad.line + lineOffset, reason: bad.reason) : bad)
         }
         tornFiles += other.tornFiles.map { $0.isEmpty ? path : $0 }
+        runLines += other.runLines.prefix(max(Self.runLinesKept - runLines.count, 0))
     }
 
     private mutating func mergeExperiment(_ theirs: ExperimentTally, into id: Int, unitMap: [Int]) {

@@ -46,6 +46,8 @@ struct LogTally {
     /// Files whose final line has no newline and is bad.
     var tornFiles: [String] = []
     static let badLinesKept = 5
+    /// The raw lines of the first run records (see ``runLinesKept``).
+    var runLines: [[UInt8]] = []
     /// Events at or after this time (ms) are left out, as if the log ended there (`--by`).
     let until: Int64
     /// The latest event time counted (`.min` before any).

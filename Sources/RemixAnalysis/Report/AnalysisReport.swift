@@ -140,6 +140,8 @@ public struct AnalysisReport: Sendable {
         /// Screen events counted under "(other screens)" because the funnel follows at most
         /// ``ScreenTally/limit`` screen names; nil when it follows them all.
         public var otherScreenEvents: Int?
+        /// The first run records (see ``RunRecord``), in log order: what produced the log.
+        public var runs: [RunRecord] = []
 
         public var tornFinalLine: Bool { !tornFiles.isEmpty }
 

@@ -41,6 +41,8 @@ public enum JSONReport {
                 out.field("tornFinalLine", report.log.tornFinalLine)
                 out.field("tornPaths", report.log.tornFiles)
                 out.field("otherScreenEvents", report.log.otherScreenEvents.map(Double.init))
+                out.key("runs")
+                out.array(report.log.runs) { run in runObject(run, into: out) }
             }
             out.field("warnings", report.warnings)
             out.field("notRunning", report.notRunning)
@@ -144,6 +146,26 @@ public enum JSONReport {
                     out.field("pValueAdjusted", comparison.pValueAdjusted)
                     out.field("chanceToWin", comparison.chanceToWin)
                     out.field("error", comparison.error)
+                }
+            }
+        }
+    }
+
+    /// A run record: what produced the log.
+    private static func runObject(_ run: AnalysisReport.RunRecord, into out: JSONWriter) {
+        out.object {
+            out.field("ts", run.timestamp)
+            out.field("version", run.version)
+            out.field("app", run.app)
+            out.field("seed", run.seed)
+            out.field("users", run.users.map(Double.init))
+            out.field("shard", run.shard)
+            out.key("sources")
+            out.array(run.sources) { source in
+                out.object {
+                    out.field("role", source.role)
+                    out.field("path", source.path)
+                    out.field("hash", source.hash)
                 }
             }
         }

@@ -139,18 +139,7 @@ public struct TableReport {
         var comparisons: [[String]] = [["variation", "metric", absolute ? "difference" : "lift", interval,
                                         "p", "p adj", "chance to win", "risk (ctl, trt)", ""]]
         for c in experiment.comparisons {
-            let significant = c.error == nil && c.pValueAdjusted < report.alpha
-            // Lower is better for an inverse metric: a significant fall wins.
-            let better = c.inverse ? c.expected < 0 : c.expected > 0
-            // A guardrail says that it moved, and whether for the better when its direction is
-            // declared; the primary metric names a winner or a loser.
-            let moved = (c.expected > 0 ? "significantly up" : "significantly down")
-                + (c.directionDeclared ? (better ? " (better)" : " (worse)") : "")
-            // A relative interval reaching below −100 % says the arms are too small to read it.
-            let tooWide = !absolute && c.error == nil && c.ci[0] < -1
-            let verdict = c.error.map { "⚠ \($0)" }
-                ?? (significant && experiment.hasFile ? (c.guardrail ? "guardrail \(moved)" : (better ? "WINNER" : "LOSER"))
-                    : (tooWide ? "too few units to tell (CI below −100 %)" : (significant ? "significant" : "")))
+            let verdict = Self.verdict(c, hasFile: experiment.hasFile, alpha: report.alpha, absolute: absolute)
             let metric = metrics.first { $0.metric == c.metric }.map(Self.heading) ?? c.metric
             // A guardrail of undeclared direction: its chance is the chance of a rise, marked ↑.
             let chance = (c.guardrail && !c.directionDeclared ? "↑ " : "") + Self.percent(c.chanceToWin)
@@ -166,6 +155,24 @@ public struct TableReport {
                 : verdict == "LOSER" || verdict.hasSuffix("(worse)") ? "31" : verdict.hasPrefix("guardrail") ? "33" : nil
             lines.append(colour.map { paint(text, $0) } ?? text)
         }
+    }
+
+    /// What a comparison says, as every format words it: WINNER or LOSER on a metric that is not a
+    /// guardrail, "guardrail significantly up (worse)" on one, "too few units to tell …", the
+    /// comparison's error, or "" when nothing is significant.
+    static func verdict(_ c: AnalysisReport.Comparison, hasFile: Bool, alpha: Double, absolute: Bool) -> String {
+        let significant = c.error == nil && c.pValueAdjusted < alpha
+        // Lower is better for an inverse metric: a significant fall wins.
+        let better = c.inverse ? c.expected < 0 : c.expected > 0
+        // A guardrail says that it moved, and whether for the better when its direction is
+        // declared; the primary metric names a winner or a loser.
+        let moved = (c.expected > 0 ? "significantly up" : "significantly down")
+            + (c.directionDeclared ? (better ? " (better)" : " (worse)") : "")
+        // A relative interval reaching below −100 % says the arms are too small to read it.
+        let tooWide = !absolute && c.error == nil && c.ci[0] < -1
+        return c.error.map { "⚠ \($0)" }
+            ?? (significant && hasFile ? (c.guardrail ? "guardrail \(moved)" : (better ? "WINNER" : "LOSER"))
+                : (tooWide ? "too few units to tell (CI below −100 %)" : (significant ? "significant" : "")))
     }
 
     private mutating func funnelLines(_ experiment: AnalysisReport.Experiment) {

@@ -1,0 +1,73 @@
+import Foundation
+
+extension AnalysisReport {
+    /// A run record of the log (an event of type `run`, written by `remix simulate` at the start
+    /// of each run or shard): what produced the events that follow it.
+    public struct RunRecord: Sendable, Equatable {
+        /// One input file of the run and its content hash.
+        public struct Source: Sendable, Equatable {
+            public var role: String
+            public var path: String
+            public var hash: String
+        }
+
+        public var timestamp: String
+        public var version: String
+        public var app: String
+        public var seed: String
+        public var users: Int?
+        public var shard: String
+        public var sources: [Source]
+    }
+}
+
+extension AnalysisReport {
+    /// At most this many run records are read from a log (the first ones).
+    public static var runRecordLimit: Int { LogTally.runLinesKept }
+}
+
+extension AnalysisReport.RunRecord {
+    /// The record of one raw log line, or nil when it is not a JSON object of type `run`.
+    init?(line: [UInt8]) {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
+              object["type"] as? String == "run" else { return nil }
+        func text(_ key: String) -> String {
+            switch object[key] {
+            case let string as String: string
+            case let number as NSNumber: number.stringValue
+            default: ""
+            }
+        }
+        timestamp = text("ts")
+        version = text("version")
+        app = text("app")
+        seed = text("seed")
+        users = (object["users"] as? NSNumber)?.intValue
+        shard = text("shard")
+        sources = (object["sources"] as? [Any] ?? []).compactMap { item in
+            guard let source = item as? [String: Any] else { return nil }
+            return Source(role: source["role"] as? String ?? "", path: source["path"] as? String ?? "",
+                          hash: source["hash"] as? String ?? "")
+        }
+    }
+}
+
+extension LogTally {
+    /// At most this many run records are kept (their raw lines), the first in log order.
+    static let runLinesKept = 64
+
+    /// Counts one line as ``add(_:in:)`` does and keeps the raw line of a run record (an event
+    /// without a user whose type is `run`) while fewer than ``runLinesKept`` are kept.
+    mutating func add(_ fields: LineFields, in line: UnsafeBufferPointer<UInt8>,
+                      raw: UnsafeBufferPointer<UInt8>) -> BadLineReason? {
+        let reason = add(fields, in: line)
+        if reason == nil, fields.user.isEmpty, fields.user.isPresent, runLines.count < Self.runLinesKept,
+           Self.equal(Self.slice(line, fields.type), "run") {
+            runLines.append(Array(raw))
+        }
+        return reason
+    }
+
+    /// The kept run records, decoded.
+    var runRecords: [AnalysisReport.RunRecord] { runLines.compactMap(AnalysisReport.RunRecord.init(line:)) }
+}

@@ -44,13 +44,3 @@ public final class GroupSelectionInteractor {
         return title
     }
 }
-
-/// Turns a level of groups into group-list view data.
-public enum GroupSelectionFormatter {
-    /// The view data for `groups`, headed "Select group".
-    public static func prepare(groups: [Group], parentTitle: String? = nil) -> GroupSelectionViewData {
-        GroupSelectionViewData(
-            title: "Select group", parentTitle: parentTitle,
-            items: groups.map { .init(groupID: $0.groupID, title: $0.title, hasChildren: !$0.children.isEmpty) })
-    }
-}

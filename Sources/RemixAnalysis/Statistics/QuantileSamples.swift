@@ -94,17 +94,9 @@ struct ClusteredQuantileSample: TestStatistic, Equatable {
     /// The event-level statistic from each unit's event values, with GrowthBook's bounds.
     init(unitEvents: [[Double]], level: Double) {
         let events = QuantileSample(values: unitEvents.flatMap { $0 }, level: level)
-        var main = 0.0, mainSquares = 0.0, denominator = 0.0, denominatorSquares = 0.0, products = 0.0
-        for values in unitEvents {
-            let below = Double(values.reduce(0) { $1 <= events.quantile ? $0 + 1 : $0 }), count = Double(values.count)
-            main += below
-            mainSquares += below * below
-            denominator += count
-            denominatorSquares += count * count
-            products += count * below
-        }
-        self.init(events: events, mainSum: main, mainSumSquares: mainSquares, denominatorSum: denominator,
-                  denominatorSumSquares: denominatorSquares, mainDenominatorProducts: products, units: unitEvents.count)
+        self.init(events: events, clusters: unitEvents.map { values in
+            (Double(values.reduce(0) { $1 <= events.quantile ? $0 + 1 : $0 }), Double(values.count))
+        })
     }
 
     /// The event-level statistic from a flat list of event values and the unit of each: the
@@ -116,8 +108,13 @@ struct ClusteredQuantileSample: TestStatistic, Equatable {
             perUnit[unit, default: (0, 0)].count += 1
             if value <= events.quantile { perUnit[unit, default: (0, 0)].below += 1 }
         }
+        self.init(events: events, clusters: perUnit.values.sorted { ($0.below, $0.count) < ($1.below, $1.count) })
+    }
+
+    /// The statistic from each cluster's count of events at or below the quantile and of all its events.
+    private init(events: QuantileSample, clusters: [(below: Double, count: Double)]) {
         var main = 0.0, mainSquares = 0.0, denominator = 0.0, denominatorSquares = 0.0, products = 0.0
-        for (below, count) in perUnit.values.sorted(by: { ($0.below, $0.count) < ($1.below, $1.count) }) {
+        for (below, count) in clusters {
             main += below
             mainSquares += below * below
             denominator += count
@@ -125,7 +122,7 @@ struct ClusteredQuantileSample: TestStatistic, Equatable {
             products += count * below
         }
         self.init(events: events, mainSum: main, mainSumSquares: mainSquares, denominatorSum: denominator,
-                  denominatorSumSquares: denominatorSquares, mainDenominatorProducts: products, units: perUnit.count)
+                  denominatorSumSquares: denominatorSquares, mainDenominatorProducts: products, units: clusters.count)
     }
 
     init(events: QuantileSample, mainSum: Double, mainSumSquares: Double, denominatorSum: Double,

@@ -32,7 +32,11 @@ public enum AACheck {
         public var runs: Int
         /// Runs whose first treatment-vs-control comparison was significant (unadjusted p < α).
         public var falsePositives: Int
+        /// The false-positive rate's 95 % interval, as reported.
         public var falsePositiveInterval: ClosedRange<Double>
+        /// The 99.9 % interval the check passes or fails on, so that a sound pipeline fails it about
+        /// once in a thousand checks rather than once in twenty.
+        public var gateInterval: ClosedRange<Double>
         public var srmAlarms: Int
         public var srmInterval: ClosedRange<Double>
         /// Kolmogorov–Smirnov distance of the p-values from uniform, and its p-value.
@@ -105,15 +109,16 @@ public enum AACheck {
         let (distance, ksP) = KolmogorovSmirnov.uniform(pValues)
         var result = Result(runs: runs, falsePositives: falsePositives,
                             falsePositiveInterval: Wilson.interval(falsePositives, of: runs),
+                            gateInterval: Wilson.interval(falsePositives, of: runs, z: Wilson.gateZ),
                             srmAlarms: alarms, srmInterval: Wilson.interval(alarms, of: runs),
                             ksDistance: distance, ksPValue: ksP, pValues: pValues, failures: [])
-        let interval = result.falsePositiveInterval
+        let interval = result.gateInterval
         if atMost ? interval.lowerBound > alpha : !interval.contains(alpha) {
-            result.failures.append(String(format: "false-positive rate %.3f (95%% interval %.3f–%.3f) is not consistent with %@α = %g",
-                                          result.falsePositiveRate, result.falsePositiveInterval.lowerBound,
-                                          result.falsePositiveInterval.upperBound, atMost ? "at most " : "", alpha))
+            result.failures.append(String(format: "false-positive rate %.3f (99.9%% interval %.3f–%.3f) is not consistent with %@α = %g",
+                                          result.falsePositiveRate, interval.lowerBound, interval.upperBound,
+                                          atMost ? "at most " : "", alpha))
         }
-        if result.srmInterval.lowerBound > srmThreshold {
+        if Wilson.interval(alarms, of: runs, z: Wilson.gateZ).lowerBound > srmThreshold {
             result.failures.append(String(format: "sample-ratio alarms in %d of %d runs, more than the %g expected",
                                           alarms, runs, srmThreshold))
         }
@@ -130,11 +135,14 @@ public struct CheckError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// The Wilson score interval of a binomial proportion at 95 %.
+/// The Wilson score interval of a binomial proportion (95 % unless `z` says otherwise).
 enum Wilson {
-    static func interval(_ successes: Int, of trials: Int) -> ClosedRange<Double> {
+    /// z for a two-sided 99.9 % interval.
+    static let gateZ = 3.290526731491926
+
+    static func interval(_ successes: Int, of trials: Int, z: Double = 1.959963984540054) -> ClosedRange<Double> {
         guard trials > 0 else { return 0...1 }
-        let z = 1.959963984540054, n = Double(trials), p = Double(successes) / n
+        let n = Double(trials), p = Double(successes) / n
         let centre = (p + z * z / (2 * n)) / (1 + z * z / n)
         let half = z / (1 + z * z / n) * (p * (1 - p) / n + z * z / (4 * n * n)).squareRoot()
         return max(0, centre - half)...min(1, centre + half)

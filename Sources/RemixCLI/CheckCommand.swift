@@ -49,13 +49,8 @@ struct AACheckCommand: ParsableCommand {
     }
 
     func run() throws {
-        let registry = try loadRegistry(plugins: [])
-        let path = population ?? (experiments as NSString).appendingPathComponent("population.yaml")
-        let (loaded, problems) = PopulationFile.load(path: path)
-        for problem in problems { printError(problem.description, prefix: false) }
-        guard let loaded else { throw ExitCode(1) }
-        let set = try loadExperiments(paths: [experiments], registry: registry)
-        let key = experiment ?? set.definitions.first { $0.app == loaded.app }?.key ?? ""
+        let inputs = try SimulationInputs(population: population, experimentsFolder: experiments, metric: metric)
+        let key = experiment ?? inputs.experiments.definitions.first { $0.app == inputs.population.app }?.key ?? ""
         var options = AACheck.Options(experiment: key)
         options.metric = metric
         options.runs = runs
@@ -65,12 +60,11 @@ struct AACheckCommand: ParsableCommand {
         options.sequentialTuning = sequential ? TestSettings.defaultSequentialTuning : nil
         options.looks = looks
         options.jobs = usefulJobs(jobs)
-        let definitions = Dictionary(set.definitions.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
-        let catalog = try loadMetrics(nil, folder: experiments, definitions: definitions, named: metric.map { [$0] } ?? [])
         let started = ContinuousClock.now
         let result: AACheck.Result
         do {
-            result = try AACheck.run(options, population: loaded, experiments: set, catalog: catalog, registry: registry,
+            result = try AACheck.run(options, population: inputs.population, experiments: inputs.experiments,
+                                     catalog: inputs.catalog, registry: inputs.registry,
                                      folder: NSTemporaryDirectory(), progress: { done, total in
                 if isatty(STDERR_FILENO) == 1 { printError("\rA/A run \(done)/\(total)", prefix: false, newline: false) }
             })

@@ -112,19 +112,7 @@ struct PlanCommand: ParsableCommand {
 
     /// `--simulate`: measured power per size beside the analytic power of what the runs showed.
     private func measure() throws {
-        let registry = try loadRegistry(plugins: [])
-        let path = population ?? (experiments as NSString).appendingPathComponent("population.yaml")
-        let (loaded, problems) = PopulationFile.load(path: path)
-        for problem in problems { printError(problem.description, prefix: false) }
-        guard let loaded else { throw ExitCode(1) }
-        let app = try registry.app(named: loaded.app)
-        let checked = PopulationCheck.problems(loaded, app: app, events: registry.declaredEvents.map(\.name),
-                                               features: registry.features.map(\.name))
-        for problem in checked { printError(problem.description, prefix: false) }
-        if !checked.isEmpty { throw ExitCode(1) }
-        let set = try loadExperiments(paths: [experiments], registry: registry)
-        let definitions = Dictionary(set.definitions.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
-        let catalog = try loadMetrics(nil, folder: experiments, definitions: definitions, named: metric.map { [$0] } ?? [])
+        let inputs = try SimulationInputs(population: population, experimentsFolder: experiments, metric: metric)
         var options = PowerSimulation.Options(experiment: experiment ?? "", sizes: parsedSizes ?? [])
         options.metric = metric
         options.runs = runs
@@ -133,7 +121,8 @@ struct PlanCommand: ParsableCommand {
         options.sequentialTuning = sequential ? sequentialTuning : nil
         let rows: [PowerSimulation.Row]
         do {
-            rows = try PowerSimulation.run(options, population: loaded, experiments: set, catalog: catalog, registry: registry,
+            rows = try PowerSimulation.run(options, population: inputs.population, experiments: inputs.experiments,
+                                           catalog: inputs.catalog, registry: inputs.registry,
                                            folder: NSTemporaryDirectory(), progress: { done, total in
                 if isatty(STDERR_FILENO) == 1 { printError("\rrun \(done)/\(total)", prefix: false, newline: false) }
             })
@@ -144,7 +133,7 @@ struct PlanCommand: ParsableCommand {
         }
         if isatty(STDERR_FILENO) == 1 { printError("", prefix: false) }
         print("measured power of \(experiment ?? "") (\(runs) runs per size, α \(alpha)"
-              + (sequential ? ", sequential" : "") + "; population \(path)):")
+              + (sequential ? ", sequential" : "") + "; population \(inputs.populationPath)):")
         print("users   units/variation   mean lift   measured power (95% interval)   analytic power")
         for row in rows {
             print(String(format: "%-7d %-17.0f %+8.2f %%   %5.1f %% (%4.1f–%5.1f %%)              %5.1f %%", row.users,

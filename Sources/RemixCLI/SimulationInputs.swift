@@ -1,0 +1,38 @@
+import ArgumentParser
+import Foundation
+import RemixAnalysis
+import RemixExperiments
+import RemixKit
+import RemixSimulation
+
+/// What the commands that simulate experiments many times (`plan --simulate`, `check aa`) read:
+/// the registry, the population (checked against the app and the registered features), the
+/// experiments and the metrics. Every problem is printed and exits 1.
+struct SimulationInputs {
+    let registry: FeatureRegistry
+    let populationPath: String
+    let population: Population
+    let experiments: ExperimentSet
+    let catalog: MetricCatalog
+
+    init(population given: String?, experimentsFolder: String, metric: String?) throws {
+        registry = try loadRegistry(plugins: [])
+        populationPath = given ?? (experimentsFolder as NSString).appendingPathComponent("population.yaml")
+        let (loaded, problems) = PopulationFile.load(path: populationPath)
+        for problem in problems { printError(problem.description, prefix: false) }
+        guard let loaded else { throw ExitCode(1) }
+        let app: AppDefinition
+        do { app = try registry.app(named: loaded.app) } catch {
+            printError(error.description)
+            throw ExitCode(1)
+        }
+        let checked = PopulationCheck.problems(loaded, app: app, events: registry.declaredEvents.map(\.name),
+                                               features: registry.features.map(\.name))
+        for problem in checked { printError(problem.description, prefix: false) }
+        if !checked.isEmpty { throw ExitCode(1) }
+        population = loaded
+        experiments = try loadExperiments(paths: [experimentsFolder], registry: registry)
+        let definitions = Dictionary(experiments.definitions.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+        catalog = try loadMetrics(nil, folder: experimentsFolder, definitions: definitions, named: metric.map { [$0] } ?? [])
+    }
+}

@@ -43,7 +43,7 @@ let package = Package(
         // The PostgreSQL event store (docs/storage.md): store URLs, connections, the schema.
         .target(
             name: "RemixStore",
-            dependencies: ["RemixEventLog", remixKit, .product(name: "PostgresNIO", package: "postgres-nio")]),
+            dependencies: ["RemixEventLog", "RemixAnalysis", remixKit, .product(name: "PostgresNIO", package: "postgres-nio")]),
         // GrowthBook SDK payloads: export experiments as one, import one as experiment files.
         .target(name: "RemixInterop", dependencies: ["RemixExperiments", remixKit, remixYAML]),
         .target(

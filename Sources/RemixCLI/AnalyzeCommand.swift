@@ -3,6 +3,7 @@ import Foundation
 import RemixAnalysis
 import RemixExperiments
 import RemixKit
+import RemixStore
 
 /// `remix analyze`: per-variant results with statistics from event logs.
 struct AnalyzeCommand: ParsableCommand {
@@ -21,7 +22,7 @@ struct AnalyzeCommand: ParsableCommand {
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case table, json, csv, markdown, html }
 
-    @Argument(help: "Event logs: files, globs (quote them) or - for standard input.")
+    @Argument(help: "Event logs: files, globs (quote them), - for standard input, or one event store URL (postgresql://…).")
     var logs: [String] = ["events.jsonl"]
 
     @Option(help: "The folder of experiment files (weights, variation order, metrics); default: ./experiments if it exists.")
@@ -117,9 +118,9 @@ func analyze(logs: [String], experimentsFolder: String, experimentsGiven: Bool =
     options.catalog = try loadMetrics(metricsFile, folder: experimentsFolder, definitions: definitions, named: metrics)
     let report: AnalysisReport
     do {
-        report = try Analyzer.run(options)
+        report = try runAnalysis(options)
     } catch {
-        printError(error.description)
+        printError("\(error)")
         throw ExitCode(1)
     }
     if folderMissing {
@@ -149,6 +150,23 @@ func analyze(logs: [String], experimentsFolder: String, experimentsGiven: Bool =
         writeOut(text)  // a failed write to standard output exits 1 (StandardOutputCheck)
     }
     if let html { try writeReport(HTMLReport.render(report), to: html) }
+}
+
+/// The report of a log file (or several), or of an event store when the one log is a store URL.
+private func runAnalysis(_ options: AnalysisOptions) throws(AnalysisError) -> AnalysisReport {
+    guard let first = options.logs.first, StoreURL.isStoreURL(first) || options.logs.contains(where: StoreURL.isStoreURL) else {
+        return try Analyzer.run(options)
+    }
+    guard options.logs.count == 1 else {
+        throw .store("an event store URL must be the only log analysed (got \(options.logs.count) logs)")
+    }
+    let url: StoreURL
+    do {
+        url = try StoreURL(parsing: first)
+    } catch {
+        throw .store("\(error)")
+    }
+    return try StoreAnalysis.run(url, options)
 }
 
 /// Writes a report file; a failure exits 1 with its message.

@@ -105,6 +105,7 @@ public final class PostgresStore: Sendable {
                                   database: url.database, tls: try tls(for: url))
         }
         configuration.options.connectTimeout = .nanoseconds(Int64(timeout.inSeconds * 1_000_000_000))
+        configuration.options.additionalStartupParameters = url.settings.map { ($0.name, $0.value) }
         return configuration
     }
 

@@ -5,6 +5,13 @@ import Foundation
 /// `PGCONNECT_TIMEOUT` and the password file (`PGPASSFILE` or `~/.pgpass`), as libpq does.
 /// Its `description` is `redacted`: it never shows the password.
 public struct StoreURL: Sendable, Equatable, CustomStringConvertible {
+    /// A run-time setting of the session.
+    public struct Setting: Sendable, Equatable {
+        public var name: String
+        public var value: String
+    }
+
+
     /// How TLS is used, by libpq's names.
     public enum SSLMode: String, Sendable, CaseIterable {
         /// Plain TCP.
@@ -31,6 +38,9 @@ public struct StoreURL: Sendable, Equatable, CustomStringConvertible {
     public var sslMode: SSLMode
     /// Seconds to wait for a connection, if the URL or `PGCONNECT_TIMEOUT` says.
     public var connectTimeout: Int?
+    /// Run-time settings for the session (`options=-c name=value` or `PGOPTIONS`), e.g. a
+    /// `search_path` that puts the store's tables in a schema of their own.
+    public var settings: [Setting] = []
 
     /// Makes a URL from its parts.
     public init(user: String, password: String?, host: String, port: Int, database: String, sslMode: SSLMode,
@@ -74,7 +84,9 @@ public struct StoreURL: Sendable, Equatable, CustomStringConvertible {
     /// The URL without the password: `postgresql://user@host:port/database?sslmode=mode`.
     public var redacted: String {
         let hostPart = Self.isIPv6Literal(host) ? "[\(host)]" : Self.encode(host)
+        let options = settings.map { "-c \($0.name)=\($0.value)" }.joined(separator: " ")
         return "postgresql://\(Self.encode(user))@\(hostPart):\(port)/\(Self.encode(database))?sslmode=\(sslMode.rawValue)"
+            + (options.isEmpty ? "" : "&options=" + Self.encode(options))
     }
 
     public var description: String { redacted }
@@ -111,6 +123,14 @@ public struct StoreURL: Sendable, Equatable, CustomStringConvertible {
                 throw StoreError(.badURL, "PGCONNECT_TIMEOUT=\(given) is not a number of seconds")
             }
             connectTimeout = seconds
+        }
+        if let settings = parts.settings {
+            self.settings = settings.map { Setting(name: $0.name, value: $0.value) }
+        } else if let given = env("PGOPTIONS") {
+            guard let settings = URLParts.settings(given) else {
+                throw StoreError(.badURL, "PGOPTIONS=\(given) is not a list of -c name=value settings")
+            }
+            self.settings = settings.map { Setting(name: $0.name, value: $0.value) }
         }
         password = parts.password ?? env("PGPASSWORD")
         if password == nil {

@@ -9,9 +9,10 @@ struct URLParts {
     var database: String?
     var sslMode: StoreURL.SSLMode?
     var connectTimeout: Int?
+    var settings: [(name: String, value: String)]?
 
     /// The query parameters a store URL may carry.
-    static let parameters = ["sslmode", "host", "port", "user", "password", "dbname", "connect_timeout"]
+    static let parameters = ["sslmode", "host", "port", "user", "password", "dbname", "connect_timeout", "options"]
 
     /// Reads `postgresql://[user[:password]@][host][:port][/database][?name=value&…]`.
     init(_ text: String) throws(StoreError) {
@@ -87,9 +88,38 @@ struct URLParts {
         case "connect_timeout":
             guard let seconds = Int(value), seconds >= 0 else { throw bad("connect_timeout=\(value) is not a number of seconds") }
             connectTimeout = seconds
+        case "options":
+            guard let settings = Self.settings(value) else {
+                throw bad("options=\(value) is not a list of -c name=value settings (e.g. options=-c%20search_path%3Dremix)")
+            }
+            self.settings = settings
         default:
             throw bad("unknown parameter \(name); known: \(Self.parameters.joined(separator: ", "))")
         }
+    }
+
+    /// Run-time settings as libpq's `options` gives them: `-c name=value`, `-cname=value` or
+    /// `--name=value`, separated by spaces; nil when something else is there.
+    static func settings(_ text: String) -> [(name: String, value: String)]? {
+        var result: [(name: String, value: String)] = []
+        var tokens = text.split(separator: " ").map(String.init)[...]
+        while let token = tokens.popFirst() {
+            var setting: String
+            if token == "-c", let next = tokens.popFirst() {
+                setting = next
+            } else if token.hasPrefix("--") {
+                setting = String(token.dropFirst(2))
+            } else if token.hasPrefix("-c") {
+                setting = String(token.dropFirst(2))
+            } else {
+                return nil
+            }
+            setting = setting.replacingOccurrences(of: "-", with: "_")
+            guard let equals = setting.firstIndex(of: "="), equals != setting.startIndex,
+                  setting[..<equals].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }) else { return nil }
+            result.append((String(setting[..<equals]), String(setting[setting.index(after: equals)...])))
+        }
+        return result
     }
 
     /// Percent-decodes a part; an empty part is nil (as libpq treats it: not given).

@@ -64,10 +64,15 @@ import Testing
             let users = exposures.filter { $0.value.variation == variation }.keys.sorted()
             let post = users.map { durations($0, pre: false) }, pre = users.map { durations($0, pre: true) }
             let totals = post.map { $0.reduce(0, +) }, preTotals = pre.map { $0.reduce(0, +) }
+            // Sums are exact, rounded once (``ExactSum``), whatever the order of the units.
             func mean(_ values: [Double]) -> MeanSample {
-                MeanSample(units: users.count, sum: values.reduce(0, +), sumSquares: values.map { $0 * $0 }.reduce(0, +))
+                MeanSample(units: users.count, sum: products(values, values.map { _ in 1 }), sumSquares: products(values, values))
             }
-            func products(_ a: [Double], _ b: [Double]) -> Double { zip(a, b).map(*).reduce(0, +) }
+            func products(_ a: [Double], _ b: [Double]) -> Double {
+                var sum = ExactSum()
+                for (x, y) in zip(a, b) { sum.add(x, times: y) }
+                return sum.value
+            }
             result["p75", default: []].append(.quantile(QuantileSample(values: totals, level: 0.75)))
             result["p75-events", default: []].append(.clusteredQuantile(ClusteredQuantileSample(
                 unitEvents: post.filter { !$0.isEmpty }, level: 0.75)))

@@ -20,6 +20,16 @@ import Testing
         #expect(url.endpoint == "db.example.com:6543")
     }
 
+    @Test func optionsSetRunTimeSettingsAsLibpqDoes() throws {
+        let url = try StoreURL(parsing: "postgresql://u@db/x?options=-c%20search_path%3Dteam_a%20-cstatement-timeout%3D0",
+                               environment: Self.bare)
+        #expect(url.settings == [.init(name: "search_path", value: "team_a"), .init(name: "statement_timeout", value: "0")])
+        #expect(url.redacted.hasSuffix("?sslmode=prefer&options=-c%20search_path%3Dteam_a%20-c%20statement_timeout%3D0"))
+        #expect(try StoreURL(parsing: url.redacted, environment: Self.bare).settings == url.settings)
+        let environment = try StoreURL(parsing: "postgresql://u@db/x", environment: Self.bare.merging(["PGOPTIONS": "--search_path=b"]) { $1 })
+        #expect(environment.settings == [.init(name: "search_path", value: "b")])
+    }
+
     @Test func postgresSchemeEscapesIPv6AndSockets() throws {
         let short = try StoreURL(parsing: "postgres://bob%40corp:p%3Aw%2Fd@[::1]/my%20db", environment: Self.bare)
         #expect(short.user == "bob@corp")
@@ -104,6 +114,8 @@ import Testing
         ("postgresql://db/x?sslmode", "has no value"),
         ("postgresql://db/x?sslmode=allow", "use one of disable, prefer, require, verify-full"),
         ("postgresql://db/%zz", "bad %-escape"),
+        ("postgresql://db/x?options=search_path%3Dy", "is not a list of -c name=value settings"),
+        ("postgresql://db/x?options=-c%20%3Dy", "is not a list of -c name=value settings"),
     ])
     func badURLsSayWhy(text: String, expected: String) {
         let error = #expect(throws: StoreError.self) { try StoreURL(parsing: text, environment: Self.bare) }

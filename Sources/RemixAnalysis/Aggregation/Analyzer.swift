@@ -202,7 +202,7 @@ public enum Analyzer {
         return dimension
     }
 
-    private static func unique(_ names: [String]) -> [String] {
+    static func unique(_ names: [String]) -> [String] {
         var seen = Set<String>()
         return names.filter { seen.insert($0).inserted }
     }
@@ -211,9 +211,26 @@ public enum Analyzer {
                                          tracked: [String], values: ValueTally?,
                                          include: ((Int) -> Bool)? = nil) -> AnalysisReport.Experiment {
         let experiment = tally.experiments[index]
+        return experimentReport(key: key, experiment: experiment, options: options, tracked: tracked) { slots, order, metrics in
+            VariationCounter(tally: tally, experiment: experiment, experimentIndex: index, slots: slots,
+                             variationCount: order.count, metrics: metrics, catalog: options.catalog, values: values,
+                             include: include)
+        }
+    }
+
+    /// The metrics an experiment reports: `--metric`s, else its file's, else all tracked ones.
+    static func metrics(of definition: ExperimentDefinition?, options: AnalysisOptions, tracked: [String]) -> [String] {
+        options.metrics.isEmpty ? (definition?.metrics.all).flatMap { $0.isEmpty ? nil : $0 } ?? tracked : unique(options.metrics)
+    }
+
+    /// One experiment's report from its logged variations and the figures `count` gives for the
+    /// slots (logged variation index → slot), the variations in slot order and the metrics.
+    static func experimentReport<Figures: ExperimentFigures, Failure: Error>(
+        key: String, experiment: LogTally.ExperimentTally, options: AnalysisOptions, tracked: [String],
+        count: ([Int: Int], [(key: String, id: Int, feature: String, tallyIndex: Int?)], [MetricDefinition]) throws(Failure) -> Figures
+    ) throws(Failure) -> AnalysisReport.Experiment {
         let definition = options.definitions[key]
-        let metrics = options.metrics.isEmpty ? (definition?.metrics.all).flatMap { $0.isEmpty ? nil : $0 } ?? tracked
-            : unique(options.metrics)
+        let metrics = metrics(of: definition, options: options, tracked: tracked)
         let guardrails = Set(options.metrics.isEmpty ? definition?.metrics.guardrails ?? [] : [])
         // Variations in the file's order when there is a file (others are undeclared), else all
         // logged ones by variationId.
@@ -231,9 +248,7 @@ public enum Analyzer {
         }
         let slotOf = Dictionary(order.enumerated().compactMap { slot, entry in entry.tallyIndex.map { ($0, slot) } },
                                 uniquingKeysWith: { first, _ in first })
-        let counts = VariationCounter(tally: tally, experiment: experiment, experimentIndex: index, slots: slotOf,
-                                      variationCount: order.count, metrics: metrics.map(options.catalog.resolve),
-                                      catalog: options.catalog, values: values, include: include)
+        let counts = try count(slotOf, order, metrics.map(options.catalog.resolve))
         let variations = order.enumerated().map { slot, entry in
             AnalysisReport.Variation(
                 key: entry.key, variationId: entry.id,
@@ -258,7 +273,7 @@ public enum Analyzer {
         return report
     }
 
-    private static func normalizedWeights(_ definition: ExperimentDefinition) -> [Double] {
+    static func normalizedWeights(_ definition: ExperimentDefinition) -> [Double] {
         let count = definition.variations.count
         guard let weights = definition.experiment.weights, weights.count == count else { return equalWeights(count) }
         let total = weights.reduce(0, +)

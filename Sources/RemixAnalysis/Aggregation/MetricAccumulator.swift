@@ -73,62 +73,113 @@ struct MetricReader {
     }
 }
 
+/// A sum kept as an unevaluated pair, `high + low`, so that its value is the exact sum of what
+/// was added rounded once (save for ties within 2⁻⁵⁰ of its last bit): it does not depend on the
+/// order units come in, and equals the same sum done exactly elsewhere (an event store's SQL).
+struct ExactSum: Sendable, Equatable {
+    private(set) var high = 0.0
+    private(set) var low = 0.0
+
+    init(_ value: Double = 0) { high = value }
+
+    /// Adds `value` (Knuth's two-sum: the rounding error goes into `low`).
+    mutating func add(_ value: Double) {
+        let sum = high + value
+        let virtual = sum - high
+        low += (high - (sum - virtual)) + (value - virtual)
+        high = sum
+    }
+
+    /// Adds `a × b` exactly (the product's rounding error from a fused multiply-add).
+    mutating func add(_ a: Double, times b: Double) {
+        let product = a * b
+        add(product)
+        low += (-product).addingProduct(a, b)
+    }
+
+    var value: Double { high + low }
+}
+
 /// One metric's running sums over one variation's units.
 struct MetricAccumulator {
     var conversions = 0
-    var sum = 0.0
-    var squares = 0.0
-    var denominatorSum = 0.0
-    var denominatorSquares = 0.0
-    var products = 0.0
+    var sum = ExactSum()
+    var squares = ExactSum()
+    var denominatorSum = ExactSum()
+    var denominatorSquares = ExactSum()
+    var products = ExactSum()
     var missing = 0
     var nonNumeric = 0
     /// A unit-level quantile's per-unit values.
     var unitValues: [Double] = []
+    /// A unit-level quantile computed elsewhere (instead of from `unitValues`).
+    var unitQuantile: QuantileSample?
     /// An event-level quantile, computed from the kept events.
     var clustered: ClusteredQuantileSample?
 
     /// Adds one unit's values (`second` for a ratio's denominator or a CUPED covariate).
     mutating func add(_ value: Double, count: Int, second: Double? = nil, keepValue: Bool = false) {
         if count > 0 { conversions += 1 }
-        sum += value
-        squares += value * value
+        sum.add(value)
+        squares.add(value, times: value)
         if keepValue { unitValues.append(value) }
         if let second {
-            denominatorSum += second
-            denominatorSquares += second * second
-            products += value * second
+            denominatorSum.add(second)
+            denominatorSquares.add(second, times: second)
+            products.add(value, times: second)
         }
     }
 
+    /// The report's figures of this metric in a variation of `units` units: `first` and `second`
+    /// are a ratio's parts, `adjusted` says whether a CUPED covariate was read.
+    func metricCount(_ definition: MetricDefinition, first: MetricDefinition?, second: MetricDefinition?, adjusted: Bool,
+                     units: Int) -> AnalysisReport.MetricCount {
+        var metric = AnalysisReport.MetricCount(metric: definition.key, conversions: conversions,
+                                                rate: units > 0 ? Double(conversions) / Double(units) : 0)
+        metric.type = definition.kind.figure
+        metric.label = definition.label
+        metric.cuped = definition.cuped
+        metric.prior = definition.prior
+        metric.directionDeclared = definition.declared
+        metric.inverse = definition.inverse
+        metric.statistic = statistic(definition, first: first, second: second, adjusted: adjusted, units: units)
+        metric.value = metric.statistic.figure
+        metric.missingValues = missing
+        metric.nonNumericValues = nonNumeric
+        return metric
+    }
+
     /// The statistic the tests compare, for `units` units.
-    func statistic(_ reader: MetricReader, units: Int) -> MetricStatistic {
+    func statistic(_ definition: MetricDefinition, first: MetricDefinition?, second: MetricDefinition?, adjusted: Bool,
+                   units: Int) -> MetricStatistic {
+        let (sum, squares) = (self.sum.value, self.squares.value)
+        let (denominatorSum, denominatorSquares) = (self.denominatorSum.value, self.denominatorSquares.value)
         func part(_ definition: MetricDefinition?, _ sum: Double, _ squares: Double) -> RatioPart {
             definition?.kind == .proportion ? RatioPart(ProportionSample(units: units, conversions: Int(sum)))
                 : RatioPart(MeanSample(units: units, sum: sum, sumSquares: squares))
         }
         func cupedPart(_ sum: Double, _ squares: Double) -> CupedPart {
-            reader.definition.kind == .proportion ? .proportion(ProportionSample(units: units, conversions: Int(sum)))
+            definition.kind == .proportion ? .proportion(ProportionSample(units: units, conversions: Int(sum)))
                 : .mean(MeanSample(units: units, sum: sum, sumSquares: squares))
         }
-        if reader.definition.cuped, reader.pre != nil {
+        if definition.cuped, adjusted {
             return .regressionAdjusted(RegressionAdjustedSample(units: units, post: cupedPart(sum, squares),
                                                                 pre: cupedPart(denominatorSum, denominatorSquares),
-                                                                sumOfProducts: products))
+                                                                sumOfProducts: products.value))
         }
-        switch reader.definition.kind {
+        switch definition.kind {
         case .proportion: return .proportion(ProportionSample(units: units, conversions: conversions))
         case .mean: return .mean(MeanSample(units: units, sum: sum, sumSquares: squares))
         case .ratio:
-            return .ratio(RatioSample(units: units, numerator: part(reader.first?.definition, sum, squares),
-                                      denominator: part(reader.second?.definition, denominatorSum, denominatorSquares),
-                                      sumOfProducts: products))
+            return .ratio(RatioSample(units: units, numerator: part(first, sum, squares),
+                                      denominator: part(second, denominatorSum, denominatorSquares),
+                                      sumOfProducts: products.value))
         case .quantile:
-            let level = reader.definition.quantile ?? 0.5
-            if reader.definition.level == .event {
+            let level = definition.quantile ?? 0.5
+            if definition.level == .event {
                 return .clusteredQuantile(clustered ?? ClusteredQuantileSample(events: [], units: [], level: level))
             }
-            return .quantile(QuantileSample(values: unitValues, level: level))
+            return .quantile(unitQuantile ?? QuantileSample(values: unitValues, level: level))
         }
     }
 }

@@ -2,7 +2,7 @@
 /// exposure, screens reached after it, and time from it to the first primary-metric event at or
 /// after it. Units exposed to more than one variation are excluded and counted apart; units of a
 /// variation without a slot (one the experiment file does not declare) are counted apart too.
-struct VariationCounter {
+struct VariationCounter: ExperimentFigures {
     private(set) var units: [Int]
     private(set) var multiple = 0
     /// The earliest and latest first exposure of the counted units.
@@ -148,50 +148,60 @@ struct VariationCounter {
 
     func metricCounts(slot: Int) -> [AnalysisReport.MetricCount] {
         readers.enumerated().map { index, reader in
-            let sums = accumulators[slot][index]
-            let count = sums.conversions
-            var metric = AnalysisReport.MetricCount(metric: reader.definition.key, conversions: count,
-                                                    rate: units[slot] > 0 ? Double(count) / Double(units[slot]) : 0)
-            metric.type = reader.definition.kind.figure
-            metric.label = reader.definition.label
-            metric.cuped = reader.definition.cuped
-            metric.prior = reader.definition.prior
-            metric.directionDeclared = reader.definition.declared
-            metric.inverse = reader.definition.inverse
-            metric.statistic = sums.statistic(reader, units: units[slot])
-            metric.value = metric.statistic.figure
-            metric.missingValues = sums.missing
-            metric.nonNumericValues = sums.nonNumeric
-            return metric
+            accumulators[slot][index].metricCount(reader.definition, first: reader.first?.definition,
+                                                  second: reader.second?.definition, adjusted: reader.pre != nil,
+                                                  units: units[slot])
         }
     }
 
     /// Screens by units reached (most first), then "other screens" when the funnel overflowed.
     func funnel(slot: Int) -> [AnalysisReport.FunnelStep] {
+        Self.funnel(names: screenNames, units: screenUnits[slot], other: hasOtherScreens ? otherScreenUnits[slot] : nil,
+                    of: units[slot])
+    }
+
+    /// Funnel steps from units per screen name and, when the funnel overflowed, units of other screens.
+    static func funnel(names: [String], units screenUnits: [Int], other: Int?, of units: Int) -> [AnalysisReport.FunnelStep] {
         func step(_ name: String, _ count: Int) -> AnalysisReport.FunnelStep {
-            AnalysisReport.FunnelStep(screen: name, units: count, share: units[slot] > 0 ? Double(count) / Double(units[slot]) : 0)
+            AnalysisReport.FunnelStep(screen: name, units: count, share: units > 0 ? Double(count) / Double(units) : 0)
         }
-        let steps = screenNames.indices.map { step(screenNames[$0], screenUnits[slot][$0]) }
+        let steps = names.indices.map { step(names[$0], screenUnits[$0]) }
             .filter { $0.units > 0 }
             .sorted { ($0.units, $1.screen) > ($1.units, $0.screen) }
-        let other = hasOtherScreens && otherScreenUnits[slot] > 0 ? [step(ScreenTally.otherName, otherScreenUnits[slot])] : []
-        return steps + other
+        let rest = other.map { $0 > 0 ? [step(ScreenTally.otherName, $0)] : [] } ?? []
+        return steps + rest
     }
 
     func conversionTime(slot: Int) -> AnalysisReport.ConversionTime {
         let sorted = durations[slot].sorted()
-        guard !sorted.isEmpty else {
-            return .init(count: 0, medianSeconds: nil, p90Seconds: nil, unknown: unknownDurations[slot])
-        }
-        return .init(count: sorted.count, medianSeconds: Self.quantile(sorted, 0.5), p90Seconds: Self.quantile(sorted, 0.9),
-                     unknown: unknownDurations[slot])
+        return Self.conversionTime(count: sorted.count, unknown: unknownDurations[slot]) { sorted[$0] }
     }
 
-    /// The linear-interpolation quantile (as numpy's default) in seconds.
-    static func quantile(_ sorted: [Int64], _ q: Double) -> Double {
-        let position = q * Double(sorted.count - 1)
-        let lower = Int(position.rounded(.down)), upper = min(lower + 1, sorted.count - 1)
+    /// Time to conversion from the number of durations and the `rank`-th smallest (0-based).
+    static func conversionTime(count: Int, unknown: Int, rank: (Int) -> Int64) -> AnalysisReport.ConversionTime {
+        guard count > 0 else { return .init(count: 0, medianSeconds: nil, p90Seconds: nil, unknown: unknown) }
+        return .init(count: count, medianSeconds: quantile(count: count, 0.5, rank: rank),
+                     p90Seconds: quantile(count: count, 0.9, rank: rank), unknown: unknown)
+    }
+
+    /// The ranks (0-based, ascending) that the median and p90 of `count` durations read.
+    static func conversionTimeRanks(count: Int) -> [Int] {
+        guard count > 0 else { return [] }
+        return Array(Set([0.5, 0.9].flatMap { q in quantileRanks(count: count, q) })).sorted()
+    }
+
+    static func quantileRanks(count: Int, _ q: Double) -> [Int] {
+        let lower = Int((q * Double(count - 1)).rounded(.down))
+        return [lower, min(lower + 1, count - 1)]
+    }
+
+    /// The linear-interpolation quantile (as numpy's default) in seconds, of `count` sorted
+    /// values of which `rank` gives the k-th smallest.
+    static func quantile(count: Int, _ q: Double, rank: (Int) -> Int64) -> Double {
+        let position = q * Double(count - 1)
+        let lower = Int(position.rounded(.down)), upper = min(lower + 1, count - 1)
         let fraction = position - Double(lower)
-        return (Double(sorted[lower]) + (Double(sorted[upper]) - Double(sorted[lower])) * fraction) / 1000
+        let a = Double(rank(lower)), b = Double(rank(upper))
+        return (a + (b - a) * fraction) / 1000
     }
 }

@@ -12,6 +12,10 @@ public enum AnalysisError: Error, Equatable, CustomStringConvertible {
     case tooManyValueFields(limit: Int, metrics: [String])
     case noDimensionValues(name: String, path: String)
     case tooManyCuts(count: Int, limit: Int, bucket: String)
+    /// An option an event store's analysis does not offer.
+    case notFromStore(option: String)
+    /// The event store failed (its message says what to do).
+    case store(String)
 
     public var description: String {
         switch self {
@@ -31,6 +35,10 @@ public enum AnalysisError: Error, Equatable, CustomStringConvertible {
         case .tooManyCuts(let count, let limit, let bucket):
             "--by \(bucket) would cut this log at \(count) times, each read again; at most \(limit)"
                 + (bucket == "hour" ? ": use --by day" : "")
+        case .notFromStore(let option):
+            "\(option) is not available on an event store yet; export the events with "
+                + "'remix log copy URL events.jsonl' and analyse the file"
+        case .store(let message): message
         case .noDimensionValues(let name, let path):
             "--dimension \(name): no session_started event has '\(path)'; name an attribute of the population "
                 + "(platform, country, appVersion …) or one of \(DimensionTally.topLevelFields.joined(separator: ", "))"

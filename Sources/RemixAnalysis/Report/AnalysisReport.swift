@@ -142,6 +142,8 @@ public struct AnalysisReport: Sendable {
         public var otherScreenEvents: Int?
         /// The first run records (see ``RunRecord``), in log order: what produced the log.
         public var runs: [RunRecord] = []
+        /// Whether the one "file" is an event store's (redacted) URL, analysed in its database.
+        public var isStore: Bool { files.count == 1 && (files[0].hasPrefix("postgresql://") || files[0].hasPrefix("postgres://")) }
 
         public var tornFinalLine: Bool { !tornFiles.isEmpty }
 

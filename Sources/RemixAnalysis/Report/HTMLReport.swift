@@ -54,7 +54,8 @@ struct HTMLPage {
         let log = report.log
         var parts = ["\(report.experiments.count) experiment\(report.experiments.count == 1 ? "" : "s")",
                      "log: " + HTMLNumber.grouped.element(Double(log.lines), JSONPointer()("log", "lines")) + " lines in "
-                        + "\(log.files.count) file\(log.files.count == 1 ? "" : "s"), "
+                        + (log.isStore ? "the event store <code>\(Self.escape(log.files[0]))</code>, "
+                            : "\(log.files.count) file\(log.files.count == 1 ? "" : "s"), ")
                         + HTMLNumber.grouped.element(Double(log.badLines), JSONPointer()("log", "badLines")) + " bad"]
         let correction = report.correction == .none ? "unadjusted" : (report.correction == .holm ? "Holm" : "BH") + "-adjusted"
         parts.append("α = \(report.alpha), \(correction) p\(Self.escape(TableReport.describe(report.settings)))")

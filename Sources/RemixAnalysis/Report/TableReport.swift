@@ -31,8 +31,9 @@ public struct TableReport {
             lines.append("no exposures in the log (an exposure needs inExperiment and hashUsed): nothing to compare")
         }
         for absent in report.notRunning { lines.append("not in this log and not running now: \(absent)") }
-        var summary = "log: \(log.files.count) file\(log.files.count == 1 ? "" : "s"), "
-            + "\(Self.grouped(log.lines)) line\(log.lines == 1 ? "" : "s"), \(Self.grouped(log.badLines)) bad"
+        var summary = log.isStore ? "log: the event store \(log.files[0]), \(Self.grouped(log.lines)) events and run records"
+            : "log: \(log.files.count) file\(log.files.count == 1 ? "" : "s"), "
+                + "\(Self.grouped(log.lines)) line\(log.lines == 1 ? "" : "s"), \(Self.grouped(log.badLines)) bad"
         if !log.firstBadLines.isEmpty {
             summary += " (first: " + log.firstBadLines.map(\.description).joined(separator: "; ") + ")"
         }

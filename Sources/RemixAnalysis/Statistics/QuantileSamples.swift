@@ -32,24 +32,53 @@ struct QuantileSample: TestStatistic, Equatable {
     /// sample quantiles at level ∓ z·√(level (1 − level) / n*), all with SQL's PERCENTILE_CONT.
     init(values: [Double], level: Double) {
         let ordered = values.sorted()
-        guard !ordered.isEmpty else {
+        self.init(count: ordered.count, level: level) { ordered[$0] }
+    }
+
+    /// The same from the number of values and `rank`, the k-th smallest value (0-based), which is
+    /// asked only for the ranks ``ranks(count:level:)`` lists.
+    init(count: Int, level: Double, rank: (Int) -> Double) {
+        guard count > 0 else {
             self.init(count: 0, nStar: Self.nStarGrid[0], level: level, quantile: 0, lower: 0, upper: 0)
             return
         }
-        let nStar = Self.nStarGrid.last { $0 < ordered.count } ?? Self.nStarGrid[0]
-        let spread = Self.multiplier * (level * (1 - level) / Double(nStar)).squareRoot()
-        self.init(count: ordered.count, nStar: nStar, level: level, quantile: Self.percentile(ordered, level),
-                  lower: Self.percentile(ordered, max(level - spread, 0.00000001)),
-                  upper: Self.percentile(ordered, min(level + spread, 0.99999999)))
+        let (nStar, levels) = Self.levels(count: count, level: level)
+        self.init(count: count, nStar: nStar, level: level, quantile: Self.percentile(count: count, levels[0], rank: rank),
+                  lower: Self.percentile(count: count, levels[1], rank: rank),
+                  upper: Self.percentile(count: count, levels[2], rank: rank))
+    }
+
+    /// n* and the levels of the quantile and of its lower and upper bounds.
+    private static func levels(count: Int, level: Double) -> (nStar: Int, levels: [Double]) {
+        let nStar = nStarGrid.last { $0 < count } ?? nStarGrid[0]
+        let spread = multiplier * (level * (1 - level) / Double(nStar)).squareRoot()
+        return (nStar, [level, max(level - spread, 0.00000001), min(level + spread, 0.99999999)])
+    }
+
+    /// The ranks (0-based, ascending, distinct) of the values the statistic of `count` values reads.
+    static func ranks(count: Int, level: Double) -> [Int] {
+        guard count > 0 else { return [] }
+        return Array(Set(levels(count: count, level: level).levels.flatMap { percentileRanks(count: count, $0) })).sorted()
+    }
+
+    /// The two ranks PERCENTILE_CONT at `q` reads of `count` values.
+    static func percentileRanks(count: Int, _ q: Double) -> [Int] {
+        let below = Int((Double(count - 1) * q).rounded(.down))
+        return [below, min(below + 1, count - 1)]
     }
 
     /// PERCENTILE_CONT of sorted values: linear interpolation at (count − 1)·q, from the nearer end
     /// as NumPy's `quantile` does, so both give the same double.
     static func percentile(_ ordered: [Double], _ q: Double) -> Double {
-        let position = Double(ordered.count - 1) * q
+        percentile(count: ordered.count, q) { ordered[$0] }
+    }
+
+    /// The same of `count` values of which `rank` gives the k-th smallest.
+    static func percentile(count: Int, _ q: Double, rank: (Int) -> Double) -> Double {
+        let position = Double(count - 1) * q
         let below = Int(position.rounded(.down))
         let fraction = position - Double(below)
-        let a = ordered[below], b = ordered[min(below + 1, ordered.count - 1)]
+        let a = rank(below), b = rank(min(below + 1, count - 1))
         let difference = b - a
         return fraction >= 0.5 ? b - difference * (1 - fraction) : a + difference * fraction
     }

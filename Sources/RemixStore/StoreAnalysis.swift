@@ -1,0 +1,198 @@
+import Foundation
+import PostgresNIO
+import RemixAnalysis
+
+/// `remix analyze postgresql://…`: the report of every event in the store, computed by SQL in
+/// PostgreSQL. Only aggregates cross the wire — per variation counts, exact sums (`numeric`,
+/// rounded once) and the few order statistics quantiles need — and the report is the one a JSON
+/// Lines file of the same events gives. Experiment keys, variations, event and field names are
+/// only ever bind parameters.
+public enum StoreAnalysis {
+    /// Analyses the events of the store at `url` as `options` ask (its `logs` are not read).
+    public static func run(_ url: StoreURL, _ options: AnalysisOptions) throws(AnalysisError) -> AnalysisReport {
+        let queries = try StoreAggregates(url: url)
+        defer { queries.close() }
+        return try Analyzer.run(options, queries: queries)
+    }
+}
+
+/// The SQL behind ``AggregateQueries`` on one connection. Exposed units go into a temporary table
+/// first (`remix_units`: experiment, user, the variation — NULL when several —, first exposure);
+/// order statistics are read from a scratch table of the values asked about.
+final class StoreAggregates: AggregateQueries, @unchecked Sendable {
+    let store: PostgresStore
+    /// What the scratch table holds now (so that a second question about it does not refill it).
+    var scratch: String?
+    private var screensReady = false
+    /// The longest one query may take.
+    static let queryLimit: Duration = .seconds(6 * 3600)
+
+    init(url: StoreURL) throws(AnalysisError) {
+        let version: Int?
+        do {
+            let store = try blocking { try await PostgresStore.connect(url) }
+            self.store = store
+            version = try blocking { try await store.installedVersion() }
+        } catch {
+            throw Self.failure(error)
+        }
+        guard version != nil else {
+            close()
+            throw .store("there is no Remix event store at \(url.redacted) (no remix_events table); write one with "
+                         + "'remix simulate --log URL' or 'remix log copy FILE URL'")
+        }
+        try execute("""
+            CREATE TEMPORARY TABLE remix_units ON COMMIT PRESERVE ROWS AS
+            SELECT experiment, "user",
+                   CASE WHEN count(DISTINCT variation) = 1 THEN min(variation) END AS variation,
+                   min(ts) AS first
+            FROM remix_events
+            WHERE type = 'exposure' AND in_experiment AND hash_used AND experiment <> '' AND variation <> '' AND "user" <> ''
+            GROUP BY experiment, "user"
+            """)
+        try execute(#"CREATE INDEX ON remix_units ("user")"#)
+        try execute("ANALYZE remix_units")
+        try execute(#"CREATE TEMPORARY TABLE remix_scratch (variation text, "user" text, v float8)"#)
+    }
+
+    func close() {
+        let store = self.store
+        blocking { await store.close() }
+    }
+
+    /// An error of the store as the analysis reports it.
+    static func failure(_ error: any Error) -> AnalysisError {
+        .store((error as? StoreError)?.description ?? "the event store failed: \(error)")
+    }
+
+    /// Runs one statement.
+    func execute(_ sql: String, _ binds: PostgresBindings = PostgresBindings()) throws(AnalysisError) {
+        _ = try rows(sql, binds)
+    }
+
+    /// Runs one query and returns its rows.
+    func rows(_ sql: String, _ binds: PostgresBindings = PostgresBindings()) throws(AnalysisError) -> [PostgresRow] {
+        let store = self.store
+        let query = PostgresQuery(unsafeSQL: sql, binds: binds)
+        do {
+            return try blocking(limit: Self.queryLimit, closed: { store.isClosed }) { () async throws -> [PostgresRow] in
+                var rows: [PostgresRow] = []
+                for try await row in try await store.run(query) { rows.append(row) }
+                return rows
+            }
+        } catch {
+            throw Self.failure(error)
+        }
+    }
+
+    /// Decodes every row as `T`.
+    func decode<T>(_ rows: [PostgresRow], _ type: T.Type, _ body: (PostgresRow) throws -> T) throws(AnalysisError) -> [T] {
+        do {
+            return try rows.map(body)
+        } catch {
+            throw .store("the event store sent a row Remix cannot read: \(error)")
+        }
+    }
+
+    static func binds(_ values: [any PostgresEncodable & Sendable]) throws(AnalysisError) -> PostgresBindings {
+        var bindings = PostgresBindings()
+        do {
+            for value in values { try bindings.append(value) }
+        } catch {
+            throw .store("cannot send a parameter to the event store: \(error)")
+        }
+        return bindings
+    }
+
+    func overview() throws(AnalysisError) -> AggregateOverview {
+        let counts = try decode(rows("SELECT (SELECT count(*) FROM remix_events) + (SELECT count(*) FROM remix_runs)"),
+                                Int.self) { try $0.decode(Int.self) }
+        let time = "to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')"
+        let records = try decode(rows("""
+            SELECT \(time), record::text FROM remix_runs ORDER BY run_id, shard LIMIT \(AnalysisReport.runRecordLimit)
+            """), [UInt8].self) { row in
+            let (ts, record) = try row.decode((String, String).self)
+            return LogCopy.line(ts: ts, type: "run", session: "", user: "", exposure: nil, fields: record)
+        }
+        let variations = try decode(rows("""
+            SELECT experiment, variation, min(variation_id)::bigint, coalesce(min(NULLIF(fields ->> 'feature', '')), '')
+            FROM remix_events
+            WHERE type = 'exposure' AND in_experiment AND hash_used AND experiment <> '' AND variation <> '' AND "user" <> ''
+            GROUP BY experiment, variation ORDER BY experiment, variation
+            """), (String, String, Int?, String).self) { try $0.decode((String, String, Int?, String).self) }
+        var experiments: [String: [(key: String, id: Int, feature: String)]] = [:]
+        for (experiment, variation, id, feature) in variations {
+            experiments[experiment, default: []].append((variation, id ?? 0, feature))
+        }
+        return AggregateOverview(name: store.url.redacted, lines: counts.first ?? 0, runRecords: records,
+                                 experiments: experiments)
+    }
+
+    func exposures(experiment: String) throws(AnalysisError) -> ExposureAggregates {
+        let found = try decode(rows("""
+            SELECT variation, count(*)::bigint,
+                   (extract(epoch FROM min(first)) * 1000)::bigint, (extract(epoch FROM max(first)) * 1000)::bigint
+            FROM remix_units WHERE experiment = $1 GROUP BY variation
+            """, try Self.binds([experiment])), (String?, Int, Int64, Int64).self) { try $0.decode((String?, Int, Int64, Int64).self) }
+        var variations: [String: (units: Int, first: Int64, last: Int64)] = [:]
+        var multiple = 0
+        for (variation, units, first, last) in found {
+            if let variation { variations[variation] = (units, first, last) } else { multiple = units }
+        }
+        return ExposureAggregates(variations: variations, multiple: multiple)
+    }
+
+    func screens(experiment: String, limit: Int) throws(AnalysisError) -> ScreenAggregates {
+        if !screensReady {
+            try execute("""
+                CREATE TEMPORARY TABLE remix_screens AS
+                SELECT "user", split_part(fields ->> 'screen', '(', 1) AS name, max(ts) AS last, count(*) AS events
+                FROM remix_events WHERE type = 'screen' AND coalesce(fields ->> 'screen', '') <> '' AND "user" <> ''
+                GROUP BY 1, 2
+                """)
+            try execute(#"CREATE INDEX ON remix_screens ("user")"#)
+            screensReady = true
+        }
+        let all = try decode(rows("SELECT name, sum(events)::bigint FROM remix_screens GROUP BY name"), (String, Int).self) {
+            try $0.decode((String, Int).self)
+        }
+        var names = all.map(\.0).sorted()
+        var otherEvents = 0
+        if names.count > limit {
+            // As a log file's funnel: the first screens seen get a count of their own.
+            names = try decode(rows("""
+                SELECT name FROM (
+                  SELECT DISTINCT ON (name) name, run_id, shard, block, seq FROM (
+                    SELECT split_part(fields ->> 'screen', '(', 1) AS name, run_id, shard, block, seq
+                    FROM remix_events WHERE type = 'screen' AND coalesce(fields ->> 'screen', '') <> '' AND "user" <> '') s
+                  ORDER BY name, run_id, shard, block, seq) f
+                ORDER BY run_id, shard, block, seq LIMIT \(limit)
+                """), String.self) { try $0.decode(String.self) }
+            let kept = Set(names)
+            otherEvents = all.filter { !kept.contains($0.0) }.reduce(0) { $0 + $1.1 }
+        }
+        let found = try decode(rows("""
+            SELECT u.variation, CASE WHEN s.name = ANY($2) THEN s.name END, count(DISTINCT u."user")::bigint
+            FROM remix_units u JOIN remix_screens s ON s."user" = u."user"
+            WHERE u.experiment = $1 AND u.variation IS NOT NULL AND s.last >= u.first
+            GROUP BY 1, 2
+            """, try Self.binds([experiment, names])), (String, String?, Int).self) { try $0.decode((String, String?, Int).self) }
+        var units: [String: [String: Int]] = [:]
+        var other: [String: Int]? = otherEvents > 0 ? [:] : nil
+        for (variation, name, count) in found {
+            if let name { units[variation, default: [:]][name] = count } else { other?[variation] = count }
+        }
+        return ScreenAggregates(names: names, units: units, other: other, otherEvents: otherEvents)
+    }
+
+    func conversions(experiment: String, event: String) throws(AnalysisError) -> [String: Int] {
+        let found = try decode(rows("""
+            SELECT u.variation, count(*)::bigint FROM remix_units u
+            JOIN (SELECT "user", max(ts) AS last FROM remix_events WHERE type = $2 AND "user" <> '' GROUP BY "user") e
+              ON e."user" = u."user"
+            WHERE u.experiment = $1 AND u.variation IS NOT NULL AND e.last >= u.first
+            GROUP BY u.variation
+            """, try Self.binds([experiment, event])), (String, Int).self) { try $0.decode((String, Int).self) }
+        return Dictionary(found, uniquingKeysWith: +)
+    }
+}

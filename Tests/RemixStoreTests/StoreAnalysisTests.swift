@@ -1,0 +1,101 @@
+import Foundation
+import PostgresNIO
+import RemixTestSupport
+import Testing
+@testable import RemixStore
+
+/// `remix analyze postgresql://…`: the report computed in SQL equals the report of the same
+/// events in a file, for every metric type; names are only ever parameters; problems exit 1.
+@Suite(.enabled(if: StoreServer.shouldRun, StoreServer.skipReason))
+struct StoreAnalysisTests {
+    static var root: URL { Repository.root }
+
+    /// A store of its own: the test server's URL with a fresh PostgreSQL schema first on the
+    /// search path (`options=-c search_path=…`), dropped afterwards.
+    static func withOwnStore(_ body: (String) throws -> Void) async throws {
+        let given = try #require(StoreServer.given)
+        let schema = "remix_analysis_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let store = try await PostgresStore.connect(try StoreServer.url())
+        try await store.run(PostgresQuery(unsafeSQL: "CREATE SCHEMA \(schema)"))
+        defer {
+            let drop = PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \(schema) CASCADE")
+            Task { _ = try? await store.run(drop); await store.close() }
+        }
+        try body(given + (given.contains("?") ? "&" : "?") + "options=-c%20search_path%3D\(schema)")
+    }
+
+    /// The JSON report of `log` without its `log` part (which names the source).
+    static func report(_ log: String, _ arguments: [String] = []) throws -> NSDictionary {
+        let result = try RemixProcess.run(["analyze", log, "--format", "json"] + arguments, in: root)
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] ?? [:]
+        return NSDictionary(dictionary: object.filter { $0.key != "log" })
+    }
+
+    /// Every metric type the shipped metrics file has (proportions with windows, means, ratios,
+    /// unit- and event-level quantiles, a percentile cap, CUPED).
+    static let metrics = ["sums-analysed", "user-time-median", "time-in-sessions-p99-capped", "session-time-p90",
+                          "steps-per-session", "groups-viewed", "published-first-day", "time-in-sessions", "advert_published"]
+
+    @Test(arguments: ["marketplace", "calculator", "groupbrowser"])
+    func theSameSeedIntoAFileAndIntoTheStoreGivesTheSameReport(app: String) async throws {
+        try await Self.withOwnStore { url in
+            let folder = try TemporaryFolder()
+            // The experiment starts after the users' first visits, so CUPED has a pre-exposure window.
+            let experiments = folder.path("experiments")
+            try FileManager.default.copyItem(at: Self.root.appendingPathComponent("experiments"), to: URL(fileURLWithPath: experiments))
+            let entry = experiments + "/calculator-entry.yaml"
+            let text = try String(contentsOfFile: entry, encoding: .utf8)
+            try text.replacingOccurrences(of: "\nstatus: running", with: "\nstatus: running\nschedule:\n  start: 2026-11-27")
+                .write(toFile: entry, atomically: true, encoding: .utf8)
+            let log = folder.path("events.jsonl")
+            let simulate = ["simulate", "--app", app, "--users", "1500", "--seed", "19", "--no-report", "--experiments", experiments]
+            #expect(try RemixProcess.run(simulate + ["--log", log], in: Self.root).status == 0)
+            let stored = try RemixProcess.run(simulate + ["--log", url], in: Self.root)
+            #expect(stored.status == 0, "\(stored.stderr)")
+            let fromFile = try Self.report(log, ["--experiments", experiments])
+            #expect((fromFile["experiments"] as? [Any])?.isEmpty == false)
+            #expect(try Self.report(url, ["--experiments", experiments]) == fromFile)
+            let options = ["--experiments", experiments] + Self.metrics.flatMap { ["--metric", $0] }
+            #expect(try Self.report(url, options) == Self.report(log, options))
+        }
+    }
+
+    @Test func namesAreOnlyParametersAndProblemsExitOne() async throws {
+        try await Self.withOwnStore { url in
+            let folder = try TemporaryFolder()
+            let experiment = "x'); drop table remix_events;--", event = "e\"'; drop table remix_runs;--"
+            var lines: [String] = []
+            for index in 0..<40 {
+                let ts = String(format: "2026-11-23T09:%02d:00.000Z", index)
+                let later = String(format: "2026-11-23T10:%02d:00.000Z", index)
+                lines.append(#"{"ts":"\#(ts)","type":"exposure","session":"s","user":"u\#(index)","experiment":"x'); drop table remix_events;--","variation":"v\#(index % 2)'","variationId":\#(index % 2),"inExperiment":true,"hashUsed":true}"#)
+                if index % 3 != 0 {
+                    lines.append(#"{"ts":"\#(later)","type":"e\"'; drop table remix_runs;--","session":"s","user":"u\#(index)","amount":\#(index * 3)}"#)
+                }
+            }
+            let log = try folder.write("hostile.jsonl", lines.joined(separator: "\n") + "\n")
+            #expect(try RemixProcess.run(["log", "copy", log, url]).status == 0)
+            let fromStore = try RemixProcess.run(["analyze", url, "--format", "json", "--metric", event])
+            #expect(fromStore.stdout.contains(#""key":"x'); drop table remix_events;--""#), "\(fromStore.stdout)")
+            let twice = try RemixProcess.run(["analyze", url, "--format", "json", "--metric", event, "--experiment", experiment])
+            #expect(twice.status == 0 && twice.stdout.contains(#""conversions":13"#), "\(twice.stdout) \(twice.stderr)")
+            let file = try RemixProcess.run(["analyze", log, "--format", "json", "--metric", event, "--experiment", experiment])
+            #expect(file.stdout.contains(#""conversions":13"#))
+
+            let dimension = try RemixProcess.run(["analyze", url, "--dimension", "platform"])
+            #expect(dimension.status == 1 && dimension.stderr.contains("--dimension is not available on an event store"))
+            let mixed = try RemixProcess.run(["analyze", url, log])
+            #expect(mixed.status == 1 && mixed.stderr.contains("must be the only log"), "\(mixed.stderr)")
+        }
+        try await Self.withOwnStore { url in
+            let empty = try RemixProcess.run(["analyze", url])
+            #expect(empty.status == 1 && empty.stderr.contains("there is no Remix event store"), "\(empty.stderr)")
+            if let password = try StoreServer.url().password, !password.isEmpty {
+                #expect(!empty.stderr.contains(password), "the password was printed")
+            }
+        }
+        let refused = try RemixProcess.run(["analyze", "postgresql://remix@127.0.0.1:1/remix?connect_timeout=2"])
+        #expect(refused.status == 1 && refused.stderr.contains("cannot connect"), "\(refused.stderr)")
+    }
+}

@@ -24,6 +24,9 @@ final class StoreAggregates: AggregateQueries, @unchecked Sendable {
     /// What the scratch table holds now (so that a second question about it does not refill it).
     var scratch: String?
     private var screensReady = false
+    /// Event type → the temporary table of each user's last one.
+    private var lastTimeTables: [String: String] = [:]
+    private var screenNames: (names: [String], otherEvents: Int)?
     /// The longest one query may take.
     static let queryLimit: Duration = .seconds(6 * 3600)
 
@@ -41,14 +44,20 @@ final class StoreAggregates: AggregateQueries, @unchecked Sendable {
             throw .store("there is no Remix event store at \(url.redacted) (no remix_events table); write one with "
                          + "'remix simulate --log URL' or 'remix log copy FILE URL'")
         }
+        // Work memory for this session's sorts and hash tables (the server's, not this process's).
+        try execute("SET work_mem = '64MB'")
         try execute("""
-            CREATE TEMPORARY TABLE remix_units ON COMMIT PRESERVE ROWS AS
-            SELECT experiment, "user",
-                   CASE WHEN count(DISTINCT variation) = 1 THEN min(variation) END AS variation,
-                   min(ts) AS first
+            CREATE TEMPORARY TABLE remix_exposures AS
+            SELECT experiment, variation, "user", min(ts) AS first, min(variation_id) AS variation_id,
+                   min(NULLIF(fields ->> 'feature', '')) AS feature
             FROM remix_events
             WHERE type = 'exposure' AND in_experiment AND hash_used AND experiment <> '' AND variation <> '' AND "user" <> ''
-            GROUP BY experiment, "user"
+            GROUP BY experiment, variation, "user"
+            """)
+        try execute("""
+            CREATE TEMPORARY TABLE remix_units AS
+            SELECT experiment, "user", CASE WHEN count(*) = 1 THEN min(variation) END AS variation, min(first) AS first
+            FROM remix_exposures GROUP BY experiment, "user"
             """)
         try execute(#"CREATE INDEX ON remix_units ("user")"#)
         try execute("ANALYZE remix_units")
@@ -115,10 +124,8 @@ final class StoreAggregates: AggregateQueries, @unchecked Sendable {
             return LogCopy.line(ts: ts, type: "run", session: "", user: "", exposure: nil, fields: record)
         }
         let variations = try decode(rows("""
-            SELECT experiment, variation, min(variation_id)::bigint, coalesce(min(NULLIF(fields ->> 'feature', '')), '')
-            FROM remix_events
-            WHERE type = 'exposure' AND in_experiment AND hash_used AND experiment <> '' AND variation <> '' AND "user" <> ''
-            GROUP BY experiment, variation ORDER BY experiment, variation
+            SELECT experiment, variation, min(variation_id)::bigint, coalesce(min(feature), '')
+            FROM remix_exposures GROUP BY experiment, variation ORDER BY experiment, variation
             """), (String, String, Int?, String).self) { try $0.decode((String, String, Int?, String).self) }
         var experiments: [String: [(key: String, id: Int, feature: String)]] = [:]
         for (experiment, variation, id, feature) in variations {
@@ -153,24 +160,7 @@ final class StoreAggregates: AggregateQueries, @unchecked Sendable {
             try execute(#"CREATE INDEX ON remix_screens ("user")"#)
             screensReady = true
         }
-        let all = try decode(rows("SELECT name, sum(events)::bigint FROM remix_screens GROUP BY name"), (String, Int).self) {
-            try $0.decode((String, Int).self)
-        }
-        var names = all.map(\.0).sorted()
-        var otherEvents = 0
-        if names.count > limit {
-            // As a log file's funnel: the first screens seen get a count of their own.
-            names = try decode(rows("""
-                SELECT name FROM (
-                  SELECT DISTINCT ON (name) name, run_id, shard, block, seq FROM (
-                    SELECT split_part(fields ->> 'screen', '(', 1) AS name, run_id, shard, block, seq
-                    FROM remix_events WHERE type = 'screen' AND coalesce(fields ->> 'screen', '') <> '' AND "user" <> '') s
-                  ORDER BY name, run_id, shard, block, seq) f
-                ORDER BY run_id, shard, block, seq LIMIT \(limit)
-                """), String.self) { try $0.decode(String.self) }
-            let kept = Set(names)
-            otherEvents = all.filter { !kept.contains($0.0) }.reduce(0) { $0 + $1.1 }
-        }
+        let (names, otherEvents) = try screenNames(limit: limit)
         let found = try decode(rows("""
             SELECT u.variation, CASE WHEN s.name = ANY($2) THEN s.name END, count(DISTINCT u."user")::bigint
             FROM remix_units u JOIN remix_screens s ON s."user" = u."user"
@@ -185,14 +175,49 @@ final class StoreAggregates: AggregateQueries, @unchecked Sendable {
         return ScreenAggregates(names: names, units: units, other: other, otherEvents: otherEvents)
     }
 
+    /// The screen names with a funnel step of their own and the screen events of the others (once).
+    private func screenNames(limit: Int) throws(AnalysisError) -> (names: [String], otherEvents: Int) {
+        if let screenNames { return screenNames }
+        let all = try decode(rows("SELECT name, sum(events)::bigint FROM remix_screens GROUP BY name"), (String, Int).self) {
+            try $0.decode((String, Int).self)
+        }
+        var names = all.map(\.0).sorted(), otherEvents = 0
+        if names.count > limit {
+            // As a log file's funnel: the first screens seen get a count of their own.
+            names = try decode(rows("""
+                SELECT name FROM (
+                  SELECT DISTINCT ON (name) name, run_id, shard, block, seq FROM (
+                    SELECT split_part(fields ->> 'screen', '(', 1) AS name, run_id, shard, block, seq
+                    FROM remix_events WHERE type = 'screen' AND coalesce(fields ->> 'screen', '') <> '' AND "user" <> '') s
+                  ORDER BY name, run_id, shard, block, seq) f
+                ORDER BY run_id, shard, block, seq LIMIT \(limit)
+                """), String.self) { try $0.decode(String.self) }
+            let kept = Set(names)
+            otherEvents = all.filter { !kept.contains($0.0) }.reduce(0) { $0 + $1.1 }
+        }
+        screenNames = (names, otherEvents)
+        return (names, otherEvents)
+    }
+
     func conversions(experiment: String, event: String) throws(AnalysisError) -> [String: Int] {
+        let table = try lastTimes(event)
         let found = try decode(rows("""
-            SELECT u.variation, count(*)::bigint FROM remix_units u
-            JOIN (SELECT "user", max(ts) AS last FROM remix_events WHERE type = $2 AND "user" <> '' GROUP BY "user") e
-              ON e."user" = u."user"
+            SELECT u.variation, count(*)::bigint FROM remix_units u JOIN \(table) e ON e."user" = u."user"
             WHERE u.experiment = $1 AND u.variation IS NOT NULL AND e.last >= u.first
             GROUP BY u.variation
-            """, try Self.binds([experiment, event])), (String, Int).self) { try $0.decode((String, Int).self) }
+            """, Self.binds([experiment])), (String, Int).self) { try $0.decode((String, Int).self) }
         return Dictionary(found, uniquingKeysWith: +)
+    }
+
+    /// A temporary table of each user's last `event` (made once per event type and connection).
+    private func lastTimes(_ event: String) throws(AnalysisError) -> String {
+        if let table = lastTimeTables[event] { return table }
+        let table = "remix_last_\(lastTimeTables.count)"
+        try execute("""
+            CREATE TEMPORARY TABLE \(table) AS
+            SELECT "user", max(ts) AS last FROM remix_events WHERE type = $1 AND "user" <> '' GROUP BY "user"
+            """, Self.binds([event]))
+        lastTimeTables[event] = table
+        return table
     }
 }

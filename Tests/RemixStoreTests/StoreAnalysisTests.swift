@@ -61,6 +61,27 @@ struct StoreAnalysisTests {
         }
     }
 
+    @Test func moreScreensThanTheFunnelFollowsFoldAsInAFile() async throws {
+        try await Self.withOwnStore { url in
+            let folder = try TemporaryFolder()
+            var lines: [String] = []
+            for index in 0..<30 {
+                let user = "s\(index)"
+                lines.append(#"{"ts":"2026-11-23T08:00:00.000Z","type":"exposure","session":"a","user":"\#(user)","experiment":"wide","variation":"v\#(index % 2)","variationId":\#(index % 2),"inExperiment":true,"hashUsed":true}"#)
+                for screen in 0..<(20 + index) {
+                    let ts = String(format: "2026-11-23T09:%02d:%02d.000Z", screen / 60, screen % 60)
+                    lines.append(#"{"ts":"\#(ts)","type":"screen","session":"a","user":"\#(user)","screen":"screen\#(screen)(x)"}"#)
+                }
+            }
+            let log = try folder.write("wide.jsonl", lines.joined(separator: "\n") + "\n")
+            #expect(try RemixProcess.run(["log", "copy", log, url]).status == 0)
+            let fromFile = try Self.report(log, ["--jobs", "1"])
+            let funnel = ((fromFile["experiments"] as? [[String: Any]])?.first?["variations"] as? [[String: Any]])?.first?["funnel"]
+            #expect((funnel as? [String: Any])?["(other screens)"] != nil, "\(String(describing: funnel))")
+            #expect(try Self.report(url) == fromFile)
+        }
+    }
+
     @Test func namesAreOnlyParametersAndProblemsExitOne() async throws {
         try await Self.withOwnStore { url in
             let folder = try TemporaryFolder()

@@ -64,4 +64,26 @@ import Testing
             }
         }
     }
+
+    /// The cache of the last minute gives what the parser gives, in any order of timestamps.
+    @Test func theMinuteCacheAgreesWithTheParser() {
+        var texts: [String] = []
+        for minute in ["2026-11-23T09:00", "2026-11-23T09:01", "2026-11-23t09:01", "2024-02-29T23:59", "2023-02-29T10:00"] {
+            for rest in [":00.000Z", ":59.999Z", ":07.125Z", ":60.000Z", ":5x.000Z", ":07.12xZ", ":07.125z", ":07.125+01:00",
+                         ":07Z", ":07.1250Z"] {
+                texts.append(minute + rest)
+            }
+        }
+        var cache = TimestampCache()
+        // In order, backwards, and in strides that jump between minutes.
+        let orders = [Array(texts.indices), texts.indices.reversed(), texts.indices.map { $0 * 7 % texts.count },
+                      texts.indices.map { $0 * 13 % texts.count }]
+        for order in orders {
+            for text in order.map({ texts[$0] }) {
+                let bytes = Array(text.utf8)
+                let cached = bytes.withUnsafeBufferPointer { cache.milliseconds($0) }
+                #expect(cached == Self.parse(text), "\(text)")
+            }
+        }
+    }
 }

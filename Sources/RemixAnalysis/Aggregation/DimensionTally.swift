@@ -12,6 +12,8 @@ struct DimensionTally: LineSink {
     private let until: Int64
     var lines = 0
     var tornFiles: [String] = []
+    /// Parses timestamps, remembering the last minute.
+    var timestamps = TimestampCache()
     var numericNames: [[UInt8]] { [] }
     var needles: [[UInt8]] { [Array(#""session_started""#.utf8)] }
 
@@ -36,7 +38,7 @@ struct DimensionTally: LineSink {
     mutating func add(_ fields: LineFields, in line: UnsafeBufferPointer<UInt8>, raw: UnsafeBufferPointer<UInt8>) -> BadLineReason? {
         guard fields.type.isPresent, fields.user.isPresent, !fields.user.isEmpty,
               LogTally.equal(LogTally.slice(line, fields.type), "session_started"),
-              let time = TimestampParser.milliseconds(line, fields.timestamp), time < until,
+              let time = timestamps.milliseconds(line, fields.timestamp), time < until,
               let unit = users.find(LogTally.slice(line, fields.user)),
               let value = JSONPathReader.scalar(in: raw, path: path) else { return nil }
         let id = Int32(value.withUnsafeBufferPointer { values.intern($0) })

@@ -52,6 +52,8 @@ struct LogTally {
     let until: Int64
     /// The latest event time counted (`.min` before any).
     var latestTime = Int64.min
+    /// Parses timestamps, remembering the last minute.
+    var timestamps = TimestampCache()
     /// The value metrics' events, when the first pass keeps them (see ``KeptEvents``).
     var kept: KeptEvents?
     /// The numeric fields the scanner reads for `kept`.
@@ -77,7 +79,7 @@ struct LogTally {
     /// `type` or `user` string, or a `ts` that is not a valid date and time).
     mutating func add(_ fields: LineFields, in line: UnsafeBufferPointer<UInt8>) -> BadLineReason? {
         guard fields.timestamp.isPresent else { return .missing(field: "ts") }
-        guard let time = TimestampParser.milliseconds(line, fields.timestamp) else {
+        guard let time = timestamps.milliseconds(line, fields.timestamp) else {
             let text = Self.slice(line, fields.timestamp).prefix(40)
             return .badTimestamp(String(decoding: text, as: UTF8.self))
         }

@@ -50,6 +50,8 @@ struct ValueTally: LineSink {
     /// Experiment → column → sums.
     private(set) var sums: [[Sums]]
     var lines = 0
+    /// Parses timestamps, remembering the last minute.
+    var timestamps = TimestampCache()
     var tornFiles: [String] = []
 
     /// An empty tally of `columns` over the units and exposures of `first`; nil when the
@@ -83,7 +85,7 @@ struct ValueTally: LineSink {
         guard fields.type.isPresent, fields.user.isPresent, !fields.user.isEmpty, fields.timestamp.isPresent else { return nil }
         let type = LogTally.slice(line, fields.type)
         guard let event = events.firstIndex(where: { LogTally.equal(type, $0) }),
-              let time = TimestampParser.milliseconds(line, fields.timestamp), time < until,
+              let time = timestamps.milliseconds(line, fields.timestamp), time < until,
               let unit = users.find(LogTally.slice(line, fields.user)) else { return nil }
         add(event: event, time: time, unit: unit, fields: fields)
         return nil

@@ -107,6 +107,7 @@ package struct LineScanner {
 
     /// A key's name (position after its opening quote); escaped keys are decoded to be matched.
     private mutating func keyName() -> Key? {
+        if position + 16 <= count, let key = plainKey() { return key }
         let start = position
         var escaped = false
         guard stringBody(escaped: &escaped) else { return nil }
@@ -116,7 +117,48 @@ package struct LineScanner {
         return decoded.withUnsafeBufferPointer { numericKey(Key($0), $0) }
     }
 
+    /// The key at `position` when it is printable ASCII of at most 15 bytes, told from its one or
+    /// two 8-byte words (position then after its closing quote); nil, with nothing taken, otherwise.
+    @inline(__always)
+    private mutating func plainKey() -> Key? {
+        let raw = UnsafeRawPointer(base + position)
+        let first = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
+        var special = Self.specialBytes(first)
+        var length = 0, second: UInt64 = 0
+        if special == 0 {
+            second = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            special = Self.specialBytes(second)
+            guard special != 0 else { return nil }
+            let tail = special.trailingZeroBitCount >> 3
+            guard (second >> UInt64(tail * 8)) & 0xFF == UInt64(ASCII.quote) else { return nil }
+            length = 8 + tail
+            second &= (1 << UInt64(tail * 8)) &- 1
+        } else {
+            length = special.trailingZeroBitCount >> 3
+            guard (first >> UInt64(length * 8)) & 0xFF == UInt64(ASCII.quote) else { return nil }
+        }
+        let name = UnsafeBufferPointer(start: base + position, count: length)
+        position += length + 1
+        let head = length >= 8 ? first : first & ((1 << UInt64(length * 8)) &- 1)
+        let key: Key
+        // The names' bytes as little-endian words: "ts", "type", "user", … ("variatio" + "n").
+        switch length {
+        case 2: key = head == 0x7374 ? .ts : .other
+        case 4: key = head == 0x6570_7974 ? .type : head == 0x7265_7375 ? .user : .other
+        case 6: key = head == 0x6E65_6572_6373 ? .screen : .other
+        case 7: key = head == 0x65_7275_7461_6566 ? .feature : .other
+        case 8: key = head == 0x6465_7355_6873_6168 ? .hashUsed : .other
+        case 9: key = head == 0x6F69_7461_6972_6176 && second == 0x6E ? .variation : .other
+        case 10: key = head == 0x656D_6972_6570_7865 && second == 0x746E ? .experiment : .other
+        case 11: key = head == 0x6F69_7461_6972_6176 && second == 0x6449_6E ? .variationId : .other
+        case 12: key = head == 0x6972_6570_7845_6E69 && second == 0x746E_656D ? .inExperiment : .other
+        default: key = .other
+        }
+        return numericKey(key, name)
+    }
+
     /// `.numeric` (remembering which) when `name` is one of `numericNames`.
+    @inline(__always)
     private mutating func numericKey(_ key: Key, _ name: UnsafeBufferPointer<UInt8>) -> Key {
         guard key == .other, !numericNames.isEmpty else { return key }
         for (index, wanted) in numericNames.enumerated() where LogTally.equal(name, wanted) {

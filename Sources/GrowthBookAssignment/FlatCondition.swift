@@ -81,7 +81,7 @@ final class FlatCondition: Sendable {
             if let equality = test as? TextEquality {
                 addText(equality.text, negated: false)
             } else if let conjunction = test as? OperatorConjunction {
-                for item in conjunction.operators.all {
+                for item in conjunction.operators {
                     if let version = item as? VersionOperator {
                         let simple = SimpleVersion.keys(ofPadded: version.expected)
                         tests.append(Test(.version, comparison: version.comparison, start: units.count,

@@ -1,30 +1,27 @@
 /// One compiled operator of an operator object (`$gt`, `$in`, `$vgte`, …).
 ///
-/// Each operator is a subclass that overrides `evaluate`; all of them are immutable, which is
-/// why the unchecked `Sendable` holds.
-class OperatorMatcher: @unchecked Sendable {
-    /// Whether `actual` satisfies the operator; `nil` where JavaScript would throw. Subclasses
-    /// override this; the base class is never instantiated.
-    func evaluate(_ actual: AttributeValue, groups: [String: AttributeValue]) -> Bool? {
-        nil
-    }
+/// Each operator is a final class with only immutable, `Sendable` fields (so the compiler checks
+/// that it is `Sendable`); an operator object holds them as `any OperatorMatcher`.
+protocol OperatorMatcher: AnyObject, Sendable {
+    /// Whether `actual` satisfies the test; `nil` where JavaScript would throw.
+    func evaluate(_ actual: AttributeValue, groups: [String: AttributeValue]) -> Bool?
 }
 
 /// Decided when compiling: unknown operators and ill-typed operands are false.
-final class ConstantOperator: OperatorMatcher, @unchecked Sendable {
+final class ConstantOperator: OperatorMatcher {
     let result: Bool
 
     init(_ result: Bool) {
         self.result = result
     }
 
-    override func evaluate(_ actual: AttributeValue, groups: [String: AttributeValue]) -> Bool? {
+    func evaluate(_ actual: AttributeValue, groups: [String: AttributeValue]) -> Bool? {
         result
     }
 }
 
 /// `$veq $vne $vgt $vgte $vlt $vlte`, comparing padded version strings.
-final class VersionOperator: OperatorMatcher, @unchecked Sendable {
+final class VersionOperator: OperatorMatcher {
     let comparison: PaddedVersion.Comparison
     let expected: [UInt16]
 
@@ -33,14 +30,14 @@ final class VersionOperator: OperatorMatcher, @unchecked Sendable {
         expected = PaddedVersion.units(of: operand)
     }
 
-    override func evaluate(_ actual: AttributeValue, groups: [String: AttributeValue]) -> Bool? {
+    func evaluate(_ actual: AttributeValue, groups: [String: AttributeValue]) -> Bool? {
         let ordering = expected.withUnsafeBufferPointer { PaddedVersion.compare(actual, to: $0) }
         return comparison.holds(ordering: ordering)
     }
 }
 
 /// `$eq` (or `$ne` when negated): JavaScript `===`.
-final class StrictEqualityOperator: OperatorMatcher, @unchecked Sendable {
+final class StrictEqualityOperator: OperatorMatcher {
     let operand: AttributeValue
     let negated: Bool
 
@@ -49,7 +46,7 @@ final class StrictEqualityOperator: OperatorMatcher, @unchecked Sendable {
         self.negated = negated
     }
 
-    override func evaluate(_ actual: AttributeValue, groups: [String: AttributeValue]) -> Bool? {
+    func evaluate(_ actual: AttributeValue, groups: [String: AttributeValue]) -> Bool? {
         actual.isStrictlyEqual(to: operand) != negated
     }
 }
@@ -60,7 +57,7 @@ enum Relation: Sendable {
 }
 
 /// `$lt $lte $gt $gte` with JavaScript's mixed-type comparison (`"8" > 5` holds).
-final class RelationalOperator: OperatorMatcher, @unchecked Sendable {
+final class RelationalOperator: OperatorMatcher {
     let relation: Relation
     let operand: JavaScriptPrimitive
 
@@ -69,7 +66,7 @@ final class RelationalOperator: OperatorMatcher, @unchecked Sendable {
         self.operand = operand.primitive
     }
 
-    override func evaluate(_ actual: AttributeValue, groups: [String: AttributeValue]) -> Bool? {
+    func evaluate(_ actual: AttributeValue, groups: [String: AttributeValue]) -> Bool? {
         let value = actual.primitive
         // `a <= b` is `!(b < a)` and `a >= b` is `!(a < b)`, except that an undefined
         // comparison (NaN on either side) makes all four false.
@@ -83,20 +80,20 @@ final class RelationalOperator: OperatorMatcher, @unchecked Sendable {
 }
 
 /// `$exists`: whether the value is (or is not) non-null.
-final class ExistsOperator: OperatorMatcher, @unchecked Sendable {
+final class ExistsOperator: OperatorMatcher {
     let wanted: Bool
 
     init(_ wanted: Bool) {
         self.wanted = wanted
     }
 
-    override func evaluate(_ actual: AttributeValue, groups: [String: AttributeValue]) -> Bool? {
+    func evaluate(_ actual: AttributeValue, groups: [String: AttributeValue]) -> Bool? {
         wanted ? !actual.isNull : actual.isNull
     }
 }
 
 /// `$in $nin $ini $nini`: membership, intersecting when the attribute is an array.
-final class MembershipOperator: OperatorMatcher, @unchecked Sendable {
+final class MembershipOperator: OperatorMatcher {
     let list: MembershipList
     let negated: Bool
 
@@ -105,13 +102,13 @@ final class MembershipOperator: OperatorMatcher, @unchecked Sendable {
         self.negated = negated
     }
 
-    override func evaluate(_ actual: AttributeValue, groups: [String: AttributeValue]) -> Bool? {
+    func evaluate(_ actual: AttributeValue, groups: [String: AttributeValue]) -> Bool? {
         list.matches(actual) != negated
     }
 }
 
 /// `$inGroup $notInGroup`: membership in a saved group, looked up when evaluating.
-final class SavedGroupOperator: OperatorMatcher, @unchecked Sendable {
+final class SavedGroupOperator: OperatorMatcher {
     let groupID: String
     let negated: Bool
 
@@ -120,7 +117,7 @@ final class SavedGroupOperator: OperatorMatcher, @unchecked Sendable {
         self.negated = negated
     }
 
-    override func evaluate(_ actual: AttributeValue, groups: [String: AttributeValue]) -> Bool? {
+    func evaluate(_ actual: AttributeValue, groups: [String: AttributeValue]) -> Bool? {
         Self.includes(groups[groupID], actual).map { $0 != negated }
     }
 
@@ -149,27 +146,27 @@ final class SavedGroupOperator: OperatorMatcher, @unchecked Sendable {
 }
 
 /// `$not` at value level.
-final class NotOperator: OperatorMatcher, @unchecked Sendable {
+final class NotOperator: OperatorMatcher {
     let test: ValueMatcher
 
     init(_ test: ValueMatcher) {
         self.test = test
     }
 
-    override func evaluate(_ actual: AttributeValue, groups: [String: AttributeValue]) -> Bool? {
+    func evaluate(_ actual: AttributeValue, groups: [String: AttributeValue]) -> Bool? {
         test.evaluate(actual, groups: groups).map { !$0 }
     }
 }
 
 /// `$size`: the array's length must satisfy the test.
-final class SizeOperator: OperatorMatcher, @unchecked Sendable {
+final class SizeOperator: OperatorMatcher {
     let test: ValueMatcher
 
     init(_ test: ValueMatcher) {
         self.test = test
     }
 
-    override func evaluate(_ actual: AttributeValue, groups: [String: AttributeValue]) -> Bool? {
+    func evaluate(_ actual: AttributeValue, groups: [String: AttributeValue]) -> Bool? {
         guard case .array(let elements) = actual else { return false }
         return test.evaluate(.number(Double(elements.count)), groups: groups)
     }
@@ -177,7 +174,7 @@ final class SizeOperator: OperatorMatcher, @unchecked Sendable {
 
 /// `$elemMatch`: some truthy element satisfies an operator object (applied to the element as
 /// a value) or a condition (applied to the element as the tested object).
-final class ElementMatchOperator: OperatorMatcher, @unchecked Sendable {
+final class ElementMatchOperator: OperatorMatcher {
     let valueTest: ValueMatcher?
     let condition: ConditionNode?
 
@@ -187,7 +184,7 @@ final class ElementMatchOperator: OperatorMatcher, @unchecked Sendable {
         self.condition = condition
     }
 
-    override func evaluate(_ actual: AttributeValue, groups: [String: AttributeValue]) -> Bool? {
+    func evaluate(_ actual: AttributeValue, groups: [String: AttributeValue]) -> Bool? {
         guard case .array(let elements) = actual else { return false }
         // JavaScript inspects the operand before looking at any element.
         guard valueTest != nil || condition != nil else { return nil }
@@ -206,14 +203,14 @@ final class ElementMatchOperator: OperatorMatcher, @unchecked Sendable {
 }
 
 /// `$all` / `$alli`: every test must be met by some element.
-final class ContainsAllOperator: OperatorMatcher, @unchecked Sendable {
+final class ContainsAllOperator: OperatorMatcher {
     let tests: [ValueMatcher]
 
     init(_ tests: [ValueMatcher]) {
         self.tests = tests
     }
 
-    override func evaluate(_ actual: AttributeValue, groups: [String: AttributeValue]) -> Bool? {
+    func evaluate(_ actual: AttributeValue, groups: [String: AttributeValue]) -> Bool? {
         guard case .array(let elements) = actual else { return false }
         for test in tests {
             var found = false
@@ -231,7 +228,7 @@ final class ContainsAllOperator: OperatorMatcher, @unchecked Sendable {
 }
 
 /// `$regex` / `$regexi`, matched against `String(value)`.
-final class RegexOperator: OperatorMatcher, @unchecked Sendable {
+final class RegexOperator: OperatorMatcher {
     let regex: JavaScriptRegex
 
     init(_ regex: JavaScriptRegex) {
@@ -240,7 +237,7 @@ final class RegexOperator: OperatorMatcher, @unchecked Sendable {
 
     /// A test that gives up on the step budget fails the whole condition (as a JavaScript throw
     /// would) and is recorded for ``RegexBudget/takeWarnings()``.
-    override func evaluate(_ actual: AttributeValue, groups: [String: AttributeValue]) -> Bool? {
+    func evaluate(_ actual: AttributeValue, groups: [String: AttributeValue]) -> Bool? {
         let text: String
         if case .string(let string) = actual { text = string } else { text = actual.javaScriptString }
         guard let result = regex.test(text) else {
@@ -252,14 +249,14 @@ final class RegexOperator: OperatorMatcher, @unchecked Sendable {
 }
 
 /// `$type`: GrowthBook's type name of the value.
-final class TypeOperator: OperatorMatcher, @unchecked Sendable {
+final class TypeOperator: OperatorMatcher {
     let name: String
 
     init(_ name: String) {
         self.name = name
     }
 
-    override func evaluate(_ actual: AttributeValue, groups: [String: AttributeValue]) -> Bool? {
+    func evaluate(_ actual: AttributeValue, groups: [String: AttributeValue]) -> Bool? {
         actual.typeName == name
     }
 }

@@ -10,6 +10,9 @@ struct AssignBenchmark: ParsableCommand {
     @Option(help: "How many assignments to time.")
     var runs: Int = 20_000_000
 
+    @Flag(help: "Time a condition of operators the flat fast path does not take ($in, $ne, $exists), through the compiled matchers.")
+    var operators = false
+
     func validate() throws {
         guard runs > 0 else { throw ValidationError("--runs must be positive") }
     }
@@ -18,7 +21,10 @@ struct AssignBenchmark: ParsableCommand {
         let users = BenchUsers.contexts
         let experiment = Experiment(
             key: "bench-tablet", variations: ["control", "treatment"], weights: [0.5, 0.5], coverage: 1,
-            condition: ["platform": "tablet", "appVersion": ["$vgte": "2.0"]], hashVersion: 2)
+            condition: operators
+                ? ["platform": ["$in": ["tablet", "desktop"]], "appVersion": ["$vgte": "2.0", "$ne": "10.1.0"], "id": ["$exists": true]]
+                : ["platform": "tablet", "appVersion": ["$vgte": "2.0"]],
+            hashVersion: 2)
         let engine = AssignmentEngine()
         var inExperiment = 0
         var variationSum = 0

@@ -93,6 +93,7 @@ public final class SimulationRunner {
 
 /// Hands blocks to workers in order, at most `window` ahead of the writer, and gives the writer
 /// each block's result in order.
+/// Unchecked `Sendable`: every mutable field is read and written only while holding `condition`.
 final class BlockQueue: @unchecked Sendable {
     typealias Outcome = Result<(JSONLinesEncoder, [LoggedEvent], SimulationSummary), Error>
 

@@ -19,7 +19,7 @@ public enum StoreAnalysis {
 /// The SQL behind ``AggregateQueries`` on one connection. Exposed units go into a temporary table
 /// first (`remix_units`: experiment, user, the variation — NULL when several —, first exposure);
 /// order statistics are read from a scratch table of the values asked about.
-final class StoreAggregates: AggregateQueries, @unchecked Sendable {
+final class StoreAggregates: AggregateQueries {
     let store: PostgresStore
     /// What the scratch table holds now (so that a second question about it does not refill it).
     var scratch: String?

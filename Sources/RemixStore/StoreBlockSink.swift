@@ -157,6 +157,7 @@ func blocking(_ body: @escaping @Sendable () async -> Void) {
 }
 
 /// The result of a task, handed to the thread that waits for it.
+/// Unchecked `Sendable`: `result` is read and written only under `lock`.
 private final class ResultBox<T>: @unchecked Sendable {
     private let lock = NSLock()
     private var result: Result<T, any Error>?

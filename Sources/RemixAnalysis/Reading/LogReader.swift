@@ -350,6 +350,7 @@ extension LineSplitter {
 }
 
 /// Per-part results of a parallel scan.
+/// Unchecked `Sendable`: `results` is read and written only under `lock`, each part by one worker.
 private final class PartResults<Sink>: @unchecked Sendable {
     private var results: [Result<Sink, AnalysisError>?]
     private let lock = NSLock()

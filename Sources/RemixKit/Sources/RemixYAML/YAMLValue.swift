@@ -1,5 +1,7 @@
 /// A node of a parsed YAML document that remembers where it came from, so every type or shape
 /// problem can be reported at its line and column.
+/// Unchecked `Sendable`: Yams' `Node` is not marked `Sendable`, but a parsed node is never
+/// mutated (only read through `let`s), so sharing it between threads is safe.
 public struct YAMLValue: @unchecked Sendable {
     /// The underlying Yams node.
     public let node: Node

@@ -75,7 +75,7 @@ let package = Package(
             path: "Sources/RemixBench"),
         // Runs the built `remix` for the tests that use it as a user would.
         .target(name: "RemixTestSupport", path: "Tests/RemixTestSupport"),
-        .testTarget(name: "RemixKitTests", dependencies: [remixKit]),
+        .testTarget(name: "RemixKitTests", dependencies: [remixKit, remixKitTesting]),
         .testTarget(name: "ClassifiedsTests", dependencies: [remixKit, remixYAML, features]),
         .testTarget(name: "MarketplaceTests", dependencies: [remixKit, remixKitTesting, features, "RemixHost"]),
         // The example plugin's own test, written with the testing kit as a plugin author's would be.
@@ -92,7 +92,7 @@ let package = Package(
             exclude: ["Vectors"]),
         .testTarget(
             name: "RemixHostTests", dependencies: ["RemixHost", "RemixTerminal", "RemixCLI", "RemixTestSupport", remixKit, features]),
-        .testTarget(name: "RemixPluginTests", dependencies: ["RemixHost", "RemixTestSupport", remixKit, features]),
+        .testTarget(name: "RemixPluginTests", dependencies: ["RemixHost", "RemixTestSupport", remixKit, remixKitTesting, features]),
         .testTarget(
             name: "RemixInteropTests",
             dependencies: ["RemixInterop", "RemixExperiments", "RemixHost", "RemixTestSupport", remixKit, remixYAML],

@@ -1,4 +1,5 @@
 import RemixKit
+import RemixKitTesting
 import Testing
 
 /// Registering modules, looking features and apps up by name, checking slot fillers.
@@ -8,7 +9,7 @@ import Testing
         try registry.register(TestModule("One", features: [testFeature("A"), testFeature("B")], apps: [testApp("first")]))
         try registry.register(TestModule("Two", features: [testFeature("C")]), origin: "/plugins/libTwo.so")
         #expect(registry.modules.map(\.name) == ["One", "Two"])
-        #expect(registry.modules.map(\.summary) == ["test module", "test module"])
+        #expect(registry.modules.map(\.summary) == ["a module made in a test", "a module made in a test"])
         #expect(registry.modules.map(\.origin) == ["built-in", "/plugins/libTwo.so"])
         #expect(registry.features.map(\.name) == ["A", "B", "C"])
         #expect(registry.features.map(\.module) == ["One", "One", "Two"])

@@ -1,4 +1,5 @@
 import RemixKit
+import RemixKitTesting
 
 /// A view that records what reaches it: inputs for its buttons and back-button pops.
 final class TestView: View {
@@ -59,38 +60,15 @@ func testFeature(_ name: String, role: String? = nil, parameters: [ParameterSpec
     }
 }
 
-/// An app root that does nothing.
-final class TestRoot: AppRoot {
-    func start() {}
-}
-
 /// An app with one `insertion` slot.
 func testApp(_ name: String, slotDefault: String = "ManualGroupInsertion", platforms: [String] = ["phone", "tablet"]) -> AppDefinition {
     AppDefinition(
         name: name, summary: "test app \(name)", platforms: platforms,
         slots: [SlotDefinition(name: "insertion", role: "insertion", defaultFeature: slotDefault,
                                summary: "makes adverts")]
-    ) { _ in TestRoot() }
+    ) { _ in EmptyRoot() }
 }
 
-/// A module registering the given features and apps.
-struct TestModule: FeatureModule {
-    let name: String
-    let summary = "test module"
-    let features: [FeatureDescriptor]
-    let apps: [AppDefinition]
-
-    init(_ name: String, features: [FeatureDescriptor] = [], apps: [AppDefinition] = []) {
-        self.name = name
-        self.features = features
-        self.apps = apps
-    }
-
-    func register(into registrar: ModuleRegistrar) throws {
-        for feature in features { registrar.add(feature) }
-        for app in apps { registrar.add(app) }
-    }
-}
 
 /// A registry with the three insertion features (role `insertion`), a filter feature and the `shop` app.
 func insertionRegistry(slotDefault: String = "ManualGroupInsertion") throws -> FeatureRegistry {

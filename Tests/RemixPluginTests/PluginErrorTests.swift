@@ -52,7 +52,7 @@ import Testing
     @Test func theHelperRefusesAnotherABIAndRegistersNothing() throws {
         let registry = try BuiltInModules.registry()
         let registration = PluginRegistration(registry: registry, origin: "/plugins/libOld.so")
-        let status = RemixPlugin.register(TestModule(), registration: registration.opaquePointer,
+        let status = RemixPlugin.register(testPlugin(), registration: registration.opaquePointer,
                                           hostABI: RemixPluginABI.version, pluginABI: RemixPluginABI.version + 1)
         #expect(status == RemixPluginStatus.abiMismatch.rawValue)
         #expect(registration.pluginABI == RemixPluginABI.version + 1)
@@ -65,7 +65,7 @@ import Testing
     @Test func theHelperRegistersWithThePluginPathAsOrigin() throws {
         let registry = try BuiltInModules.registry()
         let registration = PluginRegistration(registry: registry, origin: "/plugins/libTest.so")
-        let status = RemixPlugin.register(TestModule(), registration: registration.opaquePointer,
+        let status = RemixPlugin.register(testPlugin(), registration: registration.opaquePointer,
                                           hostABI: RemixPluginABI.version)
         #expect(status == RemixPluginStatus.registered.rawValue)
         #expect(registration.pluginABI == RemixPluginABI.version)
@@ -75,7 +75,7 @@ import Testing
     }
 
     @Test func theHelperNeedsARegistration() {
-        #expect(RemixPlugin.register(TestModule(), registration: nil, hostABI: RemixPluginABI.version)
+        #expect(RemixPlugin.register(testPlugin(), registration: nil, hostABI: RemixPluginABI.version)
                 == RemixPluginStatus.noRegistration.rawValue)
     }
 
@@ -138,19 +138,19 @@ import Testing
 /// Stand-in entry points, as plugins would write them, for each way a registration can end.
 enum EntryPoints {
     static let wrongABI: PluginLoader.EntryPoint = { registration, hostABI in
-        RemixPlugin.register(TestModule(), registration: registration, hostABI: hostABI, pluginABI: hostABI + 1)
+        RemixPlugin.register(testPlugin(), registration: registration, hostABI: hostABI, pluginABI: hostABI + 1)
     }
     static let takenFeature: PluginLoader.EntryPoint = { registration, hostABI in
-        RemixPlugin.register(TestModule(feature: "ManualGroupInsertion"), registration: registration, hostABI: hostABI)
+        RemixPlugin.register(testPlugin(feature: "ManualGroupInsertion"), registration: registration, hostABI: hostABI)
     }
     static let takenApp: PluginLoader.EntryPoint = { registration, hostABI in
-        RemixPlugin.register(TestModule(app: "marketplace"), registration: registration, hostABI: hostABI)
+        RemixPlugin.register(testPlugin(app: "marketplace"), registration: registration, hostABI: hostABI)
     }
     static let takenModule: PluginLoader.EntryPoint = { registration, hostABI in
-        RemixPlugin.register(TestModule(name: "Marketplace"), registration: registration, hostABI: hostABI)
+        RemixPlugin.register(testPlugin(name: "Marketplace"), registration: registration, hostABI: hostABI)
     }
     static let throwing: PluginLoader.EntryPoint = { registration, hostABI in
-        RemixPlugin.register(TestModule(fails: true), registration: registration, hostABI: hostABI)
+        RemixPlugin.register(testPlugin(fails: true), registration: registration, hostABI: hostABI)
     }
     static let unknownStatus: PluginLoader.EntryPoint = { _, _ in 42 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import RemixHost
 import RemixKit
+import RemixKitTesting
 import RemixTestSupport
 import Testing
 
@@ -44,31 +45,20 @@ enum Remix {
 
 /// A module for exercising the entry-point helper: its names can clash with the built-in ones and
 /// its registration can throw.
-struct TestModule: FeatureModule {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String { "the catalog file is missing\n(second line)" }
-    }
+func testPlugin(name: String = "TestPlugin", feature: String = "TestFeature", app: String? = nil,
+                fails: Bool = false) -> TestModule {
+    TestModule(name, summary: "A module made by the plugin tests",
+               features: [FeatureDescriptor(name: feature, summary: "A test feature") { _ in TestFeature() }],
+               apps: app.map { [AppDefinition(name: $0, summary: "A test app", platforms: ["phone"]) { _ in EmptyRoot() }] } ?? [],
+               failure: fails ? RegistrationFailure() : nil)
+}
 
-    var name = "TestPlugin"
-    var summary = "A module made by the plugin tests"
-    var feature = "TestFeature"
-    var app: String?
-    var fails = false
-
-    func register(into registrar: ModuleRegistrar) throws {
-        if fails { throw Failure() }
-        registrar.add(FeatureDescriptor(name: feature, summary: "A test feature") { _ in TestFeature() })
-        if let app {
-            registrar.add(AppDefinition(name: app, summary: "A test app", platforms: ["phone"]) { _ in TestRoot() })
-        }
-    }
+/// What a failing test plugin throws.
+struct RegistrationFailure: Error, CustomStringConvertible {
+    var description: String { "the catalog file is missing\n(second line)" }
 }
 
 final class TestFeature: Feature {}
-
-final class TestRoot: AppRoot {
-    func start() {}
-}
 
 /// The lines of /proc/self/maps naming a file whose name ends with `suffix`: the distinct paths
 /// (Linux only; elsewhere empty).

@@ -17,13 +17,10 @@ import Testing
         let log = folder.path("same.jsonl")
         let seeds = [11, 12]
         let processes = try seeds.map { seed in
-            try Remix.process(["simulate", "--append", "--log", log, "--sessions", "1500", "--seed", "\(seed)",
-                               "--jobs", "1"], outputIn: folder, tag: "seed\(seed)")
+            try BackgroundRemix(["simulate", "--append", "--log", log, "--sessions", "1500", "--seed", "\(seed)",
+                                 "--jobs", "1"], in: Remix.root, outputIn: folder.location, tag: "seed\(seed)")
         }
-        for process in processes { try process.run() }
-        let results = zip(seeds, processes).map { seed, process in
-            Remix.finish(process, outputIn: folder, tag: "seed\(seed)")
-        }
+        let results = processes.map { $0.finish() }
         var expected = 0
         for result in results {
             #expect(result.status == 0, "stderr: \(result.stderr)")
@@ -50,14 +47,13 @@ import Testing
     @Test func sigkillLeavesOnlyTheLastLineTorn() throws {
         let folder = try TemporaryFolder()
         let log = folder.path("killed.jsonl")
-        let process = try Remix.process(["simulate", "--sessions", "200000", "--jobs", "2", "--log", log],
-                                        outputIn: folder, tag: "kill")
-        try process.run()
-        let grew = Remix.waitForGrowth(log, beyond: 1_500_000, of: process)
-        kill(process.processIdentifier, SIGKILL)
-        let result = Remix.finish(process, outputIn: folder, tag: "kill")
+        let remix = try BackgroundRemix(["simulate", "--sessions", "200000", "--jobs", "2", "--log", log],
+                                        in: Remix.root, outputIn: folder.location, tag: "kill")
+        let grew = Remix.waitForGrowth(log, beyond: 1_500_000, of: remix.process)
+        kill(remix.process.processIdentifier, SIGKILL)
+        let result = remix.finish()
         #expect(grew, "the log never grew past 1.5 MB while the run was going; stderr: \(result.stderr)")
-        #expect(result.reason == .uncaughtSignal)
+        #expect(result.signalled)
         #expect(result.status == SIGKILL)
         let lines = try LogLines(path: log)
         #expect(lines.complete.count > 1000)
@@ -95,9 +91,9 @@ import Testing
         let log = folder.path("stopped.jsonl")
         let population = folder.path("browsers.yaml")
         try Self.browsers.write(toFile: population, atomically: false, encoding: .utf8)
-        let process = try Remix.process(["simulate", "--sessions", "2000000", "--jobs", "2", "--population", population,
-                                         "--log", log], outputIn: folder, tag: "stop")
-        try process.run()
+        let remix = try BackgroundRemix(["simulate", "--sessions", "2000000", "--jobs", "2", "--population", population,
+                                         "--log", log], in: Remix.root, outputIn: folder.location, tag: "stop")
+        let process = remix.process
         // Progress is reported after sessions are appended to the log (about once a second), so
         // by then the run is under way, its signal handlers are installed, and the sessions it
         // reports may still sit in the buffer: only the flush on the signal can write them.
@@ -111,9 +107,9 @@ import Testing
             usleep(2000)
         }
         kill(process.processIdentifier, signal)
-        let result = Remix.finish(process, outputIn: folder, tag: "stop")
+        let result = remix.finish()
         #expect(reported, "no progress before the run ended; stderr: \(result.stderr)")
-        #expect(result.reason == .exit, "killed by the signal instead of exiting: \(result.status)")
+        #expect(!result.signalled, "killed by the signal instead of exiting: \(result.status)")
         #expect(result.status == status)
         #expect(result.stderr.contains("remix: \(word); the event log was flushed"))
         let lines = try LogLines(path: log)

@@ -22,44 +22,10 @@ func jsonObject(_ line: String) -> [String: Any]? {
     return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
 }
 
-/// Runs the `remix` executable built beside the test bundle, from the repository root.
+/// Watching a `remix` run in the background (``BackgroundRemix``) from the repository root.
 enum Remix {
-    static var executable: URL { RemixProcess.remix }
-
     /// The repository root.
     static var root: URL { Repository.root }
-
-    struct Result {
-        let status: Int32
-        let reason: Process.TerminationReason
-        let stdout: String
-        let stderr: String
-    }
-
-    /// A configured, not yet started process whose output goes to files in `folder`.
-    static func process(_ arguments: [String], outputIn folder: TemporaryFolder, tag: String) throws -> Process {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = root
-        let out = folder.path("\(tag).stdout"), err = folder.path("\(tag).stderr")
-        _ = FileManager.default.createFile(atPath: out, contents: nil)
-        _ = FileManager.default.createFile(atPath: err, contents: nil)
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
-        return process
-    }
-
-    /// Waits for `process` and collects what it wrote.
-    static func finish(_ process: Process, outputIn folder: TemporaryFolder, tag: String) -> Result {
-        process.waitUntilExit()
-        func read(_ name: String) -> String {
-            String(decoding: FileManager.default.contents(atPath: folder.path(name)) ?? Data(), as: UTF8.self)
-        }
-        return Result(status: process.terminationStatus, reason: process.terminationReason,
-                      stdout: read("\(tag).stdout"), stderr: read("\(tag).stderr"))
-    }
 
     /// The size of the file at `path`, 0 when missing.
     static func size(_ path: String) -> Int {

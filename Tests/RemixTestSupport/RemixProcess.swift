@@ -5,6 +5,42 @@ public struct ProcessResult: Sendable {
     public let status: Int32
     public let stdout: String
     public let stderr: String
+    /// Ended by a signal (`status` is then the signal's number).
+    public var signalled = false
+}
+
+/// A `remix` started in the background with its output going to files, for tests that race,
+/// signal or kill it while it runs.
+public final class BackgroundRemix {
+    public let process = Process()
+    private let output: String, errors: String
+
+    /// Starts `remix arguments` in `directory`, its standard output and error going to
+    /// `folder/tag.stdout` and `folder/tag.stderr`.
+    public init(_ arguments: [String], in directory: URL, outputIn folder: String, tag: String) throws {
+        output = folder + "/\(tag).stdout"
+        errors = folder + "/\(tag).stderr"
+        process.executableURL = RemixProcess.remix
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
+        _ = FileManager.default.createFile(atPath: errors, contents: nil)
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errors))
+        try process.run()
+    }
+
+    /// Waits for the process and collects what it wrote.
+    public func finish() -> ProcessResult {
+        process.waitUntilExit()
+        func read(_ path: String) -> String {
+            String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
+        }
+        var result = ProcessResult(status: process.terminationStatus, stdout: read(output), stderr: read(errors))
+        result.signalled = process.terminationReason == .uncaughtSignal
+        return result
+    }
 }
 
 /// Runs the `remix` built with the tests as a user would: arguments, a working folder, changes to

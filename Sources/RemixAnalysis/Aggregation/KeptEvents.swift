@@ -1,5 +1,5 @@
 /// The events of the value metrics' types, kept by the first pass so that a second pass over the
-/// log is not needed: each event's unit, time, type and numeric fields, 15 bytes plus 8 per field.
+/// log is not needed: each event's unit, time, type and numeric fields, 16 bytes plus 8 per field.
 /// Past a budget the keeping stops and the analysis reads the log a second time instead (see
 /// ``ValueTally``), so memory stays bounded.
 struct KeptEvents {
@@ -9,17 +9,23 @@ struct KeptEvents {
     let fieldCount: Int
     /// Events kept at most, in this part.
     let limit: Int
-    private(set) var units: [Int32] = []
-    private(set) var times: [Int64] = []
-    private(set) var typeIndices: [UInt8] = []
+    /// One kept event without its numbers.
+    struct Record {
+        var time: Int64
+        var unit: Int32
+        var typeIndex: UInt8
+        var numberMask: UInt8
+        var notNumberMask: UInt8
+    }
+
+    private(set) var records: [Record] = []
+    /// `fieldCount` numbers per record.
     private(set) var numbers: [Double] = []
-    private(set) var numberMasks: [UInt8] = []
-    private(set) var notNumberMasks: [UInt8] = []
     /// More events than `limit`: what was kept is incomplete and must not be used.
     private(set) var overflowed = false
 
     /// Bytes one event takes.
-    static func bytes(fields: Int) -> Int { 4 + 8 + 1 + 2 + 8 * fields }
+    static func bytes(fields: Int) -> Int { MemoryLayout<Record>.stride + 8 * fields }
 
     init(types: [[UInt8]], fieldCount: Int, limit: Int) {
         self.types = types
@@ -27,25 +33,22 @@ struct KeptEvents {
         self.limit = limit
     }
 
-    var count: Int { units.count }
+    var count: Int { records.count }
 
     /// The index of `type` among the kept types, unless the budget already ran out.
     func typeIndex(_ type: UnsafeBufferPointer<UInt8>) -> Int? {
-        overflowed ? nil : types.firstIndex { LogTally.equal(type, $0) }
+        overflowed ? nil : LogTally.index(of: type, in: types)
     }
 
     /// Keeps one event of the kept type `typeIndex`; past the budget, drops everything kept.
     mutating func keep(typeIndex index: Int, unit: Int, time: Int64, fields: LineFields) {
-        guard units.count < limit else {
+        guard records.count < limit else {
             self = KeptEvents(types: types, fieldCount: fieldCount, limit: limit, overflowed: true)
             return
         }
-        units.append(Int32(unit))
-        times.append(time)
-        typeIndices.append(UInt8(index))
+        records.append(Record(time: time, unit: Int32(unit), typeIndex: UInt8(index), numberMask: fields.numberMask,
+                              notNumberMask: fields.notNumberMask))
         for field in 0..<fieldCount { numbers.append(fields.numbers[field]) }
-        numberMasks.append(fields.numberMask)
-        notNumberMasks.append(fields.notNumberMask)
     }
 
     private init(types: [[UInt8]], fieldCount: Int, limit: Int, overflowed: Bool) {
@@ -60,20 +63,20 @@ struct KeptEvents {
             self = KeptEvents(types: types, fieldCount: fieldCount, limit: limit, overflowed: true)
             return
         }
-        units += other.units.map { Int32(unitMap[Int($0)]) }
-        times += other.times
-        typeIndices += other.typeIndices
+        records += other.records.map { record in
+            var renumbered = record
+            renumbered.unit = Int32(unitMap[Int(record.unit)])
+            return renumbered
+        }
         numbers += other.numbers
-        numberMasks += other.numberMasks
-        notNumberMasks += other.notNumberMasks
     }
 
     /// The fields of event `index` as the scanner gave them.
     func fields(_ index: Int) -> LineFields {
         var fields = LineFields()
         for field in 0..<fieldCount { fields.numbers[field] = numbers[index * fieldCount + field] }
-        fields.numberMask = numberMasks[index]
-        fields.notNumberMask = notNumberMasks[index]
+        fields.numberMask = records[index].numberMask
+        fields.notNumberMask = records[index].notNumberMask
         return fields
     }
 }

@@ -105,7 +105,7 @@ struct LogTally {
             screens.add(name, unit: users.intern(Self.slice(line, fields.user)), time: time)
         } else {
             var unit: Int?
-            if let index = trackedBytes.firstIndex(where: { Self.equal(type, $0) }) {
+            if let index = Self.index(of: type, in: trackedBytes) {
                 unit = users.intern(Self.slice(line, fields.user))
                 record(tracked: index, unit: unit ?? 0, time: time)
             }
@@ -161,6 +161,13 @@ struct LogTally {
             for index in 0..<expected.count where bytes[index] != expected[index] { return false }
             return true
         }
+    }
+
+    /// The index of `bytes` among `names` (a loop over indices: no element is retained).
+    @inline(__always)
+    static func index(of bytes: UnsafeBufferPointer<UInt8>, in names: [[UInt8]]) -> Int? {
+        for index in names.indices where equal(bytes, names[index]) { return index }
+        return nil
     }
 
     static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ name: [UInt8]) -> Bool {

@@ -94,9 +94,9 @@ struct ValueTally: LineSink {
     /// Adds the events the first pass kept instead of reading the log again; their types and
     /// fields must be this tally's `events` and `numericNames`, in order.
     mutating func add(_ kept: KeptEvents) {
-        for index in 0..<kept.count where kept.times[index] < until {
-            add(event: Int(kept.typeIndices[index]), time: kept.times[index], unit: Int(kept.units[index]),
-                fields: kept.fields(index))
+        for index in 0..<kept.count where kept.records[index].time < until {
+            let record = kept.records[index]
+            add(event: Int(record.typeIndex), time: record.time, unit: Int(record.unit), fields: kept.fields(index))
         }
     }
 

@@ -43,6 +43,10 @@ struct VariationCounter: ExperimentFigures {
         otherScreenUnits = Array(repeating: 0, count: variationCount)
         durations = Array(repeating: [], count: variationCount)
         unknownDurations = Array(repeating: 0, count: variationCount)
+        // What the unit loop reads, without reference-counted parts: copying a reader (its
+        // definition's strings) or the value tally for every unit and metric costs more than the rest.
+        let plans = readers.map { UnitPlan($0, timed: $0.tracked.map { tally.earliestTimes[$0] != nil } ?? false) }
+        let sums: [ValueTally.Sums] = values?.sums[experimentIndex] ?? []
         for (unit, exposure) in experiment.exposures.enumerated() {
             if let include, !include(unit) { continue }
             if exposure.variation == LogTally.Exposure.multiple {
@@ -57,24 +61,22 @@ struct VariationCounter: ExperimentFigures {
             units[slot] += 1
             exposureSpan = exposureSpan.map { min($0.lowerBound, exposure.first)...max($0.upperBound, exposure.first) }
                 ?? exposure.first...exposure.first
-            for (metric, reader) in readers.enumerated() {
-                if let values, let first = reader.first {
-                    let (value, count) = MetricReader.value(first, values: values, experiment: experimentIndex, unit: unit)
-                    let second = (reader.second ?? reader.pre).map {
-                        MetricReader.value($0, values: values, experiment: experimentIndex, unit: unit).value
-                    }
-                    let keep = reader.definition.kind == .quantile && reader.definition.level == .unit
-                    accumulators[slot][metric].add(value, count: count, second: second, keepValue: keep)
+            for metric in plans.indices {
+                let plan = plans[metric]
+                if let first = plan.first, !sums.isEmpty {
+                    let (value, count) = Self.value(first, sums, unit: unit)
+                    let second = plan.second.map { Self.value($0, sums, unit: unit).value }
+                    accumulators[slot][metric].add(value, count: count, second: second, keepValue: plan.keepsValue)
                     continue
                 }
-                guard let index = reader.tracked, unit < tally.lastTimes[index].count,
+                guard let index = plan.tracked, unit < tally.lastTimes[index].count,
                       tally.lastTimes[index][unit] >= exposure.first else { continue }
                 accumulators[slot][metric].conversions += 1
-                if metric == 0, let earliest = tally.earliestTimes[index] {
-                    switch earliest.firstTime(unit: unit, atOrAfter: exposure.first) {
+                if metric == 0, plan.timed {
+                    switch tally.earliestTimes[index]?.firstTime(unit: unit, atOrAfter: exposure.first) {
                     case .time(let time): durations[slot].append(time - exposure.first)
                     case .unknown: unknownDurations[slot] += 1
-                    case .none: break
+                    case .some(.none), nil: break
                     }
                 }
             }
@@ -110,6 +112,58 @@ struct VariationCounter: ExperimentFigures {
         if let first = reader.first { reader.first?.cap = cap(first) }
         if let second = reader.second { reader.second?.cap = cap(second) }
         if reader.pre != nil { reader.pre?.cap = reader.first?.cap }
+    }
+
+    /// One metric as the unit loop reads it.
+    private struct UnitPlan {
+        /// The first pass's tracked index of a plain proportion's event.
+        var tracked: Int?
+        /// Whether that event's earliest times are kept (time to conversion).
+        var timed: Bool
+        var first: PartPlan?
+        /// A ratio's denominator or a CUPED covariate.
+        var second: PartPlan?
+        /// A unit-level quantile keeps each unit's value.
+        var keepsValue: Bool
+
+        init(_ reader: MetricReader, timed: Bool) {
+            tracked = reader.tracked
+            self.timed = timed
+            first = reader.first.map(PartPlan.init)
+            second = (reader.second ?? reader.pre).map(PartPlan.init)
+            keepsValue = reader.definition.kind == .quantile && reader.definition.level == .unit
+        }
+    }
+
+    /// A metric part as ``MetricReader/value(_:values:experiment:unit:capped:)`` reads it.
+    private struct PartPlan {
+        var column: Int
+        var proportion: Bool
+        var countsEvents: Bool
+        var cap: Double?
+
+        init(_ part: MetricReader.Part) {
+            column = part.column
+            proportion = part.definition.kind == .proportion
+            countsEvents = part.definition.value == nil
+            cap = part.cap
+        }
+    }
+
+    /// A part's capped value for `unit` and its number of events, from the experiment's sums.
+    @inline(__always)
+    private static func value(_ part: PartPlan, _ sums: [ValueTally.Sums], unit: Int) -> (value: Double, count: Int) {
+        let count = unit < sums[part.column].count.count ? Int(sums[part.column].count[unit]) : 0
+        var value: Double
+        if part.proportion {
+            value = count > 0 ? 1 : 0
+        } else if part.countsEvents {
+            value = Double(count)
+        } else {
+            value = unit < sums[part.column].sum.count ? sums[part.column].sum[unit] : 0
+        }
+        if let cap = part.cap { value = min(value, cap) }
+        return (value, count)
     }
 
     /// Event-level quantiles from the events the value pass kept, per slot.

@@ -11,10 +11,10 @@ package struct LineScanner {
     /// The deepest nesting of objects and arrays accepted (the line's own object is level 1).
     static let depthLimit = 64
 
-    let bytes: UnsafeBufferPointer<UInt8>
+    private(set) var bytes: UnsafeBufferPointer<UInt8>
     /// `bytes`' start; never read when `count` is 0.
-    let base: UnsafePointer<UInt8>
-    let count: Int
+    private(set) var base: UnsafePointer<UInt8>
+    private(set) var count: Int
     var position = 0
     /// Why the last scan failed.
     package private(set) var failure: BadLineReason?
@@ -28,6 +28,16 @@ package struct LineScanner {
         self.numericNames = numericNames
         base = bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!
         count = bytes.count
+    }
+
+    /// Makes the scanner read `line` from its start, as a new one would.
+    mutating func reset(_ line: UnsafeBufferPointer<UInt8>) {
+        bytes = line
+        base = line.baseAddress ?? UnsafePointer(bitPattern: 1)!
+        count = line.count
+        position = 0
+        failure = nil
+        numericIndex = 0
     }
 
     /// Scans the whole line into `fields`; false (with ``failure`` set) when the line is not a

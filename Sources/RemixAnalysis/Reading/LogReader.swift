@@ -174,10 +174,15 @@ package struct LineSplitter {
     /// unread (a pass over a log the first pass has checked).
     let needles: [[UInt8]]
 
+    /// One scanner for every line, reset per line (making one per line would retain and release
+    /// its `numericNames` for each).
+    private var scanner: LineScanner
+
     init(maxLineLength: Int, numericNames: [[UInt8]] = [], needles: [[UInt8]] = []) {
         self.maxLineLength = maxLineLength
         self.numericNames = numericNames
         self.needles = needles
+        scanner = LineScanner(UnsafeBufferPointer(start: nil, count: 0), numericNames: numericNames)
     }
 
     /// Counts the complete lines of `bytes` (and at the end of input the last, unterminated one);
@@ -240,7 +245,7 @@ package struct LineSplitter {
     private mutating func count<Sink: LineSink>(_ line: UnsafeBufferPointer<UInt8>, tally: inout Sink) -> BadLineReason? {
         guard line.count <= maxLineLength else { return .tooLong(limit: maxLineLength) }
         if !needles.isEmpty, !Self.mayHold(line, needles) { return nil }
-        var scanner = LineScanner(line, numericNames: numericNames)
+        scanner.reset(line)
         guard scanner.scan(into: &fields) else { return scanner.failure ?? .syntax(byte: 1) }
         guard fields.hasEscapes else { return tally.add(fields, in: line, raw: line) }
         guard let plain = EscapeDecoder.relayout(fields, of: line, into: &decoded) else { return .loneSurrogate }

@@ -126,7 +126,9 @@ public final class Window: WireframeFactory {
     /// Acts on a panel's view as the user would.
     public func send(_ input: UserInput, to panel: Panel) throws {
         guard !isBlocked else { throw NavigationError.blocked }
-        guard let front = frontViewable, Self.forEachVisibleView(of: front, { view, _ in view === panel.view }) else {
+        // The view alone is captured: capturing the panel would copy it.
+        let target = panel.view
+        guard let front = frontViewable, Self.forEachVisibleView(of: front, { view, _ in view === target }) else {
             throw NavigationError.notInFront
         }
         if case .press(Panel.leftButtonID) = input, let stack = stackHolding(panel.view),

@@ -9,13 +9,19 @@ import RemixKit
 final class SimulatedUser {
     private enum Mode { case pursuing, leaving, done }
 
-    /// One intent being pursued.
-    private struct Attempt {
+    /// One intent being pursued. A class: the user reads it several times per step, and a copy
+    /// of the intent and its values would retain each of their strings and arrays.
+    private final class Attempt {
         let intent: Population.Intent
         let values: Population.IntentValues
         var started = false
         var errorPending = false
         var errors = 0
+
+        init(intent: Population.Intent, values: Population.IntentValues) {
+            self.intent = intent
+            self.values = values
+        }
     }
 
     private let session: AppSession
@@ -179,7 +185,7 @@ final class SimulatedUser {
     /// One step toward the started intent on the front screen: give up by chance, retry or give
     /// up after an error, fill fields, pick a row, press forward — or go back from a dead end.
     private func act(_ panels: [Panel]) {
-        guard var current = attempt else { return }
+        guard let current = attempt else { return }
         let front = panels[0]
         let factors = effectFactors(screen: front.content.name)
         let abandon = min(1, (persona.abandon[front.content.name] ?? persona.abandonElsewhere) * factors.abandon)
@@ -195,7 +201,6 @@ final class SimulatedUser {
                 return giveUp(.error, panels)
             }
             current.errorPending = false
-            attempt = current
             if !current.started { return begin(panels) }
         }
         var content = front.content

@@ -25,10 +25,12 @@ final class SimulatedUser {
     }
 
     private let session: AppSession
-    private let persona: Population.Persona
+    private let sharedPersona: SharedPersona
+    private var persona: Population.Persona { sharedPersona.value }
     /// The population's effects on this persona (nil when there are none).
     private let effects: ActiveEffects?
-    private let population: Population
+    private let sharedPopulation: SharedPopulation
+    private var population: Population { sharedPopulation.value }
     private let log: SessionLog
     private var random: SeededGenerator
     private var mode = Mode.pursuing
@@ -47,11 +49,12 @@ final class SimulatedUser {
     static let maximumErrors = 5
     private static let strayLetters = Array("qwertyuiopasdfghjklzxcvbnm")
 
-    init(session: AppSession, persona: Population.Persona, population: Population, log: SessionLog, random: SeededGenerator) {
+    init(session: AppSession, persona: SharedPersona, population: SharedPopulation, log: SessionLog, random: SeededGenerator) {
         self.session = session
-        self.persona = persona
-        effects = population.effects.isEmpty ? nil : ActiveEffects(population.effects, persona: persona.name)
-        self.population = population
+        sharedPersona = persona
+        effects = population.value.effects.isEmpty ? nil
+            : ActiveEffects(population.value.effects, persona: persona.value.name)
+        sharedPopulation = population
         self.log = log
         self.random = random
     }

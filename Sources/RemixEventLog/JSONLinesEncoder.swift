@@ -107,7 +107,12 @@ public struct JSONLinesEncoder {
         defer { scratch = text }
         if let textName {
             text.removeAll(keepingCapacity: true)
-            pieces { text.append(contentsOf: $0.utf8) }
+            pieces { piece in
+                // Native and small strings lend their bytes: one block copy, not one per byte.
+                if piece.utf8.withContiguousStorageIfAvailable({ text.append(contentsOf: $0) }) == nil {
+                    text.append(contentsOf: piece.utf8)
+                }
+            }
             bound += 2 + Self.bound(textName) + 2 + 6 * text.count
         }
         var date = lastDate

@@ -121,8 +121,20 @@ struct SessionSimulator: Sendable {
 /// into each session retained every string, array and table in it.
 final class SharedPopulation: Sendable {
     let value: Population
+    /// Its intents, each shared too: every attempt of a simulated user reads one.
+    let intents: [SharedIntent]
 
     init(_ value: Population) {
+        self.value = value
+        intents = value.intents.map(SharedIntent.init)
+    }
+}
+
+/// An intent read by the attempts of every session, shared by reference (see ``SharedPopulation``).
+final class SharedIntent: Sendable {
+    let value: Population.Intent
+
+    init(_ value: Population.Intent) {
         self.value = value
     }
 }

@@ -12,14 +12,15 @@ final class SimulatedUser {
     /// One intent being pursued. A class: the user reads it several times per step, and a copy
     /// of the intent and its values would retain each of their strings and arrays.
     private final class Attempt {
-        let intent: Population.Intent
+        private let sharedIntent: SharedIntent
+        var intent: Population.Intent { sharedIntent.value }
         let values: Population.IntentValues
         var started = false
         var errorPending = false
         var errors = 0
 
-        init(intent: Population.Intent, values: Population.IntentValues) {
-            self.intent = intent
+        init(intent: SharedIntent, values: Population.IntentValues) {
+            sharedIntent = intent
             self.values = values
         }
     }
@@ -30,7 +31,6 @@ final class SimulatedUser {
     /// The population's effects on this persona (nil when there are none).
     private let effects: ActiveEffects?
     private let sharedPopulation: SharedPopulation
-    private var population: Population { sharedPopulation.value }
     private let log: SessionLog
     private var random: SeededGenerator
     private var mode = Mode.pursuing
@@ -108,11 +108,12 @@ final class SimulatedUser {
             mode = .done
             return
         }
-        let intent = population.intents[plan.removeFirst()]
-        let values = intent.values.isEmpty ? Population.IntentValues(texts: [:], path: [], weight: 1)
-            : intent.values[Population.pick(intent.values, weight: \.weight, &random)]
+        let intent = sharedPopulation.intents[plan.removeFirst()]
+        let choices = intent.value.values
+        let values = choices.isEmpty ? Population.IntentValues(texts: [:], path: [], weight: 1)
+            : choices[Population.pick(choices, weight: \.weight, &random)]
         attempt = Attempt(intent: intent, values: values)
-        log.watch(intent.success?.value)
+        log.watch(intent.value.success?.value)
     }
 
     private func record(_ outcome: IntentOutcome) {

@@ -67,43 +67,188 @@ public struct Experiment: Sendable {
         }
     }
 
+    /// The fields, in one box shared by copies (copy-on-write): a session's slot chooser passes
+    /// each experiment to the engine, and a copy is then one reference instead of one per field.
+    /// Written only through ``unique()``, that is while one value owns it.
+    private final class Storage: @unchecked Sendable {
+        var key: String
+        var variations: [AttributeValue]
+        var weights: [Double]?
+        var coverage: Double?
+        var condition: Condition?
+        var parentConditions: [ParentCondition]?
+        var namespace: Namespace?
+        var hashAttribute: String?
+        var fallbackAttribute: String?
+        var hashVersion: Int?
+        var seed: String?
+        var filters: [Filter]?
+        var ranges: [BucketRange]?
+        var force: Int?
+        var active: Bool
+        var status: Status
+        var meta: [VariationMeta]?
+        var bucketing: Bucketing
+
+        init(
+            key: String, variations: [AttributeValue], weights: [Double]?, coverage: Double?,
+            condition: Condition?, parentConditions: [ParentCondition]?, namespace: Namespace?,
+            hashAttribute: String?, fallbackAttribute: String?, hashVersion: Int?, seed: String?,
+            filters: [Filter]?, ranges: [BucketRange]?, force: Int?, active: Bool, status: Status,
+            meta: [VariationMeta]?, bucketing: Bucketing
+        ) {
+            self.key = key
+            self.variations = variations
+            self.weights = weights
+            self.coverage = coverage
+            self.condition = condition
+            self.parentConditions = parentConditions
+            self.namespace = namespace
+            self.hashAttribute = hashAttribute
+            self.fallbackAttribute = fallbackAttribute
+            self.hashVersion = hashVersion
+            self.seed = seed
+            self.filters = filters
+            self.ranges = ranges
+            self.force = force
+            self.active = active
+            self.status = status
+            self.meta = meta
+            self.bucketing = bucketing
+        }
+
+        func copy() -> Storage {
+            Storage(
+                key: key, variations: variations, weights: weights, coverage: coverage, condition: condition,
+                parentConditions: parentConditions, namespace: namespace, hashAttribute: hashAttribute,
+                fallbackAttribute: fallbackAttribute, hashVersion: hashVersion, seed: seed, filters: filters,
+                ranges: ranges, force: force, active: active, status: status, meta: meta, bucketing: bucketing)
+        }
+    }
+
+    private var storage: Storage
+
+    /// The box, copied first if another value shares it.
+    private mutating func unique() -> Storage {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        return storage
+    }
+
     /// The experiment's key (also the default hash seed).
-    public var key: String { didSet { refreshBucketing() } }
+    public var key: String {
+        get { storage.key }
+        set {
+            unique().key = newValue
+            refreshBucketing()
+        }
+    }
     /// The variations' values; index `i` is variation `i`.
-    public var variations: [AttributeValue] { didSet { refreshBucketing() } }
+    public var variations: [AttributeValue] {
+        get { storage.variations }
+        set {
+            unique().variations = newValue
+            refreshBucketing()
+        }
+    }
     /// Traffic split between variations; equal when absent or invalid.
-    public var weights: [Double]? { didSet { refreshBucketing() } }
+    public var weights: [Double]? {
+        get { storage.weights }
+        set {
+            unique().weights = newValue
+            refreshBucketing()
+        }
+    }
     /// Share of users included, 0 to 1; 1 when absent.
-    public var coverage: Double? { didSet { refreshBucketing() } }
+    public var coverage: Double? {
+        get { storage.coverage }
+        set {
+            unique().coverage = newValue
+            refreshBucketing()
+        }
+    }
     /// Targeting condition on the user's attributes.
-    public var condition: Condition?
+    public var condition: Condition? {
+        get { storage.condition }
+        set { unique().condition = newValue }
+    }
     /// Prerequisite features that must hold for the user to be included.
-    public var parentConditions: [ParentCondition]?
+    public var parentConditions: [ParentCondition]? {
+        get { storage.parentConditions }
+        set { unique().parentConditions = newValue }
+    }
     /// Namespace slice; ignored when `filters` is set.
-    public var namespace: Namespace?
+    public var namespace: Namespace? {
+        get { storage.namespace }
+        set { unique().namespace = newValue }
+    }
     /// The attribute whose value is hashed; `id` when absent or empty.
-    public var hashAttribute: String? { didSet { refreshBucketing() } }
+    public var hashAttribute: String? {
+        get { storage.hashAttribute }
+        set {
+            unique().hashAttribute = newValue
+            refreshBucketing()
+        }
+    }
     /// A second attribute for sticky bucketing; GrowthBook only consults it when sticky
     /// bucketing is on, which this engine does not implement, so `run` ignores it.
-    public var fallbackAttribute: String?
+    public var fallbackAttribute: String? {
+        get { storage.fallbackAttribute }
+        set { unique().fallbackAttribute = newValue }
+    }
     /// Hash algorithm version (1 or 2); 1 when absent or 0.
-    public var hashVersion: Int? { didSet { refreshBucketing() } }
+    public var hashVersion: Int? {
+        get { storage.hashVersion }
+        set {
+            unique().hashVersion = newValue
+            refreshBucketing()
+        }
+    }
     /// Hash seed; the key when absent or empty.
-    public var seed: String? { didSet { refreshBucketing() } }
+    public var seed: String? {
+        get { storage.seed }
+        set {
+            unique().seed = newValue
+            refreshBucketing()
+        }
+    }
     /// Hash-based filters that replace the namespace check.
-    public var filters: [Filter]?
+    public var filters: [Filter]? {
+        get { storage.filters }
+        set { unique().filters = newValue }
+    }
     /// Explicit bucket ranges, overriding `weights` and `coverage`.
-    public var ranges: [BucketRange]? { didSet { refreshBucketing() } }
+    public var ranges: [BucketRange]? {
+        get { storage.ranges }
+        set {
+            unique().ranges = newValue
+            refreshBucketing()
+        }
+    }
     /// A variation every included user gets (reported with `hashUsed == false`).
-    public var force: Int?
+    public var force: Int? {
+        get { storage.force }
+        set { unique().force = newValue }
+    }
     /// Whether the experiment runs at all.
-    public var active: Bool
+    public var active: Bool {
+        get { storage.active }
+        set { unique().active = newValue }
+    }
     /// Life-cycle status.
-    public var status: Status
+    public var status: Status {
+        get { storage.status }
+        set { unique().status = newValue }
+    }
     /// Per-variation metadata (keys and names).
-    public var meta: [VariationMeta]? { didSet { refreshBucketing() } }
+    public var meta: [VariationMeta]? {
+        get { storage.meta }
+        set {
+            unique().meta = newValue
+            refreshBucketing()
+        }
+    }
 
-    private(set) var bucketing: Bucketing
+    var bucketing: Bucketing { storage.bucketing }
 
     /// An experiment with GrowthBook's defaults for every field not given.
     public init(
@@ -125,28 +270,16 @@ public struct Experiment: Sendable {
         status: Status = .running,
         meta: [VariationMeta]? = nil
     ) {
-        self.key = key
-        self.variations = variations
-        self.weights = weights
-        self.coverage = coverage
-        // GrowthBook skips a falsy condition (`experiment.condition && …`).
-        self.condition = condition.flatMap { $0.isTruthy ? Condition(parsing: $0) : nil }
-        self.parentConditions = parentConditions
-        self.namespace = namespace
-        self.hashAttribute = hashAttribute
-        self.fallbackAttribute = fallbackAttribute
-        self.hashVersion = hashVersion
-        self.seed = seed
-        self.filters = filters
-        self.ranges = ranges
-        self.force = force
-        self.active = active
-        self.status = status
-        self.meta = meta
-        bucketing = Bucketing(
-            key: key, seed: seed, hashVersion: hashVersion, hashAttribute: hashAttribute,
-            variations: variations, coverage: coverage, weights: weights, ranges: ranges, meta: meta
-        )
+        storage = Storage(
+            key: key, variations: variations, weights: weights, coverage: coverage,
+            // GrowthBook skips a falsy condition (`experiment.condition && …`).
+            condition: condition.flatMap { $0.isTruthy ? Condition(parsing: $0) : nil },
+            parentConditions: parentConditions, namespace: namespace, hashAttribute: hashAttribute,
+            fallbackAttribute: fallbackAttribute, hashVersion: hashVersion, seed: seed, filters: filters,
+            ranges: ranges, force: force, active: active, status: status, meta: meta,
+            bucketing: Bucketing(
+                key: key, seed: seed, hashVersion: hashVersion, hashAttribute: hashAttribute,
+                variations: variations, coverage: coverage, weights: weights, ranges: ranges, meta: meta))
     }
 
     /// An experiment whose variations are the numbers `0 ..< variationCount`.
@@ -155,12 +288,14 @@ public struct Experiment: Sendable {
     }
 
     /// How many variations the experiment has.
-    public var variationCount: Int { variations.count }
+    public var variationCount: Int { storage.variations.count }
 
     private mutating func refreshBucketing() {
-        bucketing = Bucketing(
-            key: key, seed: seed, hashVersion: hashVersion, hashAttribute: hashAttribute,
-            variations: variations, coverage: coverage, weights: weights, ranges: ranges, meta: meta
+        let fields = unique()
+        fields.bucketing = Bucketing(
+            key: fields.key, seed: fields.seed, hashVersion: fields.hashVersion, hashAttribute: fields.hashAttribute,
+            variations: fields.variations, coverage: fields.coverage, weights: fields.weights, ranges: fields.ranges,
+            meta: fields.meta
         )
     }
 }

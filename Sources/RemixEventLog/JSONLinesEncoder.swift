@@ -39,11 +39,16 @@ public struct JSONLinesEncoder {
 
         /// Encodes the members for `session` and `user`.
         public init(session: String, user: String) {
-            var encoder = JSONLinesEncoder(capacity: 0)
-            encoder.write(atMost: 20 + JSONLinesEncoder.bound(session) + JSONLinesEncoder.bound(user)) {
-                Self.write(session: session, user: user, to: &$0)
+            // Written straight into one array of the members' bound, then trimmed: one allocation
+            // per session instead of an encoder's buffers.
+            var bytes = [UInt8](repeating: 0, count: 20 + JSONLinesEncoder.bound(session) + JSONLinesEncoder.bound(user))
+            let count = bytes.withUnsafeMutableBufferPointer { buffer in
+                var out = JSONByteWriter(buffer: buffer, at: 0)
+                Self.write(session: session, user: user, to: &out)
+                return out.at
             }
-            bytes = encoder.bytes
+            bytes.removeLast(bytes.count - count)
+            self.bytes = bytes
         }
 
         fileprivate static func write(session: String, user: String, to out: inout JSONByteWriter) {
@@ -107,7 +112,12 @@ public struct JSONLinesEncoder {
         defer { scratch = text }
         if let textName {
             text.removeAll(keepingCapacity: true)
-            pieces { text.append(contentsOf: $0.utf8) }
+            pieces { piece in
+                // Native and small strings lend their bytes: one block copy, not one per byte.
+                if piece.utf8.withContiguousStorageIfAvailable({ text.append(contentsOf: $0) }) == nil {
+                    text.append(contentsOf: piece.utf8)
+                }
+            }
             bound += 2 + Self.bound(textName) + 2 + 6 * text.count
         }
         var date = lastDate

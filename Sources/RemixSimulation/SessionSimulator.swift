@@ -12,12 +12,17 @@ struct SessionSimulator: Sendable {
     private let app: AppDefinition?
     /// The population's service behaviour by parameter name.
     private let services: [String: ClosedRange<Double>]
+    /// The population and each persona, shared by every session instead of copied into it.
+    private let population: SharedPopulation
+    private let personas: [SharedPersona]
 
     init(plan: SimulationPlan, registry: FeatureRegistry) {
         self.plan = plan
         self.registry = registry
         app = try? registry.app(named: plan.app)
         services = Dictionary(plan.population.services.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 })
+        population = SharedPopulation(plan.population)
+        personas = plan.population.personas.map(SharedPersona.init)
     }
 
     /// Simulates user `index` — every session they make — appending the lines to `encoder` and
@@ -26,7 +31,8 @@ struct SessionSimulator: Sendable {
                   summary: inout SimulationSummary) throws {
         let population = plan.population
         var random = SeededGenerator(seed: Self.mix(plan.seed, UInt64(index)))
-        let persona = population.personas[Population.pick(population.personas, weight: \.weight, &random)]
+        let shared = personas[Population.pick(population.personas, weight: \.weight, &random)]
+        let persona = shared.value
         let user = "u\(plan.seed)-\(index)"
         var attributes = [String: AttributeValue](minimumCapacity: population.attributes.count + 1)
         attributes["id"] = .string(user)
@@ -45,7 +51,7 @@ struct SessionSimulator: Sendable {
         for visit in 1...visits {
             if visit > 1 { start += persona.daysBetweenVisits.sampleMilliseconds(&random) * 86_400 }
             let visitor = Visitor(user: user, session: visit == 1 ? "s\(plan.seed)-\(index)" : "s\(plan.seed)-\(index)-\(visit)",
-                                  visit: visit, persona: persona, attributes: attributes, attributeFields: attributeFields,
+                                  visit: visit, persona: shared, attributes: attributes, attributeFields: attributeFields,
                                   start: start)
             try simulate(visitor, seed: random.next(), into: &encoder, events: &events, summary: &summary)
         }
@@ -56,7 +62,7 @@ struct SessionSimulator: Sendable {
         let user: String
         let session: String
         let visit: Int
-        let persona: Population.Persona
+        let persona: SharedPersona
         let attributes: [String: AttributeValue]
         let attributeFields: [EventField]
         let start: Int64
@@ -77,7 +83,7 @@ struct SessionSimulator: Sendable {
             if let captured = log.events { events?.append(contentsOf: captured) }
         }
         log.write("session_started", [
-            EventField("app", .string(plan.app)), EventField("persona", .string(visitor.persona.name)),
+            EventField("app", .string(plan.app)), EventField("persona", .string(visitor.persona.value.name)),
             EventField("visit", .int(visitor.visit)), EventField("attributes", .object(visitor.attributeFields)),
         ])
         guard let app else { _ = try registry.app(named: plan.app); return }
@@ -90,7 +96,7 @@ struct SessionSimulator: Sendable {
         session.window.addTransitionObserver { log.record($0) }
         app.configureServices(in: session.environment, ServiceSettings(
             specs: app.serviceParameters, values: services, random: RandomSource(seed: random.next())))
-        let simulated = SimulatedUser(session: session, persona: visitor.persona, population: plan.population, log: log,
+        let simulated = SimulatedUser(session: session, persona: visitor.persona, population: population, log: log,
                                       random: SeededGenerator(seed: random.next()))
         let endScreen = simulated.run()
         let last = simulated.results.last
@@ -108,5 +114,36 @@ struct SessionSimulator: Sendable {
     static func mix(_ seed: UInt64, _ index: UInt64) -> UInt64 {
         var generator = SeededGenerator(seed: seed ^ (index &* 0x9E37_79B9_7F4A_7C15))
         return generator.next()
+    }
+}
+
+/// A population read by every session of a run, shared by reference: copying it (or a persona)
+/// into each session retained every string, array and table in it.
+final class SharedPopulation: Sendable {
+    let value: Population
+    /// Its intents, each shared too: every attempt of a simulated user reads one.
+    let intents: [SharedIntent]
+
+    init(_ value: Population) {
+        self.value = value
+        intents = value.intents.map(SharedIntent.init)
+    }
+}
+
+/// An intent read by the attempts of every session, shared by reference (see ``SharedPopulation``).
+final class SharedIntent: Sendable {
+    let value: Population.Intent
+
+    init(_ value: Population.Intent) {
+        self.value = value
+    }
+}
+
+/// A persona read by every session of a run, shared by reference (see ``SharedPopulation``).
+final class SharedPersona: Sendable {
+    let value: Population.Persona
+
+    init(_ value: Population.Persona) {
+        self.value = value
     }
 }

@@ -9,20 +9,28 @@ import RemixKit
 final class SimulatedUser {
     private enum Mode { case pursuing, leaving, done }
 
-    /// One intent being pursued.
-    private struct Attempt {
-        let intent: Population.Intent
+    /// One intent being pursued. A class: the user reads it several times per step, and a copy
+    /// of the intent and its values would retain each of their strings and arrays.
+    private final class Attempt {
+        private let sharedIntent: SharedIntent
+        var intent: Population.Intent { sharedIntent.value }
         let values: Population.IntentValues
         var started = false
         var errorPending = false
         var errors = 0
+
+        init(intent: SharedIntent, values: Population.IntentValues) {
+            sharedIntent = intent
+            self.values = values
+        }
     }
 
     private let session: AppSession
-    private let persona: Population.Persona
+    private let sharedPersona: SharedPersona
+    private var persona: Population.Persona { sharedPersona.value }
     /// The population's effects on this persona (nil when there are none).
     private let effects: ActiveEffects?
-    private let population: Population
+    private let sharedPopulation: SharedPopulation
     private let log: SessionLog
     private var random: SeededGenerator
     private var mode = Mode.pursuing
@@ -41,11 +49,12 @@ final class SimulatedUser {
     static let maximumErrors = 5
     private static let strayLetters = Array("qwertyuiopasdfghjklzxcvbnm")
 
-    init(session: AppSession, persona: Population.Persona, population: Population, log: SessionLog, random: SeededGenerator) {
+    init(session: AppSession, persona: SharedPersona, population: SharedPopulation, log: SessionLog, random: SeededGenerator) {
         self.session = session
-        self.persona = persona
-        effects = population.effects.isEmpty ? nil : ActiveEffects(population.effects, persona: persona.name)
-        self.population = population
+        sharedPersona = persona
+        effects = population.value.effects.isEmpty ? nil
+            : ActiveEffects(population.value.effects, persona: persona.value.name)
+        sharedPopulation = population
         self.log = log
         self.random = random
     }
@@ -99,11 +108,12 @@ final class SimulatedUser {
             mode = .done
             return
         }
-        let intent = population.intents[plan.removeFirst()]
-        let values = intent.values.isEmpty ? Population.IntentValues(texts: [:], path: [], weight: 1)
-            : intent.values[Population.pick(intent.values, weight: \.weight, &random)]
+        let intent = sharedPopulation.intents[plan.removeFirst()]
+        let choices = intent.value.values
+        let values = choices.isEmpty ? Population.IntentValues(texts: [:], path: [], weight: 1)
+            : choices[Population.pick(choices, weight: \.weight, &random)]
         attempt = Attempt(intent: intent, values: values)
-        log.watch(intent.success?.value)
+        log.watch(intent.value.success?.value)
     }
 
     private func record(_ outcome: IntentOutcome) {
@@ -179,7 +189,7 @@ final class SimulatedUser {
     /// One step toward the started intent on the front screen: give up by chance, retry or give
     /// up after an error, fill fields, pick a row, press forward — or go back from a dead end.
     private func act(_ panels: [Panel]) {
-        guard var current = attempt else { return }
+        guard let current = attempt else { return }
         let front = panels[0]
         let factors = effectFactors(screen: front.content.name)
         let abandon = min(1, (persona.abandon[front.content.name] ?? persona.abandonElsewhere) * factors.abandon)
@@ -195,7 +205,6 @@ final class SimulatedUser {
                 return giveUp(.error, panels)
             }
             current.errorPending = false
-            attempt = current
             if !current.started { return begin(panels) }
         }
         var content = front.content

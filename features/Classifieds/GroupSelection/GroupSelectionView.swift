@@ -50,11 +50,22 @@ public protocol GroupSelectionView: View {
 /// The headless group list: rows to select and a Reset button. A group with children drills
 /// down; a leaf group completes the choice. Each row's value is the group's title.
 public final class HeadlessGroupSelectionView: GroupSelectionView {
+    // Exclusivity is unchecked in release builds: this object belongs to one session and is
+    // used on its thread only; debug builds (the tests) keep the checks (docs/performance.md).
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     public weak var delegate: (any GroupSelectionViewDelegate)?
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     public var viewData = GroupSelectionViewData(title: "", items: []) {
         didSet { content = nil }
     }
     /// The screen for the current view data, made on first request (drivers read it every step).
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     private var content: ScreenContent?
 
     /// Makes an empty group list.

@@ -44,11 +44,22 @@ public protocol AdvertListView: View {
 
 /// The headless advert list.
 public final class HeadlessAdvertListView: AdvertListView {
+    // Exclusivity is unchecked in release builds: this object belongs to one session and is
+    // used on its thread only; debug builds (the tests) keep the checks (docs/performance.md).
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     public weak var delegate: (any AdvertListViewDelegate)?
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     public var viewData = AdvertListViewData(items: []) {
         didSet { content = nil }
     }
     /// The screen for the current view data, made on first request (drivers read it every step).
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     private var content: ScreenContent?
 
     /// Makes an empty list.

@@ -11,7 +11,15 @@ public final class SplitDiscoveryCoordinator: AppRoot, AdvertListCoordinatorDele
     private let interactor: DiscoveryInteractor
     private let advertList: AdvertListCoordinator
     private let masterNavigation: any NavigationWireframe
+    // Exclusivity is unchecked in release builds: this object belongs to one session and is
+    // used on its thread only; debug builds (the tests) keep the checks (docs/performance.md).
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     private var groupSelection: GroupSelectionCoordinator?
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     private var insertion: (any FlowCoordinator)?
 
     init(window: Window, dependencies: DiscoveryFeature.Dependencies, interactor: DiscoveryInteractor) {

@@ -29,26 +29,132 @@ extension View {
 /// The visible description of one view: its name, text, rows, text field and buttons, with the
 /// semantics a person tells from a UI (button roles, field purposes, row kinds and values, busy
 /// state; see ScreenSemantics.swift).
+///
+/// A value kept in one shared box (copy-on-write): drivers copy it several times per step (a
+/// panel, a view's cached screen), and a copy is then one reference instead of one per field.
 public struct ScreenContent: Equatable, Sendable {
+    /// The fields. Mutated only through ``ScreenContent/unique()``, that is while this value is
+    /// its only owner, so a box shared between values (or threads) is never written.
+    @usableFromInline
+    final class Storage: @unchecked Sendable {
+        // Exclusivity is unchecked in release builds: a box is written only while one value owns
+        // it (copy-on-write), on that value's thread; debug builds (the tests) keep the checks.
+        #if !DEBUG
+        @exclusivity(unchecked)
+        #endif
+        @usableFromInline var name: String
+        #if !DEBUG
+        @exclusivity(unchecked)
+        #endif
+        @usableFromInline var context: String?
+        #if !DEBUG
+        @exclusivity(unchecked)
+        #endif
+        @usableFromInline var title: String
+        #if !DEBUG
+        @exclusivity(unchecked)
+        #endif
+        @usableFromInline var body: [String]
+        #if !DEBUG
+        @exclusivity(unchecked)
+        #endif
+        @usableFromInline var items: [ScreenItem]
+        #if !DEBUG
+        @exclusivity(unchecked)
+        #endif
+        @usableFromInline var fields: [ScreenTextField]
+        #if !DEBUG
+        @exclusivity(unchecked)
+        #endif
+        @usableFromInline var buttons: [ScreenButton]
+        #if !DEBUG
+        @exclusivity(unchecked)
+        #endif
+        @usableFromInline var blocksInput: Bool
+        #if !DEBUG
+        @exclusivity(unchecked)
+        #endif
+        @usableFromInline var isBusy: Bool
+
+        @usableFromInline
+        init(
+            name: String, context: String?, title: String, body: [String], items: [ScreenItem],
+            fields: [ScreenTextField], buttons: [ScreenButton], blocksInput: Bool, isBusy: Bool
+        ) {
+            self.name = name
+            self.context = context
+            self.title = title
+            self.body = body
+            self.items = items
+            self.fields = fields
+            self.buttons = buttons
+            self.blocksInput = blocksInput
+            self.isBusy = isBusy
+        }
+
+        @usableFromInline
+        func copy() -> Storage {
+            Storage(
+                name: name, context: context, title: title, body: body, items: items, fields: fields,
+                buttons: buttons, blocksInput: blocksInput, isBusy: isBusy)
+        }
+    }
+
+    @usableFromInline var storage: Storage
+
+    /// The box, copied first if another value shares it.
+    @inlinable
+    mutating func unique() -> Storage {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        return storage
+    }
+
     /// A short stable name for the kind of screen (`adverts`, `groups`, `title`, `item`, `toast`).
-    public var name: String
+    @inlinable public var name: String {
+        get { storage.name }
+        set { unique().name = newValue }
+    }
     /// What distinguishes this screen from others of its kind (e.g. the parent group's title).
-    public var context: String?
+    @inlinable public var context: String? {
+        get { storage.context }
+        set { unique().context = newValue }
+    }
     /// The screen's heading.
-    public var title: String
+    @inlinable public var title: String {
+        get { storage.title }
+        set { unique().title = newValue }
+    }
     /// Body text, one entry per paragraph.
-    public var body: [String]
+    @inlinable public var body: [String] {
+        get { storage.body }
+        _modify { yield &unique().body }
+    }
     /// Rows the user can select.
-    public var items: [ScreenItem]
+    @inlinable public var items: [ScreenItem] {
+        get { storage.items }
+        _modify { yield &unique().items }
+    }
     /// Editable texts, if the screen takes text.
-    public var fields: [ScreenTextField]
+    @inlinable public var fields: [ScreenTextField] {
+        get { storage.fields }
+        _modify { yield &unique().fields }
+    }
     /// Buttons the user can press.
-    public var buttons: [ScreenButton]
+    @inlinable public var buttons: [ScreenButton] {
+        get { storage.buttons }
+        _modify { yield &unique().buttons }
+    }
     /// A screen such as a loading toast that accepts no input until it goes away.
-    public var blocksInput: Bool
+    @inlinable public var blocksInput: Bool {
+        get { storage.blocksInput }
+        set { unique().blocksInput = newValue }
+    }
     /// Whether the app is working on something the user waits for (a spinner, a recommendation
     /// loading); an error toast blocks input without being busy.
-    public var isBusy: Bool
+    @inlinable public var isBusy: Bool {
+        get { storage.isBusy }
+        set { unique().isBusy = newValue }
+    }
 
     /// Makes a screen description.
     public init(
@@ -56,19 +162,21 @@ public struct ScreenContent: Equatable, Sendable {
         items: [ScreenItem] = [], fields: [ScreenTextField] = [], buttons: [ScreenButton] = [],
         blocksInput: Bool = false, isBusy: Bool = false
     ) {
-        self.name = name
-        self.context = context
-        self.title = title
-        self.body = body
-        self.items = items
-        self.fields = fields
-        self.buttons = buttons
-        self.blocksInput = blocksInput
-        self.isBusy = isBusy
+        storage = Storage(
+            name: name, context: context, title: title, body: body, items: items, fields: fields,
+            buttons: buttons, blocksInput: blocksInput, isBusy: isBusy)
     }
 
     /// The screen's identity in a navigation state: its name and context.
     public var id: ScreenID { ScreenID(name: name, context: context) }
+
+    public static func == (lhs: ScreenContent, rhs: ScreenContent) -> Bool {
+        if lhs.storage === rhs.storage { return true }
+        let l = lhs.storage, r = rhs.storage
+        return l.name == r.name && l.context == r.context && l.title == r.title && l.body == r.body
+            && l.items == r.items && l.fields == r.fields && l.buttons == r.buttons
+            && l.blocksInput == r.blocksInput && l.isBusy == r.isBusy
+    }
 }
 
 /// A selectable row.

@@ -1,40 +1,74 @@
 /// How to make a feature, registered by name.
+///
+/// Its parts sit in one shared immutable box: every session looks descriptors up and copies them
+/// several times, and a copy is then one reference instead of one per part.
 public struct FeatureDescriptor: Sendable {
+    private final class Parts: Sendable {
+        let name: String
+        let summary: String
+        let role: String?
+        let parameters: [ParameterSpec]
+        let events: [DomainEventSpec]
+        let module: String
+        let factory: @Sendable (FeatureContext) throws -> any Feature
+        let defaults: FeatureParameters
+
+        init(
+            name: String, summary: String, role: String?, parameters: [ParameterSpec], events: [DomainEventSpec],
+            module: String, factory: @escaping @Sendable (FeatureContext) throws -> any Feature,
+            defaults: FeatureParameters
+        ) {
+            self.name = name
+            self.summary = summary
+            self.role = role
+            self.parameters = parameters
+            self.events = events
+            self.module = module
+            self.factory = factory
+            self.defaults = defaults
+        }
+    }
+
+    private var parts: Parts
+
     /// The unique name experiment files and apps use, e.g. `ManualGroupInsertion`.
-    public let name: String
+    public var name: String { parts.name }
     /// One line saying what the feature does.
-    public let summary: String
+    public var summary: String { parts.summary }
     /// The kind of slot the feature can fill (e.g. `insertion`), or nil if it fills none.
-    public let role: String?
+    public var role: String? { parts.role }
     /// The parameters the feature takes.
-    public let parameters: [ParameterSpec]
+    public var parameters: [ParameterSpec] { parts.parameters }
     /// The domain events the feature (with the sub-flows it runs) can emit.
-    public let events: [DomainEventSpec]
+    public var events: [DomainEventSpec] { parts.events }
     /// The module that registered it (set on registration).
-    public internal(set) var module: String = ""
-    private let factory: @Sendable (FeatureContext) throws -> any Feature
-    /// The parameters when none are given (every default), checked once rather than per session.
-    private let defaults: FeatureParameters
+    public internal(set) var module: String {
+        get { parts.module }
+        set {
+            parts = Parts(
+                name: parts.name, summary: parts.summary, role: parts.role, parameters: parts.parameters,
+                events: parts.events, module: newValue, factory: parts.factory, defaults: parts.defaults)
+        }
+    }
 
     /// Describes a feature and how to make it.
     public init(
         name: String, summary: String, role: String? = nil, parameters: [ParameterSpec] = [],
         events: [DomainEventSpec] = [], make: @escaping @Sendable (FeatureContext) throws -> any Feature
     ) {
-        self.name = name
-        self.summary = summary
-        self.role = role
-        self.parameters = parameters
-        self.events = events
-        self.factory = make
-        // Defaults alone always pass the checks; `.none` is never used.
-        defaults = (try? FeatureParameters(feature: name, specs: parameters)) ?? .none
+        // The parameters when none are given (every default), checked once rather than per
+        // session. Defaults alone always pass the checks; `.none` is never used.
+        let defaults = (try? FeatureParameters(feature: name, specs: parameters)) ?? .none
+        parts = Parts(
+            name: name, summary: summary, role: role, parameters: parameters, events: events, module: "",
+            factory: make, defaults: defaults)
     }
 
     /// Makes the feature for one session with checked parameter values.
     public func make(in session: SessionEnvironment, parameters given: [String: ParameterValue] = [:]) throws -> any Feature {
-        let checked = given.isEmpty ? defaults : try FeatureParameters(feature: name, specs: parameters, given: given)
-        return try factory(FeatureContext(session: session, feature: name, parameters: checked))
+        let parts = self.parts
+        let checked = given.isEmpty ? parts.defaults : try FeatureParameters(feature: parts.name, specs: parts.parameters, given: given)
+        return try parts.factory(FeatureContext(session: session, feature: parts.name, parameters: checked))
     }
 }
 
@@ -65,23 +99,63 @@ public protocol AppRoot: AnyObject {
 }
 
 /// An app: its root, the platforms it runs on, its slots and the session attributes it defines.
+///
+/// Its parts sit in one shared immutable box, as a ``FeatureDescriptor``'s do: each session
+/// looks its app up and copies it.
 public struct AppDefinition: Sendable {
+    private final class Parts: Sendable {
+        let name: String
+        let summary: String
+        let platforms: [String]
+        let slots: [SlotDefinition]
+        let attributes: [String]
+        let serviceParameters: [ServiceParameterSpec]
+        let module: String
+        let factory: @Sendable (SessionEnvironment) throws -> any AppRoot
+        let applySettings: (@Sendable (SessionEnvironment, ServiceSettings) -> Void)?
+
+        init(
+            name: String, summary: String, platforms: [String], slots: [SlotDefinition], attributes: [String],
+            serviceParameters: [ServiceParameterSpec], module: String,
+            factory: @escaping @Sendable (SessionEnvironment) throws -> any AppRoot,
+            applySettings: (@Sendable (SessionEnvironment, ServiceSettings) -> Void)?
+        ) {
+            self.name = name
+            self.summary = summary
+            self.platforms = platforms
+            self.slots = slots
+            self.attributes = attributes
+            self.serviceParameters = serviceParameters
+            self.module = module
+            self.factory = factory
+            self.applySettings = applySettings
+        }
+    }
+
+    private var parts: Parts
+
     /// The app's name on the command line, e.g. `marketplace`.
-    public let name: String
+    public var name: String { parts.name }
     /// One line saying what the app is.
-    public let summary: String
+    public var summary: String { parts.summary }
     /// Platforms the app supports; the first is the default.
-    public let platforms: [String]
+    public var platforms: [String] { parts.platforms }
     /// The app's slots.
-    public let slots: [SlotDefinition]
+    public var slots: [SlotDefinition] { parts.slots }
     /// Session attributes the app defines for targeting, e.g. `id`, `platform`, `appVersion`.
-    public let attributes: [String]
+    public var attributes: [String] { parts.attributes }
     /// Service behaviours a simulation may set (population files' `services:`).
-    public let serviceParameters: [ServiceParameterSpec]
+    public var serviceParameters: [ServiceParameterSpec] { parts.serviceParameters }
     /// The module that registered it (set on registration).
-    public internal(set) var module: String = ""
-    private let factory: @Sendable (SessionEnvironment) throws -> any AppRoot
-    private let applySettings: (@Sendable (SessionEnvironment, ServiceSettings) -> Void)?
+    public internal(set) var module: String {
+        get { parts.module }
+        set {
+            parts = Parts(
+                name: parts.name, summary: parts.summary, platforms: parts.platforms, slots: parts.slots,
+                attributes: parts.attributes, serviceParameters: parts.serviceParameters, module: newValue,
+                factory: parts.factory, applySettings: parts.applySettings)
+        }
+    }
 
     /// Describes an app and how to make its root for a session. `serviceParameters` and
     /// `configureServices` let a simulation set how the app's services behave: the latter runs
@@ -92,24 +166,19 @@ public struct AppDefinition: Sendable {
         configureServices: (@Sendable (SessionEnvironment, ServiceSettings) -> Void)? = nil,
         make: @escaping @Sendable (SessionEnvironment) throws -> any AppRoot
     ) {
-        self.name = name
-        self.summary = summary
-        self.platforms = platforms
-        self.slots = slots
-        self.attributes = attributes
-        self.serviceParameters = serviceParameters
-        self.applySettings = configureServices
-        self.factory = make
+        parts = Parts(
+            name: name, summary: summary, platforms: platforms, slots: slots, attributes: attributes,
+            serviceParameters: serviceParameters, module: "", factory: make, applySettings: configureServices)
     }
 
     /// Applies simulated service behaviour to a session whose root is made.
     public func configureServices(in session: SessionEnvironment, _ settings: ServiceSettings) {
-        applySettings?(session, settings)
+        parts.applySettings?(session, settings)
     }
 
     /// The slot of that name, if the app has one.
-    public func slot(named name: String) -> SlotDefinition? { slots.first { $0.name == name } }
+    public func slot(named name: String) -> SlotDefinition? { parts.slots.first { $0.name == name } }
 
     /// Makes the app's root for a session.
-    public func make(in session: SessionEnvironment) throws -> any AppRoot { try factory(session) }
+    public func make(in session: SessionEnvironment) throws -> any AppRoot { try parts.factory(session) }
 }

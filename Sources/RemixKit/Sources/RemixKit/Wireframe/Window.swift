@@ -12,8 +12,19 @@ public final class Window: WireframeFactory {
 
     /// The session clock, used for timed presentations.
     public let clock: any Clock
+    // Exclusivity is unchecked in release builds: a window belongs to one session and
+    // is used on its thread only; debug builds (the tests) keep the checks (docs/performance.md).
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     private var root: (any Viewable)?
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     private var modals: [Presentation] = []
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     private var observers: [(NavigationTransition) -> Void] = []
 
     /// Makes an empty window whose timed presentations run on `clock`.
@@ -115,7 +126,9 @@ public final class Window: WireframeFactory {
     /// Acts on a panel's view as the user would.
     public func send(_ input: UserInput, to panel: Panel) throws {
         guard !isBlocked else { throw NavigationError.blocked }
-        guard let front = frontViewable, Self.forEachVisibleView(of: front, { view, _ in view === panel.view }) else {
+        // The view alone is captured: capturing the panel would copy it.
+        let target = panel.view
+        guard let front = frontViewable, Self.forEachVisibleView(of: front, { view, _ in view === target }) else {
             throw NavigationError.notInFront
         }
         if case .press(Panel.leftButtonID) = input, let stack = stackHolding(panel.view),

@@ -47,7 +47,7 @@ func loadRegistry(plugins: [String]) throws -> FeatureRegistry {
 /// Runs an app in the terminal on standard input and output.
 func runInTerminal(
     app: String, platform: String?, registry: FeatureRegistry, seed: UInt64, chooser: (any SlotChooser)?,
-    events: any EventSink, observe: (AppSession) -> Void = { _ in }, announce: () -> Void = {}
+    events: any EventSink, route: Route? = nil, observe: (AppSession) -> Void = { _ in }, announce: () -> Void = {}
 ) throws -> TerminalOutcome {
     let session: AppSession
     do {
@@ -59,7 +59,16 @@ func runInTerminal(
     }
     observe(session)
     announce()
-    let outcome = TerminalDriver(session: session, readLine: { Swift.readLine() }, write: writeOut).run()
+    if let route {
+        session.start()
+        do {
+            try RouteOpener.open(route, in: session)
+        } catch {
+            printError(error.description)
+            throw ExitCode(1)
+        }
+    }
+    let outcome = TerminalDriver(session: session, readLine: { Swift.readLine() }, write: writeOut).run(started: route != nil)
     if !outcome.errors.isEmpty {
         printError("\(outcome.errors.count) input line(s) could not be acted on; the first: \(outcome.errors[0])")
     }

@@ -47,8 +47,27 @@ struct RunCommand: ParsableCommand {
                                + "postgresql:// URL.", valueName: "log"))
     var log: String?
 
+    @Option(name: .customLong("open"),
+            help: ArgumentHelp("Start at this navigation state, reached as a user would (e.g. 'adverts > groups > "
+                               + "groups(Bicycles)', as the log prints it, or remix://APP/…); see 'remix routes'.",
+                               valueName: "route"))
+    var route: String?
+
     func run() throws {
         // Every option is checked, whether or not experiments use it.
+        var opening: Route?
+        if let route {
+            do {
+                opening = try Route(parsing: route)
+            } catch {
+                printError(error.description)
+                throw ExitCode(1)
+            }
+            if let other = opening?.app, other != app {
+                printError(RouteError.otherApp(route: route, app: other).description + ", not '\(app)'")
+                throw ExitCode(1)
+            }
+        }
         _ = try session.parsedAttributes()
         _ = try session.date()
         let registry = try loadRegistry(plugins: plugins.paths)
@@ -90,7 +109,7 @@ struct RunCommand: ParsableCommand {
         }
         let outcome = try runInTerminal(
             app: app, platform: platform, registry: registry, seed: seed, chooser: SlotChooserChain(choosers),
-            events: events, observe: { session in session.window.addTransitionObserver { sessionLog?.record($0) } }
+            events: events, route: opening, observe: { session in session.window.addTransitionObserver { sessionLog?.record($0) } }
         ) {
             for decision in experimentChooser?.decisions.values.flatMap({ $0 }) ?? [] {
                 let variation = decision.variation.map { " variation \($0) → \(decision.feature ?? "")" } ?? ""

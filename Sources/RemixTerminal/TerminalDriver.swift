@@ -33,8 +33,10 @@ public final class TerminalDriver {
     }
 
     /// Starts the app and runs until the user quits or input ends.
-    public func run() -> TerminalOutcome {
-        session.start()
+    /// Shows the screens and takes the person's choices until they quit or input ends; with
+    /// `started`, the session was already started (and maybe taken somewhere by a route).
+    public func run(started: Bool = false) -> TerminalOutcome {
+        if !started { session.start() }
         while true {
             let window = session.window
             if window.isBlocked {

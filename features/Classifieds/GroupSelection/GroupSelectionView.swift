@@ -101,3 +101,18 @@ public final class HeadlessGroupSelectionView: GroupSelectionView {
         delegate?.didAbortSelection(fromView: self)
     }
 }
+
+extension HeadlessGroupSelectionView: RouteOpening {
+    /// A group named by the next screen's context among this list's rows (a subgroup's list, or the
+    /// screen a choice leads to, such as a filtered list); for a next screen without one (the
+    /// insertion's `title`), the first group that completes the choice, since the route does not
+    /// say which. A group deeper down than this list is not found (the route does not say where).
+    public func input(toOpen next: ScreenID) -> UserInput? {
+        let rows = screen.items
+        if let context = next.context {
+            return rows.first(where: { $0.title == context || $0.value == context }).map { .select(itemID: $0.id) }
+        }
+        guard next.name != "groups", let leaf = rows.first(where: { $0.kind == .choice }) else { return nil }
+        return .select(itemID: leaf.id)
+    }
+}

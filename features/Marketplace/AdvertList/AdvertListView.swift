@@ -94,3 +94,20 @@ public final class HeadlessAdvertListView: AdvertListView {
         }
     }
 }
+
+extension HeadlessAdvertListView: RouteOpening {
+    /// An advert's page by its title, the list filtered by a group through the filter picker, and
+    /// anything else through "New advert" — the insertion slot's flow, whatever screen its
+    /// feature shows first.
+    public func input(toOpen next: ScreenID) -> UserInput? {
+        switch next.name {
+        case "item":
+            guard let title = next.context, let advert = viewData.items.first(where: { $0.title == title }) else { return nil }
+            return .select(itemID: advert.advertID)
+        case "adverts":
+            return next.context != viewData.filterTitle ? .press(buttonID: "filters") : nil
+        default:
+            return .press(buttonID: "new")
+        }
+    }
+}

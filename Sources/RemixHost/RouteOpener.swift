@@ -1,0 +1,54 @@
+import RemixKit
+
+/// Opens a ``Route`` in a started session the way a user would reach it: from the app's first
+/// screen, each next screen of the route is opened by the input its predecessor's view gives for it
+/// (``RouteOpening``, else the screen's semantics, see ``RouteStepFinder``), sent through the window
+/// like a tap — so the coordinators run, and every event (exposures included) is logged as if the
+/// user had tapped there. No screen of any app is known here.
+public enum RouteOpener {
+    /// The most inputs one route may take (a guard against a screen that leads back to itself).
+    static let stepLimit = 200
+
+    /// Opens `route` in `session` (started, showing its first screen); throws the first step that
+    /// could not be opened, or where the app went elsewhere.
+    public static func open(_ route: Route, in session: AppSession) throws(RouteError) {
+        let target = route.screens
+        var inputs = 0
+        while true {
+            session.waitWhileBlocked()
+            let shown = Route(session.window.state)
+            if shown.description == route.description { return }
+            let current = shown.screens
+            // The screens shown beyond the route's common part are a detour (a picker on the way,
+            // say): the front view is asked for the route's next screen all the same.
+            let matched = zip(current, target).prefix { $0 == $1 }.count
+            guard matched < target.count else {
+                throw .wentElsewhere(step: target.count, screen: target[target.count - 1].description, shown: shown.description)
+            }
+            let next = target[matched], step = matched + 1
+            let from = current.last?.description ?? "the app's start"
+            // A detour (screens shown beyond the route's common part: a picker on the way, say) goes
+            // on only where the front view itself declares the way (``RouteOpening``).
+            let detour = matched < current.count
+            guard inputs < stepLimit, let panel = session.window.frontPanel,
+                  let input = RouteStepFinder.input(on: panel.view, toOpen: next, declaredOnly: detour) else {
+                if detour || inputs >= stepLimit {
+                    throw .wentElsewhere(step: step, screen: next.description, shown: shown.description)
+                }
+                throw .cannotOpen(step: step, screen: next.description, from: from,
+                                  reason: "the screen offers no way there (no row for '\(next.context ?? next.name)', "
+                                      + "no button '\(next.name)' and not one primary button)")
+            }
+            do {
+                try session.window.send(input, to: panel)
+            } catch {
+                throw .cannotOpen(step: step, screen: next.description, from: from, reason: "\(error)")
+            }
+            inputs += 1
+            session.waitWhileBlocked()
+            if Route(session.window.state).screens == current {
+                throw .cannotOpen(step: step, screen: next.description, from: from, reason: "its input (\(input)) changed nothing")
+            }
+        }
+    }
+}

@@ -9,19 +9,22 @@ public enum RouteOpener {
     /// The most inputs one route may take (a guard against a screen that leads back to itself).
     static let stepLimit = 200
 
-    /// Opens `route` in `session` (started, showing its first screen); throws the first step that
-    /// could not be opened, or where the app went elsewhere.
+    /// Opens `route` in `session` (started, showing its first screen) until the window shows the
+    /// route's screens in order, in the platform's own layout; throws the first step that could not
+    /// be opened, or where the app went elsewhere.
     public static func open(_ route: Route, in session: AppSession) throws(RouteError) {
         let target = route.screens
         var inputs = 0
         while true {
             session.waitWhileBlocked()
             let shown = Route(session.window.state)
-            if shown.description == route.description { return }
             let current = shown.screens
+            // The screens decide; how they are laid out (a split, a modal layer) is the platform's,
+            // so a route written on a phone opens the same screens on a tablet.
+            if current.count == target.count, zip(current, target).allSatisfy(Route.matches) { return }
             // The screens shown beyond the route's common part are a detour (a picker on the way,
             // say): the front view is asked for the route's next screen all the same.
-            let matched = zip(current, target).prefix { $0 == $1 }.count
+            let matched = zip(current, target).prefix(while: Route.matches).count
             guard matched < target.count else {
                 throw .wentElsewhere(step: target.count, screen: target[target.count - 1].description, shown: shown.description)
             }

@@ -164,6 +164,17 @@ public struct Population: Sendable {
         public var visits: ClosedRange<Int>
         /// Days between a user's sessions.
         public var daysBetweenVisits: Seconds
+        /// Routes some sessions arrive through (a link), each with its share of the sessions; the
+        /// rest start at the app's first screen.
+        public var arrivals: [Arrival] = []
+    }
+
+    /// A way into the app other than its first screen: a navigation state opened as a link would.
+    public struct Arrival: Sendable {
+        public var route: Route
+        /// The share of the persona's sessions that arrive this way.
+        public var share: Double
+        public var location: SourceLocation
     }
 
     /// The app simulated by default.

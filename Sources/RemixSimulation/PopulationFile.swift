@@ -8,7 +8,7 @@ public enum PopulationFile {
     static let topKeys = ["app", "start", "sessionGapSeconds", "attributes", "services", "intents", "personas", "effects"]
     static let personaKeys = [
         "name", "weight", "intents", "abandon", "thinkSeconds", "typingSecondsPerCharacter", "typos",
-        "retryAfterError", "prefer", "visits", "daysBetweenVisits",
+        "retryAfterError", "prefer", "visits", "daysBetweenVisits", "arrivals",
     ]
     /// The `abandon` key for screens it does not name.
     static let elsewhere = "default"

@@ -168,8 +168,33 @@ extension PopulationFile {
             visits: visits,
             daysBetweenVisits: field("daysBetweenVisits", .init(min: 1, max: 1)) { v throws(Diagnostic) in
                 try seconds(v, "daysBetweenVisits", atMost: 366)
-            })
+            },
+            arrivals: field("arrivals", []) { v throws(Diagnostic) in try arrivals(v) })
         return failed || name == nil ? nil : persona
+    }
+
+    /// `[{route: ROUTE, share: CHANCE}, …]`: shares of sessions that arrive through a route; they
+    /// add up to 1 at most.
+    private static func arrivals(_ value: YAMLValue) throws(Diagnostic) -> [Population.Arrival] {
+        var arrivals: [Population.Arrival] = []
+        for item in try value.sequence("arrivals") {
+            let fields = try item.mapping("an arrival")
+            if let problem = unknownKeys(fields, allowed: ["route", "share"], in: "an arrival").first { throw problem }
+            let text = try fields.required("route", in: "an arrival")
+            let written = try text.string("route")
+            let route: Route
+            do {
+                route = try Route(parsing: written)
+            } catch {
+                throw Diagnostic(text.location, .error, error.description)
+            }
+            let share = try probability(try fields.required("share", in: "an arrival"), "share")
+            arrivals.append(Population.Arrival(route: route, share: share, location: text.location))
+        }
+        if arrivals.reduce(0, { $0 + $1.share }) > 1 + 1e-9 {
+            throw Diagnostic(value.location, .error, "the arrivals' shares add up to more than 1")
+        }
+        return arrivals
     }
 
     /// `{INTENT: CHANCE, …}` in the order written. An intent whose definition has problems

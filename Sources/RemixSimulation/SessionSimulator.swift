@@ -15,6 +15,8 @@ struct SessionSimulator: Sendable {
     /// The population and each persona, shared by every session instead of copied into it.
     private let population: SharedPopulation
     private let personas: [SharedPersona]
+    /// Whether some persona arrives through routes: then every `session_started` says `arrival`.
+    private let hasArrivals: Bool
 
     init(plan: SimulationPlan, registry: FeatureRegistry) {
         self.plan = plan
@@ -23,6 +25,7 @@ struct SessionSimulator: Sendable {
         services = Dictionary(plan.population.services.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 })
         population = SharedPopulation(plan.population)
         personas = plan.population.personas.map(SharedPersona.init)
+        hasArrivals = plan.population.personas.contains { !$0.arrivals.isEmpty }
     }
 
     /// Simulates user `index` — every session they make — appending the lines to `encoder` and
@@ -82,10 +85,17 @@ struct SessionSimulator: Sendable {
             encoder = log.finish()
             if let captured = log.events { events?.append(contentsOf: captured) }
         }
-        log.write("session_started", [
+        // Only a persona with arrivals draws one, and only a population with arrivals says where
+        // each session arrived, so other logs stay as they were.
+        let arrival = Self.arrival(visitor.persona.value.arrivals, &random)
+        var started = [
             EventField("app", .string(plan.app)), EventField("persona", .string(visitor.persona.value.name)),
             EventField("visit", .int(visitor.visit)), EventField("attributes", .object(visitor.attributeFields)),
-        ])
+        ]
+        if hasArrivals {
+            started.append(EventField("arrival", .string(arrival?.route.description ?? Self.startArrival)))
+        }
+        log.write("session_started", started)
         guard let app else { _ = try registry.app(named: plan.app); return }
         let platform = visitor.attributes["platform"]?.stringValue.flatMap { app.platforms.contains($0) ? $0 : nil }
         let chooser = ExperimentSlotChooser(
@@ -98,7 +108,17 @@ struct SessionSimulator: Sendable {
             specs: app.serviceParameters, values: services, random: RandomSource(seed: random.next())))
         let simulated = SimulatedUser(session: session, persona: visitor.persona, population: population, log: log,
                                       random: SeededGenerator(seed: random.next()))
-        let endScreen = simulated.run()
+        var home: String?
+        if let arrival {
+            session.start()
+            home = session.window.frontPanel?.content.name ?? ""
+            do {
+                try RouteOpener.open(arrival.route, in: session)
+            } catch {
+                throw ArrivalFailure(persona: visitor.persona.value.name, arrival: arrival, user: visitor.user, reason: error)
+            }
+        }
+        let endScreen = simulated.run(arrivedFrom: home)
         let last = simulated.results.last
         log.write("session_ended", [
             EventField("outcome", .string(last?.outcome.rawValue ?? "none")),
@@ -108,6 +128,20 @@ struct SessionSimulator: Sendable {
             EventField("steps", .int(simulated.steps)),
         ])
         summary.count(session: simulated.results, endScreen: endScreen, screensSeen: simulated.screensSeen, exposures: log.exposures, events: log.count)
+    }
+
+    /// What `session_started`'s `arrival` says for a session that started at the first screen.
+    static let startArrival = "start"
+
+    /// The route a session arrives through, drawn by the arrivals' shares; nil for the first screen.
+    static func arrival(_ arrivals: [Population.Arrival], _ random: inout SeededGenerator) -> Population.Arrival? {
+        guard !arrivals.isEmpty else { return nil }
+        var draw = Double(random.next() >> 11) / Double(1 << 53)
+        for arrival in arrivals {
+            if draw < arrival.share { return arrival }
+            draw -= arrival.share
+        }
+        return nil
     }
 
     /// A well-mixed seed for user `index` of a run.
@@ -145,5 +179,18 @@ final class SharedPersona: Sendable {
 
     init(_ value: Population.Persona) {
         self.value = value
+    }
+}
+
+/// A persona's arrival route that a session could not open.
+struct ArrivalFailure: Error, CustomStringConvertible {
+    let persona: String
+    let arrival: Population.Arrival
+    let user: String
+    let reason: RouteError
+
+    var description: String {
+        "\(arrival.location): persona '\(persona)' arrives through '\(arrival.route)', which user \(user)'s session "
+            + "could not open: \(reason); give a route the app shows on this platform (see docs/simulation.md)"
     }
 }

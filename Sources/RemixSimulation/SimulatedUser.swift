@@ -66,13 +66,19 @@ final class SimulatedUser {
     }
 
     /// Runs the session to its end; the screen it ended on is ``lastScreen``.
-    func run(maxSteps: Int = SimulatedUser.maximumSteps) -> String {
-        session.start()
-        home = session.window.frontPanel?.content.name ?? ""
-        lastScreen = home
-        screensSeen = [home]
+    func run(arrivedFrom start: String? = nil, maxSteps: Int = SimulatedUser.maximumSteps) -> String {
+        // A session that arrived through a route was started there; its home is still the app's
+        // first screen (`start`), which the user returns to between intents.
+        if start == nil { session.start() }
+        let front = session.window.frontPanel?.content.name ?? ""
+        home = start ?? front
+        lastScreen = front
+        screensSeen = home == front ? [home] : [home, front]
         plan = persona.intents.compactMap { chance($0.chance) ? $0.intent : nil }
         beginNextIntent()
+        // A link that led into a flow started the first intent there, as a tap on the first
+        // screen would have.
+        if start != nil, front != home { attempt?.started = true }
         while mode != .done {
             steps += 1
             if steps > maxSteps {

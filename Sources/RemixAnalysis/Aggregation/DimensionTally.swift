@@ -18,7 +18,7 @@ struct DimensionTally: LineSink {
     var needles: [[UInt8]] { [Array(#""session_started""#.utf8)] }
 
     /// Top-level fields of `session_started`; any other name is read from its `attributes`.
-    static let topLevelFields = ["persona", "visit", "app"]
+    static let topLevelFields = ["persona", "visit", "app", "arrival"]
 
     /// The path of `name` in a `session_started` event.
     static func path(of name: String) -> [[UInt8]] {

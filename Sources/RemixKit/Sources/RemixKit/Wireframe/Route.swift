@@ -3,7 +3,8 @@ import Foundation
 /// A navigation state to open directly: the form the event log prints
 /// (`adverts > groups > groups(Bicycles) > title`, a split as `master | detail`, a modal layer
 /// after ` ^ `) or a URL (`remix://marketplace/adverts/groups/groups(Bicycles)/title`, with `|`
-/// and `^` as path segments of their own and `%`-escapes where a name needs them).
+/// and `^` as path segments of their own and `%`-escapes where a name needs them). A step `*` is
+/// whichever screen the step before leads to.
 public struct Route: Equatable, Sendable, CustomStringConvertible {
     /// Each layer's panes (one, or a split's two), each pane's screens bottom first.
     public var layers: [[[ScreenID]]]
@@ -91,6 +92,15 @@ public struct Route: Equatable, Sendable, CustomStringConvertible {
         }
         guard text.hasSuffix(")"), open != text.startIndex else { throw .malformed(route, "'\(text)' is not name(context)") }
         return ScreenID(name: String(text[..<open]), context: String(text[text.index(after: open)..<text.index(before: text.endIndex)]))
+    }
+
+    /// The screen a route names `*`: whichever screen the step before leads to (the first screen
+    /// of a slot's flow, whichever feature fills it).
+    public static let anyScreen = "*"
+
+    /// Whether `shown` is the screen a route's step `wanted` names (`*` is any screen).
+    public static func matches(_ shown: ScreenID, _ wanted: ScreenID) -> Bool {
+        wanted.name == anyScreen || shown == wanted
     }
 
     /// Every screen in display order: each layer's panes, bottom first.

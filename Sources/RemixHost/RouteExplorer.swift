@@ -1,0 +1,68 @@
+import RemixKit
+
+/// The routes of an app: the navigation states a user reaches from its first screen within a few
+/// taps (each row, each button, fields filled with an example text first), found breadth first by
+/// replaying taps in fresh sessions, and each opened again directly with ``RouteOpener`` — so the
+/// list shows what the features' declarations can open, with an example of each state.
+public enum RouteExplorer {
+    /// One state reached by taps: its route, and why it cannot be opened directly (nil when it can).
+    public struct Listing: Sendable {
+        public var route: Route
+        public var problem: RouteError?
+    }
+
+    /// The text typed into empty fields on the way.
+    static let exampleText = "Example 1"
+
+    /// Explores `app` on `platform` to `depth` taps and at most `limit` states. `session` makes a
+    /// fresh, unstarted session (the same features each time).
+    public static func explore(depth: Int, limit: Int, session makeSession: () throws -> AppSession) throws -> [Listing] {
+        var states: [String: Route] = [:], order: [String] = []
+        var frontier: [[UserInput]] = [[]]
+        for _ in 0...depth where !frontier.isEmpty && order.count < limit {
+            var next: [[UserInput]] = []
+            for path in frontier where order.count < limit {
+                let session = try makeSession()
+                session.start()
+                guard replay(path, in: session) else { continue }
+                let route = Route(session.window.state)
+                guard states[route.description] == nil else { continue }
+                states[route.description] = route
+                order.append(route.description)
+                guard let panel = session.window.frontPanel else { continue }
+                let fill = panel.content.fields.filter(\.value.isEmpty).map { UserInput.edit(fieldID: $0.id, text: exampleText) }
+                for item in panel.content.items { next.append(path + [.select(itemID: item.id)]) }
+                for button in panel.content.buttons { next.append(path + fill + [.press(buttonID: button.id)]) }
+            }
+            frontier = next
+        }
+        var listings: [Listing] = []
+        for key in order {
+            guard let route = states[key] else { continue }
+            let session = try makeSession()
+            session.start()
+            listings.append(Listing(route: route, problem: Self.problem(opening: route, in: session)))
+        }
+        return listings
+    }
+
+    /// Why `route` cannot be opened in `session`; nil when it opens.
+    private static func problem(opening route: Route, in session: AppSession) -> RouteError? {
+        do {
+            try RouteOpener.open(route, in: session)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// Sends `inputs` to the front panel one by one; false when one cannot be taken.
+    private static func replay(_ inputs: [UserInput], in session: AppSession) -> Bool {
+        for input in inputs {
+            session.waitWhileBlocked()
+            guard let panel = session.window.frontPanel, (try? session.window.send(input, to: panel)) != nil else { return false }
+        }
+        session.waitWhileBlocked()
+        return true
+    }
+}

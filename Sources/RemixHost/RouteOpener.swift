@@ -16,12 +16,12 @@ public enum RouteOpener {
         let target = route.screens
         var inputs = 0
         while true {
+            // Reached before time passes: a route may end on a screen that goes by itself (a toast).
+            if Self.shows(target, session) { return }
             session.waitWhileBlocked()
             let shown = Route(session.window.state)
             let current = shown.screens
-            // The screens decide; how they are laid out (a split, a modal layer) is the platform's,
-            // so a route written on a phone opens the same screens on a tablet.
-            if current.count == target.count, zip(current, target).allSatisfy(Route.matches) { return }
+            if Self.shows(target, session) { return }
             // The screens shown beyond the route's common part are a detour (a picker on the way,
             // say): the front view is asked for the route's next screen all the same.
             let matched = zip(current, target).prefix(while: Route.matches).count
@@ -48,10 +48,19 @@ public enum RouteOpener {
                 throw .cannotOpen(step: step, screen: next.description, from: from, reason: "\(error)")
             }
             inputs += 1
+            if Self.shows(target, session) { return }
             session.waitWhileBlocked()
             if Route(session.window.state).screens == current {
                 throw .cannotOpen(step: step, screen: next.description, from: from, reason: "its input (\(input)) changed nothing")
             }
         }
+    }
+
+    /// Whether the window shows the route's screens in order. The screens decide; how they are laid
+    /// out (a split, a modal layer) is the platform's, so a route written on a phone opens the same
+    /// screens on a tablet.
+    private static func shows(_ target: [ScreenID], _ session: AppSession) -> Bool {
+        let current = Route(session.window.state).screens
+        return current.count == target.count && zip(current, target).allSatisfy(Route.matches)
     }
 }

@@ -130,4 +130,16 @@ import Testing
         #expect(other.status == 1 && other.stderr.contains("is for app 'marketplace'"), "\(other.stderr)")
         #expect(try RemixProcess.run(["routes", "--app", "nosuchapp"], in: Repository.root).status == 1)
     }
+
+    /// A list filtered by a group deeper than the filter picker's first level is opened through
+    /// the subgroups that hold it, on both platforms, logging the filter as a tap would.
+    @Test(arguments: ["phone", "tablet"])
+    func aNestedFilterOpensThroughItsSubgroups(platform: String) throws {
+        let events = EventRecorder()
+        let session = try AppSession(app: "marketplace", platform: platform, registry: BuiltInModules.registry(), events: events)
+        session.start()
+        try RouteOpener.open(try Route(parsing: "adverts(Mountain bikes)"), in: session)
+        #expect(Route(session.window.state).screens == [ScreenID(name: "adverts", context: "Mountain bikes")])
+        #expect(events.events.map(\.name).contains("filter_applied"), "\(events.events.map(\.name))")
+    }
 }

@@ -72,6 +72,10 @@ public final class GroupSelectionCoordinator: GroupSelectionViewDelegate {
         return view
     }
 
+    public func titles(below groupID: GroupID) -> [String] {
+        interactor.titles(below: groupID)
+    }
+
     public func didSelect(groupID: GroupID) {
         interactor.findSelectionType(for: groupID) { result in
             switch result {

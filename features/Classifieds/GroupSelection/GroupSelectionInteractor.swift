@@ -43,4 +43,23 @@ public final class GroupSelectionInteractor {
         }
         return title
     }
+
+    /// The titles of every group below `groupID` (children, their children, …), for routes that
+    /// name a group deeper than the level shown.
+    public func titles(below groupID: GroupID) -> [String] {
+        var titles: [String] = []
+        var pending = [groupID]
+        while let next = pending.popLast() {
+            groupService.fetchGroup(for: next) { result in
+                guard case .success(let group) = result else { return }
+                for child in group.children {
+                    groupService.fetchGroup(for: child) { found in
+                        if case .success(let childGroup) = found { titles.append(childGroup.title) }
+                    }
+                    pending.append(child)
+                }
+            }
+        }
+        return titles
+    }
 }

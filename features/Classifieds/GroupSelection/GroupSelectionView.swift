@@ -39,6 +39,13 @@ public protocol GroupSelectionViewDelegate: AnyObject {
     func didDeselectAll()
     /// The back button popped `view`.
     func didAbortSelection(fromView view: any GroupSelectionView)
+    /// The titles of the groups below `groupID`, for opening a route that names a deeper group.
+    func titles(below groupID: GroupID) -> [String]
+}
+
+extension GroupSelectionViewDelegate {
+    /// Delegates that do not say know no deeper groups.
+    public func titles(below groupID: GroupID) -> [String] { [] }
 }
 
 /// A list of groups at one level of the tree.
@@ -106,11 +113,14 @@ extension HeadlessGroupSelectionView: RouteOpening {
     /// A group named by the next screen's context among this list's rows (a subgroup's list, or the
     /// screen a choice leads to, such as a filtered list); for a next screen without one (the
     /// insertion's `title`), the first group that completes the choice, since the route does not
-    /// say which. A group deeper down than this list is not found (the route does not say where).
+    /// say which. A group deeper down is reached through the subgroup that holds it.
     public func input(toOpen next: ScreenID) -> UserInput? {
         let rows = screen.items
         if let context = next.context {
-            return rows.first(where: { $0.title == context || $0.value == context }).map { .select(itemID: $0.id) }
+            if let row = rows.first(where: { $0.title == context || $0.value == context }) { return .select(itemID: row.id) }
+            // A deeper group: the subgroup that holds it.
+            let holder = viewData.items.first { $0.hasChildren && delegate?.titles(below: $0.groupID).contains(context) == true }
+            return holder.map { .select(itemID: $0.groupID) }
         }
         guard next.name != "groups", let leaf = rows.first(where: { $0.kind == .choice }) else { return nil }
         return .select(itemID: leaf.id)

@@ -11,17 +11,25 @@ struct StoreAnalysisTests {
     static var root: URL { Repository.root }
 
     /// A store of its own: the test server's URL with a fresh PostgreSQL schema first on the
-    /// search path (`options=-c search_path=…`), dropped afterwards.
-    static func withOwnStore(_ body: (String) throws -> Void) async throws {
+    /// search path (`options=-c search_path=…`), dropped afterwards. `body` runs `remix` processes
+    /// and waits for them on a thread of its own, never blocking the cooperative pool that other
+    /// tests' store connections need (see ``StoreServer/withScratchSchema(_:)``).
+    static func withOwnStore(_ body: @escaping @Sendable (String) throws -> Void) async throws {
         let given = try #require(StoreServer.given)
         let schema = "remix_analysis_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-        let store = try await PostgresStore.connect(try StoreServer.url())
-        try await store.run(PostgresQuery(unsafeSQL: "CREATE SCHEMA \(schema)"))
-        defer {
-            let drop = PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \(schema) CASCADE")
-            Task { _ = try? await store.run(drop); await store.close() }
+        let url = given + (given.contains("?") ? "&" : "?") + "options=-c%20search_path%3D\(schema)"
+        try await withTaskExecutorPreference(OwnThreadExecutor()) {
+            let store = try await PostgresStore.connect(try StoreServer.url())
+            try await store.run(PostgresQuery(unsafeSQL: "CREATE SCHEMA \(schema)"))
+            let outcome: Result<Void, any Error> = await withCheckedContinuation { continuation in
+                Thread.detachNewThread {
+                    continuation.resume(returning: Result { try body(url) })
+                }
+            }
+            _ = try? await store.run(PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \(schema) CASCADE"))
+            await store.close()
+            try outcome.get()
         }
-        try body(given + (given.contains("?") ? "&" : "?") + "options=-c%20search_path%3D\(schema)")
     }
 
     /// The JSON report of `log` without its `log` part (which names the source).

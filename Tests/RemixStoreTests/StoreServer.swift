@@ -33,7 +33,17 @@ enum StoreServer {
 
     /// Runs `body` connected to the server in a fresh PostgreSQL schema of its own (first on the
     /// search path), dropped afterwards, so tests running at once never see each other's tables.
-    static func withScratchSchema(_ body: (PostgresStore) async throws -> Void) async throws {
+    ///
+    /// It runs on a thread of its own: its transactions may hold the store's schema lock, which
+    /// `remix` processes started by other tests wait for while those tests block the cooperative
+    /// threads — on the shared pool, the holder could then never go on (a deadlock).
+    static func withScratchSchema(_ body: @Sendable (PostgresStore) async throws -> Void) async throws {
+        try await withTaskExecutorPreference(OwnThreadExecutor()) {
+            try await onScratchSchema(body)
+        }
+    }
+
+    private static func onScratchSchema(_ body: (PostgresStore) async throws -> Void) async throws {
         let store = try await PostgresStore.connect(try url())
         let name = "remix_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         do {

@@ -24,6 +24,9 @@ enum LogLineCheck {
         } else {
             storage = Array(line)
         }
+        if readsAsAnotherEncoding(line) {
+            return accepted ? mismatch(line, "scanner accepts a line that Foundation would read as UTF-16/32") : nil
+        }
         let parsed = try? JSONSerialization.jsonObject(with: Data(line), options: [.fragmentsAllowed])
         let object = parsed as? [String: Any]
         if !accepted, object != nil, hasTrailingComma(line) { accepted = true }
@@ -51,6 +54,16 @@ enum LogLineCheck {
                 + "JSONSerialization \(String(describing: values["variationId"]))")
         }
         return nil
+    }
+
+    /// Whether Foundation would decode `line` as other than UTF-8: it guesses UTF-16 or UTF-32 from a
+    /// NUL among the first four bytes (RFC 4627's rule) or from a byte-order mark, and skips a UTF-8
+    /// one. A log line is UTF-8 (RFC 8259 §8.1), where a raw NUL is never JSON and a mark is no
+    /// whitespace, so the scanner must reject such a line whatever Foundation makes of it.
+    static func readsAsAnotherEncoding(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        if line.prefix(4).contains(0) { return true }
+        let marks: [[UInt8]] = [[0xEF, 0xBB, 0xBF], [0xFE, 0xFF], [0xFF, 0xFE]]
+        return marks.contains { line.starts(with: $0) }
     }
 
     /// Whether a `,` is followed (after whitespace) by `]` or `}` outside strings.

@@ -100,18 +100,7 @@ public struct RunSource: Sendable, Equatable {
     public init(role: String, path: String, bytes: [UInt8]) {
         self.role = role
         self.path = path
-        self.hash = "fnv1a64:" + Self.fnv1a64(bytes)
-    }
-
-    /// FNV-1a 64 of `bytes` as 16 hex digits.
-    static func fnv1a64<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> String {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01B3
-        }
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        self.hash = "fnv1a64:" + FNV1a64.hex(bytes)
     }
 }
 
@@ -121,6 +110,6 @@ extension SimulationPlan {
     /// retried run — or another host running another shard — writes into the same run.
     public var runID: String {
         let parts = [RemixVersion.text, app, String(seed), String(users), String(shard.count)] + sources.map(\.hash)
-        return "run-" + RunSource.fnv1a64(parts.joined(separator: "\n").utf8)
+        return "run-" + FNV1a64.hex(parts.joined(separator: "\n").utf8)
     }
 }

@@ -30,7 +30,7 @@ public enum LogCopy {
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         let modified = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? Date(timeIntervalSince1970: 0)
         let identity = "\((path as NSString).standardizingPath)|\(size)|\(Int(modified.timeIntervalSince1970 * 1000))"
-        var outcome = Outcome(run: "copy-" + hex(fnv1a64(Array(identity.utf8))))
+        var outcome = Outcome(run: "copy-" + FNV1a64.hex(identity.utf8))
         let sink = StoreBlockSink(url: url, run: outcome.run ?? "", shard: 1, shards: 1, resume: true, retrySeconds: 30)
         defer { sink.close() }
         let record = LoggedEvent(timestamp: Int64(Date().timeIntervalSince1970 * 1000), type: "run", session: "", user: "",
@@ -101,15 +101,6 @@ public enum LogCopy {
         case let object as [String: Any]: return .object(object.sorted { $0.key < $1.key }.map { EventField($0.key, value($0.value)) })
         default: return .null
         }
-    }
-
-    static func fnv1a64(_ bytes: [UInt8]) -> UInt64 {
-        bytes.reduce(0xCBF2_9CE4_8422_2325) { ($0 ^ UInt64($1)) &* 0x0000_0100_0000_01B3 }
-    }
-
-    static func hex(_ value: UInt64) -> String {
-        let text = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - text.count) + text
     }
 }
 

@@ -47,7 +47,8 @@ func loadRegistry(plugins: [String]) throws -> FeatureRegistry {
 /// Runs an app in the terminal on standard input and output.
 func runInTerminal(
     app: String, platform: String?, registry: FeatureRegistry, seed: UInt64, chooser: (any SlotChooser)?,
-    events: any EventSink, route: Route? = nil, observe: (AppSession) -> Void = { _ in }, announce: () -> Void = {}
+    events: any EventSink, route: Route? = nil, rehearsal: (() throws -> AppSession)? = nil,
+    observe: (AppSession) -> Void = { _ in }, announce: () -> Void = {}
 ) throws -> TerminalOutcome {
     let session: AppSession
     do {
@@ -62,7 +63,7 @@ func runInTerminal(
     if let route {
         session.start()
         do {
-            try RouteOpener.open(route, in: session)
+            try RouteOpener.open(route, in: session, rehearsal: rehearsal)
         } catch {
             printError(error.description)
             throw ExitCode(1)

@@ -99,17 +99,30 @@ struct RunCommand: ParsableCommand {
             EventField("app", .string(app)), EventField("persona", .string("terminal")), EventField("visit", .int(1)),
             EventField("attributes", TerminalSessionLog.eventValue(.object(attributes))),
         ])
+        var experimentSet: ExperimentSet?
+        let now = try session.date()
         if let experiments {
             let set = try loadExperiments(paths: [experiments], registry: registry)
             platform = platform ?? attributes["platform"]?.stringValue
-            let chooser = ExperimentSlotChooser(experiments: set, attributes: attributes, now: try session.date(),
-                                                events: events)
+            let chooser = ExperimentSlotChooser(experiments: set, attributes: attributes, now: now, events: events)
             choosers.append(chooser)
             experimentChooser = chooser
+            experimentSet = set
+        }
+        // A route may be tried first in a session like this one that logs nowhere (RouteOpener).
+        let rehearsal = { [app, platform, seed, attributes] () throws -> AppSession in
+            let quiet = EventRecorder()
+            var choosers: [any SlotChooser] = [fixed]
+            if let experimentSet {
+                choosers.append(ExperimentSlotChooser(experiments: experimentSet, attributes: attributes, now: now, events: quiet))
+            }
+            return try AppSession(app: app, platform: platform, registry: registry, seed: seed, events: quiet,
+                                  chooser: SlotChooserChain(choosers))
         }
         let outcome = try runInTerminal(
             app: app, platform: platform, registry: registry, seed: seed, chooser: SlotChooserChain(choosers),
-            events: events, route: opening, observe: { session in session.window.addTransitionObserver { sessionLog?.record($0) } }
+            events: events, route: opening, rehearsal: rehearsal,
+            observe: { session in session.window.addTransitionObserver { sessionLog?.record($0) } }
         ) {
             for decision in experimentChooser?.decisions.values.flatMap({ $0 }) ?? [] {
                 let variation = decision.variation.map { " variation \($0) → \(decision.feature ?? "")" } ?? ""

@@ -16,7 +16,7 @@ public enum RouteExplorer {
 
     /// Explores `app` on `platform` to `depth` taps and at most `limit` states. `session` makes a
     /// fresh, unstarted session (the same features each time).
-    public static func explore(depth: Int, limit: Int, session makeSession: () throws -> AppSession) throws -> [Listing] {
+    public static func explore(depth: Int, limit: Int, session makeSession: @escaping () throws -> AppSession) throws -> [Listing] {
         var states: [String: Route] = [:], order: [String] = []
         var frontier: [[UserInput]] = [[]]
         for _ in 0...depth where !frontier.isEmpty && order.count < limit {
@@ -41,15 +41,16 @@ public enum RouteExplorer {
             guard let route = states[key] else { continue }
             let session = try makeSession()
             session.start()
-            listings.append(Listing(route: route, problem: Self.problem(opening: route, in: session)))
+            listings.append(Listing(route: route, problem: Self.problem(opening: route, in: session, rehearsal: makeSession)))
         }
         return listings
     }
 
     /// Why `route` cannot be opened in `session`; nil when it opens.
-    private static func problem(opening route: Route, in session: AppSession) -> RouteError? {
+    private static func problem(opening route: Route, in session: AppSession,
+                                rehearsal: @escaping () throws -> AppSession) -> RouteError? {
         do {
-            try RouteOpener.open(route, in: session)
+            try RouteOpener.open(route, in: session, rehearsal: rehearsal)
             return nil
         } catch {
             return error

@@ -12,7 +12,50 @@ public enum RouteOpener {
     /// Opens `route` in `session` (started, showing its first screen) until the window shows the
     /// route's screens in order, in the platform's own layout; throws the first step that could not
     /// be opened, or where the app went elsewhere.
-    public static func open(_ route: Route, in session: AppSession) throws(RouteError) {
+    ///
+    /// Screens open in the route's order. A split whose master screen has a context and whose
+    /// detail shows a screen may have been reached the other way round — an advert opened, then the
+    /// list filtered to a group without it — and a context once applied cannot be taken back. Given
+    /// `rehearsal` (a fresh, unstarted session of the same app, platform and features, logging
+    /// nowhere), such a route is first tried in order there and, if that fails, with the detail
+    /// opened before its master's context (``detailFirst(_:)``); `session` then takes the order
+    /// that worked.
+    public static func open(_ route: Route, in session: AppSession,
+                            rehearsal: (() throws -> AppSession)? = nil) throws(RouteError) {
+        if let rehearsal, let detailFirst = Self.detailFirst(route),
+           !Self.opens([route], in: rehearsal), Self.opens([detailFirst, route], in: rehearsal) {
+            try openInOrder(detailFirst, in: session)
+        }
+        try openInOrder(route, in: session)
+    }
+
+    /// The state before a split's master context was applied: `route` up to the first layer that
+    /// is a split whose master screen has a context and whose detail shows a screen, with that
+    /// context left off (the layers above it open afterwards); nil when there is no such split.
+    public static func detailFirst(_ route: Route) -> Route? {
+        guard let index = route.layers.firstIndex(where: { $0.count == 2 && !$0[1].isEmpty && $0[0].last?.context != nil })
+        else { return nil }
+        var staged = route
+        staged.layers = Array(route.layers[...index])
+        let master = route.layers[index][0]
+        staged.layers[index][0][master.count - 1] = ScreenID(name: master[master.count - 1].name)
+        return staged
+    }
+
+    /// Whether `routes`, opened one after another in a fresh session from `rehearsal`, all open.
+    private static func opens(_ routes: [Route], in rehearsal: () throws -> AppSession) -> Bool {
+        guard let session = try? rehearsal() else { return false }
+        session.start()
+        do {
+            for route in routes { try openInOrder(route, in: session) }
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    /// Opens `route`'s screens in order from whatever `session` shows.
+    private static func openInOrder(_ route: Route, in session: AppSession) throws(RouteError) {
         let target = route.screens
         var inputs = 0
         while true {

@@ -101,11 +101,13 @@ struct SessionSimulator: Sendable {
         let chooser = ExperimentSlotChooser(
             experiments: plan.experiments, attributes: visitor.attributes,
             now: Date(timeIntervalSince1970: Double(visitor.start) / 1000), events: log)
+        let sessionSeed = random.next()
         let session = try AppSession(app: plan.app, platform: platform, registry: registry, clock: clock,
-                                     seed: random.next(), events: log, chooser: chooser)
+                                     seed: sessionSeed, events: log, chooser: chooser)
         session.window.addTransitionObserver { log.record($0) }
+        let servicesSeed = random.next()
         app.configureServices(in: session.environment, ServiceSettings(
-            specs: app.serviceParameters, values: services, random: RandomSource(seed: random.next())))
+            specs: app.serviceParameters, values: services, random: RandomSource(seed: servicesSeed)))
         let simulated = SimulatedUser(session: session, persona: visitor.persona, population: population, log: log,
                                       random: SeededGenerator(seed: random.next()))
         var home: String?
@@ -113,7 +115,18 @@ struct SessionSimulator: Sendable {
             session.start()
             home = session.window.frontPanel?.content.name ?? ""
             do {
-                try RouteOpener.open(arrival.route, in: session)
+                // A twin of this session that logs nowhere, where a route's order may be tried first.
+                let rehearsal = { [plan = self.plan, registry = self.registry, services = self.services] () throws -> AppSession in
+                    let quiet = EventRecorder()
+                    let twin = try AppSession(
+                        app: plan.app, platform: platform, registry: registry, seed: sessionSeed, events: quiet,
+                        chooser: ExperimentSlotChooser(experiments: plan.experiments, attributes: visitor.attributes,
+                                                       now: Date(timeIntervalSince1970: Double(visitor.start) / 1000), events: quiet))
+                    app.configureServices(in: twin.environment, ServiceSettings(
+                        specs: app.serviceParameters, values: services, random: RandomSource(seed: servicesSeed)))
+                    return twin
+                }
+                try RouteOpener.open(arrival.route, in: session, rehearsal: rehearsal)
             } catch {
                 throw ArrivalFailure(persona: visitor.persona.value.name, arrival: arrival, user: visitor.user, reason: error)
             }

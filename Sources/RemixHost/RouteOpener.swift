@@ -57,7 +57,7 @@ public enum RouteOpener {
     /// Opens `route`'s screens in order from whatever `session` shows.
     private static func openInOrder(_ route: Route, in session: AppSession) throws(RouteError) {
         let target = route.screens
-        var inputs = 0
+        var inputs = 0, retries = 0, attempts: [Int: Int] = [:]
         while true {
             // Reached before time passes: a route may end on a screen that goes by itself (a toast).
             if Self.shows(target, session) { return }
@@ -76,8 +76,18 @@ public enum RouteOpener {
             // A detour (screens shown beyond the route's common part: a picker on the way, say) goes
             // on only where the front view itself declares the way (``RouteOpening``).
             let detour = matched < current.count
-            guard inputs < stepLimit, let panel = session.window.frontPanel,
-                  let input = RouteStepFinder.input(on: panel.view, toOpen: next, declaredOnly: detour) else {
+            let panel = session.window.frontPanel
+            let candidates = panel.map { RouteStepFinder.inputs(on: $0.view, toOpen: next, declaredOnly: detour) } ?? []
+            guard inputs < stepLimit, let panel, !candidates.isEmpty else {
+                // A detour that leads nowhere is left as a user leaves it (back, then the layer's
+                // Cancel) and the step asked for again, its view's next way first: a slot that
+                // hands out its flows in turn shows another one the next time.
+                if detour, inputs < stepLimit, retries < retryLimit, Self.backOut(of: session, to: matched) {
+                    retries += 1
+                    attempts[matched, default: 0] += 1
+                    inputs += 1
+                    continue
+                }
                 if detour || inputs >= stepLimit {
                     throw .wentElsewhere(step: step, screen: next.description, shown: shown.description)
                 }
@@ -85,6 +95,8 @@ public enum RouteOpener {
                                   reason: "the screen offers no way there (no row for '\(next.context ?? next.name)', "
                                       + "no button '\(next.name)' and not one primary button)")
             }
+            // After backing out of a detour, the step's next way (if its view offers several).
+            let input = candidates[attempts[matched, default: 0] % candidates.count]
             do {
                 try session.window.send(input, to: panel)
             } catch {
@@ -97,6 +109,27 @@ public enum RouteOpener {
                 throw .cannotOpen(step: step, screen: next.description, from: from, reason: "its input (\(input)) changed nothing")
             }
         }
+    }
+
+    /// How often one route may back out of a detour and ask again.
+    static let retryLimit = 2
+
+    /// Goes back, or presses the front layer's cancel button, until the window shows at most
+    /// `count` screens; false when neither is offered on the way.
+    private static func backOut(of session: AppSession, to count: Int) -> Bool {
+        for _ in 0..<stepLimit {
+            session.waitWhileBlocked()
+            let window = session.window
+            if Route(window.state).screens.count <= count { return true }
+            if window.canGoBack {
+                guard (try? window.goBack()) != nil else { return false }
+            } else if let panel = window.frontPanel, let cancel = panel.content.buttons.first(where: { $0.role == .cancel }) {
+                guard (try? window.send(.press(buttonID: cancel.id), to: panel)) != nil else { return false }
+            } else {
+                return false
+            }
+        }
+        return false
     }
 
     /// Whether the window shows the route's screens in order. The screens decide; how they are laid

@@ -42,7 +42,7 @@ struct ScreenSemanticsTests {
         #expect(ItemKind.allCases.map(\.rawValue) == ["item", "drillDown", "choice"])
     }
 
-    @Test func thePluginABIIsTheOneOfAppServiceParameters() {
-        #expect(RemixPluginABI.version == 3)
+    @Test func thePluginABIIsTheOneOfRoutesAndSharedScreenContent() {
+        #expect(RemixPluginABI.version == 4)
     }
 }

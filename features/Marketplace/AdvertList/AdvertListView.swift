@@ -110,4 +110,11 @@ extension HeadlessAdvertListView: RouteOpening {
             return .press(buttonID: "new")
         }
     }
+
+    /// `groups` is the insertion flow's group picker (when its flow starts there) or the filter
+    /// picker: "New advert" first, then "Filters".
+    public func inputs(toOpen next: ScreenID) -> [UserInput] {
+        guard next.name == "groups", next.context == nil else { return input(toOpen: next).map { [$0] } ?? [] }
+        return [.press(buttonID: "new"), .press(buttonID: "filters")]
+    }
 }

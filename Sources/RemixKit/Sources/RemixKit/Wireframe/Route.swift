@@ -161,6 +161,17 @@ public enum RouteError: Error, Equatable, CustomStringConvertible {
 public protocol RouteOpening: View {
     /// The input that leads from this view to `next`, or nil.
     func input(toOpen next: ScreenID) -> UserInput?
+    /// Every input that may lead to `next`, the likeliest first — where one screen name stands for
+    /// two screens (a list's filter picker and its insertion flow's group picker are both `groups`).
+    /// The opener tries the next one after backing out of a detour that led elsewhere. By default,
+    /// ``input(toOpen:)`` alone.
+    func inputs(toOpen next: ScreenID) -> [UserInput]
+}
+
+extension RouteOpening {
+    public func inputs(toOpen next: ScreenID) -> [UserInput] {
+        input(toOpen: next).map { [$0] } ?? []
+    }
 }
 
 /// The default reading of a screen for routes: a row that stands for the next screen's context
@@ -170,7 +181,17 @@ public protocol RouteOpening: View {
 public enum RouteStepFinder {
     /// The input that leads from `view` to `next`, or nil when its screen offers none.
     public static func input(on view: any View, toOpen next: ScreenID, declaredOnly: Bool = false) -> UserInput? {
-        if let opening = view as? any RouteOpening { return opening.input(toOpen: next) }
+        inputs(on: view, toOpen: next, declaredOnly: declaredOnly).first
+    }
+
+    /// Every input that may lead from `view` to `next`, the likeliest first (``RouteOpening/inputs(toOpen:)``);
+    /// a screen read by its semantics offers one at most.
+    public static func inputs(on view: any View, toOpen next: ScreenID, declaredOnly: Bool = false) -> [UserInput] {
+        if let opening = view as? any RouteOpening { return opening.inputs(toOpen: next) }
+        return semanticInput(on: view, toOpen: next, declaredOnly: declaredOnly).map { [$0] } ?? []
+    }
+
+    private static func semanticInput(on view: any View, toOpen next: ScreenID, declaredOnly: Bool) -> UserInput? {
         guard !declaredOnly else { return nil }
         let screen = view.screen
         if let context = next.context, !context.isEmpty {

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Opens every navigation state a Marketplace log shows with `remix run --open`.
+"""Opens every navigation state a simulated log shows with `remix run --open`.
 
 Each distinct (stack, platform) pair of the log's `screen` events is opened once, with the user,
 attributes and start time of the first session that showed it and the shipped experiments, so the
@@ -18,11 +18,13 @@ def main() -> int:
         print(__doc__, file=sys.stderr)
         return 2
     log, binary = sys.argv[1], sys.argv[2]
-    sessions, pairs = {}, {}
+    sessions, pairs, app = {}, {}, "marketplace"
     with open(log) as lines:
         for line in lines:
             event = json.loads(line)
-            if event["type"] == "session_started":
+            if event["type"] == "run":
+                app = event.get("app", app)
+            elif event["type"] == "session_started":
                 sessions[event["session"]] = (event["user"], event["attributes"], event["ts"])
             elif event["type"] == "screen" and event["session"] in sessions:
                 user, attributes, start = sessions[event["session"]]
@@ -30,12 +32,12 @@ def main() -> int:
     failed = []
     for (stack, platform), (user, attributes, start) in pairs.items():
         run = subprocess.run(
-            [binary, "run", "--app", "marketplace", "--experiments", "experiments", "--user", user,
+            [binary, "run", "--app", app, "--experiments", "experiments", "--user", user,
              "--attributes", json.dumps(attributes), "--platform", platform, "--at", start, "--open", stack],
             input="q\n", capture_output=True, text=True)
         if run.returncode != 0:
             failed.append(f"{stack} ({platform}): {run.stderr.strip().splitlines()[-1] if run.stderr.strip() else run.returncode}")
-    print(f"{len(pairs) - len(failed)} of {len(pairs)} (state, platform) pairs open")
+    print(f"{app}: {len(pairs) - len(failed)} of {len(pairs)} (state, platform) pairs open")
     for failure in failed:
         print("  " + failure)
     return 0

@@ -105,6 +105,8 @@ public enum RouteOpener {
             inputs += 1
             if Self.shows(target, session) { return }
             session.waitWhileBlocked()
+            // Typing into a field shows no other screen; anything else must.
+            if case .edit = input { continue }
             if Route(session.window.state).screens == current {
                 throw .cannotOpen(step: step, screen: next.description, from: from, reason: "its input (\(input)) changed nothing")
             }

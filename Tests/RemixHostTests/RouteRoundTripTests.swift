@@ -230,4 +230,17 @@ import Testing
         #expect(session.window.frontPanel?.content.buttons.contains { $0.id == "reset" } == true, "the filter picker has Reset")
         #expect(events.names.filter { $0.hasPrefix("insertion_") } == ["insertion_started", "insertion_cancelled"])
     }
+
+    /// A route names screens, not what was typed: Calculator's expression screen types an example
+    /// sum on the way to `prime` (typing shows no other screen, so it is no dead end).
+    @Test(arguments: ["phone", "tablet"])
+    func theExpressionScreenTypesASumOnTheWayToPrime(platform: String) throws {
+        let events = EventRecorder()
+        let session = try AppSession(app: "calculator", platform: platform, registry: BuiltInModules.registry(), events: events,
+                                     chooser: FixedSlotChooser(fillers: ["entry": "ExpressionEntry"]))
+        session.start()
+        try RouteOpener.open(try Route(parsing: "expression ^ prime"), in: session)
+        #expect(session.window.state.description == "expression ^ prime")
+        #expect(events.names.contains("sum_analysed") && !events.names.contains("expression_rejected"), "\(events.names)")
+    }
 }

@@ -52,3 +52,11 @@ public final class HeadlessExpressionView: ExpressionView {
         }
     }
 }
+
+extension HeadlessExpressionView: RouteOpening {
+    /// The screen after a sum (`prime`): an expression typed first if there is none (`1 + 1`; a
+    /// route names the screen, not the numbers), then "Analyse".
+    public func input(toOpen next: ScreenID) -> UserInput? {
+        viewData.expression.isEmpty ? .edit(fieldID: "expression", text: "1 + 1") : .press(buttonID: "analyse")
+    }
+}

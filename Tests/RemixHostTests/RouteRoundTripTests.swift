@@ -207,11 +207,8 @@ import Testing
     /// `title` first is opened as a user gets there — Manual's picker cancelled, "New advert" again.
     @Test(arguments: ["phone", "tablet"])
     func aSlotsSecondFlowOpensAfterTheFirstIsCancelled(platform: String) throws {
-        let events = EventRecorder()
-        let session = try AppSession(app: "marketplace", platform: platform, registry: BuiltInModules.registry(), events: events)
-        session.start()
         let route = platform == "tablet" ? "adverts | item(Fiat 500) ^ title" : "adverts > title"
-        try RouteOpener.open(try Route(parsing: route), in: session)
+        let (session, events) = try Self.open(route, app: "marketplace", platform: platform)
         #expect(session.window.state.description == route)
         #expect(events.names.filter { $0.hasPrefix("insertion_") } == ["insertion_started", "insertion_cancelled", "insertion_started"])
     }
@@ -221,11 +218,8 @@ import Testing
     /// the picker.
     @Test(arguments: ["phone", "tablet"])
     func groupsOpensTheFilterPickerWhenTheInsertionStartsElsewhere(platform: String) throws {
-        let events = EventRecorder()
-        let session = try AppSession(app: "marketplace", platform: platform, registry: BuiltInModules.registry(), events: events,
-                                     chooser: FixedSlotChooser(fillers: ["insertion": "AutoGroupInsertion"]))
-        session.start()
-        try RouteOpener.open(try Route(parsing: "adverts > groups"), in: session)
+        let (session, events) = try Self.open("adverts > groups", app: "marketplace", platform: platform,
+                                              fillers: ["insertion": "AutoGroupInsertion"])
         #expect(Route(session.window.state).screens.map(\.description) == ["adverts", "groups"])
         #expect(session.window.frontPanel?.content.buttons.contains { $0.id == "reset" } == true, "the filter picker has Reset")
         #expect(events.names.filter { $0.hasPrefix("insertion_") } == ["insertion_started", "insertion_cancelled"])
@@ -235,12 +229,20 @@ import Testing
     /// sum on the way to `prime` (typing shows no other screen, so it is no dead end).
     @Test(arguments: ["phone", "tablet"])
     func theExpressionScreenTypesASumOnTheWayToPrime(platform: String) throws {
-        let events = EventRecorder()
-        let session = try AppSession(app: "calculator", platform: platform, registry: BuiltInModules.registry(), events: events,
-                                     chooser: FixedSlotChooser(fillers: ["entry": "ExpressionEntry"]))
-        session.start()
-        try RouteOpener.open(try Route(parsing: "expression ^ prime"), in: session)
+        let (session, events) = try Self.open("expression ^ prime", app: "calculator", platform: platform,
+                                              fillers: ["entry": "ExpressionEntry"])
         #expect(session.window.state.description == "expression ^ prime")
         #expect(events.names.contains("sum_analysed") && !events.names.contains("expression_rejected"), "\(events.names)")
+    }
+
+    /// A started session of `app` on `platform` (slots filled as `fillers` say) with `route` opened.
+    static func open(_ route: String, app: String, platform: String,
+                     fillers: [String: String] = [:]) throws -> (AppSession, EventRecorder) {
+        let events = EventRecorder()
+        let session = try AppSession(app: app, platform: platform, registry: BuiltInModules.registry(), events: events,
+                                     chooser: fillers.isEmpty ? nil : FixedSlotChooser(fillers: fillers))
+        session.start()
+        try RouteOpener.open(try Route(parsing: route), in: session)
+        return (session, events)
     }
 }

@@ -8,6 +8,8 @@ let remixKit: Target.Dependency = .product(name: "RemixKit", package: "RemixKit"
 let remixYAML: Target.Dependency = .product(name: "RemixYAML", package: "RemixKit")
 let features: Target.Dependency = .product(name: "RemixFeatures", package: "features")
 let remixKitTesting: Target.Dependency = .product(name: "RemixKitTesting", package: "RemixKit")
+// The platform's C library, imported in one place (Sources/RemixKit/Sources/RemixSystem).
+let remixSystem: Target.Dependency = .product(name: "RemixSystem", package: "RemixKit")
 // The targets every simulated session runs through skip run-time exclusivity checks in release
 // builds: they run one session per thread, the compiler checks what it can statically, and debug
 // builds (the tests) keep the dynamic checks. They were 7 % of a session's instructions
@@ -34,12 +36,12 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
-        .target(name: "RemixHost", dependencies: [remixKit, remixYAML, features], swiftSettings: hotPath),
+        .target(name: "RemixHost", dependencies: [remixKit, remixYAML, remixSystem, features], swiftSettings: hotPath),
         // GrowthBook's assignment engine: hashing, conditions, bucketing (Foundation only).
         .target(name: "GrowthBookAssignment", swiftSettings: hotPath),
         .target(name: "RemixExperiments", dependencies: ["GrowthBookAssignment", remixKit, remixYAML], swiftSettings: hotPath),
-        .target(name: "RemixEventLog", dependencies: [remixKit], swiftSettings: hotPath),
-        .target(name: "RemixAnalysis", dependencies: ["RemixExperiments", remixKit, remixYAML]),
+        .target(name: "RemixEventLog", dependencies: [remixKit, remixSystem], swiftSettings: hotPath),
+        .target(name: "RemixAnalysis", dependencies: ["RemixExperiments", remixKit, remixYAML, remixSystem]),
         // The PostgreSQL event store (docs/storage.md): store URLs, connections, the schema.
         .target(
             name: "RemixStore",
@@ -59,7 +61,7 @@ let package = Package(
             name: "RemixCLI",
             dependencies: [
                 "RemixHost", "RemixTerminal", "RemixExperiments", "RemixSimulation", "RemixEventLog", "RemixAnalysis", "RemixInterop",
-                "RemixStore", "RemixChecks", remixKit, remixYAML,
+                "RemixStore", "RemixChecks", remixKit, remixYAML, remixSystem,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "remix", dependencies: ["RemixCLI"]),
@@ -70,7 +72,7 @@ let package = Package(
         .executableTarget(
             name: "remix-bench",
             dependencies: [
-                "RemixExperiments", "RemixEventLog", remixKit, .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "RemixExperiments", "RemixEventLog", remixKit, remixSystem, .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/RemixBench"),
         // Runs the built `remix` for the tests that use it as a user would.
@@ -88,17 +90,17 @@ let package = Package(
         .testTarget(
             name: "RemixAnalysisTests",
             dependencies: ["RemixAnalysis", "RemixSimulation", "RemixEventLog", "RemixExperiments", "RemixHost", "RemixTestSupport",
-                           "RemixChecks", remixKit, features],
+                           "RemixChecks", remixKit, remixSystem, features],
             exclude: ["Vectors"]),
         .testTarget(
             name: "RemixHostTests", dependencies: ["RemixHost", "RemixTerminal", "RemixCLI", "RemixTestSupport", remixKit, features]),
-        .testTarget(name: "RemixPluginTests", dependencies: ["RemixHost", "RemixTestSupport", remixKit, remixKitTesting, features]),
+        .testTarget(name: "RemixPluginTests", dependencies: ["RemixHost", "RemixTestSupport", remixKit, remixKitTesting, remixSystem, features]),
         .testTarget(
             name: "RemixInteropTests",
             dependencies: ["RemixInterop", "RemixExperiments", "RemixHost", "RemixTestSupport", remixKit, remixYAML],
             exclude: ["Python"]),
         .testTarget(name: "RemixEventLogTests", dependencies: ["RemixEventLog", "RemixTestSupport", remixKit]),
-        .testTarget(name: "RemixStoreTests", dependencies: ["RemixStore", "RemixTestSupport"]),
+        .testTarget(name: "RemixStoreTests", dependencies: ["RemixStore", "RemixTestSupport", remixSystem]),
         // What each fuzz target checks, as plain functions the corpus tests call too (Tests/Fuzz/README.md).
         .target(
             name: "FuzzChecks", dependencies: ["RemixAnalysis", "RemixExperiments", "RemixHost", "RemixSimulation", remixKit],

@@ -22,7 +22,8 @@ struct NameBits: Sendable {
     }
 
     /// FNV-1a 64 over the UTF-8 bytes: attribute names are chosen by the app, not by users,
-    /// so a fast deterministic hash is enough.
+    /// so a fast deterministic hash is enough. (Written here rather than taken from RemixKit's
+    /// `FNV1a64`: this engine target depends on Foundation alone.)
     static func hash(_ name: String) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in name.utf8 {

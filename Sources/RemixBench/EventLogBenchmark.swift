@@ -2,9 +2,7 @@ import ArgumentParser
 import Foundation
 import RemixEventLog
 import RemixKit
-#if canImport(Glibc)
-import Glibc
-#endif
+import RemixSystem
 
 /// `remix-bench eventlog`: encoding and appending events through the JSON Lines event log, against
 /// a raw sequential write(2) of exactly the same bytes.
@@ -175,12 +173,10 @@ struct EventLogBenchmark: ParsableCommand {
 
 /// FNV-1a over bytes fed in pieces: enough to tell whether two byte streams are the same.
 struct Checksum {
-    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+    private(set) var value = FNV1a64.offsetBasis
 
     mutating func add(_ bytes: UnsafeRawBufferPointer) {
-        var hash = value
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        value = hash
+        value = FNV1a64.hash(bytes, continuing: value)
     }
 }
 

@@ -8,7 +8,7 @@ import RemixSimulation
 import RemixYAML
 
 /// `remix check`: self-checks of the whole pipeline.
-struct CheckCommand: ParsableCommand {
+struct CheckCommand: CommandGroup {
     static let configuration = CommandConfiguration(
         commandName: "check", abstract: "Check the pipeline itself: simulate and analyse A/A experiments.",
         subcommands: [AACheckCommand.self])

@@ -75,3 +75,27 @@ func runInTerminal(
     }
     return outcome
 }
+
+/// A command that only groups subcommands (`remix`, `remix log`, …): run without one, it is bad
+/// input like any other — its usage and the subcommands on standard error, exit 1 — where
+/// ArgumentParser would print the help and exit 0.
+protocol CommandGroup: ParsableCommand {}
+
+extension CommandGroup {
+    func run() throws {
+        let names = Self.configuration.subcommands.compactMap { $0.configuration.commandName }
+        throw ValidationError("name a subcommand: \(names.joined(separator: ", ")) (see --help)")
+    }
+}
+
+/// Why a file cannot be written at `path` (its folder missing, not a folder, or not writable),
+/// checked before any work so that a long run does not fail at its end; nil when it can.
+func outputPathProblem(_ path: String, option: String) -> String? {
+    let folder = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
+    var isFolder: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+        return "\(option) \(path): the folder \(folder) does not exist; create it first"
+    }
+    guard FileManager.default.isWritableFile(atPath: folder) else { return "\(option) \(path): the folder \(folder) is not writable" }
+    return nil
+}

@@ -4,7 +4,7 @@ import RemixExperiments
 import RemixInterop
 
 /// `remix export`: experiments in other tools' formats.
-struct ExportCommand: ParsableCommand {
+struct ExportCommand: CommandGroup {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Export experiments in another tool's format.",

@@ -3,7 +3,7 @@ import Foundation
 import RemixInterop
 
 /// `remix import`: experiments from other tools' formats.
-struct ImportCommand: ParsableCommand {
+struct ImportCommand: CommandGroup {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Import experiments from another tool's format.",

@@ -2,12 +2,10 @@ import ArgumentParser
 import Foundation
 import RemixEventLog
 import RemixStore
-#if canImport(Glibc)
-import Glibc
-#endif
+import RemixSystem
 
 /// `remix log`: event logs as a whole.
-struct LogCommand: ParsableCommand {
+struct LogCommand: CommandGroup {
     static let configuration = CommandConfiguration(
         commandName: "log", abstract: "Move event logs between JSON Lines files and an event store.",
         subcommands: [LogCopyCommand.self])

@@ -48,10 +48,14 @@ struct PlanCommand: ParsableCommand {
         if let rate, !(rate > 0 && rate < 1) { throw ValidationError("--rate must be between 0 and 1 (got \(rate))") }
         if let stddev, !(stddev > 0 && stddev.isFinite) { throw ValidationError("--stddev must be above 0 (got \(stddev))") }
         if let traffic, !(traffic > 0 && traffic.isFinite) { throw ValidationError("--traffic must be above 0 units a day (got \(traffic))") }
-        if let variations, variations < 2 { throw ValidationError("--variations must be at least 2 (got \(variations))") }
+        if let variations, !(2...100).contains(variations) {
+            throw ValidationError("--variations must be from 2 to 100, control included (got \(variations))")
+        }
         if let effect, effect == 0 || !effect.isFinite { throw ValidationError("--effect must be a lift other than 0, e.g. 0.03") }
         if let days, !(days > 0 && days.isFinite) { throw ValidationError("--days must be above 0 (got \(days))") }
-        if sequentialTuning < 1 { throw ValidationError("--sequential-tuning must be at least 1 (got \(sequentialTuning))") }
+        if !(sequentialTuning >= 1 && sequentialTuning <= 1e12) {
+            throw ValidationError("--sequential-tuning must be from 1 to 10¹² (got \(sequentialTuning))")
+        }
         if simulate {
             guard experiment != nil else { throw ValidationError("--simulate needs --experiment KEY") }
             guard runs >= 10 else { throw ValidationError("--runs must be at least 10 (got \(runs))") }
@@ -83,7 +87,7 @@ struct PlanCommand: ParsableCommand {
         let settings = PowerSettings(mean: baseline.mean, variance: baseline.variance, alpha: alpha,
                                      sequentialTuning: sequential ? sequentialTuning : nil)
         print(baseline.description + String(format: ", α %g, power %g %%, ", alpha, power * 100)
-              + (sequential ? "sequential (tuning \(Int(sequentialTuning)))" : "fixed horizon"))
+              + (sequential ? String(format: "sequential (tuning %g)", sequentialTuning) : "fixed horizon"))
         let perVariation = baseline.trafficPerDay.map { $0 * (baseline.smallestShare ?? 1 / Double(baseline.variations)) }
         if let perVariation, let traffic = baseline.trafficPerDay {
             print("traffic \(grouped(traffic)) units a day into the experiment, \(baseline.variations) variations: "
@@ -142,7 +146,10 @@ struct PlanCommand: ParsableCommand {
         }
     }
 
-    private func grouped(_ value: Double) -> String { Int(value.rounded()).formatted(.number.grouping(.automatic)) }
+    /// A count with digit grouping; beyond what an integer holds exactly, in scientific notation.
+    private func grouped(_ value: Double) -> String {
+        abs(value) < 1e15 ? Int(value.rounded()).formatted(.number.grouping(.automatic)) : String(format: "%.3g", value)
+    }
     private func percent(_ value: Double) -> String { String(format: "%+.2f %%", value * 100) }
 }
 

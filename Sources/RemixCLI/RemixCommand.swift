@@ -12,6 +12,11 @@ public struct RemixCommand: ParsableCommand {
 
     public init() {}
 
+    /// Without a subcommand: bad input, as in every other command group (``CommandGroup``).
+    public func run() throws {
+        throw ValidationError("name a subcommand (see 'remix --help')")
+    }
+
     /// Parses the command line and runs the command, like `main()`, except that every bad input —
     /// an unknown option, a value that does not parse, a failed validation — exits 1, as the
     /// commands' own input errors do, with ArgumentParser's message and usage on standard error.

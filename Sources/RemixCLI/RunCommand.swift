@@ -5,9 +5,7 @@ import RemixHost
 import RemixKit
 import RemixStore
 import RemixTerminal
-#if canImport(Glibc)
-import Glibc
-#endif
+import RemixSystem
 
 /// `remix run`: walk an app in the terminal, or script it through standard input.
 struct RunCommand: ParsableCommand {
@@ -91,6 +89,9 @@ struct RunCommand: ParsableCommand {
                 printError(error.description)
                 throw ExitCode(1)
             }
+        } else if let log, let problem = outputPathProblem(log, option: "--log") {
+            printError(problem)
+            throw ExitCode(1)
         }
         var attributes = try session.parsedAttributes()
         attributes["id"] = attributes["id"] ?? .string(user)

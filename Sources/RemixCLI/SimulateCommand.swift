@@ -83,6 +83,7 @@ struct SimulateCommand: ParsableCommand {
         if let jobs, jobs <= 0 { return "--jobs must be at least 1 (got \(jobs))" }
         if let problem = storeOptionProblem() { return problem }
         if let shard, Shard(spec: shard) == nil { return "--shard must be I/N with 1 ≤ I ≤ N, e.g. 2/4 (got '\(shard)')" }
+        if let html, let problem = outputPathProblem(html, option: "--html") { return problem }
         return nil
     }
 

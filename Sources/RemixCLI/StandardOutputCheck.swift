@@ -1,9 +1,5 @@
 import Synchronization
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Darwin)
-@preconcurrency import Darwin
-#endif
+import RemixSystem
 
 /// Makes a failed write to standard output a failure of the command: a report that never arrived
 /// (a full disk, `> /dev/full`) must not exit 0.
@@ -17,9 +13,9 @@ public enum StandardOutputCheck {
         atexit {
             StandardOutputCheck.flush()
             let failure = StandardOutputCheck.firstFailure.load(ordering: .relaxed)
-            guard failure != 0 || ferror(stdout) != 0 else { return }
+            guard failure != 0 || ferror(SystemCalls.standardOutput) != 0 else { return }
             let reason = String(cString: strerror(failure == 0 ? EIO : failure))
-            fputs("remix: cannot write standard output: \(reason); the output is incomplete\n", stderr)
+            fputs("remix: cannot write standard output: \(reason); the output is incomplete\n", SystemCalls.standardError)
             _exit(1)
         }
     }
@@ -28,13 +24,13 @@ public enum StandardOutputCheck {
     /// remembers why it failed, if it did.
     static func checkWrite() {
         let error = errno
-        guard ferror(stdout) != 0, error != 0 else { return }
+        guard ferror(SystemCalls.standardOutput) != 0, error != 0 else { return }
         _ = firstFailure.compareExchange(expected: 0, desired: error, ordering: .relaxed)
     }
 
     /// Flushes standard output, remembering why the first failed flush failed.
     static func flush() {
-        if fflush(stdout) != 0 {
+        if fflush(SystemCalls.standardOutput) != 0 {
             _ = firstFailure.compareExchange(expected: 0, desired: errno, ordering: .relaxed)
         }
     }

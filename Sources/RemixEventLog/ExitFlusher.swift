@@ -1,9 +1,7 @@
 import Dispatch
 import Foundation
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
+import RemixSystem
 
 /// Flushes event logs when the process is asked to stop (SIGINT, SIGTERM), then exits with the
 /// conventional status (128 + signal), so an interrupted run keeps every event it produced.
@@ -39,7 +37,7 @@ public final class ExitFlusher: Sendable {
                     for log in logs.withLock({ $0 }) { try? log.close() }
                     let name = signalNumber == SIGINT ? "interrupted" : "terminated"
                     let message = Array("\nremix: \(name); the event log was flushed\n".utf8)
-                    _ = message.withUnsafeBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
+                    _ = message.withUnsafeBytes { SystemCalls.write(STDERR_FILENO, $0.baseAddress, $0.count) }
                     _exit(128 + signalNumber)
                 }
                 source.resume()

@@ -1,8 +1,6 @@
 import Foundation
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
+import RemixSystem
 
 /// The embedded event log: a JSON Lines file, appended to.
 ///
@@ -36,9 +34,9 @@ public final class JSONLinesFile: EventLog, Sendable {
         endedTorn = !truncate && Self.endsInsideLine(path)
         if endedTorn {
             let newline: [UInt8] = [0x0A]
-            guard newline.withUnsafeBytes({ Glibc.write(descriptor, $0.baseAddress, 1) }) == 1 else {
+            guard newline.withUnsafeBytes({ SystemCalls.write(descriptor, $0.baseAddress, 1) }) == 1 else {
                 let reason = Self.errnoText()
-                Glibc.close(descriptor)
+                SystemCalls.close(descriptor)
                 throw EventLogError.cannotOpen(path: path, reason: reason)
             }
         }
@@ -89,7 +87,7 @@ public final class JSONLinesFile: EventLog, Sendable {
         try state.withLock { state throws(EventLogError) in
             guard state.descriptor >= 0 else { return }
             defer {
-                Glibc.close(state.descriptor)
+                SystemCalls.close(state.descriptor)
                 state.descriptor = -1
             }
             if state.failure == nil { try write(&state) }
@@ -114,7 +112,7 @@ public final class JSONLinesFile: EventLog, Sendable {
         bytes.withUnsafeBytes { raw in
             guard let base = raw.baseAddress else { return }
             while written < bytes.count {
-                let result = Glibc.write(descriptor, base + written, bytes.count - written)
+                let result = SystemCalls.write(descriptor, base + written, bytes.count - written)
                 if result < 0 {
                     if errno == EINTR { continue }
                     failure = .writeFailed(path: path, reason: Self.errnoText())
@@ -134,7 +132,7 @@ public final class JSONLinesFile: EventLog, Sendable {
     private static func endsInsideLine(_ path: String) -> Bool {
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { return false }
-        defer { Glibc.close(descriptor) }
+        defer { SystemCalls.close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_size > 0 else { return false }
         var last: UInt8 = 0

@@ -1,9 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import RemixSystem
 
 /// Checks a path before a run writes its event log there, so that a slip of the `--log` option
 /// never destroys a file: the log may not be one of the run's own input files, and a run that

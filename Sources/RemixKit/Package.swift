@@ -10,6 +10,8 @@ let package = Package(
     products: [
         .library(name: "RemixKit", type: .dynamic, targets: ["RemixKit"]),
         .library(name: "RemixYAML", type: .dynamic, targets: ["RemixYAML"]),
+        // The platform's C library in one place (Glibc, Musl or Darwin), for the host's modules.
+        .library(name: "RemixSystem", targets: ["RemixSystem"]),
         // The testing kit for feature and plugin authors: drive a session through its screens.
         .library(name: "RemixKitTesting", targets: ["RemixKitTesting"]),
     ],
@@ -19,7 +21,8 @@ let package = Package(
     targets: [
         .target(name: "RemixKit"),
         .target(name: "RemixKitTesting", dependencies: ["RemixKit"]),
-        .target(name: "RemixYAML", dependencies: [.product(name: "Yams", package: "Yams")]),
+        .target(name: "RemixSystem"),
+        .target(name: "RemixYAML", dependencies: ["RemixSystem", .product(name: "Yams", package: "Yams")]),
     ],
     swiftLanguageModes: [.v6]
 )

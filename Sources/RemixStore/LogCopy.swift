@@ -138,15 +138,33 @@ extension LogCopy {
     /// Writes the store's events (of run `run`, or all) to the JSON Lines file `path`, replacing
     /// it: run records first, then events in stored order. Field order within a line is the
     /// store's (`jsonb` keeps no order); values are the same. `progress` gets (events, total).
+    /// The events go to a temporary file beside `path` that replaces it only once all are written,
+    /// so a store that cannot be reached, or is not a Remix event store, leaves `path` as it was.
     public static func storeToFile(_ url: StoreURL, run: String?, _ path: String,
                                    progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) throws -> Outcome {
-        let file = try JSONLinesFile(path: path, truncate: true)
-        let count = try blocking { () async throws -> Int in
-            try await PostgresStore.with(url) { store in
-                try await store.export(run: run, into: file, progress: progress)
+        let directory = (path as NSString).deletingLastPathComponent
+        let temporary = (directory.isEmpty ? "." : directory) + "/.\((path as NSString).lastPathComponent).copy-\(getpid())"
+        let count: Int
+        do {
+            count = try blocking { () async throws -> Int in
+                try await PostgresStore.with(url) { store in
+                    guard try await store.installedVersion() != nil else {
+                        throw StoreError(.schema, "there is no Remix event store at \(url.redacted) (no remix_events table); "
+                            + "write one with 'remix simulate --log URL' or 'remix log copy FILE URL'")
+                    }
+                    let file = try JSONLinesFile(path: temporary, truncate: true)
+                    let written = try await store.export(run: run, into: file, progress: progress)
+                    try file.close()
+                    return written
+                }
             }
+            guard rename(temporary, path) == 0 else {
+                throw StoreError(.server, "cannot replace \(path): \(String(cString: strerror(errno)))")
+            }
+        } catch {
+            unlink(temporary)
+            throw error
         }
-        try file.close()
         var outcome = Outcome()
         outcome.events = count
         return outcome

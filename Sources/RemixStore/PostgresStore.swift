@@ -1,5 +1,6 @@
 import Foundation
 import PostgresNIO
+import RemixKit
 
 /// One connection to the event store. `connect` gives up within its timeout and turns every
 /// failure into a `StoreError` that says what to do; nothing it throws shows the password.
@@ -39,7 +40,7 @@ public final class PostgresStore: Sendable {
                 }
                 defer { group.cancelAll() }
                 guard let first = try await group.next(), let connection = first else {
-                    throw StoreFailure.timeout(url, seconds: limit.inSeconds)
+                    throw StoreFailure.timeout(url, seconds: limit.seconds)
                 }
                 return connection
             }
@@ -104,7 +105,7 @@ public final class PostgresStore: Sendable {
             configuration = .init(host: url.host, port: url.port, username: url.user, password: url.password,
                                   database: url.database, tls: try tls(for: url))
         }
-        configuration.options.connectTimeout = .nanoseconds(Int64(timeout.inSeconds * 1_000_000_000))
+        configuration.options.connectTimeout = .nanoseconds(Int64(timeout.seconds * 1_000_000_000))
         configuration.options.additionalStartupParameters = url.settings.map { ($0.name, $0.value) }
         return configuration
     }
@@ -123,13 +124,5 @@ public final class PostgresStore: Sendable {
         case .prefer: return .prefer(context)
         case .require, .verifyFull: return .require(context)
         }
-    }
-}
-
-extension Duration {
-    /// The duration in seconds, fractions included.
-    var inSeconds: Double {
-        let parts = components
-        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
     }
 }

@@ -31,16 +31,31 @@ final class StoreAggregates: AggregateQueries {
     static let queryLimit: Duration = .seconds(6 * 3600)
 
     init(url: StoreURL) throws(AnalysisError) {
+        do {
+            store = try blocking { try await PostgresStore.connect(url) }
+        } catch {
+            throw Self.failure(error)
+        }
+        // A connection must be closed before it goes away, whatever fails after it opened.
+        do {
+            try prepare(url)
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    /// Checks that the store is a Remix event store this binary reads, and fills the session's
+    /// temporary tables of exposures and units.
+    private func prepare(_ url: StoreURL) throws(AnalysisError) {
         let version: Int?
         do {
-            let store = try blocking { try await PostgresStore.connect(url) }
-            self.store = store
+            let store = self.store
             version = try blocking { try await store.installedVersion() }
         } catch {
             throw Self.failure(error)
         }
         guard version != nil else {
-            close()
             throw .store("there is no Remix event store at \(url.redacted) (no remix_events table); write one with "
                          + "'remix simulate --log URL' or 'remix log copy FILE URL'")
         }

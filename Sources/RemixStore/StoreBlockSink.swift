@@ -94,7 +94,7 @@ public final class StoreBlockSink: EventBlockSink {
             } catch let error as StoreError where [.unreachable, .timeout].contains(error.kind) || error.isLostConnection {
                 if let store { blocking { await store.close() } }
                 store = nil
-                guard (ContinuousClock.now - started).inSeconds + pause <= retrySeconds else {
+                guard (ContinuousClock.now - started).seconds + pause <= retrySeconds else {
                     throw StoreError(error.kind, "\(error.message); gave up after \(Int(retrySeconds)) s of retries "
                         + "(--retry-seconds). \(usersStoredBefore + usersStored) users of this shard are stored; run the "
                         + "same command with --resume to complete the run without duplicates")
@@ -141,7 +141,7 @@ func blocking<T: Sendable>(limit: Duration = .seconds(30), closed: () -> Bool = 
     while done.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
         if closed() { throw StoreError(.unreachable, "the connection to the event store closed") }
         if ContinuousClock.now - started > limit {
-            throw StoreError(.timeout, "the event store did not answer within \(Int(limit.inSeconds)) s")
+            throw StoreError(.timeout, "the event store did not answer within \(Int(limit.seconds)) s")
         }
     }
     guard let result = box.get() else { throw StoreError(.server, "the store call ended without a result") }

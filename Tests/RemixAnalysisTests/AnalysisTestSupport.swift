@@ -1,9 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import RemixSystem
 import RemixTestSupport
 import RemixAnalysis
 import RemixEventLog

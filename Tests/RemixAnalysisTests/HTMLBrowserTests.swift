@@ -1,5 +1,6 @@
 import Foundation
 @testable import RemixAnalysis
+import RemixTestSupport
 import Testing
 
 /// Headless Chromium, for the test that the HTML report renders in a real browser:
@@ -46,31 +47,13 @@ enum HeadlessBrowser {
         process.standardError = errors
         try process.run()
         // Standard error is drained on another thread so that neither pipe fills up.
-        let messages = DrainedPipe(errors)
+        let messages = DrainedHandle(errors.fileHandleForReading)
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
             throw Failed(description: "chromium exited with \(process.terminationStatus): \(messages.text().suffix(2000))")
         }
         return text
-    }
-}
-
-/// Reads a pipe to its end on a thread of its own.
-private final class DrainedPipe: @unchecked Sendable {
-    private var data = Data()
-    private let done = DispatchSemaphore(value: 0)
-
-    init(_ pipe: Pipe) {
-        Thread.detachNewThread { [self] in
-            data = pipe.fileHandleForReading.readDataToEndOfFile()
-            done.signal()
-        }
-    }
-
-    func text() -> String {
-        done.wait()
-        return String(decoding: data, as: UTF8.self)
     }
 }
 

@@ -24,6 +24,23 @@ import Testing
         (["export", "growthbook", "--bogus"], "Unknown option '--bogus'"),
         (["import", "growthbook"], "Missing expected argument"),
         (["frobnicate"], "Unexpected argument 'frobnicate'"),
+        ([], "name a subcommand"),
+        (["log"], "name a subcommand: copy"),
+        (["check"], "name a subcommand: aa"),
+        (["export"], "name a subcommand: growthbook"),
+        (["import"], "name a subcommand: growthbook"),
+        (["plan", "--rate", "0.5", "--effect", "0.03", "--traffic", "1000", "--sequential", "--sequential-tuning", "1e308"],
+         "--sequential-tuning must be from 1 to 10¹² (got 1e+308)"),
+        (["plan", "--rate", "0.5", "--effect", "0.03", "--traffic", "1000", "--variations", "1000000000"],
+         "--variations must be from 2 to 100"),
+        (["plan", "--rate", "1.5"], "--rate must be between 0 and 1 (got 1.5)"),
+        (["check", "aa", "--runs", "x"], "'x' is invalid for '--runs"),
+        (["routes", "--app", "nosuchapp"], "nosuchapp"),
+        (["routes", "--depth", "x"], "'x' is invalid for '--depth"),
+        (["log", "copy", "only-one.jsonl"], "Missing expected argument"),
+        (["log", "copy", "no-such-log.jsonl", "other.jsonl"], "both are files"),
+        (["simulate", "--html", "/no/such/folder/report.html", "--users", "10"], "the folder /no/such/folder does not exist"),
+        (["run", "--log", "/no/such/folder/x.jsonl"], "the folder /no/such/folder does not exist"),
     ]
 
     @Test(arguments: cases)
@@ -32,6 +49,13 @@ import Testing
         #expect(result.status == 1, "exit \(result.status) for \(arguments): \(result.stderr)")
         #expect(result.stderr.contains(message), "stderr: \(result.stderr)")
         #expect(!result.stderr.contains("Fatal error"))
+    }
+
+    /// Counts past what an integer holds are printed, not converted (a crash before).
+    @Test func planPrintsHugeCounts() throws {
+        let result = try RemixProcess.run(["plan", "--rate", "0.5", "--effect", "0.03", "--traffic", "1e19"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("traffic 1e+19 units a day"), "\(result.stdout)")
     }
 
     @Test func versionAndHelpExitZero() throws {

@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import RemixSystem
 import Marketplace
 import RemixHost
 import RemixKit

@@ -14,13 +14,15 @@ struct StoreAnalysisTests {
     /// search path (`options=-c search_path=…`), dropped afterwards. `body` runs `remix` processes
     /// and waits for them on a thread of its own, never blocking the cooperative pool that other
     /// tests' store connections need (see ``StoreServer/withScratchSchema(_:)``).
-    static func withOwnStore(_ body: @escaping @Sendable (String) throws -> Void) async throws {
+    /// `setup`, if given, is run in the fresh schema first (its name in place of `SCHEMA`).
+    static func withOwnStore(setup: String? = nil, _ body: @escaping @Sendable (String) throws -> Void) async throws {
         let given = try #require(StoreServer.given)
         let schema = "remix_analysis_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         let url = given + (given.contains("?") ? "&" : "?") + "options=-c%20search_path%3D\(schema)"
         try await withTaskExecutorPreference(OwnThreadExecutor()) {
             let store = try await PostgresStore.connect(try StoreServer.url())
             try await store.run(PostgresQuery(unsafeSQL: "CREATE SCHEMA \(schema)"))
+            if let setup { try await store.run(PostgresQuery(unsafeSQL: setup.replacingOccurrences(of: "SCHEMA", with: schema))) }
             let outcome: Result<Void, any Error> = await withCheckedContinuation { continuation in
                 Thread.detachNewThread {
                     continuation.resume(returning: Result { try body(url) })
@@ -29,6 +31,33 @@ struct StoreAnalysisTests {
             _ = try? await store.run(PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \(schema) CASCADE"))
             await store.close()
             try outcome.get()
+        }
+    }
+
+    /// A table of someone else's where the store's would be: `analyze` and `log copy` out of it
+    /// end with the schema's message and exit 1 — no assertion of the client library about a
+    /// connection left open (seen with output sent to a file) — and the file `log copy` was to
+    /// replace keeps what it held.
+    @Test func aStoreThatIsNotOursEndsAnalyzeAndCopyWithExitOne() async throws {
+        try await Self.withOwnStore(setup: "CREATE TABLE SCHEMA.remix_events (id integer, payload text)") { url in
+            let folder = try TemporaryFolder()
+            for _ in 0..<3 {
+                let analyze = try RemixProcess.run(["analyze", url, "--format", "json"], in: Self.root,
+                                                   outputFile: try folder.write("report.json", ""))
+                #expect(analyze.status == 1, "\(analyze.stderr)")
+                #expect(analyze.stderr.contains("is not part of a Remix event store"), "\(analyze.stderr)")
+                #expect(!analyze.stderr.contains("Assertion failed"))
+            }
+            let kept = folder.path("kept.jsonl")
+            try "{\"type\":\"run\"}\n".write(toFile: kept, atomically: true, encoding: .utf8)
+            let copy = try RemixProcess.run(["log", "copy", url, kept], in: Self.root)
+            #expect(copy.status == 1 && copy.stderr.contains("is not part of a Remix event store"), "\(copy.stderr)")
+            #expect(try String(contentsOfFile: kept, encoding: .utf8) == "{\"type\":\"run\"}\n", "the file is as it was")
+            let refused = try RemixProcess.run(["log", "copy", "postgresql://remix:pw@127.0.0.1:1/remix", kept], in: Self.root)
+            #expect(refused.status == 1, "\(refused.stderr)")
+            #expect(try String(contentsOfFile: kept, encoding: .utf8) == "{\"type\":\"run\"}\n", "the file is as it was")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == ["kept.jsonl", "report.json"],
+                    "no temporary file is left")
         }
     }
 

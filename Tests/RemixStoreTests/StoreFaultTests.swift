@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import RemixSystem
 import RemixTestSupport
 import Testing
 @testable import RemixStore

@@ -96,6 +96,7 @@ enum StoreServer {
 }
 
 /// Runs tasks that prefer it on a serial queue of its own, away from the cooperative pool.
+/// Unchecked `Sendable`: its only stored property is a `DispatchQueue`, which is thread-safe.
 final class OwnThreadExecutor: TaskExecutor, @unchecked Sendable {
     private let queue = DispatchQueue(label: "remix.store-tests.executor")
 

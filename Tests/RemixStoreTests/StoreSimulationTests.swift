@@ -103,6 +103,7 @@ struct StoreSimulationTests {
 }
 
 /// Results handed back by threads, in the order they finish.
+/// Unchecked `Sendable`: `results` is read and written only while holding `condition`.
 final class ResultList: @unchecked Sendable {
     private let condition = NSCondition()
     private var results: [ProcessResult?] = []

@@ -90,7 +90,7 @@ public enum RemixProcess {
             stdin.fileHandleForWriting.write(Data(input.utf8))
             try stdin.fileHandleForWriting.close()
         }
-        let errors = Collector(stderr.fileHandleForReading)
+        let errors = DrainedHandle(stderr.fileHandleForReading)
         if outputHandle != nil { try stdout.fileHandleForWriting.close() }
         let out = stdout.fileHandleForReading.readDataToEndOfFile()
         let err = errors.wait()
@@ -99,21 +99,30 @@ public enum RemixProcess {
                              stderr: String(decoding: err, as: UTF8.self))
     }
 
-    /// Reads a file handle to its end on its own thread.
-    private final class Collector: @unchecked Sendable {
-        private let done = DispatchSemaphore(value: 0)
-        private var data = Data()
+}
 
-        init(_ handle: FileHandle) {
-            Thread.detachNewThread { [self] in
-                data = handle.readDataToEndOfFile()
-                done.signal()
-            }
-        }
+/// Reads a file handle to its end on a thread of its own, so that a process writing to two pipes
+/// never blocks on the one not being read.
+/// Unchecked `Sendable`: `data` is written once, by the reading thread, before `done` is signalled,
+/// and read only after waiting for that signal.
+public final class DrainedHandle: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var data = Data()
 
-        func wait() -> Data {
-            done.wait()
-            return data
+    /// Starts reading `handle`.
+    public init(_ handle: FileHandle) {
+        Thread.detachNewThread { [self] in
+            data = handle.readDataToEndOfFile()
+            done.signal()
         }
     }
+
+    /// Everything read, once the handle reached its end.
+    public func wait() -> Data {
+        done.wait()
+        return data
+    }
+
+    /// Everything read, as UTF-8 text.
+    public func text() -> String { String(decoding: wait(), as: UTF8.self) }
 }

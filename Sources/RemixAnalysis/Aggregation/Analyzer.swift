@@ -1,5 +1,6 @@
 import Foundation
 import RemixExperiments
+import RemixKit
 
 /// What to analyse and how.
 public struct AnalysisOptions: Sendable {
@@ -283,8 +284,4 @@ public enum Analyzer {
     private static func equalWeights(_ count: Int) -> [Double] {
         count == 0 ? [] : Array(repeating: 1 / Double(count), count: count)
     }
-}
-
-extension Duration {
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }

@@ -1,8 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import RemixSystem
+import RemixKit
 
 /// Interns byte strings (user ids, event types, …) as dense integer ids with an open-addressing
 /// hash table over one contiguous byte arena: no String per lookup, one allocation per growth.
@@ -113,8 +110,7 @@ struct ByteStringTable {
 
     /// FNV-1a 64 with a final mix, so low bits index well.
     static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        var hash = FNV1a64.hash(bytes)
         hash ^= hash >> 33
         hash = hash &* 0xFF51_AFD7_ED55_8CCD
         return hash ^ (hash >> 33)

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import RemixSystem
 
 /// A validating byte-level scanner for one JSON Lines object: it checks the whole line against
 /// JSON's grammar (RFC 8259: strings of valid UTF-8 without raw control characters, escapes,

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import RemixSystem
 
 /// Opens a log for reading: a regular file, a FIFO (a named pipe or `<(…)`), or standard input
 /// for `-`. Folders, devices and sockets are refused. A FIFO is opened without waiting for a
@@ -17,7 +15,7 @@ enum LogFile {
         + "pipe the log into 'remix analyze -' instead"
 
     static func open(_ path: String) throws(AnalysisError) -> (descriptor: Int32, kind: Kind) {
-        let descriptor = path == "-" ? STDIN_FILENO : Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
+        let descriptor = path == "-" ? STDIN_FILENO : SystemCalls.open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
         guard descriptor >= 0 else { throw .cannotRead(path: path, reason: String(cString: strerror(errno))) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else {

@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import RemixSystem
 
 /// Expands log arguments: `-` for standard input, a path that exists as given (even with `*?[`
 /// in its name), otherwise a glob by the shell's rules.

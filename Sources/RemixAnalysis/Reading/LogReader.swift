@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import RemixSystem
 
 /// Streams event logs through the byte scanner into tallies: regular files in parallel parts
 /// split at line boundaries, FIFOs and standard input (`-`) in one stream. Memory is bounded by
@@ -134,7 +132,7 @@ enum LogReader {
                 read = buffer.withUnsafeMutableBytes { raw in
                     let target = raw.baseAddress! + kept
                     while true {
-                        let count = end == nil ? Glibc.read(descriptor, target, wanted) : pread(descriptor, target, wanted, off_t(offset))
+                        let count = end == nil ? SystemCalls.read(descriptor, target, wanted) : pread(descriptor, target, wanted, off_t(offset))
                         if count >= 0 || errno != EINTR { return count }
                     }
                 }

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import RemixSystem
 
 /// Writes a report where `--output` says, in place: the path is opened (following symlinks) and
 /// written through, so a symlink, a hard link, the file's mode and owner stay as they were, and a
@@ -48,7 +46,7 @@ public enum ReportFile {
         bytes.withUnsafeMutableBytes { raw in
             var offset = 0
             while offset < raw.count {
-                let written = Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                let written = SystemCalls.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
                     error = errno

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import RemixSystem
 
 /// Which loaded shared object (or executable) holds an address, as `dladdr` tells.
 public enum LoadedObjects {

@@ -1,10 +1,6 @@
 import Foundation
 import RemixKit
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import RemixSystem
 
 /// A plugin that was loaded and registered.
 public struct LoadedPlugin: Sendable, Equatable, CustomStringConvertible {

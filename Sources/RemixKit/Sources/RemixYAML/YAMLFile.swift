@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import RemixSystem
 
 /// Reads YAML files, turning every way a path can fail (missing, a folder, a symbolic link loop,
 /// no permission, too large, not UTF-8) into one clear diagnostic at `path:1:1`.
@@ -123,9 +119,5 @@ public enum YAMLFile {
 
 /// `read(2)`, which `YAMLFile.read` hides inside the type.
 private func readBytes(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-    #if canImport(Glibc)
-    Glibc.read(descriptor, buffer, count)
-    #else
-    Darwin.read(descriptor, buffer, count)
-    #endif
+    SystemCalls.read(descriptor, buffer, count)
 }

@@ -2,29 +2,22 @@ import Foundation
 import RemixExperiments
 import RemixHost
 import RemixKit
+import RemixTestSupport
 import RemixYAML
 import Testing
 
 /// A fresh temporary folder of experiment files for one test; removed when released.
 final class ExperimentFolder {
-    let url: URL
+    private let folder: TemporaryFolder
 
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("remix-experiments-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
+    init() throws { folder = try TemporaryFolder() }
 
-    deinit { try? FileManager.default.removeItem(at: url) }
-
-    var path: String { url.path }
+    var url: URL { folder.url }
+    var path: String { folder.location }
 
     /// Writes `text` to `name` in the folder (replacing it) and returns the file's path.
     @discardableResult
-    func write(_ name: String, _ text: String) throws -> String {
-        let file = url.appendingPathComponent(name)
-        try text.write(to: file, atomically: true, encoding: .utf8)
-        return file.path
-    }
+    func write(_ name: String, _ text: String) throws -> String { try folder.write(name, text) }
 
     /// Loads every file of the folder.
     func load() -> (ExperimentSet, [Diagnostic]) { ExperimentSet.load(paths: [path]) }
@@ -41,9 +34,8 @@ final class ExperimentFolder {
 }
 
 enum Fixture {
-    /// The package root: three levels above this file.
-    static let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    /// The package root.
+    static var repoRoot: URL { Repository.root }
     static var shippedExperiments: String { repoRoot.appendingPathComponent("experiments").path }
 
     /// A valid experiment on marketplace/insertion: `key` on line 1, app 2, slot 3, hashVersion 4,

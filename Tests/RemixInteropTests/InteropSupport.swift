@@ -13,9 +13,9 @@ enum Paths {
     static var pluginExperiments: String { root.appendingPathComponent("experiments/plugins").path }
     static var script: String { root.appendingPathComponent("Tests/RemixInteropTests/Python/evaluate_payload.py").path }
     /// The example plugin, built beside the test bundle.
-    static var plugin: String { RemixProcess.buildFolder.appendingPathComponent("libQuickInsertionPlugin.so").path }
+    static var plugin: String { RemixProcess.buildFolder.appendingPathComponent("libQuickInsertionPlugin." + PluginLoader.libraryExtension).path }
     /// The second example plugin, whose feature experiments/plugins/wizard-insertion.yaml names.
-    static var wizardPlugin: String { RemixProcess.buildFolder.appendingPathComponent("libWizardInsertionPlugin.so").path }
+    static var wizardPlugin: String { RemixProcess.buildFolder.appendingPathComponent("libWizardInsertionPlugin." + PluginLoader.libraryExtension).path }
 }
 
 /// The Python that has GrowthBook's SDK: `REMIX_PYTHON` (set by .ci/run), else the private venv

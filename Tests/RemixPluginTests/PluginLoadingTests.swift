@@ -33,7 +33,7 @@ import Testing
     @Test func aFolderIsScannedForPluginsWithoutTheHostsOwnLibraries() throws {
         let files = try PluginLoader.pluginFiles(in: [Build.folder])
         #expect(files.contains(Build.plugin))
-        for library in ["libRemixKit.so", "libRemixYAML.so", "libRemixFeatures.so"] {
+        for library in ["libRemixKit", "libRemixYAML", "libRemixFeatures"].map { "\($0).\(PluginLoader.libraryExtension)" } {
             #expect(FileManager.default.fileExists(atPath: Build.folder + "/" + library))
             #expect(!files.contains(Build.folder + "/" + library))
         }
@@ -41,9 +41,9 @@ import Testing
 
     @Test func aPluginNamedTwiceIsLoadedOnce() throws {
         let folderName = URL(fileURLWithPath: Build.folder).lastPathComponent
-        let roundabout = Build.folder + "/../" + folderName + "/./libQuickInsertionPlugin.so"
+        let roundabout = Build.folder + "/../" + folderName + "/./libQuickInsertionPlugin.\(PluginLoader.libraryExtension)"
         let files = try PluginLoader.pluginFiles(in: [Build.plugin, Build.folder, roundabout])
-        #expect(files.filter { $0.hasSuffix("/libQuickInsertionPlugin.so") }.count == 1)
+        #expect(files.filter { $0.hasSuffix("/libQuickInsertionPlugin.\(PluginLoader.libraryExtension)") }.count == 1)
     }
 
     @Test func theEnvironmentVariableIsReadFirstAndSplitAtColons() {
@@ -87,8 +87,8 @@ import Testing
 
     @Test func sharedLibrariesAreMappedOnce() throws {
         _ = try Build.registryWithPlugin()
-        #expect(try mappedFiles(endingWith: "/libQuickInsertionPlugin.so") == [Build.plugin])
-        for library in ["libRemixKit.so", "libRemixFeatures.so", "libRemixYAML.so"] {
+        #expect(try mappedFiles(endingWith: "/libQuickInsertionPlugin.\(PluginLoader.libraryExtension)") == [Build.plugin])
+        for library in ["libRemixKit", "libRemixFeatures", "libRemixYAML"].map { "\($0).\(PluginLoader.libraryExtension)" } {
             #expect(try mappedFiles(endingWith: "/" + library).count == 1, "\(library) mapped more than once")
         }
     }
@@ -96,11 +96,11 @@ import Testing
     /// `nm -D` in a test: the plugin refers to RemixKit's and Marketplace's symbols but defines
     /// none of them; the dynamic loader finds them in the shared libraries.
     @Test(arguments: [
-        ("$s8RemixKit15FeatureRegistryCMa", "libRemixKit.so"),
-        ("$s8RemixKit11FlowFeatureMp", "libRemixKit.so"),
-        ("$s11Marketplace19InsertionInteractorCMa", "libRemixFeatures.so"),
-        ("$s11Classifieds5GroupVMn", "libRemixFeatures.so"),
-        ("remix_plugin_register", "libQuickInsertionPlugin.so"),
+        ("$s8RemixKit15FeatureRegistryCMa", "libRemixKit.\(PluginLoader.libraryExtension)"),
+        ("$s8RemixKit11FlowFeatureMp", "libRemixKit.\(PluginLoader.libraryExtension)"),
+        ("$s11Marketplace19InsertionInteractorCMa", "libRemixFeatures.\(PluginLoader.libraryExtension)"),
+        ("$s11Classifieds5GroupVMn", "libRemixFeatures.\(PluginLoader.libraryExtension)"),
+        ("remix_plugin_register", "libQuickInsertionPlugin.\(PluginLoader.libraryExtension)"),
     ])
     func symbolsAreDefinedByTheSharedLibraries(symbol: String, library: String) throws {
         _ = try Build.registryWithPlugin()

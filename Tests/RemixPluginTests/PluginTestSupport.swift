@@ -14,7 +14,7 @@ enum Build {
     static var plugin: String { folder + "/libQuickInsertionPlugin." + PluginLoader.libraryExtension }
 
     /// The second example plugin, the root package's `WizardInsertionPlugin` product.
-    static var wizardPlugin: String { folder + "/libWizardInsertionPlugin.so" }
+    static var wizardPlugin: String { folder + "/libWizardInsertionPlugin." + PluginLoader.libraryExtension }
 
     /// The repository root.
     static var root: URL { Repository.root }

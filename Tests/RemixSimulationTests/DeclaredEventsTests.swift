@@ -44,5 +44,10 @@ import Testing
         #expect(result.stderr.contains("error: unknown metric 'advert_publish': not a key of \(experiments)/metrics.yaml "
                                        + "and not an event any registered feature emits; did you mean 'advert_published'?"),
                 "\(result.stderr)")
+        // The error stands where the name is written, not at `metrics:`.
+        let lines = try String(contentsOfFile: file, encoding: .utf8).components(separatedBy: "\n")
+        let line = try #require(lines.firstIndex { $0.contains("primary: advert_publish") })
+        let column = try #require(lines[line].range(of: "advert_publish")).lowerBound.utf16Offset(in: lines[line]) + 1
+        #expect(result.stderr.contains("\(file):\(line + 1):\(column): error: unknown metric 'advert_publish'"), "\(result.stderr)")
     }
 }

@@ -28,17 +28,17 @@ public struct MetricReferenceCheck {
             for name in definition.metrics.all {
                 if let metric = catalog[name] {
                     for event in eventNames(of: metric) where !events.contains(event) {
-                        problems.append(Diagnostic(definition.location(of: "metrics"), .error,
+                        problems.append(Diagnostic(definition.location(ofMetric: name), .error,
                             "metric '\(name)' counts the event '\(event)', which no registered feature emits"
                                 + suggestion(for: event)))
                     }
                     for (part, event, field) in unknownFields(of: metric) {
-                        problems.append(Diagnostic(definition.location(of: "metrics"), .error,
+                        problems.append(Diagnostic(definition.location(ofMetric: name), .error,
                             "metric '\(name)' sums the field '\(field)' of '\(event)'\(part), which it does not carry"
                                 + fieldSuggestion(field, of: event)))
                     }
                 } else if !events.contains(name) {
-                    problems.append(Diagnostic(definition.location(of: "metrics"), .error,
+                    problems.append(Diagnostic(definition.location(ofMetric: name), .error,
                         "unknown metric '\(name)': " + (catalog.file.map { "not a key of \($0)" } ?? "not a metric key (no metrics.yaml)")
                             + " and not an event any "
                             + "registered feature emits" + suggestion(for: name, keys: catalog.keys)))

@@ -71,4 +71,12 @@ public struct ExperimentDefinition: Sendable {
     public func location(of field: String) -> SourceLocation {
         locations[field] ?? SourceLocation(file: file, line: 1, column: 1)
     }
+
+    /// Where the metric `name` is written under `metrics:` (else where `metrics:` is).
+    public func location(ofMetric name: String) -> SourceLocation {
+        locations[Self.metricLocationKey(name)] ?? location(of: "metrics")
+    }
+
+    /// The ``locations`` key of a metric name.
+    static func metricLocationKey(_ name: String) -> String { "metrics/" + name }
 }

@@ -63,7 +63,8 @@ public enum ExperimentFileParser {
         let definition = ExperimentDefinition(
             key: key, file: file, summary: summary, app: app, slot: slot, variations: variations,
             schedule: schedule, metrics: metrics ?? .init(primary: nil, guardrails: []), experiment: experiment,
-            locations: Dictionary(root.entries.map { ($0.key, $0.value.location) }, uniquingKeysWith: { a, _ in a }),
+            locations: Dictionary(root.entries.map { ($0.key, $0.value.location) } + metricLocations(root["metrics"]),
+                                  uniquingKeysWith: { a, _ in a }),
             conditionNode: condition == nil ? nil : root["condition"])
         return (definition, problems)
     }
@@ -154,6 +155,21 @@ public enum ExperimentFileParser {
         if let date = DateParsing.parse(text) { return date }
         throw Diagnostic(value.location, .error,
                          "'\(text)' is not a date; write 2026-12-01 or 2026-12-01T09:00:00Z")
+    }
+
+    /// Where each metric name is written, as ``ExperimentDefinition/metricLocationKey(_:)`` keys (the first place a
+    /// name stands), so that a problem with one points at it rather than at `metrics:`.
+    private static func metricLocations(_ value: YAMLValue?) -> [(String, SourceLocation)] {
+        guard let value, let fields = try? value.mapping("metrics") else { return [] }
+        var found: [(String, SourceLocation)] = []
+        for key in ["primary", "secondary", "guardrails"] {
+            guard let entry = fields[key] else { continue }
+            let items = (try? entry.sequence(key)) ?? [entry]
+            for item in items {
+                if let name = try? item.string("a metric") { found.append((ExperimentDefinition.metricLocationKey(name), item.location)) }
+            }
+        }
+        return found
     }
 
     private static func parseMetrics(_ value: YAMLValue) throws(Diagnostic) -> ExperimentDefinition.Metrics {

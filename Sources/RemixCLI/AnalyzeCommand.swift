@@ -75,6 +75,10 @@ struct AnalyzeCommand: ParsableCommand {
         if let dimension, dimension.isEmpty || !dimension.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) {
             throw ValidationError("--dimension is an attribute name such as platform or country, not '\(dimension)'")
         }
+        if dimension != nil, by != nil, format == .csv {
+            throw ValidationError("--by and --dimension give two tables, and CSV holds one: run them as two reports "
+                                  + "(or use --format json or html, which hold both)")
+        }
     }
 
     func run() throws {

@@ -25,6 +25,7 @@ import Testing
         (["import", "growthbook"], "Missing expected argument"),
         (["frobnicate"], "Unexpected argument 'frobnicate'"),
         ([], "name a subcommand"),
+        (["analyze", "x.jsonl", "--by", "day", "--dimension", "platform", "--format", "csv"], "CSV holds one"),
         (["log"], "name a subcommand: copy"),
         (["check"], "name a subcommand: aa"),
         (["export"], "name a subcommand: growthbook"),

@@ -8,7 +8,7 @@ extension MarketplaceModule {
             name: "Discovery",
             summary: "Marketplace root: advert list, filter, detail and the insertion slot (phone and tablet)",
             events: [
-                DomainEventSpec("insertion_started", fields: ["flow"]), DomainEventSpec("insertion_completed"),
+                DomainEventSpec("insertion_started", fields: ["flow"]), DomainEventSpec("insertion_completed", fields: ["durationMs"]),
                 DomainEventSpec("insertion_cancelled"), DomainEventSpec("filter_applied", fields: ["group"]),
                 DomainEventSpec("advert_viewed", fields: ["advert"]),
             ]
@@ -20,7 +20,7 @@ extension MarketplaceModule {
                 advertService: adverts, groupService: groups,
                 advertList: try session.makeFeature(named: "AdvertList", as: AdvertListFeature.self),
                 groupSelection: try session.makeFeature(named: "GroupSelection", as: GroupSelectionFeature.self),
-                insertion: try session.slot(insertionSlot), events: session.events))
+                insertion: try session.slot(insertionSlot), events: session.events, clock: session.clock))
         },
         FeatureDescriptor(
             name: "AdvertList",

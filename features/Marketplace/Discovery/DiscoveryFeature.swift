@@ -14,11 +14,14 @@ public final class DiscoveryFeature: Feature {
         /// The slot whose feature runs insertion; using it the first time is the exposure moment.
         public var insertion: Slot
         public var events: any EventSink
+        /// The session's clock: `insertion_completed` says how long the insertion took. Without
+        /// one, it says nothing of time.
+        public var clock: (any Clock)?
         public var makeDetailView: () -> any ItemDetailView
 
         /// Collects the dependencies.
         public init(advertService: any AdvertService, groupService: any GroupService, advertList: AdvertListFeature,
-                    groupSelection: GroupSelectionFeature, insertion: Slot, events: any EventSink,
+                    groupSelection: GroupSelectionFeature, insertion: Slot, events: any EventSink, clock: (any Clock)? = nil,
                     makeDetailView: @escaping () -> any ItemDetailView = { HeadlessItemDetailView() }) {
             self.advertService = advertService
             self.groupService = groupService
@@ -26,6 +29,7 @@ public final class DiscoveryFeature: Feature {
             self.groupSelection = groupSelection
             self.insertion = insertion
             self.events = events
+            self.clock = clock
             self.makeDetailView = makeDetailView
         }
     }
@@ -67,10 +71,16 @@ extension DiscoveryFeature.Dependencies {
         return coordinator
     }
 
-    /// Records how an insertion ended.
-    func recordInsertion(_ outcome: FlowOutcome) {
+    /// The session's time now, to give ``recordInsertion(_:startedAt:)`` when an insertion starts.
+    var now: Duration? { clock?.now }
+
+    /// Records how an insertion ended; a completed one with how long it took since `start`
+    /// (`durationMs`: the time to publish).
+    func recordInsertion(_ outcome: FlowOutcome, startedAt start: Duration?) {
         switch outcome {
-        case .completed: record("insertion_completed")
+        case .completed:
+            guard let start, let now = clock?.now else { return record("insertion_completed") }
+            record("insertion_completed", [EventField("durationMs", .int(Int((now - start).wholeMilliseconds)))])
         case .cancelled: record("insertion_cancelled")
         }
     }

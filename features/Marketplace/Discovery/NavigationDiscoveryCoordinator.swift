@@ -20,6 +20,11 @@ public final class NavigationDiscoveryCoordinator: AppRoot, AdvertListCoordinato
     @exclusivity(unchecked)
     #endif
     private var insertion: (any FlowCoordinator)?
+    /// When the running insertion started (session time), for its duration.
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    private var insertionStart: Duration?
 
     init(window: Window, dependencies: DiscoveryFeature.Dependencies, interactor: DiscoveryInteractor) {
         self.window = window
@@ -70,13 +75,14 @@ public final class NavigationDiscoveryCoordinator: AppRoot, AdvertListCoordinato
 
     public func didSelectNewAdvertAction() {
         navigation.setPopCheckpoint()
+        insertionStart = dependencies.now
         insertion = dependencies.startInsertion(on: navigation, delegate: self)
         if insertion == nil { navigation.unsetPopCheckpoint() }
     }
 
     public func flowCoordinator(_ coordinator: any FlowCoordinator, didFinishWith outcome: FlowOutcome) {
         if case .completed = outcome { advertList.reloadAdverts() }
-        dependencies.recordInsertion(outcome)
+        dependencies.recordInsertion(outcome, startedAt: insertionStart)
         insertion = nil
         navigation.popToLastCheckpoint()
     }

@@ -21,6 +21,11 @@ public final class SplitDiscoveryCoordinator: AppRoot, AdvertListCoordinatorDele
     @exclusivity(unchecked)
     #endif
     private var insertion: (any FlowCoordinator)?
+    /// When the running insertion started (session time), for its duration.
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    private var insertionStart: Duration?
 
     init(window: Window, dependencies: DiscoveryFeature.Dependencies, interactor: DiscoveryInteractor) {
         self.window = window
@@ -70,6 +75,7 @@ public final class SplitDiscoveryCoordinator: AppRoot, AdvertListCoordinatorDele
 
     public func didSelectNewAdvertAction() {
         let navigation = window.makeNavigation()
+        insertionStart = dependencies.now
         guard let coordinator = dependencies.startInsertion(on: navigation, delegate: self) else { return }
         insertion = coordinator
         split.present(navigation)
@@ -81,7 +87,7 @@ public final class SplitDiscoveryCoordinator: AppRoot, AdvertListCoordinatorDele
 
     public func flowCoordinator(_ coordinator: any FlowCoordinator, didFinishWith outcome: FlowOutcome) {
         if case .completed = outcome { advertList.reloadAdverts() }
-        dependencies.recordInsertion(outcome)
+        dependencies.recordInsertion(outcome, startedAt: insertionStart)
         insertion = nil
         split.dismiss()
     }

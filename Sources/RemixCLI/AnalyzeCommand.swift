@@ -127,6 +127,9 @@ func analyze(logs: [String], experimentsFolder: String, experimentsGiven: Bool =
         printError("\(error)")
         throw ExitCode(1)
     }
+    for warning in unmatchedMetricWarnings(metrics, catalog: options.catalog ?? MetricCatalog(), report: report) {
+        printError("warning: \(warning)")
+    }
     if folderMissing {
         printError("warning: no experiments folder here ('\(experimentsFolder)'): variations get equal weights in the SRM "
                    + "test and metrics have no guardrails; pass --experiments DIR")
@@ -154,6 +157,22 @@ func analyze(logs: [String], experimentsFolder: String, experimentsGiven: Bool =
         writeOut(text)  // a failed write to standard output exits 1 (StandardOutputCheck)
     }
     if let html { try writeReport(HTMLReport.render(report), to: html) }
+}
+
+/// `--metric` names that are no metrics-file key and counted no event in any variation: most
+/// likely a typo of a key or an event type (a report of zeros would say nothing of it).
+func unmatchedMetricWarnings(_ names: [String], catalog: MetricCatalog, report: AnalysisReport) -> [String] {
+    let counts = report.experiments.flatMap(\.variations).flatMap(\.metrics)
+    let seen = Set(counts.filter { $0.conversions > 0 }.map(\.metric))
+    let reported = Set(counts.map(\.metric))
+    return names.filter { catalog[$0] == nil && !seen.contains($0) && reported.contains($0) }
+        .map { name in
+            let events = Set(catalog.definitions.compactMap(\.event)).union(reported).subtracting([name]).sorted()
+            let candidates = catalog.keys + events
+            let nearest = NameSuggestion.nearest(to: name, among: candidates).map { "; did you mean '\($0)'?" } ?? ""
+            return "--metric '\(name)' is not a key of " + (catalog.file ?? "a metrics file")
+                + " and no exposed unit has an event of that type\(nearest)"
+        }
 }
 
 /// The report of a log file (or several), or of an event store when the one log is a store URL.

@@ -34,5 +34,13 @@ struct SimulationInputs {
         experiments = try loadExperiments(paths: [experimentsFolder], registry: registry)
         let definitions = Dictionary(experiments.definitions.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
         catalog = try loadMetrics(nil, folder: experimentsFolder, definitions: definitions, named: metric.map { [$0] } ?? [])
+        // The runs are simulated here, so a metric must be a key or an event the features emit.
+        let events = registry.declaredEvents.map(\.name)
+        if let metric, catalog[metric] == nil, !events.contains(metric) {
+            let nearest = NameSuggestion.nearest(to: metric, among: catalog.keys + events).map { "; did you mean '\($0)'?" } ?? ""
+            printError("--metric '\(metric)' is not a key of " + (catalog.file ?? "a metrics file")
+                       + " and not an event any registered feature emits\(nearest)")
+            throw ExitCode(1)
+        }
     }
 }

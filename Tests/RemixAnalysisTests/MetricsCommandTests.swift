@@ -35,6 +35,18 @@ import Testing
         #expect(analyze.stderr.contains("warning: metric 'adverts-publish' is not a key"), "\(analyze.stderr)")
     }
 
+    /// A `--metric` that is neither a key nor an event any exposed unit has is most likely a typo:
+    /// the report of zeros comes with a warning naming the nearest key or event.
+    @Test func aMetricOptionThatMatchesNothingIsWarnedAbout() throws {
+        let folder = try Self.project(metrics: Self.metrics, secondary: "adverts-published")
+        let typo = try AnalyzeCommandTests.remix(["analyze", "events.jsonl", "--metric", "advert_publishd"], in: folder)
+        #expect(typo.status == 0, "\(typo.stderr)")
+        #expect(typo.stderr.contains("warning: --metric 'advert_publishd' is not a key of experiments/metrics.yaml and no "
+                                     + "exposed unit has an event of that type; did you mean 'advert_published'?"), "\(typo.stderr)")
+        let real = try AnalyzeCommandTests.remix(["analyze", "events.jsonl", "--metric", "advert_published"], in: folder)
+        #expect(real.status == 0 && !real.stderr.contains("--metric"), "\(real.stderr)")
+    }
+
     /// A `value` field the event does not carry is caught where the metric is named.
     @Test func validateChecksValueFieldsAgainstTheDeclaredEvent() throws {
         let metrics = """

@@ -36,6 +36,9 @@ import Testing
          "--variations must be from 2 to 100"),
         (["plan", "--rate", "1.5"], "--rate must be between 0 and 1 (got 1.5)"),
         (["check", "aa", "--runs", "x"], "'x' is invalid for '--runs"),
+        (["check", "aa", "--metric", "advert_publishd", "--runs", "10", "--users", "100"],
+         "--metric 'advert_publishd' is not a key of experiments/metrics.yaml and not an event any registered feature emits; "
+            + "did you mean 'advert_published'?"),
         (["routes", "--app", "nosuchapp"], "nosuchapp"),
         (["routes", "--depth", "x"], "'x' is invalid for '--depth"),
         (["log", "copy", "only-one.jsonl"], "Missing expected argument"),

@@ -35,11 +35,12 @@ enum LogLineCheck {
             return mismatch(line, "scanner \(accepted ? "accepts" : "rejects (\(String(describing: scanner.failure)))"), "
                 + "JSONSerialization \(object != nil ? "accepts" : "rejects")")
         }
-        guard let object, !hasTrailingComma(line) else { return nil }
+        // A key that starts with U+FEFF is a key without it to Foundation: its fields are not comparable.
+        guard let object, !hasTrailingComma(line), !hasQuotedByteOrderMark(line) else { return nil }
         for (key, slice) in strings(kept) {
             let expected = (object[key] as? String).map { Array($0.utf8) }
             let scanned = slice.isPresent ? Array(storage[slice.start..<(slice.start + slice.count)]) : nil
-            if scanned != expected, !(scanned.map(startsWithByteOrderMark) == true && scanned.map { Array($0.dropFirst(3)) } == expected) {
+            if scanned != expected {
                 return mismatch(line, "\(key): scanner \(String(describing: scanned)), JSONSerialization \(String(describing: expected))")
             }
         }
@@ -66,11 +67,18 @@ enum LogLineCheck {
         return marks.contains { line.starts(with: $0) }
     }
 
-    /// Whether `bytes` start with U+FEFF in UTF-8. Foundation drops that character from the start of
-    /// a string value (`"\u{FEFF}{"` reads as `"{"`); the scanner keeps a value's bytes as they are,
-    /// as RFC 8259 has it.
-    static func startsWithByteOrderMark(_ bytes: [UInt8]) -> Bool {
-        bytes.starts(with: [0xEF, 0xBB, 0xBF])
+    /// Whether a string starts with U+FEFF, raw or escaped. Foundation drops that character from the
+    /// start of keys and values (`{"\u{FEFF}ts": …}` has the key `ts`); the scanner keeps the bytes
+    /// as they are, as RFC 8259 has it.
+    static func hasQuotedByteOrderMark(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        let raw: [UInt8] = [0x22, 0xEF, 0xBB, 0xBF]
+        let escaped = Array("\"\\ufeff".utf8)
+        for index in line.indices where line[index] == 0x22 {
+            let rest = line[index...]
+            if rest.starts(with: raw) { return true }
+            if rest.count >= escaped.count, zip(rest.prefix(escaped.count), escaped).allSatisfy({ $0 | 0x20 == $1 | 0x20 }) { return true }
+        }
+        return false
     }
 
     /// Whether a `,` is followed (after whitespace) by `]` or `}` outside strings.

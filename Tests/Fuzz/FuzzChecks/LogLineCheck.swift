@@ -30,7 +30,7 @@ enum LogLineCheck {
         let parsed = try? JSONSerialization.jsonObject(with: Data(line), options: [.fragmentsAllowed])
         let object = parsed as? [String: Any]
         if !accepted, object != nil, hasTrailingComma(line) { accepted = true }
-        if accepted, object == nil, hasLoneSurrogate(line) { return nil }
+        if accepted, object == nil, hasLoneSurrogate(line) || hasOutOfRangeNumber(line) { return nil }
         if accepted != (object != nil) {
             return mismatch(line, "scanner \(accepted ? "accepts" : "rejects (\(String(describing: scanner.failure)))"), "
                 + "JSONSerialization \(object != nil ? "accepts" : "rejects")")
@@ -65,6 +65,29 @@ enum LogLineCheck {
         if line.prefix(4).contains(0) { return true }
         let marks: [[UInt8]] = [[0xEF, 0xBB, 0xBF], [0xFE, 0xFF], [0xFF, 0xFE]]
         return marks.contains { line.starts(with: $0) }
+    }
+
+    /// Whether a number outside strings is too large for a double (`1e400`): JSON's grammar takes
+    /// it, and so does the scanner, which keeps no such number; Foundation refuses the line.
+    static func hasOutOfRangeNumber(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        var inString = false, escaped = false, number: [UInt8] = []
+        func tooLarge() -> Bool {
+            defer { number.removeAll() }
+            return !number.isEmpty && Double(String(decoding: number, as: UTF8.self))?.isInfinite == true
+        }
+        for byte in line {
+            if inString {
+                if escaped { escaped = false } else if byte == 0x5C { escaped = true } else if byte == 0x22 { inString = false }
+                continue
+            }
+            if (0x30...0x39).contains(byte) || [0x2D, 0x2B, 0x2E, 0x65, 0x45].contains(byte) {
+                number.append(byte)
+                continue
+            }
+            if tooLarge() { return true }
+            inString = byte == 0x22
+        }
+        return tooLarge()
     }
 
     /// Whether a string starts with U+FEFF, raw or escaped. Foundation drops that character from the

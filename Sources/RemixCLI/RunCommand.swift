@@ -76,8 +76,6 @@ struct RunCommand: ParsableCommand {
             printError(String(describing: error))
             throw ExitCode(1)
         }
-        var choosers: [any SlotChooser] = [fixed]
-        var experimentChooser: ExperimentSlotChooser?
         var platform = self.platform
         let echo = TerminalEventEcho(write: writeOut)
         let sessionLog = log.map { _ in
@@ -103,25 +101,25 @@ struct RunCommand: ParsableCommand {
         var experimentSet: ExperimentSet?
         let now = try session.date()
         if let experiments {
-            let set = try loadExperiments(paths: [experiments], registry: registry)
+            experimentSet = try loadExperiments(paths: [experiments], registry: registry)
             platform = platform ?? attributes["platform"]?.stringValue
-            let chooser = ExperimentSlotChooser(experiments: set, attributes: attributes, now: now, events: events)
-            choosers.append(chooser)
-            experimentChooser = chooser
-            experimentSet = set
         }
-        // A route may be tried first in a session like this one that logs nowhere (RouteOpener).
-        let rehearsal = { [app, platform, seed, attributes] () throws -> AppSession in
-            let quiet = EventRecorder()
-            var choosers: [any SlotChooser] = [fixed]
-            if let experimentSet {
-                choosers.append(ExperimentSlotChooser(experiments: experimentSet, attributes: attributes, now: now, events: quiet))
+        // The --slot choices, then the experiments' (their exposures going to `events`).
+        let choosers = { [attributes] (events: any EventSink) -> (SlotChooserChain, ExperimentSlotChooser?) in
+            let experimentChooser = experimentSet.map {
+                ExperimentSlotChooser(experiments: $0, attributes: attributes, now: now, events: events)
             }
+            return (SlotChooserChain([fixed] + (experimentChooser.map { [$0] } ?? [])), experimentChooser)
+        }
+        let (chooser, experimentChooser) = choosers(events)
+        // A route may be tried first in a session like this one that logs nowhere (RouteOpener).
+        let rehearsal = { [app, platform, seed] () throws -> AppSession in
+            let quiet = EventRecorder()
             return try AppSession(app: app, platform: platform, registry: registry, seed: seed, events: quiet,
-                                  chooser: SlotChooserChain(choosers))
+                                  chooser: choosers(quiet).0)
         }
         let outcome = try runInTerminal(
-            app: app, platform: platform, registry: registry, seed: seed, chooser: SlotChooserChain(choosers),
+            app: app, platform: platform, registry: registry, seed: seed, chooser: chooser,
             events: events, route: opening, rehearsal: rehearsal,
             observe: { session in session.window.addTransitionObserver { sessionLog?.record($0) } }
         ) {

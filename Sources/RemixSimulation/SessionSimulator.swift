@@ -98,16 +98,9 @@ struct SessionSimulator: Sendable {
         log.write("session_started", started)
         guard let app else { _ = try registry.app(named: plan.app); return }
         let platform = visitor.attributes["platform"]?.stringValue.flatMap { app.platforms.contains($0) ? $0 : nil }
-        let chooser = ExperimentSlotChooser(
-            experiments: plan.experiments, attributes: visitor.attributes,
-            now: Date(timeIntervalSince1970: Double(visitor.start) / 1000), events: log)
-        let sessionSeed = random.next()
-        let session = try AppSession(app: plan.app, platform: platform, registry: registry, clock: clock,
-                                     seed: sessionSeed, events: log, chooser: chooser)
+        let seeds = (session: random.next(), services: random.next())
+        let session = try makeSession(app, for: visitor, platform: platform, clock: clock, seeds: seeds, events: log)
         session.window.addTransitionObserver { log.record($0) }
-        let servicesSeed = random.next()
-        app.configureServices(in: session.environment, ServiceSettings(
-            specs: app.serviceParameters, values: services, random: RandomSource(seed: servicesSeed)))
         let simulated = SimulatedUser(session: session, persona: visitor.persona, population: population, log: log,
                                       random: SeededGenerator(seed: random.next()))
         var home: String?
@@ -116,15 +109,8 @@ struct SessionSimulator: Sendable {
             home = session.window.frontPanel?.content.name ?? ""
             do {
                 // A twin of this session that logs nowhere, where a route's order may be tried first.
-                let rehearsal = { [plan = self.plan, registry = self.registry, services = self.services] () throws -> AppSession in
-                    let quiet = EventRecorder()
-                    let twin = try AppSession(
-                        app: plan.app, platform: platform, registry: registry, seed: sessionSeed, events: quiet,
-                        chooser: ExperimentSlotChooser(experiments: plan.experiments, attributes: visitor.attributes,
-                                                       now: Date(timeIntervalSince1970: Double(visitor.start) / 1000), events: quiet))
-                    app.configureServices(in: twin.environment, ServiceSettings(
-                        specs: app.serviceParameters, values: services, random: RandomSource(seed: servicesSeed)))
-                    return twin
+                let rehearsal = { [self] in
+                    try makeSession(app, for: visitor, platform: platform, clock: VirtualClock(), seeds: seeds, events: EventRecorder())
                 }
                 try RouteOpener.open(arrival.route, in: session, rehearsal: rehearsal)
             } catch {
@@ -141,6 +127,20 @@ struct SessionSimulator: Sendable {
             EventField("steps", .int(simulated.steps)),
         ])
         summary.count(session: simulated.results, endScreen: endScreen, screensSeen: simulated.screensSeen, exposures: log.exposures, events: log.count)
+    }
+
+    /// A session of the run's app for `visitor`: slots chosen by the experiments (exposures go to
+    /// `events`), services set from the population's values with `seeds.services`.
+    private func makeSession(_ app: AppDefinition, for visitor: Visitor, platform: String?, clock: VirtualClock,
+                             seeds: (session: UInt64, services: UInt64), events: any EventSink) throws -> AppSession {
+        let chooser = ExperimentSlotChooser(
+            experiments: plan.experiments, attributes: visitor.attributes,
+            now: Date(timeIntervalSince1970: Double(visitor.start) / 1000), events: events)
+        let session = try AppSession(app: plan.app, platform: platform, registry: registry, clock: clock,
+                                     seed: seeds.session, events: events, chooser: chooser)
+        app.configureServices(in: session.environment, ServiceSettings(
+            specs: app.serviceParameters, values: services, random: RandomSource(seed: seeds.services)))
+        return session
     }
 
     /// What `session_started`'s `arrival` says for a session that started at the first screen.

@@ -179,11 +179,6 @@ extension RouteOpening {
 /// the next screen's name; else the screen's one primary (or one submit) button. With
 /// `declaredOnly`, only a view's own ``RouteOpening`` answer counts (the opener's detours).
 public enum RouteStepFinder {
-    /// The input that leads from `view` to `next`, or nil when its screen offers none.
-    public static func input(on view: any View, toOpen next: ScreenID, declaredOnly: Bool = false) -> UserInput? {
-        inputs(on: view, toOpen: next, declaredOnly: declaredOnly).first
-    }
-
     /// Every input that may lead from `view` to `next`, the likeliest first (``RouteOpening/inputs(toOpen:)``);
     /// a screen read by its semantics offers one at most.
     public static func inputs(on view: any View, toOpen next: ScreenID, declaredOnly: Bool = false) -> [UserInput] {

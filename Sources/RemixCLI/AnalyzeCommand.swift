@@ -168,11 +168,15 @@ func unmatchedMetricWarnings(_ names: [String], catalog: MetricCatalog, report: 
     return names.filter { catalog[$0] == nil && !seen.contains($0) && reported.contains($0) }
         .map { name in
             let events = Set(catalog.definitions.compactMap(\.event)).union(reported).subtracting([name]).sorted()
-            let candidates = catalog.keys + events
-            let nearest = NameSuggestion.nearest(to: name, among: candidates).map { "; did you mean '\($0)'?" } ?? ""
-            return "--metric '\(name)' is not a key of " + (catalog.file ?? "a metrics file")
-                + " and no exposed unit has an event of that type\(nearest)"
+            return unknownMetric(name, catalog: catalog, events: events, because: "no exposed unit has an event of that type")
         }
+}
+
+/// "--metric 'NAME' is not a key of FILE and WHY; did you mean …?", the nearest of the file's keys
+/// and `events`.
+func unknownMetric(_ name: String, catalog: MetricCatalog, events: [String], because why: String) -> String {
+    let nearest = NameSuggestion.nearest(to: name, among: catalog.keys + events).map { "; did you mean '\($0)'?" } ?? ""
+    return "--metric '\(name)' is not a key of " + (catalog.file ?? "a metrics file") + " and \(why)\(nearest)"
 }
 
 /// The report of a log file (or several), or of an event store when the one log is a store URL.

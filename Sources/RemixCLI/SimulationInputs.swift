@@ -37,9 +37,7 @@ struct SimulationInputs {
         // The runs are simulated here, so a metric must be a key or an event the features emit.
         let events = registry.declaredEvents.map(\.name)
         if let metric, catalog[metric] == nil, !events.contains(metric) {
-            let nearest = NameSuggestion.nearest(to: metric, among: catalog.keys + events).map { "; did you mean '\($0)'?" } ?? ""
-            printError("--metric '\(metric)' is not a key of " + (catalog.file ?? "a metrics file")
-                       + " and not an event any registered feature emits\(nearest)")
+            printError(unknownMetric(metric, catalog: catalog, events: events, because: "not an event any registered feature emits"))
             throw ExitCode(1)
         }
     }

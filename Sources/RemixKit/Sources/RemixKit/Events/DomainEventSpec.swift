@@ -18,7 +18,7 @@ public struct DomainEventSpec: Sendable, Equatable {
         DomainEventSpec("run", fields: ["version", "app", "seed", "users", "shard", "userIndices", "sources"]),
         DomainEventSpec("session_started", fields: ["app", "persona", "visit", "attributes"]),
         DomainEventSpec("session_ended", fields: ["outcome", "intent", "screen", "durationMs", "steps"]),
-        DomainEventSpec("screen", fields: ["transition", "screen", "state"]),
+        DomainEventSpec("screen", fields: ["transition", "screen", "stack"]),
         DomainEventSpec("exposure", fields: ["experiment", "variation", "variationId", "feature", "app", "slot",
                                              "bucket", "hashUsed", "inExperiment"]),
     ]

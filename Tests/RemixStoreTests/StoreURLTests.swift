@@ -123,6 +123,22 @@ import Testing
         #expect(error?.message.hasPrefix("bad store URL ") == true)
     }
 
+    /// PostgreSQL cannot take a NUL in a name or password; the URL is refused before any server sees it.
+    @Test(arguments: [
+        ("postgresql://u@db/re%00mix", "the database"),
+        ("postgresql://u%00x@db/remix", "the user"),
+        ("postgresql://u:hunter%002@db/remix", "the password"),
+        ("postgresql://u@d%00b/remix", "the host"),
+        ("postgresql://u@db/remix?dbname=a%00b", "the dbname"),
+    ])
+    func aNULInAnyPartIsRefused(text: String, part: String) {
+        let error = #expect(throws: StoreError.self) { try StoreURL(parsing: text, environment: Self.bare) }
+        #expect(error?.kind == .badURL)
+        #expect(error?.message.contains("\(part) contains %00 (a NUL character), which PostgreSQL does not accept") == true,
+                "\(error?.message ?? "no error")")
+        #expect(error.map { !$0.message.contains("hunter") } == true, "\(error?.message ?? "")")
+    }
+
     @Test func badEnvironmentValuesSayWhich() {
         for (name, value) in [("PGPORT", "x"), ("PGSSLMODE", "sometimes"), ("PGCONNECT_TIMEOUT", "soon")] {
             let error = #expect(throws: StoreError.self) {

@@ -88,6 +88,15 @@ struct StoreSimulationTests {
         #expect(shards == [1, 2, 3])
     }
 
+    /// Without --no-report, the run ends by saying how to report on the store (analysis in SQL is built).
+    @Test func aRunIntoTheStoreSaysHowToAnalyseIt() throws {
+        let url = try #require(StoreServer.given)
+        let result = try RemixProcess.run(["simulate", "--users", "5", "--seed", Self.uniqueSeed(), "--log", url])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("`remix analyze` with the same URL reports on all it holds"), "\(result.stderr)")
+        #expect(!result.stderr.contains("not built yet"), "\(result.stderr)")
+    }
+
     @Test func storeOptionsThatMakeNoSenseAreRefused() throws {
         let url = try #require(StoreServer.given)
         let append = try RemixProcess.run(["simulate", "--users", "5", "--log", url, "--append"])

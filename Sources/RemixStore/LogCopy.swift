@@ -81,10 +81,25 @@ public enum LogCopy {
                 ?? (try? Date.ISO8601FormatStyle().parse(ts)) else {
             return .failure(LineProblem(text: "\"ts\" \(ts) is not an RFC 3339 date and time"))
         }
+        // JSON allows \u0000; PostgreSQL's text and jsonb do not, and would fail the whole block.
+        guard !holdsNUL(object) else {
+            return .failure(LineProblem(text: "a NUL character (\\u0000) in a name or string, which PostgreSQL cannot "
+                                        + "store; remove it from the line"))
+        }
         let fields = object.filter { !["ts", "type", "session", "user"].contains($0.key) }.sorted { $0.key < $1.key }
             .map { EventField($0.key, value($0.value)) }
         return .success(LoggedEvent(timestamp: Int64((time.timeIntervalSince1970 * 1000).rounded()), type: type,
                                     session: object["session"] as? String ?? "", user: user, fields: fields))
+    }
+
+    /// Whether a value JSONSerialization read holds U+0000 in a string or an object's key.
+    static func holdsNUL(_ any: Any) -> Bool {
+        switch any {
+        case let text as String: return text.utf8.contains(0)
+        case let items as [Any]: return items.contains(where: holdsNUL)
+        case let object as [String: Any]: return object.contains { holdsNUL($0.key) || holdsNUL($0.value) }
+        default: return false
+        }
     }
 
     /// A value JSONSerialization read, as an event value (booleans, integers and doubles told apart).

@@ -41,12 +41,15 @@ struct LogCopyTests {
         let url = try #require(StoreServer.given)
         let folder = try TemporaryFolder()
         let good = #"{"ts":"2026-11-23T09:00:00.000Z","type":"e","session":"s","user":"u\#(UUID().uuidString)"}"#
-        let log = try folder.write("mixed.jsonl", [good, "not json", #"{"ts":"yesterday","type":"e","user":"u"}"#].joined(separator: "\n"))
+        let nul = #"{"ts":"2026-11-23T09:00:00.000Z","type":"e","session":"s","user":"u","title":"a\u0000b"}"#
+        let log = try folder.write("mixed.jsonl", [good, "not json", #"{"ts":"yesterday","type":"e","user":"u"}"#, nul]
+            .joined(separator: "\n"))
         let result = try RemixProcess.run(["log", "copy", log, url])
         #expect(result.status == 1)
         #expect(result.stdout.contains("copied 1 events"), "\(result.stdout)")
         #expect(result.stderr.contains("\(log):2: not a JSON object") && result.stderr.contains("\(log):3: \"ts\" yesterday"),
                 "\(result.stderr)")
+        #expect(result.stderr.contains("\(log):4: a NUL character (\\u0000)"), "\(result.stderr)")
         #expect(try RemixProcess.run(["log", "copy", log, folder.path("b.jsonl")]).stderr.contains("both are files"))
         #expect(try RemixProcess.run(["log", "copy", log, url, "--run", "x"]).status == 1)
     }

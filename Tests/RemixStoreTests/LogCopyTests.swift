@@ -1,4 +1,5 @@
 import Foundation
+import PostgresNIO
 import RemixTestSupport
 import Testing
 @testable import RemixStore
@@ -26,8 +27,6 @@ struct LogCopyTests {
         let into = try RemixProcess.run(["log", "copy", log, url])
         #expect(into.status == 0, "\(into.stderr)")
         let run = try #require(into.stdout.firstMatch(of: #/ as (copy-[0-9a-f]{16}): 1 blocks stored/#)?.1, "\(into.stdout)")
-        let again = try RemixProcess.run(["log", "copy", log, url])
-        #expect(again.stdout.contains("0 blocks stored, 1 already stored"), "\(again.stdout)")
         let out = try RemixProcess.run(["log", "copy", url, back, "--run", String(run)])
         #expect(out.status == 0, "\(out.stderr)")
         #expect(try Self.reportWithoutLog(back) == Self.reportWithoutLog(log))
@@ -52,5 +51,66 @@ struct LogCopyTests {
         #expect(result.stderr.contains("\(log):4: a NUL character (\\u0000)"), "\(result.stderr)")
         #expect(try RemixProcess.run(["log", "copy", log, folder.path("b.jsonl")]).stderr.contains("both are files"))
         #expect(try RemixProcess.run(["log", "copy", log, url, "--run", "x"]).status == 1)
+    }
+
+    /// Events of a user of their own, as a log file's text.
+    static func uniqueLog() -> (text: String, user: String) {
+        let user = "u" + UUID().uuidString
+        let lines = (0..<3).map { #"{"ts":"2026-11-23T09:00:0\#($0).000Z","type":"e","session":"s","user":"\#(user)"}"# }
+        return (lines.joined(separator: "\n") + "\n", user)
+    }
+
+    /// Events of `user` in the store.
+    static func storedEvents(of user: String) async throws -> Int {
+        let store = try await PostgresStore.connect(try StoreServer.url())
+        let count = try await store.rows(#"SELECT count(*)::integer FROM remix_events WHERE "user" = \#(user)"#, as: Int.self)
+        await store.close()
+        return count.first ?? -1
+    }
+
+    /// A file is known by its content: touched, or copied elsewhere, it is refused with the run it
+    /// is stored as; `--again` stores it a second time on purpose, as a run of its own.
+    @Test func aFileIsStoredOnceWhateverItsTimeOrPath() async throws {
+        let url = try #require(StoreServer.given)
+        let folder = try TemporaryFolder()
+        let (text, user) = Self.uniqueLog()
+        let log = try folder.write("f.jsonl", text)
+        let first = try RemixProcess.run(["log", "copy", log, url])
+        #expect(first.status == 0, "\(first.stderr)")
+        let run = try #require(first.stdout.firstMatch(of: #/ as (copy-[0-9a-f]{16}): 1 blocks stored/#)?.1, "\(first.stdout)")
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 3600)], ofItemAtPath: log)
+        let elsewhere = try folder.write("elsewhere.jsonl", text)
+        for path in [log, elsewhere] {
+            let again = try RemixProcess.run(["log", "copy", path, url])
+            #expect(again.status == 1, "\(again.stdout)")
+            #expect(again.stderr.contains("\(path) is already in the event store") && again.stderr.contains("as run \(run)")
+                    && again.stderr.contains("add --again"), "\(again.stderr)")
+        }
+        #expect(try await Self.storedEvents(of: user) == 3)
+        let forced = try RemixProcess.run(["log", "copy", log, url, "--again"])
+        #expect(forced.status == 0, "\(forced.stderr)")
+        let second = try #require(forced.stdout.firstMatch(of: #/ as (copy-[0-9a-f]{16}): 1 blocks stored/#)?.1, "\(forced.stdout)")
+        #expect(second != run)
+        #expect(try await Self.storedEvents(of: user) == 6)
+        #expect(try RemixProcess.run(["log", "copy", url, folder.path("out.jsonl"), "--again"]).status == 1)
+    }
+
+    /// A copy that stopped after its blocks and before its run record (written last) is not a
+    /// copy yet: running it again completes it.
+    @Test func aCopyThatStoppedHalfWayCompletesWhenRunAgain() async throws {
+        let url = try #require(StoreServer.given)
+        let folder = try TemporaryFolder()
+        let (text, user) = Self.uniqueLog()
+        let log = try folder.write("f.jsonl", text)
+        let first = try RemixProcess.run(["log", "copy", log, url])
+        let run = try #require(first.stdout.firstMatch(of: #/ as (copy-[0-9a-f]{16}): 1 blocks stored/#)?.1, "\(first.stdout)")
+        let store = try await PostgresStore.connect(try StoreServer.url())
+        try await store.run("DELETE FROM remix_runs WHERE run_id = \(String(run))")
+        await store.close()
+        let completed = try RemixProcess.run(["log", "copy", log, url])
+        #expect(completed.status == 0, "\(completed.stderr)")
+        #expect(completed.stdout.contains("as \(run): 0 blocks stored, 1 already stored"), "\(completed.stdout)")
+        #expect(try await Self.storedEvents(of: user) == 3)
+        #expect(try RemixProcess.run(["log", "copy", log, url]).status == 1, "now complete, so refused")
     }
 }

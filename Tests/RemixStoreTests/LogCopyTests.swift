@@ -18,7 +18,7 @@ struct LogCopyTests {
     }
 
     @Test func aFileCopiedIntoTheStoreAndBackGivesTheSameReport() throws {
-        let url = try #require(StoreServer.given)
+        let url = try StoreServer.urlText()
         let folder = try TemporaryFolder()
         let log = folder.path("events.jsonl"), back = folder.path("back.jsonl")
         let seed = StoreSimulationTests.uniqueSeed()
@@ -37,7 +37,7 @@ struct LogCopyTests {
     }
 
     @Test func badLinesAreSkippedAndNamedAndNonsenseIsRefused() throws {
-        let url = try #require(StoreServer.given)
+        let url = try StoreServer.urlText()
         let folder = try TemporaryFolder()
         let good = #"{"ts":"2026-11-23T09:00:00.000Z","type":"e","session":"s","user":"u\#(UUID().uuidString)"}"#
         let nul = #"{"ts":"2026-11-23T09:00:00.000Z","type":"e","session":"s","user":"u","title":"a\u0000b"}"#
@@ -71,7 +71,7 @@ struct LogCopyTests {
     /// A file is known by its content: touched, or copied elsewhere, it is refused with the run it
     /// is stored as; `--again` stores it a second time on purpose, as a run of its own.
     @Test func aFileIsStoredOnceWhateverItsTimeOrPath() async throws {
-        let url = try #require(StoreServer.given)
+        let url = try StoreServer.urlText()
         let folder = try TemporaryFolder()
         let (text, user) = Self.uniqueLog()
         let log = try folder.write("f.jsonl", text)
@@ -98,7 +98,7 @@ struct LogCopyTests {
     /// A copy that stopped after its blocks and before its run record (written last) is not a
     /// copy yet: running it again completes it.
     @Test func aCopyThatStoppedHalfWayCompletesWhenRunAgain() async throws {
-        let url = try #require(StoreServer.given)
+        let url = try StoreServer.urlText()
         let folder = try TemporaryFolder()
         let (text, user) = Self.uniqueLog()
         let log = try folder.write("f.jsonl", text)

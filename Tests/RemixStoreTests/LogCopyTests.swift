@@ -26,7 +26,7 @@ struct LogCopyTests {
                                      in: Self.root).status == 0)
         let into = try RemixProcess.run(["log", "copy", log, url])
         #expect(into.status == 0, "\(into.stderr)")
-        let run = try #require(into.stdout.firstMatch(of: #/ as (copy-[0-9a-f]{16}): 1 blocks stored/#)?.1, "\(into.stdout)")
+        let run = try #require(Self.copyRun(into.stdout), "\(into.stdout)")
         let out = try RemixProcess.run(["log", "copy", url, back, "--run", String(run)])
         #expect(out.status == 0, "\(out.stderr)")
         #expect(try Self.reportWithoutLog(back) == Self.reportWithoutLog(log))
@@ -53,11 +53,20 @@ struct LogCopyTests {
         #expect(try RemixProcess.run(["log", "copy", log, url, "--run", "x"]).status == 1)
     }
 
-    /// Events of a user of their own, as a log file's text.
-    static func uniqueLog() -> (text: String, user: String) {
+    /// The run a `log copy` into a store printed, when it stored one block.
+    static func copyRun(_ stdout: String) -> String? {
+        stdout.firstMatch(of: #/ as (copy-[0-9a-f]{16}): 1 blocks stored/#).map { String($0.1) }
+    }
+
+    /// Three events of a user of their own in a file, copied into the store at `url`.
+    static func copyUniqueLog(into url: String) throws -> (folder: TemporaryFolder, log: String, user: String, run: String) {
         let user = "u" + UUID().uuidString
         let lines = (0..<3).map { #"{"ts":"2026-11-23T09:00:0\#($0).000Z","type":"e","session":"s","user":"\#(user)"}"# }
-        return (lines.joined(separator: "\n") + "\n", user)
+        let folder = try TemporaryFolder()
+        let log = try folder.write("f.jsonl", lines.joined(separator: "\n") + "\n")
+        let copied = try RemixProcess.run(["log", "copy", log, url])
+        #expect(copied.status == 0, "\(copied.stderr)")
+        return (folder, log, user, try #require(copyRun(copied.stdout), "\(copied.stdout)"))
     }
 
     /// Events of `user` in the store.
@@ -72,14 +81,9 @@ struct LogCopyTests {
     /// is stored as; `--again` stores it a second time on purpose, as a run of its own.
     @Test func aFileIsStoredOnceWhateverItsTimeOrPath() async throws {
         let url = try StoreServer.urlText()
-        let folder = try TemporaryFolder()
-        let (text, user) = Self.uniqueLog()
-        let log = try folder.write("f.jsonl", text)
-        let first = try RemixProcess.run(["log", "copy", log, url])
-        #expect(first.status == 0, "\(first.stderr)")
-        let run = try #require(first.stdout.firstMatch(of: #/ as (copy-[0-9a-f]{16}): 1 blocks stored/#)?.1, "\(first.stdout)")
+        let (folder, log, user, run) = try Self.copyUniqueLog(into: url)
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 3600)], ofItemAtPath: log)
-        let elsewhere = try folder.write("elsewhere.jsonl", text)
+        let elsewhere = try folder.write("elsewhere.jsonl", String(contentsOfFile: log, encoding: .utf8))
         for path in [log, elsewhere] {
             let again = try RemixProcess.run(["log", "copy", path, url])
             #expect(again.status == 1, "\(again.stdout)")
@@ -89,7 +93,7 @@ struct LogCopyTests {
         #expect(try await Self.storedEvents(of: user) == 3)
         let forced = try RemixProcess.run(["log", "copy", log, url, "--again"])
         #expect(forced.status == 0, "\(forced.stderr)")
-        let second = try #require(forced.stdout.firstMatch(of: #/ as (copy-[0-9a-f]{16}): 1 blocks stored/#)?.1, "\(forced.stdout)")
+        let second = try #require(Self.copyRun(forced.stdout), "\(forced.stdout)")
         #expect(second != run)
         #expect(try await Self.storedEvents(of: user) == 6)
         #expect(try RemixProcess.run(["log", "copy", url, folder.path("out.jsonl"), "--again"]).status == 1)
@@ -99,13 +103,10 @@ struct LogCopyTests {
     /// copy yet: running it again completes it.
     @Test func aCopyThatStoppedHalfWayCompletesWhenRunAgain() async throws {
         let url = try StoreServer.urlText()
-        let folder = try TemporaryFolder()
-        let (text, user) = Self.uniqueLog()
-        let log = try folder.write("f.jsonl", text)
-        let first = try RemixProcess.run(["log", "copy", log, url])
-        let run = try #require(first.stdout.firstMatch(of: #/ as (copy-[0-9a-f]{16}): 1 blocks stored/#)?.1, "\(first.stdout)")
+        let (folder, log, user, run) = try Self.copyUniqueLog(into: url)
+        defer { withExtendedLifetime(folder) {} }
         let store = try await PostgresStore.connect(try StoreServer.url())
-        try await store.run("DELETE FROM remix_runs WHERE run_id = \(String(run))")
+        try await store.run("DELETE FROM remix_runs WHERE run_id = \(run)")
         await store.close()
         let completed = try RemixProcess.run(["log", "copy", log, url])
         #expect(completed.status == 0, "\(completed.stderr)")

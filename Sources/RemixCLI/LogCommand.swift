@@ -18,10 +18,12 @@ struct LogCopyCommand: ParsableCommand {
         abstract: "Copy a JSON Lines log into an event store, or a store's events into a JSON Lines file.",
         discussion: """
             SRC and DST are a file and a postgresql:// URL, either way round. Into a store, the file \
-            becomes a run of its own (copy-…), in blocks that are never stored twice: copying the same \
-            file again stores nothing new. Out of a store, every run (or --run ID) is written to the \
-            file, replacing it, run records first. Lines that are not events are skipped and listed; \
-            then the command exits 1. See docs/storage.md.
+            becomes a run of its own (copy-…, from a hash of its content), in blocks that are never \
+            stored twice: a copy that stopped half-way completes when run again, and a file the store \
+            already holds — whatever its name or modification time — is refused, naming its run, \
+            unless --again asks for a second copy. Out of a store, every run (or --run ID) is written \
+            to the file, replacing it, run records first. Lines that are not events are skipped and \
+            listed; then the command exits 1. See docs/storage.md.
             """)
 
     @Argument(help: "The log to read: a JSON Lines file or an event store's URL.")
@@ -33,6 +35,10 @@ struct LogCopyCommand: ParsableCommand {
     @Option(name: .customLong("run"), help: "Out of a store: only this run (see the run ids simulate prints).")
     var runID: String?
 
+    @Flag(name: .customLong("again"),
+          help: "Into a store: store the file even if the store holds it already, as a run of its own (its events then count twice).")
+    var again = false
+
     func run() throws {
         let fromStore = StoreURL.isStoreURL(source), toStore = StoreURL.isStoreURL(destination)
         guard fromStore != toStore else {
@@ -42,6 +48,10 @@ struct LogCopyCommand: ParsableCommand {
         }
         if runID != nil, !fromStore {
             printError("--run picks a run out of a store; the source is a file here")
+            throw ExitCode(1)
+        }
+        if again, fromStore {
+            printError("--again stores a file into a store once more; the source is a store here")
             throw ExitCode(1)
         }
         do {
@@ -58,7 +68,9 @@ struct LogCopyCommand: ParsableCommand {
                 print("copied \(outcome.events) events from \(url.redacted) to \(destination)")
             } else {
                 let url = try StoreURL(parsing: destination)
-                let outcome = try LogCopy.fileToStore(source, url) { done, total in Self.progress(done, total, unit: "bytes") }
+                let outcome = try LogCopy.fileToStore(source, url, again: again) { done, total in
+                    Self.progress(done, total, unit: "bytes")
+                }
                 Self.endProgress()
                 print("copied \(outcome.events) events from \(source) into \(url.redacted) as \(outcome.run ?? "?"): "
                       + "\(outcome.blocksWritten) blocks stored" + (outcome.blocksSkipped > 0 ? ", \(outcome.blocksSkipped) already stored" : ""))

@@ -50,8 +50,8 @@ extension SimulateCommand {
               + "\(sink.blocksWritten) blocks stored" + (sink.blocksSkipped > 0 ? ", \(sink.blocksSkipped) already stored" : ""))
         printSummary(summary, population: population, experiments: experiments)
         if !noReport {
-            printError("note: no report — `remix analyze` reads files; analysis inside the store is not built yet "
-                       + "(docs/storage.md)")
+            printError("note: no report — the store may hold other runs too; `remix analyze` with the same URL reports "
+                       + "on all it holds (docs/storage.md)")
         }
     }
 

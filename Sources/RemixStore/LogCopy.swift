@@ -4,10 +4,11 @@ import RemixEventLog
 import RemixKit
 
 /// `remix log copy`: event logs between JSON Lines files and an event store, streaming both ways.
-/// A file goes into the store as a run of its own, `copy-` and 16 hex digits of its path, size
-/// and modification time, in blocks of ``blockSize`` events keyed like a simulation's, so copying
-/// the same file again stores nothing twice; the store comes out in its stored order (run, shard,
-/// block, event), run records first.
+/// A file goes into the store as a run of its own, `copy-` and 16 hex digits of a hash of its
+/// content, in blocks of ``blockSize`` events keyed like a simulation's, its run record last: a
+/// copy that stopped half-way completes when run again, and a file already copied (whatever its
+/// name or time) is refused unless a second copy is asked for. The store comes out in its stored
+/// order (run, shard, block, event), run records first.
 public enum LogCopy {
     /// Events per block written to the store.
     public static let blockSize = 10_000
@@ -25,18 +26,36 @@ public enum LogCopy {
     }
 
     /// Copies the JSON Lines file at `path` into the store at `url`; `progress` gets bytes read.
-    public static func fileToStore(_ path: String, _ url: StoreURL, progress: (Int, Int) -> Void = { _, _ in })
-        throws -> Outcome {
+    /// A file whose content the store already holds as a complete copy is refused, naming that
+    /// run, unless `again`: then it is stored once more, as the next copy (a run of its own).
+    public static func fileToStore(_ path: String, _ url: StoreURL, again: Bool = false,
+                                   progress: (Int, Int) -> Void = { _, _ in }) throws -> Outcome {
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        let modified = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? Date(timeIntervalSince1970: 0)
-        let identity = "\((path as NSString).standardizingPath)|\(size)|\(Int(modified.timeIntervalSince1970 * 1000))"
-        var outcome = Outcome(run: "copy-" + FNV1a64.hex(identity.utf8))
-        let sink = StoreBlockSink(url: url, run: outcome.run ?? "", shard: 1, shards: 1, resume: true, retrySeconds: 30)
+        var content = FNV1a64.offsetBasis
+        try LineReader.chunks(path) { content = FNV1a64.hash($0, continuing: content) }
+        let run = try blocking { [content] in
+            try await PostgresStore.with(url) { store in
+                try await store.prepareSchema()
+                var copy = 1
+                while let stored = try await store.copyRecord(of: copyRun(content: content, copy: copy)) {
+                    guard again else {
+                        throw StoreError(.alreadyStored, "\(path) is already in the event store at \(url.redacted) as run "
+                            + "\(copyRun(content: content, copy: copy)) (copied from \(stored.source) at \(stored.time)): the "
+                            + "same content stored again would count its events twice, so nothing was stored; to store it "
+                            + "a second time anyway, add --again")
+                    }
+                    copy += 1
+                }
+                return copyRun(content: content, copy: copy)
+            }
+        }
+        var outcome = Outcome(run: run)
+        let sink = StoreBlockSink(url: url, run: run, shard: 1, shards: 1, resume: true, retrySeconds: 30)
         defer { sink.close() }
         let record = LoggedEvent(timestamp: Int64(Date().timeIntervalSince1970 * 1000), type: "run", session: "", user: "",
                                  fields: [EventField("mode", .string("copy")), EventField("source", .string(path)),
                                           EventField("app", .string("")), EventField("seed", .string(""))])
-        try sink.begin(run: record)
+        try sink.open()
         var block: [LoggedEvent] = []
         var index = 0
         func flush() throws {
@@ -59,11 +78,19 @@ public enum LogCopy {
             }
         }
         try flush()
+        // Last: a run record says the copy is complete, and so a second one is refused.
+        try sink.record(run: record)
         try sink.finish()
         progress(size, size)
         outcome.blocksWritten = sink.blocksWritten
         outcome.blocksSkipped = sink.blocksSkipped
         return outcome
+    }
+
+    /// The run of the `copy`-th copy of a file whose content hashes to `content`.
+    static func copyRun(content: UInt64, copy: Int) -> String {
+        let hash = String(format: "%016llx", content)
+        return "copy-" + (copy == 1 ? hash : FNV1a64.hex("\(hash) copy \(copy)".utf8))
     }
 
     struct LineProblem: Error { var text: String }
@@ -81,10 +108,25 @@ public enum LogCopy {
                 ?? (try? Date.ISO8601FormatStyle().parse(ts)) else {
             return .failure(LineProblem(text: "\"ts\" \(ts) is not an RFC 3339 date and time"))
         }
+        // JSON allows \u0000; PostgreSQL's text and jsonb do not, and would fail the whole block.
+        guard !holdsNUL(object) else {
+            return .failure(LineProblem(text: "a NUL character (\\u0000) in a name or string, which PostgreSQL cannot "
+                                        + "store; remove it from the line"))
+        }
         let fields = object.filter { !["ts", "type", "session", "user"].contains($0.key) }.sorted { $0.key < $1.key }
             .map { EventField($0.key, value($0.value)) }
         return .success(LoggedEvent(timestamp: Int64((time.timeIntervalSince1970 * 1000).rounded()), type: type,
                                     session: object["session"] as? String ?? "", user: user, fields: fields))
+    }
+
+    /// Whether a value JSONSerialization read holds U+0000 in a string or an object's key.
+    static func holdsNUL(_ any: Any) -> Bool {
+        switch any {
+        case let text as String: return text.utf8.contains(0)
+        case let items as [Any]: return items.contains(where: holdsNUL)
+        case let object as [String: Any]: return object.contains { holdsNUL($0.key) || holdsNUL($0.value) }
+        default: return false
+        }
     }
 
     /// A value JSONSerialization read, as an event value (booleans, integers and doubles told apart).
@@ -104,18 +146,22 @@ public enum LogCopy {
     }
 }
 
-/// Reads a file line by line in 1 MiB chunks; `body` gets each line, its number and the bytes
-/// read so far.
+/// Reads a file in 1 MiB chunks, as they come or line by line.
 enum LineReader {
-    static func read(_ path: String, _ body: ([UInt8], Int, Int) throws -> Void) throws {
+    /// `body` gets each chunk of the file in turn.
+    static func chunks(_ path: String, _ body: (Data) throws -> Void) throws {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw StoreError(.server, "cannot read \(path): no such file, or not readable")
         }
         defer { try? handle.close() }
+        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { try body(chunk) }
+    }
+
+    /// `body` gets each line, its number and the bytes read so far.
+    static func read(_ path: String, _ body: ([UInt8], Int, Int) throws -> Void) throws {
         var pending: [UInt8] = []
         var number = 0, offset = 0
-        while true {
-            let chunk = try handle.read(upToCount: 1 << 20) ?? Data()
+        try chunks(path) { chunk in
             offset += chunk.count
             pending += chunk
             var start = 0
@@ -125,7 +171,6 @@ enum LineReader {
                 start = newline + 1
             }
             pending.removeFirst(start)
-            if chunk.isEmpty { break }
         }
         if !pending.isEmpty {
             number += 1
@@ -206,6 +251,21 @@ extension PostgresStore {
         try file.append(encodedLines: lines)
         progress(written, total)
         return written
+    }
+
+    /// When and from which path the copy `run` was completed (its run record), if it was.
+    func copyRecord(of run: String) async throws(StoreError) -> (time: String, source: String)? {
+        do {
+            let rows = try await self.run("""
+                SELECT to_char(written_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS "UTC"'), coalesce(record ->> 'source', '')
+                FROM remix_runs WHERE run_id = \(run) AND shard = 1
+                """)
+            var records: [(time: String, source: String)] = []
+            for try await record in rows.decode((String, String).self) { records.append(record) }
+            return records.first
+        } catch {
+            throw StoreFailure.map(error, url)
+        }
     }
 
     private func binds(_ run: String) -> PostgresBindings {

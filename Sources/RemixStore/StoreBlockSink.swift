@@ -45,6 +45,13 @@ public final class StoreBlockSink: EventBlockSink {
     }
 
     public func begin(run record: LoggedEvent) throws {
+        try open()
+        try self.record(run: record)
+    }
+
+    /// Connects, makes or checks the schema, and finds how much of the run's shard is stored: a
+    /// run that is already (partly) stored is refused unless the sink resumes it.
+    public func open() throws {
         let store = try blocking { [url] in try await PostgresStore.connect(url) }
         self.store = store
         let (blocks, users) = try blocking { [run, shard] in
@@ -52,10 +59,14 @@ public final class StoreBlockSink: EventBlockSink {
             return try await store.storedBlocks(run: run, shard: shard)
         }
         if blocks > 0, !resume {
-            throw StoreError(.server, "the event store at \(url.redacted) already holds \(users) users of this run "
+            throw StoreError(.alreadyStored, "the event store at \(url.redacted) already holds \(users) users of this run "
                 + "(\(run), shard \(shard)/\(shards)); add --resume to complete it, or change --seed or --users for a new run")
         }
         usersStoredBefore = users
+    }
+
+    /// Stores the run record of the run's shard (once: a second one is a no-op).
+    public func record(run record: LoggedEvent) throws {
         let (run, shard, shards) = (self.run, self.shard, self.shards)
         try withRetries { store in try await store.writeRun(record, run: run, shard: shard, shards: shards) }
     }

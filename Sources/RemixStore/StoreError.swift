@@ -16,6 +16,9 @@ public struct StoreError: Error, CustomStringConvertible, Sendable, Equatable {
         case tls
         /// The database holds tables that are not a Remix store of a version this binary knows.
         case schema
+        /// What was to be written is already in the store (a run, a copied file); writing it again
+        /// needs asking for.
+        case alreadyStored
         /// Any other error the server reported.
         case server
     }

@@ -58,6 +58,13 @@ enum StoreFailure {
         case "42501":
             return StoreError(.server, "PostgreSQL at \(at) refused: \(message) — user \"\(url.user)\" needs the right "
                 + "to create tables in database \"\(url.database)\"")
+        case "57014":
+            // A statement timeout (or a cancel by an administrator): not the store's fault, and a
+            // retry on a new connection would meet the same limit.
+            return StoreError(.server, "PostgreSQL at \(at) cancelled a statement: \(message) (SQLSTATE 57014) — a "
+                + "statement_timeout of the server, database or user \"\(url.user)\" is shorter than this work takes; "
+                + "lift it for Remix with options=-c%20statement_timeout%3D0 in the store URL (or "
+                + "PGOPTIONS='-c statement_timeout=0'), or, if someone cancelled the statement, run the command again")
         default:
             return StoreError(.server, "PostgreSQL at \(at): \(message)" + (state.isEmpty ? "" : " (SQLSTATE \(state))"))
         }

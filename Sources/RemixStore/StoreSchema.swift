@@ -2,139 +2,115 @@ import PostgresNIO
 
 /// The tables of an event store (docs/storage.md), created on first use in one transaction and
 /// versioned in `remix_schema`: a store newer than this binary, or tables of the same names that
-/// are not a Remix store, are errors rather than something to write into.
+/// are not a Remix store, are errors rather than something to write into. One description makes
+/// the tables and checks them (``StoreSchemaCheck``).
 public enum StoreSchema {
     /// The schema version this binary writes and reads.
     public static let version = 1
 
-    /// The tables and their columns, in order; an existing store must have exactly these.
-    static let tables: [(name: String, columns: [String])] = [
-        ("remix_schema", ["version", "applied_at", "applied_by"]),
-        ("remix_runs", ["run_id", "shard", "shards", "ts", "app", "seed", "record", "written_at"]),
-        ("remix_blocks", ["run_id", "shard", "block", "events", "written_at"]),
-        ("remix_events", eventColumns),
+    /// A column: its name, its type as PostgreSQL's `format_type` names it, whether it may be
+    /// NULL, and its default.
+    struct Column: Sendable {
+        var name: String
+        var type: String
+        var nullable = false
+        var defaultValue: String?
+
+        /// `"name" type NOT NULL DEFAULT …`, as `CREATE TABLE` takes it.
+        var definition: String {
+            "\(StoreSchema.quoted(name)) \(type)" + (nullable ? "" : " NOT NULL") + (defaultValue.map { " DEFAULT \($0)" } ?? "")
+        }
+    }
+
+    /// A primary key, and what would go wrong without it (for the message when it is missing).
+    struct Key: Sendable {
+        var columns: [String]
+        var purpose: String
+    }
+
+    /// A table: its columns in order and its primary key.
+    struct Table: Sendable {
+        var name: String
+        var columns: [Column]
+        var key: Key?
+
+        var create: String {
+            let constraint = key.map { ["PRIMARY KEY (\(StoreSchema.list($0.columns)))"] } ?? []
+            return "CREATE TABLE \(name) (" + (columns.map(\.definition) + constraint).joined(separator: ", ") + ")"
+        }
+    }
+
+    /// An index the store reads through: its name, table, key columns, any predicate, and what
+    /// reads through it (for the message when it is missing).
+    struct Index: Sendable {
+        var name: String
+        var table: String
+        var columns: [String]
+        var predicate: String?
+        var purpose: String
+
+        var create: String {
+            "CREATE INDEX \(name) ON \(table) (\(StoreSchema.list(columns)))" + (predicate.map { " WHERE \($0)" } ?? "")
+        }
+    }
+
+    static let timestamp = "timestamp with time zone"
+
+    /// The tables, in the order they are created and checked (`remix_schema` first: it says
+    /// which version the others are).
+    static let tables: [Table] = [
+        Table(name: "remix_schema", columns: [
+            Column(name: "version", type: "integer"),
+            Column(name: "applied_at", type: timestamp, defaultValue: "now()"),
+            Column(name: "applied_by", type: "text", defaultValue: "current_user"),
+        ], key: Key(columns: ["version"], purpose: "a version could be recorded twice")),
+        Table(name: "remix_runs", columns: [
+            Column(name: "run_id", type: "text"), Column(name: "shard", type: "integer"),
+            Column(name: "shards", type: "integer"), Column(name: "ts", type: timestamp), Column(name: "app", type: "text"),
+            Column(name: "seed", type: "text"), Column(name: "record", type: "jsonb"),
+            Column(name: "written_at", type: timestamp, defaultValue: "now()"),
+        ], key: Key(columns: ["run_id", "shard"], purpose: "a run's record would be stored again on every retry, and a "
+                    + "copied file would not be known as copied")),
+        Table(name: "remix_blocks", columns: [
+            Column(name: "run_id", type: "text"), Column(name: "shard", type: "integer"), Column(name: "block", type: "bigint"),
+            Column(name: "events", type: "integer"), Column(name: "written_at", type: timestamp, defaultValue: "now()"),
+        ], key: Key(columns: ["run_id", "shard", "block"], purpose: "retried blocks and --resume would store events twice")),
+        Table(name: "remix_events", columns: [
+            Column(name: "run_id", type: "text"), Column(name: "shard", type: "integer"), Column(name: "block", type: "bigint"),
+            Column(name: "seq", type: "integer"), Column(name: "ts", type: timestamp), Column(name: "type", type: "text"),
+            Column(name: "session", type: "text"), Column(name: "user", type: "text"),
+            Column(name: "experiment", type: "text", nullable: true), Column(name: "variation", type: "text", nullable: true),
+            Column(name: "variation_id", type: "integer", nullable: true),
+            Column(name: "in_experiment", type: "boolean", nullable: true),
+            Column(name: "hash_used", type: "boolean", nullable: true),
+            Column(name: "fields", type: "jsonb", defaultValue: "'{}'"),
+        ], key: nil),
+    ]
+
+    /// The indexes on `remix_events`: the log's order (`log copy`), events by type and time,
+    /// assignment counts and SRM, a user's conversions after their exposure.
+    static let indexes: [Index] = [
+        Index(name: "remix_events_order", table: "remix_events", columns: ["run_id", "shard", "block", "seq"],
+              purpose: "log copy reads a run in its order"),
+        Index(name: "remix_events_type", table: "remix_events", columns: ["type", "ts"],
+              purpose: "the analysis finds events by type"),
+        Index(name: "remix_events_exposure", table: "remix_events", columns: ["experiment", "variation", "user"],
+              predicate: "type = 'exposure'", purpose: "the analysis counts assignments"),
+        Index(name: "remix_events_user", table: "remix_events", columns: ["user", "ts"],
+              purpose: "the analysis joins a user's conversions to their exposure"),
     ]
 
     /// The columns of `remix_events`, in order.
-    static let eventColumns = ["run_id", "shard", "block", "seq", "ts", "type", "session", "user", "experiment",
-                               "variation", "variation_id", "in_experiment", "hash_used", "fields"]
+    static let eventColumns = tables[3].columns.map(\.name)
 
     /// Version 1, statement by statement (the extended protocol takes one at a time).
-    static let create: [String] = [
-        """
-        CREATE TABLE remix_schema (
-            version integer PRIMARY KEY,
-            applied_at timestamptz NOT NULL DEFAULT now(),
-            applied_by text NOT NULL DEFAULT current_user)
-        """,
-        """
-        CREATE TABLE remix_runs (
-            run_id text NOT NULL,
-            shard integer NOT NULL,
-            shards integer NOT NULL,
-            ts timestamptz NOT NULL,
-            app text NOT NULL,
-            seed text NOT NULL,
-            record jsonb NOT NULL,
-            written_at timestamptz NOT NULL DEFAULT now(),
-            PRIMARY KEY (run_id, shard))
-        """,
-        """
-        CREATE TABLE remix_blocks (
-            run_id text NOT NULL,
-            shard integer NOT NULL,
-            block bigint NOT NULL,
-            events integer NOT NULL,
-            written_at timestamptz NOT NULL DEFAULT now(),
-            PRIMARY KEY (run_id, shard, block))
-        """,
-        """
-        CREATE TABLE remix_events (
-            run_id text NOT NULL,
-            shard integer NOT NULL,
-            block bigint NOT NULL,
-            seq integer NOT NULL,
-            ts timestamptz NOT NULL,
-            type text NOT NULL,
-            session text NOT NULL,
-            "user" text NOT NULL,
-            experiment text,
-            variation text,
-            variation_id integer,
-            in_experiment boolean,
-            hash_used boolean,
-            fields jsonb NOT NULL DEFAULT '{}')
-        """,
-        "CREATE INDEX remix_events_order ON remix_events (run_id, shard, block, seq)",
-        "CREATE INDEX remix_events_type ON remix_events (type, ts)",
-        "CREATE INDEX remix_events_exposure ON remix_events (experiment, variation, \"user\") WHERE type = 'exposure'",
-        "CREATE INDEX remix_events_user ON remix_events (\"user\", ts)",
-        "INSERT INTO remix_schema (version) VALUES (1)",
-    ]
-}
-
-extension PostgresStore {
-    /// Creates the store's tables if the database has none, or checks the ones it has; returns the
-    /// schema version. Safe to call from many hosts at once (they queue on an advisory lock).
-    @discardableResult
-    public func prepareSchema() async throws(StoreError) -> Int {
-        try await run("BEGIN")
-        do {
-            try await run("SELECT pg_advisory_xact_lock(hashtext('remix_schema'))")
-            let version: Int
-            if let found = try await installedVersion() {
-                version = found
-            } else {
-                for statement in StoreSchema.create { try await run(PostgresQuery(unsafeSQL: statement)) }
-                version = StoreSchema.version
-            }
-            try await run("COMMIT")
-            return version
-        } catch {
-            _ = try? await run("ROLLBACK")
-            throw error
-        }
+    static var create: [String] {
+        tables.map(\.create) + indexes.map(\.create) + ["INSERT INTO remix_schema (version) VALUES (\(version))"]
     }
 
-    /// The schema version of the store, or nil when the database has no Remix tables; an error
-    /// when the tables are not a store this binary can use.
-    public func installedVersion() async throws(StoreError) -> Int? {
-        var present: [String] = []
-        for table in StoreSchema.tables {
-            let found = try await rows("SELECT to_regclass(\(table.name)) IS NOT NULL", as: Bool.self)
-            if found.first == true { present.append(table.name) }
-        }
-        guard present.contains("remix_schema") else {
-            guard let first = present.first else { return nil }
-            throw StoreError(.schema, "table \(first) in database \"\(url.database)\" at \(url.endpoint) is not part of a "
-                + "Remix event store (there is no remix_schema table); use another database, or rename or drop that table")
-        }
-        let versions: [Int?]
-        do {
-            versions = try await rows("SELECT max(version)::integer FROM remix_schema", as: Int?.self)
-        } catch let error where error.kind == .server {
-            throw notOurs("remix_schema", "reading its version failed (\(error.message))")
-        }
-        guard let version = versions.first ?? nil else { throw notOurs("remix_schema", "it holds no version") }
-        guard version <= StoreSchema.version else {
-            throw StoreError(.schema, "the event store at \(url.redacted) has schema version \(version), newer than this "
-                + "remix knows (\(StoreSchema.version)); use a newer remix")
-        }
-        for table in StoreSchema.tables {
-            let columns = try await rows("""
-                SELECT column_name::text FROM information_schema.columns
-                WHERE table_schema = current_schema() AND table_name = \(table.name) ORDER BY ordinal_position
-                """, as: String.self)
-            guard columns == table.columns else {
-                let detail = columns.isEmpty ? "it is missing" : "its columns are \(columns.joined(separator: ", "))"
-                throw notOurs(table.name, "\(detail); expected \(table.columns.joined(separator: ", "))")
-            }
-        }
-        return version
-    }
+    /// An identifier as SQL writes it: quoted only where it must be (`"user"` is a keyword).
+    static func quoted(_ name: String) -> String { name == "user" ? "\"user\"" : name }
 
-    private func notOurs(_ table: String, _ why: String) -> StoreError {
-        StoreError(.schema, "table \(table) in database \"\(url.database)\" at \(url.endpoint) is not what a Remix "
-            + "event store of schema version \(StoreSchema.version) has: \(why)")
-    }
+    /// Identifiers as a SQL list: `a, b, "user"`.
+    static func list(_ names: [String]) -> String { names.map(quoted).joined(separator: ", ") }
 }

@@ -122,10 +122,15 @@ struct URLParts {
         return result
     }
 
-    /// Percent-decodes a part; an empty part is nil (as libpq treats it: not given).
+    /// Percent-decodes a part; an empty part is nil (as libpq treats it: not given). A NUL is
+    /// refused here: the server would cut a name or password at it, or reject it.
     private static func decode(_ text: Substring, _ part: String, _ bad: (String) -> StoreError) throws(StoreError) -> String? {
         guard !text.isEmpty else { return nil }
         guard let decoded = String(text).removingPercentEncoding else { throw bad("the \(part) has a bad %-escape") }
+        guard !decoded.utf8.contains(0) else {
+            throw bad("the \(part) contains %00 (a NUL character), which PostgreSQL does not accept in a name, password "
+                      + "or setting; remove it")
+        }
         return decoded
     }
 }

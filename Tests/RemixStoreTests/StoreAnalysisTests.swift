@@ -16,7 +16,7 @@ struct StoreAnalysisTests {
     /// tests' store connections need (see ``StoreServer/withScratchSchema(_:)``).
     /// `setup`, if given, is run in the fresh schema first (its name in place of `SCHEMA`).
     static func withOwnStore(setup: String? = nil, _ body: @escaping @Sendable (String) throws -> Void) async throws {
-        let given = try #require(StoreServer.given)
+        let given = try StoreServer.urlText()
         let schema = "remix_analysis_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         let url = given + (given.contains("?") ? "&" : "?") + "options=-c%20search_path%3D\(schema)"
         try await withTaskExecutorPreference(OwnThreadExecutor()) {

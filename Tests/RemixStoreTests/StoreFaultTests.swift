@@ -12,7 +12,7 @@ import Testing
                 "fault tests restart the server: run them alone, as .ci/run does"))
 struct StoreFaultTests {
     @Test func aServerRestartMidRunLosesAndDuplicatesNothing() async throws {
-        let url = try #require(StoreServer.given)
+        let url = try StoreServer.urlText()
         let restart = try #require(ProcessInfo.processInfo.environment["REMIX_TEST_POSTGRES_RESTART"],
                                    "run inside .ci/with-postgres, which provides the restart script")
         let folder = try TemporaryFolder()

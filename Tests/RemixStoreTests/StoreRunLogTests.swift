@@ -7,7 +7,7 @@ import Testing
 @Suite(.enabled(if: StoreServer.shouldRun, StoreServer.skipReason))
 struct StoreRunLogTests {
     @Test func aTerminalSessionIsStoredWithItsRunRecord() async throws {
-        let url = try #require(StoreServer.given)
+        let url = try StoreServer.urlText()
         let result = try RemixProcess.run(["run", "--user", "u1", "--log", url], input: "5\nq\n")
         #expect(result.status == 0, "\(result.stderr)")
         let match = try #require(result.stderr.firstMatch(of: #/logged (\d+) events into .* as (terminal-t\d+-\d+)/#))

@@ -4,31 +4,70 @@ import Testing
 @testable import RemixStore
 
 /// The PostgreSQL server the database tests use: `REMIX_TEST_POSTGRES_URL`, as `.ci/with-postgres`
-/// sets it. Without it the tests are skipped, except under `CI=true`, where they fail so that CI
-/// never skips them silently.
+/// sets it. Without it the database suites are skipped; under `CI=true`, where they must run, one
+/// test (``StoreServerPresenceTests``) fails instead, saying what is missing and how to give it —
+/// once, not once per database test.
 enum StoreServer {
     static let environment = ProcessInfo.processInfo.environment
-    static var given: String? { environment["REMIX_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 } }
-    static var isCI: Bool { ["true", "1"].contains(environment["CI"]?.lowercased() ?? "") }
 
-    /// Whether the database tests run: with a server, or under CI (to fail there).
-    static var shouldRun: Bool { given != nil || isCI }
+    /// What an environment gives the database tests.
+    enum Availability: Equatable {
+        /// A server's URL: the database suites run.
+        case given(String)
+        /// No server, and none required: the database suites skip.
+        case absent
+        /// No server under `CI=true`: the database suites skip, and the presence test fails.
+        case missingUnderCI
+
+        init(_ environment: [String: String]) {
+            if let url = environment["REMIX_TEST_POSTGRES_URL"], !url.isEmpty {
+                self = .given(url)
+            } else {
+                self = ["true", "1"].contains(environment["CI"]?.lowercased() ?? "") ? .missingUnderCI : .absent
+            }
+        }
+
+        /// Whether the database suites run.
+        var runsDatabaseTests: Bool {
+            if case .given = self { return true }
+            return false
+        }
+    }
+
+    static var availability: Availability { Availability(environment) }
+    static var given: String? {
+        if case .given(let url) = availability { return url }
+        return nil
+    }
+
+    /// Whether the database tests run: only with a server.
+    static var shouldRun: Bool { availability.runsDatabaseTests }
 
     static let skipReason: Comment = """
         no PostgreSQL for the store tests: run them inside .ci/with-postgres (e.g. .ci/with-postgres swift test \
         --filter RemixStoreTests), or set REMIX_TEST_POSTGRES_URL
         """
 
+    /// What the presence test says under `CI=true` without a server.
+    static let missingUnderCI = """
+        CI=true but REMIX_TEST_POSTGRES_URL is not set, so the event-store tests (RemixStoreTests) cannot run: run the \
+        tests inside a throwaway PostgreSQL with `.ci/with-postgres swift test` (as .ci/run does), or set \
+        REMIX_TEST_POSTGRES_URL=postgresql://USER:PASSWORD@HOST:PORT/DATABASE for a server of your own
+        """
+
     struct Missing: Error, CustomStringConvertible {
-        var description: String {
-            "CI=true but REMIX_TEST_POSTGRES_URL is not set: run the tests inside .ci/with-postgres (as .ci/run does)"
-        }
+        var description: String { StoreServer.missingUnderCI }
     }
 
-    /// The server's URL; throws under CI when there is none.
-    static func url() throws -> StoreURL {
+    /// The server's URL as given; throws when there is none.
+    static func urlText() throws -> String {
         guard let given else { throw Missing() }
-        return try StoreURL(parsing: given, environment: [:])
+        return given
+    }
+
+    /// The server's URL; throws when there is none.
+    static func url() throws -> StoreURL {
+        try StoreURL(parsing: try urlText(), environment: [:])
     }
 
     /// Runs `body` connected to the server in a fresh PostgreSQL schema of its own (first on the

@@ -40,7 +40,7 @@ struct StoreSimulationTests {
     }
 
     @Test func aRunInTheStoreHoldsWhatTheFileHoldsAndIsNeverWrittenTwice() async throws {
-        let url = try #require(StoreServer.given)
+        let url = try StoreServer.urlText()
         let folder = try TemporaryFolder()
         let seed = Self.uniqueSeed()
         let common = ["simulate", "--users", "600", "--seed", seed, "--no-report"]
@@ -65,7 +65,7 @@ struct StoreSimulationTests {
     }
 
     @Test func shardsFromSeveralProcessesAtOnceHoldExactlyTheFullRun() async throws {
-        let url = try #require(StoreServer.given)
+        let url = try StoreServer.urlText()
         let folder = try TemporaryFolder()
         let seed = Self.uniqueSeed()
         let common = ["simulate", "--users", "900", "--seed", seed, "--no-report", "--jobs", "1"]
@@ -88,8 +88,17 @@ struct StoreSimulationTests {
         #expect(shards == [1, 2, 3])
     }
 
+    /// Without --no-report, the run ends by saying how to report on the store (analysis in SQL is built).
+    @Test func aRunIntoTheStoreSaysHowToAnalyseIt() throws {
+        let url = try StoreServer.urlText()
+        let result = try RemixProcess.run(["simulate", "--users", "5", "--seed", Self.uniqueSeed(), "--log", url])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("`remix analyze` with the same URL reports on all it holds"), "\(result.stderr)")
+        #expect(!result.stderr.contains("not built yet"), "\(result.stderr)")
+    }
+
     @Test func storeOptionsThatMakeNoSenseAreRefused() throws {
-        let url = try #require(StoreServer.given)
+        let url = try StoreServer.urlText()
         let append = try RemixProcess.run(["simulate", "--users", "5", "--log", url, "--append"])
         #expect(append.status == 1)
         #expect(append.stderr.contains("--append is for files"))

@@ -94,7 +94,7 @@ import Testing
         #expect(StoreURL.redact("postgres://ann:hunter2@db/x?password=hunter2&sslmode=bad")
                 == "postgres://ann:***@db/x?password=***&sslmode=bad")
         for bad in ["postgresql://ann:hunter2@db:99999/x", "postgresql://ann:hunter2@db/x?password=hunter2&colour=red",
-                    "postgresql://ann:hunter2@db/x?sslmode=allow"] {
+                    "postgresql://ann:hunter2@db/x?sslmode=allow", "postgresql://ann:hunter2%00@db/x"] {
             let error = #expect(throws: StoreError.self) { try StoreURL(parsing: bad, environment: Self.bare) }
             #expect(error?.kind == .badURL)
             #expect(error.map { !$0.message.contains("hunter2") } == true, "\(error?.message ?? "")")
@@ -116,6 +116,12 @@ import Testing
         ("postgresql://db/%zz", "bad %-escape"),
         ("postgresql://db/x?options=search_path%3Dy", "is not a list of -c name=value settings"),
         ("postgresql://db/x?options=-c%20%3Dy", "is not a list of -c name=value settings"),
+        // PostgreSQL takes a NUL nowhere: refused before any server sees it.
+        ("postgresql://u@db/re%00mix", "the database contains %00 (a NUL character), which PostgreSQL does not accept"),
+        ("postgresql://u%00x@db/remix", "the user contains %00 (a NUL character)"),
+        ("postgresql://u:pw%00@db/remix", "the password contains %00 (a NUL character)"),
+        ("postgresql://u@d%00b/remix", "the host contains %00 (a NUL character)"),
+        ("postgresql://u@db/remix?dbname=a%00b", "the dbname contains %00 (a NUL character)"),
     ])
     func badURLsSayWhy(text: String, expected: String) {
         let error = #expect(throws: StoreError.self) { try StoreURL(parsing: text, environment: Self.bare) }

@@ -57,11 +57,15 @@ let package = Package(
         .target(
             name: "RemixChecks",
             dependencies: ["RemixSimulation", "RemixAnalysis", "RemixExperiments", "RemixEventLog", remixKit]),
+        // Populations learned from event logs (`remix fit`).
+        .target(
+            name: "RemixFit",
+            dependencies: ["RemixSimulation", "RemixAnalysis", "RemixHost", remixKit]),
         .target(
             name: "RemixCLI",
             dependencies: [
                 "RemixHost", "RemixTerminal", "RemixExperiments", "RemixSimulation", "RemixEventLog", "RemixAnalysis", "RemixInterop",
-                "RemixStore", "RemixChecks", remixKit, remixYAML, remixSystem,
+                "RemixStore", "RemixChecks", "RemixFit", remixKit, remixYAML, remixSystem,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "remix", dependencies: ["RemixCLI"]),

@@ -47,9 +47,11 @@ public struct MarketplaceModule: FeatureModule {
 
     /// How Marketplace's services can behave in a simulation.
     public static let serviceParameters: [ServiceParameterSpec] = [
-        .chance("publishFailureRate", default: 0, summary: "Chance that one publish attempt fails on the service side"),
+        .chance("publishFailureRate", default: 0, summary: "Chance that one publish attempt fails on the service side",
+                estimate: .share(of: "publish_failed", among: ["advert_published"])),
         .seconds("recommendationLatencySeconds", default: 2...2,
-                 summary: "How long AutoGroupInsertion's group recommendation takes, drawn per session"),
+                 summary: "How long AutoGroupInsertion's group recommendation takes, drawn per session",
+                 estimate: .secondsBefore(event: "group_recommended")),
     ]
 
     /// Applies simulated behaviour to a session's advert and recommendation services.

@@ -65,7 +65,7 @@ enum LogReader {
         return stat(path, &info) == 0 && info.st_mode & 0o170000 == 0o100000
     }
 
-    private static func read<Sink: LineSink>(_ path: String, jobs: Int, sizes: Sizes,
+    static func read<Sink: LineSink>(_ path: String, jobs: Int, sizes: Sizes,
                                              _ make: @Sendable () -> Sink) throws(AnalysisError) -> [Sink] {
         let (descriptor, kind) = try LogFile.open(path)
         defer { if descriptor != STDIN_FILENO { close(descriptor) } }

@@ -12,7 +12,7 @@ public enum RemixPluginABI {
     /// carry the number of the RemixKit they were built against), so a mismatch is detected when a
     /// plugin built against another RemixKit is loaded. Bump it whenever RemixKit's public
     /// interface changes in a way that breaks already-built plugins.
-    @_alwaysEmitIntoClient public static var version: Int32 { 4 }
+    @_alwaysEmitIntoClient public static var version: Int32 { 5 }
 
     /// The name of the C symbol every plugin exports.
     public static let entryPoint = "remix_plugin_register"

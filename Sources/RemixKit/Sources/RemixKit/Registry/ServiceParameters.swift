@@ -20,23 +20,29 @@ public struct ServiceParameterSpec: Sendable, Equatable {
     public let defaultValue: ClosedRange<Double>
     /// What it changes.
     public let summary: String
+    /// How `remix fit` learns it from the app's own events; nil: it cannot, and a fitted
+    /// population leaves it at its default.
+    public let estimate: ServiceEstimate?
 
     /// Declares a parameter.
-    public init(_ name: String, kind: Kind, default defaultValue: ClosedRange<Double>, summary: String) {
+    public init(_ name: String, kind: Kind, default defaultValue: ClosedRange<Double>, summary: String,
+                estimate: ServiceEstimate? = nil) {
         self.name = name
         self.kind = kind
         self.defaultValue = defaultValue
         self.summary = summary
+        self.estimate = estimate
     }
 
     /// A chance, 0–1.
-    public static func chance(_ name: String, default value: Double, summary: String) -> Self {
-        Self(name, kind: .chance, default: value...value, summary: summary)
+    public static func chance(_ name: String, default value: Double, summary: String, estimate: ServiceEstimate? = nil) -> Self {
+        Self(name, kind: .chance, default: value...value, summary: summary, estimate: estimate)
     }
 
     /// A time in seconds, drawn from `range` per session.
-    public static func seconds(_ name: String, default range: ClosedRange<Double>, summary: String) -> Self {
-        Self(name, kind: .seconds, default: range, summary: summary)
+    public static func seconds(_ name: String, default range: ClosedRange<Double>, summary: String,
+                               estimate: ServiceEstimate? = nil) -> Self {
+        Self(name, kind: .seconds, default: range, summary: summary, estimate: estimate)
     }
 
     /// The default as written in a population file: `0.04` or `[1.2, 2.8]`.
@@ -47,6 +53,17 @@ public struct ServiceParameterSpec: Sendable, Equatable {
         return defaultValue.lowerBound == defaultValue.upperBound
             ? text(defaultValue.lowerBound) : "[\(text(defaultValue.lowerBound)), \(text(defaultValue.upperBound))]"
     }
+}
+
+/// How a service parameter is learned from the events its app logs, so that `remix fit` names no
+/// app's events in its own code: the module that owns the service says.
+public enum ServiceEstimate: Sendable, Equatable {
+    /// A chance: how often `event` is logged among `event` and the `alternatives` (the other ways
+    /// the same attempt ends), e.g. `publish_failed` among `publish_failed` and `advert_published`.
+    case share(of: String, among: [String])
+    /// Seconds drawn per session: the time from the screen change before each `event` to the
+    /// event (a wait the user sits through, e.g. the loading toast before `group_recommended`).
+    case secondsBefore(event: String)
 }
 
 /// The service behaviour one simulated session runs with: a value or range per declared

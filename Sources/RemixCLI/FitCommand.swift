@@ -1,0 +1,52 @@
+import ArgumentParser
+import Foundation
+import RemixFit
+import RemixHost
+
+/// `remix fit`: learns a population file from event logs (docs/simulation.md#fitting-a-population).
+struct FitCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fit",
+        abstract: "Learn a population file (who the users are and how they behave) from event logs.",
+        discussion: """
+            Reads the logs twice (they must be regular files): first for the intents users come with \
+            and the screens they step on, then for each user's counts and times. Personas are fitted \
+            as a mixture of classes (--personas K, or auto: the count with the lowest BIC). The file \
+            written runs as it is with 'remix simulate --population'; beside each value it says what \
+            the value comes from, and at the top what the log cannot show.
+            """)
+
+    @Argument(help: "Event logs (JSON Lines files).")
+    var logs: [String]
+
+    @Option(help: "The app the logs are of (see 'remix features').")
+    var app: String = "marketplace"
+
+    @Option(help: "Where to write the population file.")
+    var output: String = "fitted.population.yaml"
+
+    @Option(help: "How many personas: a number, or auto (the lowest BIC).")
+    var personas: String = "auto"
+
+    @Option(parsing: .unconditional, help: "The seed of the mixture's random starts.")
+    var seed: UInt64 = 1
+
+    @OptionGroup var plugins: PluginOptions
+
+    func run() throws {
+        let count: PopulationFit.PersonaCount
+        if personas == "auto" {
+            count = .automatic
+        } else if let number = Int(personas), (1...20).contains(number) {
+            count = .fixed(number)
+        } else {
+            throw ValidationError("--personas is a number from 1 to 20 or auto (got '\(personas)')")
+        }
+        let registry = try loadRegistry(plugins: plugins.paths)
+        let population = try PopulationFit.fit(paths: logs, registry: registry,
+                                               options: .init(app: app, personas: count, seed: seed))
+        try FittedPopulationWriter.text(population).write(toFile: output, atomically: true, encoding: .utf8)
+        for note in population.unknowns { printError("note: \(note)") }
+        print("fitted \(population.personas.count) personas from \(population.users) users, \(population.sessions) sessions; wrote \(output)")
+    }
+}

@@ -1,0 +1,123 @@
+import RemixSimulation
+
+/// What the first pass over a log learns about the app as users use it: the intents (how each
+/// begins, the event that means it worked, their order), the screens users step on, and how many
+/// sessions say each — everything the second pass needs to turn each user into numbers.
+struct FitStructure {
+    /// An intent: the start action that begins it and the domain event that means it worked.
+    struct Intent {
+        var start: Population.StartAction?
+        /// The screens its first action showed (one per feature that can fill the slot it opens).
+        var keys: Set<String>
+        var success: String?
+        /// Attempts in the log.
+        var attempts = 0
+    }
+
+    var intents: [Intent] = []
+    /// Screens users step on, in first-seen order.
+    var screens: [String] = []
+    /// Sessions read, and those with no intent at all.
+    var sessions = 0
+    var emptySessions = 0
+    /// First actions the survey of the app does not explain (screen → attempts), left out.
+    var unexplained: [String: Int] = [:]
+
+    /// The intent an attempt that began with `key` belongs to.
+    func intent(forKey key: String?) -> Int? {
+        guard let key else { return intents.firstIndex { $0.start == nil } }
+        return intents.firstIndex { $0.keys.contains(key) }
+    }
+
+    func screen(_ name: String) -> Int? { screens.firstIndex(of: name) }
+}
+
+/// Builds a ``FitStructure`` session by session (the first pass).
+struct FitStructureBuilder {
+    let survey: AppSurvey
+    private var structure = FitStructure()
+    /// Per intent and event type: attempts where the event was the last thing before the user
+    /// stopped stepping, minus attempts where the user went on stepping after it.
+    private var successScores: [[String: Int]] = []
+    /// How often intent i was begun before intent j in one session.
+    private var before: [[Int]] = []
+
+    init(survey: AppSurvey) {
+        self.survey = survey
+    }
+
+    mutating func add(_ segments: SessionSegments, of trace: SessionTrace) {
+        structure.sessions += 1
+        if segments.isEmpty { structure.emptySessions += 1 }
+        var begun: [Int] = []
+        for attempt in segments.attempts {
+            guard let intent = intentIndex(attempt.key) else {
+                structure.unexplained[attempt.key ?? "", default: 0] += 1
+                continue
+            }
+            structure.intents[intent].attempts += 1
+            for visit in attempt.visits where visit.steps > 0 && !structure.screens.contains(visit.screen) {
+                structure.screens.append(visit.screen)
+            }
+            score(attempt, of: trace, intent: intent)
+            for earlier in begun where earlier != intent { before[earlier][intent] += 1 }
+            begun.append(intent)
+        }
+    }
+
+    /// The intent for an attempt's key, made on first sight.
+    private mutating func intentIndex(_ key: String?) -> Int? {
+        if let existing = structure.intent(forKey: key) {
+            if let key { structure.intents[existing].keys.insert(key) }
+            return existing
+        }
+        let start: Population.StartAction?
+        if let key {
+            guard let action = survey.startActions[key] else { return nil }
+            if let same = structure.intents.firstIndex(where: { $0.start == action }) {
+                structure.intents[same].keys.insert(key)
+                return same
+            }
+            start = action
+        } else {
+            start = nil
+        }
+        structure.intents.append(FitStructure.Intent(start: start, keys: key.map { [$0] } ?? []))
+        successScores.append([:])
+        for index in before.indices { before[index].append(0) }
+        before.append(Array(repeating: 0, count: structure.intents.count))
+        return structure.intents.count - 1
+    }
+
+    /// Scores each domain event of the attempt as its success: the event after which the user
+    /// took no further step (the app moved on, or the session ended without another action).
+    private mutating func score(_ attempt: SessionSegments.Attempt, of trace: SessionTrace, intent: Int) {
+        var lastTime: [String: Int64] = [:]
+        for index in attempt.events {
+            guard case .domain(let type, _) = trace.events[index].kind, !survey.leavingEvents.contains(type),
+                  trace.events[index].time > attempt.start || attempt.key == nil else { continue }
+            lastTime[type] = trace.events[index].time
+        }
+        for (type, time) in lastTime {
+            let steppedAfter = attempt.visits.contains { $0.enter >= time && $0.steps > 0 && $0.exitKind != "end" }
+            successScores[intent][type, default: 0] += steppedAfter ? -1 : 1
+        }
+    }
+
+    /// The structure: each intent's success event chosen, intents in the order users begin them.
+    func build() -> FitStructure {
+        var result = structure
+        for index in result.intents.indices {
+            let threshold = max(1, result.intents[index].attempts / 20)
+            let best = successScores[index].filter { $0.value >= threshold }
+                .max { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }
+            result.intents[index].success = best?.key
+        }
+        // Intents in the order users begin them: by how often each came before the others.
+        let count = result.intents.count
+        let net = (0..<count).map { i in (0..<count).reduce(0) { $0 + before[i][$1] - before[$1][i] } }
+        let order = (0..<count).sorted { net[$0] != net[$1] ? net[$0] > net[$1] : result.intents[$0].attempts > result.intents[$1].attempts }
+        result.intents = order.map { result.intents[$0] }
+        return result
+    }
+}

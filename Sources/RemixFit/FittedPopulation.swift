@@ -1,0 +1,64 @@
+import Foundation
+import RemixSimulation
+
+/// A population learned from a log, with where each value comes from: what `remix fit` writes as a
+/// population file (``FittedPopulationWriter``) that `remix simulate` runs as it is.
+public struct FittedPopulation: Sendable {
+    /// A uniform range of seconds, `[min, max]`.
+    public struct Range: Sendable, Equatable {
+        public var min: Double
+        public var max: Double
+
+        /// The uniform range with this mean and standard deviation, kept at `floor` or above.
+        static func uniform(mean: Double, sd: Double, floor: Double) -> Range {
+            let half = 3.0.squareRoot() * sd
+            let low = Swift.max(mean - half, floor)
+            return Range(min: low, max: Swift.max(mean + half, low))
+        }
+    }
+
+    /// An intent as the log shows it.
+    public struct Intent: Sendable {
+        public var name: String
+        public var start: Population.StartAction?
+        public var success: String?
+        public var values: [(texts: [String: [String]], path: [String], weight: Int)]
+        public var attempts: Int
+        public var successes: Int
+    }
+
+    /// One persona: a class of users.
+    public struct Persona: Sendable {
+        public var name: String
+        public var weight: Double
+        /// Users it stands for.
+        public var users: Double
+        public var intents: [(name: String, chance: Double, standardError: Double)]
+        /// Per screen: chance to give up per step, its standard error, and the steps it comes from.
+        public var abandon: [(screen: String, chance: Double, standardError: Double, steps: Double)]
+        public var think: Range
+        public var typing: Range?
+        public var retryAfterError: Double
+        /// Sessions per user: chance of 1, 2, … sessions.
+        public var visits: [Double]
+        public var daysBetweenVisits: Range
+    }
+
+    public var app: String
+    /// The earliest session start in the log (ms since the epoch), and the mean gap between users' first sessions.
+    public var startMilliseconds: Int64
+    public var sessionGapSeconds: Double
+    public var attributes: [(name: String, values: [(value: String, users: Int)])]
+    public var services: [(name: String, text: String, note: String)]
+    public var intents: [Intent]
+    public var personas: [Persona]
+    /// Users and sessions the fit read.
+    public var users: Int
+    public var sessions: Int
+    /// How many personas, and how they were chosen.
+    public var personaChoice: String
+    /// What the log cannot show, each said once (written at the top of the file and on stderr).
+    public var unknowns: [String]
+    /// Where the population came from (the logs' names).
+    public var sources: [String]
+}

@@ -1,0 +1,93 @@
+import Foundation
+
+/// Puts a fit's parts together into a ``FittedPopulation``: intents named and valued, each
+/// mixture class made a persona with its typing speed, and the notes on what the log cannot show.
+struct FittedPopulationBuilder {
+    let structure: FitStructure
+    let collector: FitCollector
+    let mixture: PersonaMixture
+    let responsibilities: [Float]
+    let app: String
+
+    func build(firstStarts: [Int64], personaChoice: String, sources: [String]) -> FittedPopulation {
+        let intents = fittedIntents()
+        let personas = mixture.personas.enumerated().map { persona($0.element, index: $0.offset, intents: intents) }
+            .sorted { $0.weight > $1.weight }
+            .enumerated().map { offset, persona in
+                var named = persona
+                named.name = "persona \(offset + 1)"
+                return named
+            }
+        let start = firstStarts.first ?? 0
+        let gap = firstStarts.count > 1 ? Double(firstStarts[firstStarts.count - 1] - start) / 1000 / Double(firstStarts.count - 1) : 0
+        return FittedPopulation(
+            app: app, startMilliseconds: start, sessionGapSeconds: gap,
+            attributes: collector.attributes.map { attribute in
+                (attribute.name, attribute.counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+                    .map { ($0.key, $0.value) })
+            },
+            services: collector.services.fitted().services, intents: intents, personas: personas, users: collector.table.count,
+            sessions: structure.sessions, personaChoice: personaChoice, unknowns: unknowns(), sources: sources)
+    }
+
+    private func fittedIntents() -> [FittedPopulation.Intent] {
+        var names = Set<String>()
+        return structure.intents.enumerated().map { index, intent in
+            var name = intent.success ?? intent.keys.sorted().first.map { "open-\($0)" } ?? "use"
+            while !names.insert(name).inserted { name += "-2" }
+            return FittedPopulation.Intent(
+                name: name, start: intent.start, success: intent.success,
+                values: collector.values.values(index).map { ($0.texts, $0.path, $0.count) },
+                attempts: collector.attempts[index], successes: collector.successes[index])
+        }
+    }
+
+    private func persona(_ fitted: PersonaMixture.Persona, index: Int, intents: [FittedPopulation.Intent]) -> FittedPopulation.Persona {
+        func error(_ p: Double, _ n: Double) -> Double { n > 0 ? (p * (1 - p) / n).squareRoot() : 0.5 }
+        return FittedPopulation.Persona(
+            name: "", weight: fitted.weight, users: fitted.users,
+            intents: intents.indices.map { i in
+                (intents[i].name, fitted.intentChances[i], error(fitted.intentChances[i], fitted.opportunities[i]))
+            },
+            abandon: structure.screens.indices.map { s in
+                (structure.screens[s], fitted.abandon[s], error(fitted.abandon[s], fitted.steps[s]), fitted.steps[s])
+            },
+            think: .uniform(mean: fitted.thinkMean, sd: fitted.thinkSD, floor: 0.05),
+            typing: typing(class: index, thinkMean: fitted.thinkMean, thinkSD: fitted.thinkSD),
+            retryAfterError: fitted.retryAfterError, visits: fitted.visits,
+            daysBetweenVisits: .uniform(mean: fitted.gapMean, sd: fitted.gapSD, floor: 0))
+    }
+
+    /// Seconds per character on text screens, from dwell = one think + characters × a per-character
+    /// time: mean(dwell/c) − E[think]·mean(1/c), and its spread less the think's share.
+    private func typing(class c: Int, thinkMean: Double, thinkSD: Double) -> FittedPopulation.Range? {
+        let table = collector.table
+        let column = table.layout.typing
+        let classes = mixture.personas.count
+        var sums = [Double](repeating: 0, count: 5)
+        for user in 0..<table.count {
+            let weight = Double(responsibilities[user * classes + c])
+            guard weight > 1e-6, table[user, column] > 0 else { continue }
+            for k in 0..<5 { sums[k] += weight * Double(table[user, column + k]) }
+        }
+        guard sums[0] > 0.5 else { return nil }
+        let perCharacter = sums[1] / sums[0], inverse = sums[3] / sums[0], inverseSquare = sums[4] / sums[0]
+        let mean = max(perCharacter - thinkMean * inverse, 0.001)
+        let thinkShare = (thinkSD * thinkSD + thinkMean * thinkMean) * inverseSquare - thinkMean * thinkMean * inverse * inverse
+        let variance = max(sums[2] / sums[0] - perCharacter * perCharacter - thinkShare, 0)
+        return .uniform(mean: mean, sd: variance.squareRoot(), floor: 0.001)
+    }
+
+    private func unknowns() -> [String] {
+        var notes = ["typos: the log has no keystroke events, so slips cannot be told from what was meant; left at 0"]
+        notes += collector.services.fitted().unknowns
+        for (index, intent) in structure.intents.enumerated() where !collector.values.unrecorded[index].isEmpty {
+            let purposes = collector.values.unrecorded[index].sorted().joined(separator: ", ")
+            notes.append("values of \(intent.success ?? "an intent"): no event records what users typed into \(purposes) fields")
+        }
+        for (key, count) in structure.unexplained.sorted(by: { $0.key < $1.key }) {
+            notes.append("\(count) attempts began by showing '\(key)', which no action of the app's first screen shows; left out")
+        }
+        return notes
+    }
+}

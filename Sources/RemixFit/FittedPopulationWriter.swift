@@ -1,0 +1,150 @@
+import Foundation
+import RemixKit
+import RemixSimulation
+
+/// Writes a ``FittedPopulation`` as a population file (docs/simulation.md) that `remix simulate`
+/// runs as it is, saying beside each fitted value how many sessions or steps it comes from and its
+/// standard error, and at the top what the log could not show.
+public enum FittedPopulationWriter {
+    public static func text(_ population: FittedPopulation) -> String {
+        var lines: [String] = []
+        lines.append("# Fitted by `remix fit` from \(population.sources.joined(separator: ", ")): "
+                     + "\(grouped(population.users)) users, \(grouped(population.sessions)) sessions.")
+        lines.append("# Personas: \(population.personaChoice).")
+        lines.append("# Beside each value: what it comes from, and ± its standard error.")
+        if !population.unknowns.isEmpty {
+            lines.append("# What the log cannot show:")
+            lines += population.unknowns.map { "#   - \($0)" }
+        }
+        lines.append("app: \(YAMLText.quoted(population.app))")
+        lines.append("start: \(timestamp(population.startMilliseconds))")
+        lines.append("sessionGapSeconds: \(number(population.sessionGapSeconds))")
+        lines.append("")
+        lines += attributes(population)
+        lines.append("")
+        if !population.services.isEmpty {
+            lines.append("services:")
+            for service in population.services {
+                lines.append("  \(YAMLText.quoted(service.name)): \(service.text)   # \(service.note)")
+            }
+            lines.append("")
+        }
+        lines += intents(population)
+        lines.append("")
+        lines.append("personas:")
+        for persona in population.personas { lines += self.persona(persona) }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func attributes(_ population: FittedPopulation) -> [String] {
+        guard !population.attributes.isEmpty else { return [] }
+        var lines = ["attributes:                     # by users' first sessions"]
+        for (name, values) in population.attributes {
+            let total = values.reduce(0) { $0 + $1.users }
+            let pairs = values.map { "\(YAMLText.quoted($0.value)): \(number(Double($0.users) / Double(max(total, 1))))" }
+            lines.append("  \(YAMLText.quoted(name)): {\(pairs.joined(separator: ", "))}   # \(grouped(total)) users")
+        }
+        return lines
+    }
+
+    private static func intents(_ population: FittedPopulation) -> [String] {
+        var lines = ["intents:"]
+        for intent in population.intents {
+            let rate = intent.attempts > 0 ? Double(intent.successes) / Double(intent.attempts) : 0
+            lines.append("  \(YAMLText.quoted(intent.name)):"
+                         + "   # \(grouped(intent.attempts)) attempts" + (intent.success == nil ? "" : ", \(percent(rate)) succeeded"))
+            if let start = intent.start { lines.append("    start: \(startText(start))") }
+            if let success = intent.success { lines.append("    success: \(YAMLText.quoted(success))") }
+            guard !intent.values.isEmpty else { continue }
+            lines.append("    values:                     # from the successes, most frequent first")
+            for value in intent.values {
+                var parts = value.texts.keys.sorted().map { purpose -> String in
+                    let texts = value.texts[purpose] ?? []
+                    let text = texts.count == 1 ? YAMLText.quoted(texts[0]) : "[" + texts.map(YAMLText.quoted).joined(separator: ", ") + "]"
+                    return "\(YAMLText.quoted(purpose)): \(text)"
+                }
+                if !value.path.isEmpty { parts.append("path: [" + value.path.map(YAMLText.quoted).joined(separator: ", ") + "]") }
+                parts.append("weight: \(value.weight)")
+                lines.append("      - {\(parts.joined(separator: ", "))}")
+            }
+        }
+        return lines
+    }
+
+    private static func persona(_ persona: FittedPopulation.Persona) -> [String] {
+        var lines = ["  - name: \(YAMLText.quoted(persona.name))   # \(grouped(Int(persona.users.rounded()))) users"]
+        lines.append("    weight: \(number(persona.weight))")
+        lines.append("    intents: {" + persona.intents.map { "\(YAMLText.quoted($0.name)): \(number($0.chance))" }.joined(separator: ", ")
+                     + "}   # ± " + persona.intents.map { number($0.standardError) }.joined(separator: ", "))
+        lines.append("    abandon: {" + persona.abandon.map { "\(YAMLText.quoted($0.screen)): \(number($0.chance))" }.joined(separator: ", ")
+                     + ", default: 0}   # per step; " + persona.abandon.map {
+                         "\($0.screen) ± \(number($0.standardError)) (\(grouped(Int($0.steps.rounded()))) steps)"
+                     }.joined(separator: ", "))
+        lines.append("    thinkSeconds: \(range(persona.think))")
+        if let typing = persona.typing { lines.append("    typingSecondsPerCharacter: \(range(typing))") }
+        lines.append("    typos: 0")
+        lines.append("    retryAfterError: \(number(persona.retryAfterError))")
+        let most = persona.visits.lastIndex { $0 >= 0.005 } ?? 0
+        lines.append("    visits: [1, \(most + 1)]")
+        if most > 0 { lines.append("    daysBetweenVisits: \(range(persona.daysBetweenVisits))") }
+        return lines
+    }
+
+    private static func startText(_ start: Population.StartAction) -> String {
+        switch start {
+        case .press(let target): "{press: \(YAMLText.quoted(target.description))}"
+        case .select(let kind): "{select: \(kind?.rawValue ?? "any")}"
+        }
+    }
+
+    private static func range(_ range: FittedPopulation.Range) -> String {
+        "[\(number(range.min)), \(number(range.max))]"
+    }
+
+    /// Four significant digits: what a fit can claim.
+    static func number(_ value: Double) -> String {
+        guard value.isFinite else { return "0" }
+        if value == value.rounded(), abs(value) < 1e9 { return String(Int(value)) }
+        return String(format: "%.4g", value)
+    }
+
+    private static func percent(_ value: Double) -> String { String(format: "%.1f %%", value * 100) }
+
+    private static func grouped(_ value: Int) -> String {
+        let digits = String(value)
+        guard digits.count > 3 else { return digits }
+        var out = ""
+        for (index, character) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { out.append(" ") }
+            out.append(character)
+        }
+        return out
+    }
+
+    private static func timestamp(_ milliseconds: Int64) -> String {
+        let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: date)
+    }
+}
+
+/// YAML double-quoted scalars: every character YAML would fold or refuse (controls, DEL, C1, line
+/// and paragraph separators, the next-line mark, the byte order mark) escaped.
+enum YAMLText {
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+                || [0x2028, 0x2029, 0xFEFF].contains(scalar.value):
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                out += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}

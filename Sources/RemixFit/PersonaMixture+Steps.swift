@@ -1,0 +1,160 @@
+import Foundation
+
+extension PersonaMixture {
+    /// The class's parameters from the users' responsibilities (the M step). Ambiguous counts —
+    /// a session that ended after the user left a screen of an intent without success event, a
+    /// give-up after an error — are split by the chance of each reading under the class as it was.
+    func maximise(_ table: UserFeatureTable, _ responsibilities: [Float], class c: Int, classes: Int, mostVisits: Int) -> Persona {
+        let layout = table.layout
+        var sums = [Double](repeating: 0, count: layout.width)
+        var visits = [Double](repeating: 0, count: mostVisits)
+        var users = 0.0
+        for user in 0..<table.count {
+            let weight = Double(responsibilities[user * classes + c])
+            guard weight > 1e-7 else { continue }
+            users += weight
+            let vector = table.vector(user)
+            var column = 0
+            for value in vector {
+                if value != 0 { sums[column] += weight * Double(value) }
+                column += 1
+            }
+            let sessions = Int(vector[vector.startIndex + layout.sessions])
+            if sessions >= 1 { visits[min(sessions, mostVisits) - 1] += weight }
+        }
+        let old = personas.indices.contains(c) ? personas[c] : nil
+        var persona = Persona(
+            weight: users / Double(max(table.count, 1)),
+            intentChances: old?.intentChances ?? Array(repeating: 0.5, count: layout.intents),
+            abandon: old?.abandon ?? Array(repeating: 0.05, count: layout.screens),
+            retryAfterError: old?.retryAfterError ?? 0.5,
+            thinkMean: 0, thinkSD: 1,
+            visits: visits.map { ($0 + 1e-3) / (users + 1e-3 * Double(mostVisits)) },
+            gapMean: 1, gapSD: 1, users: users)
+        // A few rounds: the splits depend on the chances they estimate.
+        for _ in 0..<3 { persona.updateChances(sums, layout: layout) }
+        (persona.thinkMean, persona.thinkSD) = Self.moments(sums, at: layout.think, fallback: (1, 0.5))
+        (persona.gapMean, persona.gapSD) = Self.moments(sums, at: layout.gaps, fallback: (1, 1))
+        return persona
+    }
+
+    /// Mean and standard deviation from the weighted (count, sum, sum of squares) at `column`.
+    static func moments(_ sums: [Double], at column: Int, fallback: (Double, Double)) -> (Double, Double) {
+        let count = sums[column]
+        guard count > 1e-9 else { return fallback }
+        let mean = sums[column + 1] / count
+        let variance = max(sums[column + 2] / count - mean * mean, 0)
+        return (mean, max(sqrt(variance), max(0.01 * abs(mean), 1e-3)))
+    }
+
+    /// The users' responsibilities under the current classes (the E step); the log-likelihood.
+    func expect(_ table: UserFeatureTable, _ responsibilities: inout [Float]) -> Double {
+        let classes = personas.count
+        let weights = personas.map { $0.coefficients(layout: layout) }
+        let constants = personas.map { log(max($0.weight, 1e-12)) }
+        var total = 0.0
+        var scores = [Double](repeating: 0, count: classes)
+        for user in 0..<table.count {
+            let vector = table.vector(user)
+            let sessions = max(1, Int(vector[vector.startIndex + layout.sessions]))
+            var best = -Double.infinity
+            for c in 0..<classes {
+                var score = constants[c]
+                var column = 0
+                for value in vector {
+                    if value != 0 { score += Double(value) * weights[c][column] }
+                    column += 1
+                }
+                let visits = personas[c].visits
+                score += log(max(visits[min(sessions, visits.count) - 1], 1e-12))
+                scores[c] = score
+                best = max(best, score)
+            }
+            var sum = 0.0
+            for c in 0..<classes { sum += exp(scores[c] - best) }
+            total += best + log(sum)
+            for c in 0..<classes { responsibilities[user * classes + c] = Float(exp(scores[c] - best) / sum) }
+        }
+        return total
+    }
+}
+
+extension PersonaMixture.Persona {
+    /// Intent chances, give-up chances and the retry chance from weighted counts, with the
+    /// ambiguous counts split by the current chances.
+    mutating func updateChances(_ sums: [Double], layout: FeatureLayout) {
+        let floor = PersonaMixture.floor
+        var tried = (0..<layout.intents).map { sums[layout.tried($0)] }
+        var skipped = (0..<layout.intents).map { sums[layout.skipped($0)] }
+        var survived = (0..<layout.screens).map { sums[layout.survived($0)] + sums[layout.retried($0)] }
+        var abandoned = (0..<layout.screens).map { sums[layout.abandoned($0)] }
+        var retries = (0..<layout.screens).reduce(0.0) { $0 + sums[layout.retried($1)] }
+        var declines = 0.0
+        for screen in 0..<layout.screens {
+            let gaveUp = sums[layout.gaveUpAfterError(screen)]
+            guard gaveUp > 0 else { continue }
+            let h = abandon[screen]
+            let quit = h / max(h + (1 - h) * (1 - retryAfterError), 1e-12)
+            abandoned[screen] += gaveUp * quit
+            survived[screen] += gaveUp * (1 - quit)
+            declines += gaveUp * (1 - quit)
+        }
+        for intent in 0..<layout.intents {
+            let rest = noFurtherIntent(after: intent)
+            for screen in 0..<layout.screens {
+                let left = sums[layout.leftThenEnded(intent: intent, screen: screen)]
+                guard left > 0 else { continue }
+                let h = abandon[screen]
+                let quit = h / max(h + (1 - h) * rest, 1e-12)
+                abandoned[screen] += left * quit
+                survived[screen] += left * (1 - quit)
+                for later in (intent + 1)..<layout.intents { skipped[later] += left * (1 - quit) }
+            }
+        }
+        opportunities = zip(tried, skipped).map { $0 + $1 }
+        tried = tried.map { $0 + 0.5 }
+        skipped = skipped.map { $0 + 0.5 }
+        intentChances = zip(tried, skipped).map { min(max($0 / ($0 + $1), floor), 1 - floor) }
+        abandon = zip(abandoned, survived).map { a, s in a + s > 0 ? min(max(a / (a + s), 0), 1 - floor) : 0 }
+        steps = zip(abandoned, survived).map { $0 + $1 }
+        retries += 0.5
+        declines += 0.5
+        retryAfterError = min(max(retries / (retries + declines), floor), 1 - floor)
+    }
+
+    /// The chance that none of the intents after `intent` was drawn.
+    func noFurtherIntent(after intent: Int) -> Double {
+        intentChances.indices.filter { $0 > intent }.reduce(1.0) { $0 * (1 - intentChances[$1]) }
+    }
+
+    /// The log-likelihood's coefficient on each feature column.
+    func coefficients(layout: FeatureLayout) -> [Double] {
+        let floor = PersonaMixture.floor
+        var weights = [Double](repeating: 0, count: layout.width)
+        for intent in 0..<layout.intents {
+            weights[layout.tried(intent)] = log(intentChances[intent])
+            weights[layout.skipped(intent)] = log(1 - intentChances[intent])
+        }
+        for screen in 0..<layout.screens {
+            let h = min(max(abandon[screen], floor), 1 - floor)
+            weights[layout.survived(screen)] = log(1 - h)
+            weights[layout.abandoned(screen)] = log(h)
+            weights[layout.retried(screen)] = log((1 - h) * retryAfterError)
+            weights[layout.gaveUpAfterError(screen)] = log(h + (1 - h) * (1 - retryAfterError))
+            for intent in 0..<layout.intents {
+                weights[layout.leftThenEnded(intent: intent, screen: screen)] = log(h + (1 - h) * noFurtherIntent(after: intent))
+            }
+        }
+        Self.gaussian(&weights, at: layout.think, mean: thinkMean, sd: thinkSD)
+        Self.gaussian(&weights, at: layout.gaps, mean: gapMean, sd: gapSD)
+        return weights
+    }
+
+    /// A normal log-density over the (count, sum, sum of squares) at `column`, as coefficients.
+    private static func gaussian(_ weights: inout [Double], at column: Int, mean: Double, sd: Double) {
+        let variance = sd * sd
+        weights[column] = -0.5 * mean * mean / variance - log(sd) - 0.5 * log(2 * Double.pi)
+        weights[column + 1] = mean / variance
+        weights[column + 2] = -0.5 / variance
+    }
+}

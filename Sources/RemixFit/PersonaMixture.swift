@@ -1,0 +1,85 @@
+import Foundation
+import RemixKit
+
+/// Personas as a mixture of latent classes of users, fitted by expectation–maximisation over the
+/// users' feature vectors. Each class has what a persona has — intent chances, a chance to give up
+/// per step on each screen, a chance to retry after an error, thinking time, sessions per user and
+/// days between them — and a user's likelihood under a class is the chance of their counts under
+/// the simulated user's rules. Every term is linear in the counts once the class is fixed, so an
+/// iteration is one pass of dot products over the users.
+struct PersonaMixture {
+    /// One class: a persona.
+    struct Persona {
+        var weight: Double
+        var intentChances: [Double]
+        var abandon: [Double]
+        var retryAfterError: Double
+        var thinkMean: Double
+        var thinkSD: Double
+        /// Chance of each number of sessions per user (index 0 is one session).
+        var visits: [Double]
+        var gapMean: Double
+        var gapSD: Double
+        /// Users the class stands for (the sum of their responsibilities).
+        var users: Double = 0
+        /// Steps on each screen the class's hazards come from.
+        var steps: [Double] = []
+        /// Sessions in which each intent's turn came (tried or not), its chances' sample sizes.
+        var opportunities: [Double] = []
+    }
+
+    let layout: FeatureLayout
+    var personas: [Persona]
+    /// Log-likelihood of the users under the fitted mixture.
+    var logLikelihood = -Double.infinity
+    /// Free parameters, for BIC.
+    var parameterCount: Int {
+        personas.count * (layout.intents + layout.screens + 1 + 2 + (personas.first?.visits.count ?? 1) - 1 + 2) + personas.count - 1
+    }
+
+    /// BIC = −2 log L + parameters × log(users): lower is better.
+    func bic(users: Int) -> Double { -2 * logLikelihood + Double(parameterCount) * log(Double(max(users, 2))) }
+
+    /// The smallest and largest chance a fitted probability may take, so no log is infinite.
+    static let floor = 1e-4
+
+    /// Fits `classes` personas to `table` from `restarts` seeded starts; the best likelihood wins.
+    static func fit(_ table: UserFeatureTable, classes: Int, seed: UInt64, restarts: Int = 3, iterations: Int = 200)
+        -> (mixture: PersonaMixture, responsibilities: [Float]) {
+        var best: (mixture: PersonaMixture, responsibilities: [Float])?
+        for restart in 0..<restarts {
+            var random = SeededGenerator(seed: seed &+ UInt64(restart) &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(classes))
+            let result = run(table, classes: classes, random: &random, iterations: iterations)
+            if best == nil || result.mixture.logLikelihood > best!.mixture.logLikelihood { best = result }
+        }
+        return best!
+    }
+
+    private static func run(_ table: UserFeatureTable, classes: Int, random: inout SeededGenerator, iterations: Int)
+        -> (mixture: PersonaMixture, responsibilities: [Float]) {
+        let users = table.count
+        let mostVisits = max(1, (0..<users).reduce(0) { max($0, Int(table[$1, table.layout.sessions])) })
+        // Start from random responsibilities: each user leans to one class.
+        var responsibilities = [Float](repeating: 0, count: users * classes)
+        for user in 0..<users {
+            var total: Float = 0
+            for c in 0..<classes {
+                let value = Float(Double(random.next() >> 11) * 0x1.0p-53) + 0.05
+                responsibilities[user * classes + c] = value
+                total += value
+            }
+            for c in 0..<classes { responsibilities[user * classes + c] /= total }
+        }
+        var mixture = PersonaMixture(layout: table.layout, personas: [])
+        var previous = -Double.infinity
+        for _ in 0..<iterations {
+            mixture.personas = (0..<classes).map { mixture.maximise(table, responsibilities, class: $0, classes: classes,
+                                                                   mostVisits: mostVisits) }
+            let likelihood = mixture.expect(table, &responsibilities)
+            mixture.logLikelihood = likelihood
+            if likelihood - previous < 1e-6 * abs(likelihood) { break }
+            previous = likelihood
+        }
+        return (mixture, responsibilities)
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import RemixAnalysis
+import RemixKit
+
+/// Learns a population from event logs (`remix fit`): surveys the app, reads the logs twice — once
+/// for the intents and screens, once for each user's numbers — fits personas as a mixture of
+/// classes, and says what the logs cannot show.
+public enum PopulationFit {
+    /// How many personas to fit.
+    public enum PersonaCount: Sendable, Equatable {
+        case fixed(Int)
+        /// The count with the lowest BIC, from 1 up to ``mostPersonas``.
+        case automatic
+    }
+
+    /// The most personas `--personas auto` tries.
+    public static let mostPersonas = 6
+
+    /// What to fit.
+    public struct Options: Sendable {
+        public var app: String
+        public var personas: PersonaCount
+        public var seed: UInt64
+
+        public init(app: String, personas: PersonaCount = .automatic, seed: UInt64 = 1) {
+            self.app = app
+            self.personas = personas
+            self.seed = seed
+        }
+    }
+
+    /// Fits the population of `options.app` from the logs at `paths` (regular files, read twice).
+    public static func fit(paths: [String], registry: FeatureRegistry, options: Options) throws -> FittedPopulation {
+        let app = try registry.app(named: options.app)
+        let survey = try AppSurvey.survey(app: app, registry: registry)
+        let segmenter = SessionSegmenter(survey: survey)
+        var builder = FitStructureBuilder(survey: survey)
+        var logUsers = Set<String>()
+        var firstStarts: [Int64] = []
+        try read(paths) { trace in
+            guard let segments = segmenter.segments(of: trace) else { return }
+            builder.add(segments, of: trace)
+            if trace.visit <= 1, logUsers.insert(trace.user).inserted { firstStarts.append(trace.start) }
+        }
+        let structure = builder.build()
+        guard structure.sessions > 0 else { throw FitError.noSessions(paths: paths) }
+        var collector = FitCollector(structure: structure, survey: survey, services: app.serviceParameters)
+        try read(paths) { collector.add($0) }
+        let (mixture, responsibilities, choice) = choosePersonas(collector.table, options: options)
+        return FittedPopulationBuilder(structure: structure, collector: collector, mixture: mixture,
+                                       responsibilities: responsibilities, app: app.name).build(
+            firstStarts: firstStarts.sorted(), personaChoice: choice, sources: paths)
+    }
+
+    /// Reads the logs session by session.
+    private static func read(_ paths: [String], _ take: @escaping (SessionTrace) -> Void) throws {
+        let assembler = SessionAssembler(take)
+        _ = try EventLineReader.read(paths: paths, visitor: assembler)
+        assembler.finish()
+    }
+
+    /// The mixture for the persona count asked for; `automatic` tries 1, 2, … and keeps the count
+    /// with the lowest BIC, stopping after two counts that did not lower it.
+    static func choosePersonas(_ table: UserFeatureTable, options: Options)
+        -> (PersonaMixture, [Float], String) {
+        switch options.personas {
+        case .fixed(let count):
+            let fitted = PersonaMixture.fit(table, classes: count, seed: options.seed)
+            return (fitted.mixture, fitted.responsibilities, "\(count) as asked (--personas \(count))")
+        case .automatic:
+            var best = PersonaMixture.fit(table, classes: 1, seed: options.seed)
+            var bics = [best.mixture.bic(users: table.count)]
+            var worse = 0
+            for count in 2...mostPersonas where worse < 2 {
+                let fitted = PersonaMixture.fit(table, classes: count, seed: options.seed)
+                let bic = fitted.mixture.bic(users: table.count)
+                bics.append(bic)
+                if bic < best.mixture.bic(users: table.count) {
+                    best = fitted
+                    worse = 0
+                } else {
+                    worse += 1
+                }
+            }
+            let tried = bics.enumerated().map { "\($0.offset + 1): \(Int($0.element.rounded()))" }.joined(separator: ", ")
+            return (best.mixture, best.responsibilities,
+                    "\(best.mixture.personas.count) by the lowest BIC (personas: BIC — \(tried))")
+        }
+    }
+}
+
+/// A log the fit cannot learn from.
+public enum FitError: Error, CustomStringConvertible {
+    case noSessions(paths: [String])
+
+    public var description: String {
+        switch self {
+        case .noSessions(let paths):
+            "\(paths.joined(separator: ", ")) holds no sessions (no session_started events); fit reads Remix event logs "
+                + "(docs/events.md)"
+        }
+    }
+}

@@ -40,14 +40,16 @@ let package = Package(
         // GrowthBook's assignment engine: hashing, conditions, bucketing (Foundation only).
         .target(name: "GrowthBookAssignment", swiftSettings: hotPath),
         .target(name: "RemixExperiments", dependencies: ["GrowthBookAssignment", remixKit, remixYAML], swiftSettings: hotPath),
-        .target(name: "RemixEventLog", dependencies: [remixKit, remixSystem], swiftSettings: hotPath),
+        // What a command writes: outputs checked against its inputs, staged outputs, stop signals.
+        .target(name: "RemixFiles", dependencies: [remixSystem]),
+        .target(name: "RemixEventLog", dependencies: ["RemixFiles", remixKit, remixSystem], swiftSettings: hotPath),
         .target(name: "RemixAnalysis", dependencies: ["RemixExperiments", remixKit, remixYAML, remixSystem]),
         // The PostgreSQL event store (docs/storage.md): store URLs, connections, the schema.
         .target(
             name: "RemixStore",
-            dependencies: ["RemixEventLog", "RemixAnalysis", remixKit, .product(name: "PostgresNIO", package: "postgres-nio")]),
+            dependencies: ["RemixEventLog", "RemixAnalysis", "RemixFiles", remixKit, .product(name: "PostgresNIO", package: "postgres-nio")]),
         // GrowthBook SDK payloads: export experiments as one, import one as experiment files.
-        .target(name: "RemixInterop", dependencies: ["RemixExperiments", remixKit, remixYAML]),
+        .target(name: "RemixInterop", dependencies: ["RemixExperiments", "RemixFiles", remixKit, remixYAML]),
         .target(
             name: "RemixSimulation",
             dependencies: ["RemixHost", "RemixExperiments", "RemixEventLog", remixKit, remixYAML],
@@ -61,7 +63,7 @@ let package = Package(
             name: "RemixCLI",
             dependencies: [
                 "RemixHost", "RemixTerminal", "RemixExperiments", "RemixSimulation", "RemixEventLog", "RemixAnalysis", "RemixInterop",
-                "RemixStore", "RemixChecks", remixKit, remixYAML, remixSystem,
+                "RemixStore", "RemixChecks", "RemixFiles", remixKit, remixYAML, remixSystem,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "remix", dependencies: ["RemixCLI"]),
@@ -99,6 +101,7 @@ let package = Package(
             name: "RemixInteropTests",
             dependencies: ["RemixInterop", "RemixExperiments", "RemixHost", "RemixTestSupport", remixKit, remixYAML],
             exclude: ["Python"]),
+        .testTarget(name: "RemixFilesTests", dependencies: ["RemixFiles", "RemixTestSupport", remixSystem]),
         .testTarget(name: "RemixEventLogTests", dependencies: ["RemixEventLog", "RemixTestSupport", remixKit]),
         .testTarget(name: "RemixStoreTests", dependencies: ["RemixStore", "RemixTestSupport", remixSystem]),
         // What each fuzz target checks, as plain functions the corpus tests call too (Tests/Fuzz/README.md).

@@ -78,7 +78,7 @@ let package = Package(
             ],
             path: "Sources/RemixBench"),
         // Runs the built `remix` for the tests that use it as a user would.
-        .target(name: "RemixTestSupport", dependencies: [remixKitTesting], path: "Tests/RemixTestSupport"),
+        .target(name: "RemixTestSupport", dependencies: [remixKitTesting, remixSystem], path: "Tests/RemixTestSupport"),
         .testTarget(name: "RemixKitTests", dependencies: [remixKit, remixKitTesting]),
         .testTarget(name: "ClassifiedsTests", dependencies: [remixKit, remixYAML, features]),
         .testTarget(name: "MarketplaceTests", dependencies: [remixKit, remixKitTesting, features, "RemixHost"]),

@@ -1,4 +1,5 @@
 import Foundation
+import RemixSystem
 
 /// What a child process printed and how it ended.
 public struct ProcessResult: Sendable {
@@ -28,7 +29,22 @@ public final class BackgroundRemix {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errors))
-        try process.run()
+        try Self.withStopSignalsOpen { try process.run() }
+    }
+
+    /// Runs `body` (which starts a child) with SIGINT and SIGTERM unblocked on this thread: a child
+    /// inherits the starting thread's signal mask, the test runner's threads block them, and a
+    /// user's shell starts `remix` with them open — so a test's signal reaches the child as a
+    /// user's would, and a child that does not handle it ends as it would for the user.
+    static func withStopSignalsOpen<T>(_ body: () throws -> T) rethrows -> T {
+        var stops = sigset_t()
+        sigemptyset(&stops)
+        sigaddset(&stops, SIGINT)
+        sigaddset(&stops, SIGTERM)
+        var previous = sigset_t()
+        pthread_sigmask(SIG_UNBLOCK, &stops, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        return try body()
     }
 
     /// Waits for the process and collects what it wrote.

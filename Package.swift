@@ -58,7 +58,7 @@ let package = Package(
         // Self-checks of the whole pipeline (docs/planning.md): the A/A check.
         .target(
             name: "RemixChecks",
-            dependencies: ["RemixSimulation", "RemixAnalysis", "RemixExperiments", "RemixEventLog", remixKit]),
+            dependencies: ["RemixSimulation", "RemixAnalysis", "RemixExperiments", "RemixEventLog", "RemixFiles", remixKit]),
         .target(
             name: "RemixCLI",
             dependencies: [

@@ -1,7 +1,10 @@
-import Dispatch
 import Foundation
 import Synchronization
 import RemixSystem
+
+/// The pipe a stop signal's handler writes the signal's number to: set once, before any handler is
+/// installed, and only read after (a signal handler can reach nothing but a global).
+nonisolated(unsafe) private var stopSignalPipe: Int32 = -1
 
 /// What the process does when it is asked to stop (SIGINT, SIGTERM) while it writes: the
 /// registered actions run — an event log is flushed, an unfinished temporary file is removed — and
@@ -25,12 +28,14 @@ public final class StopSignals: Sendable {
     private struct State {
         var nextID = 0
         var actions: [Action] = []
-        var sources: [any DispatchSourceSignal] = []
+        var installed = false
     }
 
     private let state = Mutex<State>(State())
     /// Held by steps that must not be cut in half, and by the handler while it acts.
     private let gate = NSLock()
+    /// Held while the handlers are installed, so that every registration returns with them in place.
+    private let installation = NSLock()
 
     private init() {}
 
@@ -59,17 +64,41 @@ public final class StopSignals: Sendable {
         return try body()
     }
 
+    /// Catches SIGINT and SIGTERM from now on. The handler only writes the signal's number to a
+    /// pipe (all a signal handler may safely do); a thread of its own reads it and acts. Caught
+    /// this way, no signal is lost between installing and being ready, as one could be with a
+    /// dispatch source (ignored until the source is armed on its queue).
     private func installOnce() {
-        state.withLock { state in
-            guard state.sources.isEmpty else { return }
-            for signalNumber in [SIGINT, SIGTERM] {
-                signal(signalNumber, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-                source.setEventHandler { [self] in stop(signalNumber) }
-                source.resume()
-                state.sources.append(source)
+        installation.lock()
+        defer { installation.unlock() }
+        guard !state.withLock({ $0.installed }) else { return }
+        var descriptors: [Int32] = [-1, -1]
+        guard pipe(&descriptors) == 0 else { return }
+        for descriptor in descriptors { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        stopSignalPipe = descriptors[1]
+        let reading = descriptors[0]
+        Thread.detachNewThread { [self] in
+            var number: UInt8 = 0
+            while true {
+                let count = SystemCalls.read(reading, &number, 1)
+                if count == 1 { stop(Int32(number)) }
+                if count == 0 || (count < 0 && errno != EINTR) { return }
             }
         }
+        var stops = sigset_t()
+        sigemptyset(&stops)
+        for signalNumber in [SIGINT, SIGTERM] {
+            signal(signalNumber) { number in
+                let interrupted = errno  // the interrupted code's, kept
+                var byte = UInt8(truncatingIfNeeded: number)
+                _ = SystemCalls.write(stopSignalPipe, &byte, 1)
+                errno = interrupted
+            }
+            sigaddset(&stops, signalNumber)
+        }
+        // A process started with them blocked would never see them.
+        pthread_sigmask(SIG_UNBLOCK, &stops, nil)
+        state.withLock { $0.installed = true }
     }
 
     /// Runs the actions, says so on standard error and exits; `_exit` skips atexit work that would

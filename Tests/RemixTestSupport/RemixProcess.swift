@@ -17,13 +17,15 @@ public final class BackgroundRemix {
     private let output: String, errors: String
 
     /// Starts `remix arguments` in `directory`, its standard output and error going to
-    /// `folder/tag.stdout` and `folder/tag.stderr`.
-    public init(_ arguments: [String], in directory: URL, outputIn folder: String, tag: String) throws {
+    /// `folder/tag.stdout` and `folder/tag.stderr`; `environment` sets variables.
+    public init(_ arguments: [String], in directory: URL, outputIn folder: String, tag: String,
+                environment: [String: String] = [:]) throws {
         output = folder + "/\(tag).stdout"
         errors = folder + "/\(tag).stderr"
         process.executableURL = RemixProcess.remix
         process.arguments = arguments
         process.currentDirectoryURL = directory
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         _ = FileManager.default.createFile(atPath: output, contents: nil)
         _ = FileManager.default.createFile(atPath: errors, contents: nil)
         process.standardInput = FileHandle.nullDevice

@@ -1,8 +1,6 @@
 import ArgumentParser
-import Foundation
 import RemixAnalysis
 import RemixExperiments
-import RemixSimulation
 import RemixKit
 import RemixYAML
 

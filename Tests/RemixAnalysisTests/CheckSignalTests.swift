@@ -11,16 +11,9 @@ import Testing
         let check = try BackgroundRemix(["check", "aa", "--runs", "1000", "--users", "2000", "--jobs", "1"],
                                         in: AnalysisFixture.repository, outputIn: output.location, tag: "check",
                                         environment: ["TMPDIR": scratch.location])
-        var logging = false
-        for _ in 0..<60_000 where check.process.isRunning {
-            if !((try? FileManager.default.contentsOfDirectory(atPath: scratch.location)) ?? []).isEmpty {
-                logging = true
-                break
-            }
-            usleep(1000)
+        let (logging, result) = check.stop(with: signal) {
+            !((try? FileManager.default.contentsOfDirectory(atPath: scratch.location)) ?? []).isEmpty
         }
-        kill(check.process.processIdentifier, signal)
-        let result = check.finish()
         #expect(logging, "no temporary log appeared; stderr: \(result.stderr)")
         #expect(!result.signalled && result.status == status, "\(result.status): \(result.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.location).isEmpty, "no temporary log is left")

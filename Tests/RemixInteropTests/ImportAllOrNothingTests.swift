@@ -61,16 +61,7 @@ import Testing
         let remix = try BackgroundRemix(["import", "growthbook", "payload.json"] + Self.importArguments, in: folder.url,
                                         outputIn: folder.location, tag: "import")
         // The first thing the import writes in the folder is its temporary folder (before the fix, its first file).
-        var writing = false
-        for _ in 0..<60_000 where remix.process.isRunning {
-            if Self.names(folder.location).contains(where: { $0.contains("imported") }) {
-                writing = true
-                break
-            }
-            usleep(1000)
-        }
-        kill(remix.process.processIdentifier, signal)
-        let result = remix.finish()
+        let (writing, result) = remix.stop(with: signal) { Self.names(folder.location).contains { $0.contains("imported") } }
         #expect(writing, "the import never began writing; stderr: \(result.stderr)")
         #expect(!result.signalled && result.status == status, "\(result.status): \(result.stderr)")
         #expect(Self.names(folder.location) == ["import.stderr", "import.stdout", "payload.json"], "no file, no temporary folder")

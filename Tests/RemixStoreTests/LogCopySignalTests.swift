@@ -41,13 +41,9 @@ struct LogCopySignalTests {
                 let result = try await Self.onOwnThread { () throws -> ProcessResult in
                     let copy = try BackgroundRemix(["log", "copy", url, kept], in: Repository.root, outputIn: location,
                                                    tag: "copy")
-                    for _ in 0..<60_000 where copy.process.isRunning {
-                        let names = (try? FileManager.default.contentsOfDirectory(atPath: location)) ?? []
-                        if names.contains(where: { $0.hasPrefix(".kept.jsonl.") }) { break }
-                        usleep(1000)
-                    }
-                    kill(copy.process.processIdentifier, signal)
-                    return copy.finish()
+                    return copy.stop(with: signal) {
+                        ((try? FileManager.default.contentsOfDirectory(atPath: location)) ?? []).contains { $0.hasPrefix(".kept.jsonl.") }
+                    }.result
                 }
                 try await admin.run(PostgresQuery(unsafeSQL: "ROLLBACK"))
                 return result

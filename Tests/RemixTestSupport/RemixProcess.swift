@@ -49,6 +49,21 @@ public final class BackgroundRemix {
         return try body()
     }
 
+    /// Sends `signal` once `ready` holds (checked every millisecond while the process runs, for a
+    /// minute at most), then waits for the process; `wasReady` says whether `ready` held by then.
+    public func stop(with signal: Int32, when ready: () -> Bool) -> (wasReady: Bool, result: ProcessResult) {
+        var wasReady = false
+        for _ in 0..<60_000 where process.isRunning {
+            if ready() {
+                wasReady = true
+                break
+            }
+            usleep(1000)
+        }
+        kill(process.processIdentifier, signal)
+        return (wasReady, finish())
+    }
+
     /// Waits for the process and collects what it wrote.
     public func finish() -> ProcessResult {
         process.waitUntilExit()

@@ -40,14 +40,16 @@ let package = Package(
         // GrowthBook's assignment engine: hashing, conditions, bucketing (Foundation only).
         .target(name: "GrowthBookAssignment", swiftSettings: hotPath),
         .target(name: "RemixExperiments", dependencies: ["GrowthBookAssignment", remixKit, remixYAML], swiftSettings: hotPath),
-        .target(name: "RemixEventLog", dependencies: [remixKit, remixSystem], swiftSettings: hotPath),
+        // What a command writes: outputs checked against its inputs, staged outputs, stop signals.
+        .target(name: "RemixFiles", dependencies: [remixSystem]),
+        .target(name: "RemixEventLog", dependencies: ["RemixFiles", remixKit, remixSystem], swiftSettings: hotPath),
         .target(name: "RemixAnalysis", dependencies: ["RemixExperiments", remixKit, remixYAML, remixSystem]),
         // The PostgreSQL event store (docs/storage.md): store URLs, connections, the schema.
         .target(
             name: "RemixStore",
-            dependencies: ["RemixEventLog", "RemixAnalysis", remixKit, .product(name: "PostgresNIO", package: "postgres-nio")]),
+            dependencies: ["RemixEventLog", "RemixAnalysis", "RemixFiles", remixKit, .product(name: "PostgresNIO", package: "postgres-nio")]),
         // GrowthBook SDK payloads: export experiments as one, import one as experiment files.
-        .target(name: "RemixInterop", dependencies: ["RemixExperiments", remixKit, remixYAML]),
+        .target(name: "RemixInterop", dependencies: ["RemixExperiments", "RemixFiles", remixKit, remixYAML]),
         .target(
             name: "RemixSimulation",
             dependencies: ["RemixHost", "RemixExperiments", "RemixEventLog", remixKit, remixYAML],
@@ -56,7 +58,7 @@ let package = Package(
         // Self-checks of the whole pipeline (docs/planning.md): the A/A check.
         .target(
             name: "RemixChecks",
-            dependencies: ["RemixSimulation", "RemixAnalysis", "RemixExperiments", "RemixEventLog", remixKit]),
+            dependencies: ["RemixSimulation", "RemixAnalysis", "RemixExperiments", "RemixEventLog", "RemixFiles", remixKit]),
         // Populations learned from event logs (`remix fit`).
         .target(
             name: "RemixFit",
@@ -65,7 +67,7 @@ let package = Package(
             name: "RemixCLI",
             dependencies: [
                 "RemixHost", "RemixTerminal", "RemixExperiments", "RemixSimulation", "RemixEventLog", "RemixAnalysis", "RemixInterop",
-                "RemixStore", "RemixChecks", "RemixFit", remixKit, remixYAML, remixSystem,
+                "RemixStore", "RemixChecks", "RemixFiles", "RemixFit", remixKit, remixYAML, remixSystem,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "remix", dependencies: ["RemixCLI"]),
@@ -80,7 +82,7 @@ let package = Package(
             ],
             path: "Sources/RemixBench"),
         // Runs the built `remix` for the tests that use it as a user would.
-        .target(name: "RemixTestSupport", dependencies: [remixKitTesting], path: "Tests/RemixTestSupport"),
+        .target(name: "RemixTestSupport", dependencies: [remixKitTesting, remixSystem], path: "Tests/RemixTestSupport"),
         .testTarget(name: "RemixKitTests", dependencies: [remixKit, remixKitTesting]),
         .testTarget(name: "ClassifiedsTests", dependencies: [remixKit, remixYAML, features]),
         .testTarget(name: "MarketplaceTests", dependencies: [remixKit, remixKitTesting, features, "RemixHost"]),
@@ -103,6 +105,7 @@ let package = Package(
             name: "RemixInteropTests",
             dependencies: ["RemixInterop", "RemixExperiments", "RemixHost", "RemixTestSupport", remixKit, remixYAML],
             exclude: ["Python"]),
+        .testTarget(name: "RemixFilesTests", dependencies: ["RemixFiles", "RemixTestSupport", remixSystem]),
         .testTarget(name: "RemixEventLogTests", dependencies: ["RemixEventLog", "RemixTestSupport", remixKit]),
         .testTarget(name: "RemixStoreTests", dependencies: ["RemixStore", "RemixTestSupport", remixSystem]),
         // What each fuzz target checks, as plain functions the corpus tests call too (Tests/Fuzz/README.md).

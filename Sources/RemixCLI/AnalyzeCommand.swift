@@ -2,8 +2,11 @@ import ArgumentParser
 import Foundation
 import RemixAnalysis
 import RemixExperiments
+import RemixFiles
+import RemixHost
 import RemixKit
 import RemixStore
+import RemixYAML
 
 /// `remix analyze`: per-variant results with statistics from event logs.
 struct AnalyzeCommand: ParsableCommand {
@@ -82,6 +85,12 @@ struct AnalyzeCommand: ParsableCommand {
     }
 
     func run() throws {
+        let folder = experiments ?? "experiments"
+        let metricsFile = metrics ?? (folder as NSString).appendingPathComponent(MetricsFileParser.fileName)
+        try refuseOutputsOverInputs(
+            inputs: LogPaths.files(logs).map { .init("the event log", $0) }
+                + [.init("the metrics file", metricsFile), .init("a file of the experiments folder", folder)],
+            outputs: output.map { [.init("--output", $0)] } ?? [])
         try analyze(logs: logs, experimentsFolder: experiments ?? "experiments", experimentsGiven: experiments != nil,
                     experiment: experiment, metrics: metric, metricsFile: metrics, format: format,
                     output: output, alpha: alpha, correction: correction,
@@ -92,11 +101,13 @@ struct AnalyzeCommand: ParsableCommand {
 
 /// Runs an analysis and prints or writes the report; problems exit 1 with a message. A missing
 /// experiments folder is an error when it was asked for (`experimentsGiven`), else a warning.
-/// With `html`, the same report is also written there as an HTML page.
+/// With `html`, the same report is also written there as an HTML page. `metricEvents` are the
+/// events a metric may count (default: the built-in features', and those of the plugins in
+/// `REMIX_PLUGIN_PATH`).
 func analyze(logs: [String], experimentsFolder: String, experimentsGiven: Bool = true, experiment: String?,
              metrics: [String], metricsFile: String? = nil, format: AnalyzeCommand.Format, output: String?, alpha: Double, correction: Correction,
              strict: Bool, jobs: Int, settings: TestSettings? = nil, dimension: String? = nil, by: TimeBucket? = nil,
-             html: String? = nil) throws {
+             html: String? = nil, metricEvents: MetricEvents? = nil) throws {
     var definitions: [String: ExperimentDefinition] = [:]
     let folderMissing = !FileManager.default.fileExists(atPath: experimentsFolder)
     if !folderMissing {
@@ -119,7 +130,7 @@ func analyze(logs: [String], experimentsFolder: String, experimentsGiven: Bool =
         options.sequentialTuning = settings.sequentialTuning
         options.prior = settings.prior
     }
-    options.catalog = try loadMetrics(metricsFile, folder: experimentsFolder, definitions: definitions, named: metrics)
+    options.catalog = try loadMetrics(metricsFile, folder: experimentsFolder, named: metrics)
     let report: AnalysisReport
     do {
         report = try runAnalysis(options)
@@ -129,6 +140,14 @@ func analyze(logs: [String], experimentsFolder: String, experimentsGiven: Bool =
     }
     for warning in unmatchedMetricWarnings(metrics, catalog: options.catalog ?? MetricCatalog(), report: report) {
         printError("warning: \(warning)")
+    }
+    if metrics.isEmpty {
+        let events = metricEvents ?? MetricEvents(registry: quietRegistry(),
+                                                  more: MetricEvents.simulatedUserEvents(folders: [experimentsFolder]))
+        for problem in unknownMetricWarnings(report, definitions: definitions, catalog: options.catalog ?? MetricCatalog(),
+                                             events: events) {
+            printError(problem.description, prefix: false)
+        }
     }
     if folderMissing {
         printError("warning: no experiments folder here ('\(experimentsFolder)'): variations get equal weights in the SRM "
@@ -172,6 +191,28 @@ func unmatchedMetricWarnings(_ names: [String], catalog: MetricCatalog, report: 
         }
 }
 
+/// The metrics the report's experiments name that are no key of `catalog` and no event (as `remix
+/// validate` says, with the nearest name), as warnings: the report shows them as zeros. A metric
+/// that counted something in the log is an event after all (of a plugin not loaded here).
+func unknownMetricWarnings(_ report: AnalysisReport, definitions: [String: ExperimentDefinition], catalog: MetricCatalog,
+                           events: MetricEvents) -> [Diagnostic] {
+    var events = events
+    let counted = report.experiments.flatMap(\.variations).flatMap(\.metrics).filter { $0.conversions > 0 }.map(\.metric)
+    events.names += counted + counted.compactMap { catalog[$0]?.event }
+    let reported = report.experiments.compactMap { definitions[$0.key] }
+    return events.problems(in: reported, catalog: catalog).filter { $0.severity == .error }.map { problem in
+        Diagnostic(problem.location, .warning, problem.message + "; the report counts nothing for it")
+    }
+}
+
+/// The built-in features and the plugins of `REMIX_PLUGIN_PATH`, for the events they declare; a
+/// plugin that cannot be loaded is left out (the analysis reads logs, not features).
+private func quietRegistry() -> FeatureRegistry {
+    guard let registry = try? BuiltInModules.registry() else { return FeatureRegistry() }
+    _ = try? PluginLoader.load(PluginLoader.requestedPaths(options: []), into: registry)
+    return registry
+}
+
 /// "--metric 'NAME' is not a key of FILE and WHY; did you mean …?", the nearest of the file's keys
 /// and `events`.
 func unknownMetric(_ name: String, catalog: MetricCatalog, events: [String], because why: String) -> String {
@@ -209,10 +250,10 @@ private func writeReport(_ text: String, to path: String) throws {
 extension Correction: ExpressibleByArgument {}
 
 /// The metric definitions: `file`, else the experiments folder's metrics.yaml when there is one.
-/// A problem in the file is fatal (exit 1); a metric name that is not a key but is close to one
-/// is a warning (it is read as an event name).
-func loadMetrics(_ file: String?, folder: String, definitions: [String: ExperimentDefinition],
-                 named: [String]) throws -> MetricCatalog {
+/// A problem in the file is fatal (exit 1); a metric `named` that is not a key but is close to one
+/// is a warning (it is read as an event name). The experiments' own metric names are checked
+/// after the analysis (`unknownMetricWarnings`), with the events the log holds.
+func loadMetrics(_ file: String?, folder: String, named: [String]) throws -> MetricCatalog {
     let beside = (folder as NSString).appendingPathComponent(MetricsFileParser.fileName)
     guard let path = file ?? (FileManager.default.fileExists(atPath: beside) ? beside : nil) else { return MetricCatalog() }
     let (catalog, problems) = MetricsFileParser.load(path)
@@ -222,8 +263,7 @@ func loadMetrics(_ file: String?, folder: String, definitions: [String: Experime
         throw ExitCode(1)
     }
     var seen = Set<String>()
-    for name in named + definitions.values.sorted(by: { $0.key < $1.key }).flatMap(\.metrics.all)
-    where seen.insert(name).inserted && catalog[name] == nil {
+    for name in named where seen.insert(name).inserted && catalog[name] == nil {
         if let near = NameSuggestion.nearest(to: name, among: catalog.keys), name.contains("-") {
             printError("warning: metric '\(name)' is not a key of \(path), so it is read as the event '\(name)'; "
                        + "did you mean '\(near)'?")

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RemixExperiments
+import RemixFiles
 import RemixInterop
 
 /// `remix export`: experiments in other tools' formats.
@@ -50,6 +51,8 @@ struct ExportGrowthBookCommand: ParsableCommand {
             }
             date = parsed
         }
+        try refuseOutputsOverInputs(inputs: [.init("a file of the experiments folder", folder)] + pluginInputs(plugins.paths),
+                                    outputs: output.map { [.init("--output", $0)] } ?? [])
         let registry = try loadRegistry(plugins: plugins.paths)
         let set = try loadExperiments(paths: [folder], registry: registry)
         let export: GrowthBookExport
@@ -64,10 +67,19 @@ struct ExportGrowthBookCommand: ParsableCommand {
             writeOut(export.json)
             return
         }
+        // Written beside the file and renamed over it: an interrupted export leaves it as it was.
+        let staged = StagedOutput.file(output)
         do {
-            try export.json.write(toFile: output, atomically: true, encoding: .utf8)
+            try export.json.write(toFile: staged.path, atomically: false, encoding: .utf8)
         } catch {
+            staged.discard()
             printError("cannot write \(output): \(error.localizedDescription)")
+            throw ExitCode(1)
+        }
+        do {
+            try staged.commit()
+        } catch {
+            printError(error.description)
             throw ExitCode(1)
         }
     }

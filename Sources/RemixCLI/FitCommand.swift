@@ -42,6 +42,8 @@ struct FitCommand: ParsableCommand {
         } else {
             throw ValidationError("--personas is a number from 1 to 20 or auto (got '\(personas)')")
         }
+        try refuseOutputsOverInputs(inputs: logs.map { .init("the log", $0) } + pluginInputs(plugins.paths),
+                                    outputs: [.init("the population file", output)])
         let registry = try loadRegistry(plugins: plugins.paths)
         let population = try PopulationFit.fit(paths: logs, registry: registry,
                                                options: .init(app: app, personas: count, seed: seed))

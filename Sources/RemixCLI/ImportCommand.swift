@@ -55,11 +55,13 @@ struct ImportGrowthBookCommand: ParsableCommand {
         do {
             let plan = try GrowthBookImport.plan(options: options, registry: registry)
             for note in plan.notes { printError("note: \(note)") }
+            try refuseOutputsOverInputs(inputs: [.init("the payload", payload)] + pluginInputs(plugins.paths),
+                                        outputs: plan.files.map { .init("--out", $0.path) })
             try plan.write()
             for file in plan.files { print("\(file.replaces ? "replaced" : "wrote") \(file.path)") }
             print("\(plan.experiments.count) experiment\(plan.experiments.count == 1 ? "" : "s") from feature "
                   + "'\(plan.featureKey)'; check them with 'remix validate \(out)'")
-        } catch {
+        } catch let error as InteropError {
             printError(error.description, prefix: false)
             throw ExitCode(1)
         }

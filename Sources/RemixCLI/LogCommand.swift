@@ -54,10 +54,11 @@ struct LogCopyCommand: ParsableCommand {
             printError("--again stores a file into a store once more; the source is a store here")
             throw ExitCode(1)
         }
+        try refuseOutputsOverInputs(inputs: [.init("the log", source)], outputs: [.init("the destination", destination)])
         do {
             if fromStore {
                 let url = try StoreURL(parsing: source)
-                if let problem = LogTarget.problem(path: destination, inputs: [], replacing: true) {
+                if let problem = LogTarget.problem(path: destination, replacing: true) {
                     printError(problem)
                     throw ExitCode(1)
                 }

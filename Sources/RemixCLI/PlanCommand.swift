@@ -177,7 +177,7 @@ struct Baseline {
         }
         var options = AnalysisOptions(logs: [log], definitions: definitions, experiment: experiment,
                                       metrics: metric.map { [$0] } ?? [])
-        options.catalog = try loadMetrics(nil, folder: folder, definitions: definitions, named: metric.map { [$0] } ?? [])
+        options.catalog = try loadMetrics(nil, folder: folder, named: metric.map { [$0] } ?? definitions[experiment]?.metrics.all ?? [])
         let report: AnalysisReport
         do { report = try Analyzer.run(options) } catch {
             printError(error.description)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import RemixEventLog
 import RemixExperiments
+import RemixFiles
 import RemixHost
 import RemixKit
 import RemixStore
@@ -91,6 +92,9 @@ struct RunCommand: ParsableCommand {
             printError(problem)
             throw ExitCode(1)
         }
+        try refuseOutputsOverInputs(inputs: (experiments.map { [.init("a file of the experiments folder", $0)] } ?? [])
+                                        + pluginInputs(plugins.paths),
+                                    outputs: log.map { [.init("--log", $0)] } ?? [])
         var attributes = try session.parsedAttributes()
         attributes["id"] = attributes["id"] ?? .string(user)
         if let platform { attributes["platform"] = .string(platform) }
@@ -131,8 +135,7 @@ struct RunCommand: ParsableCommand {
         for warning in RegexBudget.takeWarnings() { printError(warning) }
         if let log, let sessionLog {
             sessionLog.end()
-            let inputs = experiments.map { LogTarget.files(under: $0).map { (role: "experiment file", path: $0) } } ?? []
-            try TerminalLogWriter.write(sessionLog.events, app: app, seed: seed, to: log, inputs: inputs)
+            try TerminalLogWriter.write(sessionLog.events, app: app, seed: seed, to: log)
         }
         if !outcome.errors.isEmpty { throw ExitCode(1) }
     }

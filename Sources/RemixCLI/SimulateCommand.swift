@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RemixEventLog
 import RemixExperiments
+import RemixFiles
 import RemixHost
 import RemixKit
 import RemixSimulation
@@ -83,6 +84,7 @@ struct SimulateCommand: ParsableCommand {
         if let jobs, jobs <= 0 { return "--jobs must be at least 1 (got \(jobs))" }
         if let problem = storeOptionProblem() { return problem }
         if let shard, Shard(spec: shard) == nil { return "--shard must be I/N with 1 ≤ I ≤ N, e.g. 2/4 (got '\(shard)')" }
+        if let shard = shard.flatMap(Shard.init(spec:)), let problem = shard.emptinessProblem(users: userCount) { return problem }
         if let html, let problem = outputPathProblem(html, option: "--html") { return problem }
         return nil
     }
@@ -107,6 +109,7 @@ struct SimulateCommand: ParsableCommand {
             printError(problem)
             throw ExitCode(1)
         }
+        try refuseOutputsOverInputs(inputs: inputs(), outputs: [.init("--log", log)] + (html.map { [.init("--html", $0)] } ?? []))
         let registry = try loadRegistry(plugins: plugins.paths)
         let (population, problems) = PopulationFile.load(path: populationPath)
         for problem in problems { printError(problem.description, prefix: false) }
@@ -128,6 +131,13 @@ struct SimulateCommand: ParsableCommand {
         for problem in checked { printError(problem.description, prefix: false) }
         if !checked.isEmpty { throw ExitCode(1) }
         let set = try loadExperiments(paths: [experiments], registry: registry)
+        // A metric that counts nothing is said before the run, not found as zeros in its report.
+        let metricsFolder = MetricEvents.folders(of: [experiments]).first ?? experiments
+        let catalog = try loadMetrics(nil, folder: metricsFolder, named: [])
+        let metricEvents = MetricEvents(registry: registry, more: population.observedEvents
+                                            + MetricEvents.simulatedUserEvents(folders: [metricsFolder]))
+        try refuseUnknownMetrics(ExperimentSet(definitions: set.definitions.filter { $0.app == appName }), catalog: catalog,
+                                 events: metricEvents)
         let jobs = usefulJobs(self.jobs)
         let plan = SimulationPlan(
             app: appName, users: userCount, seed: seed, jobs: jobs,
@@ -140,7 +150,7 @@ struct SimulateCommand: ParsableCommand {
         if let url = try storeURL() {
             return try simulate(plan, into: url, registry: registry, population: population, experiments: set)
         }
-        if let problem = LogTarget.problem(path: log, inputs: inputs(), replacing: !append) {
+        if let problem = LogTarget.problem(path: log, replacing: !append) {
             printError(problem)
             throw ExitCode(1)
         }
@@ -173,20 +183,17 @@ struct SimulateCommand: ParsableCommand {
         if noReport {
             guard let html else { return }
             return try analyze(logs: [log], experimentsFolder: experiments, experiment: nil, metrics: [], format: .html,
-                               output: html, alpha: 0.05, correction: .holm, strict: false, jobs: jobs)
+                               output: html, alpha: 0.05, correction: .holm, strict: false, jobs: jobs, metricEvents: metricEvents)
         }
         print("")
         try analyze(logs: [log], experimentsFolder: experiments, experiment: nil, metrics: [], format: .table,
-                    output: nil, alpha: 0.05, correction: .holm, strict: false, jobs: jobs, html: html)
+                    output: nil, alpha: 0.05, correction: .holm, strict: false, jobs: jobs, html: html, metricEvents: metricEvents)
     }
 
-    /// The files this run reads, which its log must never overwrite.
-    private func inputs() -> [(role: String, path: String)] {
-        var files = [(role: "the population file", path: populationPath)]
-        files += LogTarget.files(under: experiments).map { ("an experiments file", $0) }
-        let plugins = (try? PluginLoader.pluginFiles(in: PluginLoader.requestedPaths(options: self.plugins.paths))) ?? []
-        files += plugins.map { ("a plugin", $0) }
-        return files
+    /// The files this run reads, which its outputs must never overwrite.
+    private func inputs() -> [OutputCheck.Input] {
+        [.init("the population file", populationPath), .init("a file of the experiments folder", experiments)]
+            + pluginInputs(plugins.paths)
     }
 
     private func sources(_ set: ExperimentSet) -> [RunSource] {

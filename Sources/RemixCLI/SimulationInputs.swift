@@ -32,8 +32,7 @@ struct SimulationInputs {
         if !checked.isEmpty { throw ExitCode(1) }
         population = loaded
         experiments = try loadExperiments(paths: [experimentsFolder], registry: registry)
-        let definitions = Dictionary(experiments.definitions.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
-        catalog = try loadMetrics(nil, folder: experimentsFolder, definitions: definitions, named: metric.map { [$0] } ?? [])
+        catalog = try loadMetrics(nil, folder: experimentsFolder, named: metric.map { [$0] } ?? [])
         // The runs are simulated here, so a metric must be a key or an event the features emit.
         let events = registry.declaredEvents.map(\.name)
         if let metric, catalog[metric] == nil, !events.contains(metric) {

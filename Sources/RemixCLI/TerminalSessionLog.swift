@@ -73,7 +73,7 @@ final class TerminalSessionLog: EventSink {
 enum TerminalLogWriter {
     /// Appends to the JSON Lines file `log` or stores into the store it names; exits 1 on failure,
     /// saying so and leaving what was there untouched.
-    static func write(_ events: [LoggedEvent], app: String, seed: UInt64, to log: String, inputs: [(role: String, path: String)]) throws {
+    static func write(_ events: [LoggedEvent], app: String, seed: UInt64, to log: String) throws {
         let record = LoggedEvent(timestamp: events.first?.timestamp ?? TerminalSessionLog.now(), type: "run", session: "",
                                  user: "", fields: [
                                      EventField("version", .string(RemixVersion.text)), EventField("app", .string(app)),
@@ -92,7 +92,7 @@ enum TerminalLogWriter {
                 try sink.finish()
                 printError("logged \(events.count) events into \(url.redacted) as \(run)")
             } else {
-                if let problem = LogTarget.problem(path: log, inputs: inputs, replacing: false) {
+                if let problem = LogTarget.problem(path: log, replacing: false) {
                     printError(problem)
                     throw ExitCode(1)
                 }

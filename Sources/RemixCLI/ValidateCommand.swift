@@ -1,8 +1,6 @@
 import ArgumentParser
-import Foundation
 import RemixAnalysis
 import RemixExperiments
-import RemixSimulation
 import RemixKit
 import RemixYAML
 
@@ -29,8 +27,11 @@ struct ValidateCommand: ParsableCommand {
         let registry = try loadRegistry(plugins: plugins.paths)
         let folders = paths.isEmpty ? ["experiments"] : paths
         let validation = ExperimentValidation.run(paths: folders, registry: registry)
-        let report = validation.adding(Self.metricProblems(folders: folders, experiments: validation.experiments,
-                                                           registry: registry))
+        // A file that cannot be read at all is reported alone: what follows from it is a cascade.
+        let unreadableMetrics = MetricEvents.metricsFiles(of: folders).compactMap(MetricsFileParser.fileProblem)
+        let report = validation.unreadableFiles.isEmpty && unreadableMetrics.isEmpty
+            ? validation.adding(Self.metricProblems(paths: folders, experiments: validation.experiments, registry: registry))
+            : validation.stopped(at: unreadableMetrics)
         for problem in report.diagnostics { printError(problem.description, prefix: false) }
         if namespaces {
             let map = NamespaceMap(report.experiments.definitions)
@@ -40,38 +41,19 @@ struct ValidateCommand: ParsableCommand {
         if report.errorCount > 0 { throw ExitCode(1) }
     }
 
-    /// The events simulated users log themselves: the success checks of every population file
-    /// (`*population.yaml`) in the folders.
-    static func simulatedUserEvents(folders: [String]) -> [String] {
-        var events: [String] = []
-        for folder in folders where YAMLFile.kind(of: folder) == .folder {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-            for name in names.sorted() where name.hasSuffix(ExperimentSet.populationSuffix) {
-                let (population, _) = PopulationFile.load(path: (folder as NSString).appendingPathComponent(name))
-                events += population?.observedEvents ?? []
-            }
-        }
-        return events
-    }
-
-    /// The problems of each folder's metrics.yaml, and of every metric the experiments name: a
-    /// metric key or an event that the registered features (or the host, or simulated users) emit.
-    static func metricProblems(folders: [String], experiments: ExperimentSet, registry: FeatureRegistry) -> [Diagnostic] {
+    /// The problems of each folder's metrics.yaml — the folders named, and those of files named
+    /// alone — and of every metric the experiments name: a metric key or an event that the
+    /// registered features (or the host, or simulated users) emit.
+    static func metricProblems(paths: [String], experiments: ExperimentSet, registry: FeatureRegistry) -> [Diagnostic] {
         var problems: [Diagnostic] = []
         var definitions: [MetricDefinition] = []
-        var files: [String] = []
-        for folder in folders where YAMLFile.kind(of: folder) == .folder {
-            let path = (folder as NSString).appendingPathComponent(MetricsFileParser.fileName)
-            guard YAMLFile.kind(of: path) == .file else { continue }
+        let files = MetricEvents.metricsFiles(of: paths)
+        for path in files {
             let (catalog, found) = MetricsFileParser.load(path)
             problems += found
             definitions += catalog.definitions
-            files.append(path)
         }
-        let events = registry.declaredEvents.map(\.name) + simulatedUserEvents(folders: folders)
-        let fields = Dictionary(registry.declaredEvents.map { ($0.name, $0.fields) }, uniquingKeysWith: { $0 + $1 })
-        let check = MetricReferenceCheck(catalog: MetricCatalog(definitions, file: files.first), events: events,
-                                         eventFields: fields)
-        return problems + check.problems(in: experiments.definitions)
+        let events = MetricEvents(registry: registry, more: MetricEvents.simulatedUserEvents(folders: MetricEvents.folders(of: paths)))
+        return problems + events.problems(in: experiments.definitions, catalog: MetricCatalog(definitions, file: files.first))
     }
 }

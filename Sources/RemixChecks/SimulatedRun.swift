@@ -2,6 +2,7 @@ import Foundation
 import RemixAnalysis
 import RemixEventLog
 import RemixExperiments
+import RemixFiles
 import RemixKit
 import RemixSimulation
 
@@ -33,7 +34,12 @@ struct SimulatedRun {
     func run<T>(users: Int, seed: UInt64, analyze: (AnalysisOptions) throws -> AnalysisReport,
                 _ body: (AnalysisReport.Experiment, AnalysisOptions) throws -> T) throws -> T {
         let path = (folder as NSString).appendingPathComponent("run-\(getpid())-\(seed)-\(users).jsonl")
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        // A stop signal removes it too, so an interrupted check leaves no log of its own behind.
+        let removal = StopSignals.shared.onStop("its temporary log was removed") { try? FileManager.default.removeItem(atPath: path) }
+        defer {
+            try? FileManager.default.removeItem(atPath: path)
+            StopSignals.shared.remove(removal)
+        }
         let plan = SimulationPlan(app: definition.app, users: users, seed: seed, jobs: jobs, shard: .whole,
                                   population: population, experiments: experiments, sources: [])
         let file = try JSONLinesFile(path: path, truncate: true)

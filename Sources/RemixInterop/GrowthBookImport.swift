@@ -1,5 +1,6 @@
 import Foundation
 import RemixExperiments
+import RemixFiles
 import RemixKit
 import RemixYAML
 
@@ -114,18 +115,23 @@ public struct GrowthBookImport: Sendable {
         }
     }
 
-    /// Writes the planned files, creating the folder when needed.
+    /// Writes the planned files, all or none: into a temporary folder first (removed on failure and
+    /// on SIGINT or SIGTERM), then moved into the output folder, which is made when needed.
     public func write() throws(InteropError) {
-        for file in files {
-            do {
-                let folder = (file.path as NSString).deletingLastPathComponent
-                if !folder.isEmpty {
-                    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-                }
-                try file.text.write(toFile: file.path, atomically: true, encoding: .utf8)
+        guard let first = files.first else { return }
+        let folder = (first.path as NSString).deletingLastPathComponent
+        do throws(StagedOutput.Failure) {
+            let staged = try StagedOutput.folder(folder)
+            do throws(StagedOutput.Failure) {
+                for file in files { try staged.write(file.text, as: file.path) }
             } catch {
-                throw InteropError(file: file.path, problems: ["cannot write the file: \(error.localizedDescription)"])
+                staged.discard()
+                throw error
             }
+            try staged.commit()
+        } catch {
+            throw InteropError(file: error.path, problems: ["cannot write the file: \(error.reason)"],
+                               conclusion: "nothing was written")
         }
     }
 

@@ -17,6 +17,8 @@ struct GrowthBookRuleReader {
     let slot: SlotDefinition
     let featureKey: String
 
+    /// The longest file name file systems take, in bytes (NAME_MAX on Linux and macOS).
+    static let longestFileName = 255
     /// Fields a rule may have that import ignores without a word: GrowthBook bookkeeping.
     static let quietlyIgnored: Set<String> = ["id", "phase", "tracks", "range"]
     /// Fields for sticky bucketing, which Remix does not do.
@@ -60,6 +62,9 @@ struct GrowthBookRuleReader {
         if key.contains("/") || key.hasPrefix(".") || key.contains("\0") || fileName == ExperimentSet.savedGroupsFile
             || fileName == ExperimentSet.metricsFile || fileName.hasSuffix(ExperimentSet.populationSuffix) {
             problems.append("has the key '\(key)', which cannot name an experiment file (\(fileName)); change the tracking key")
+        } else if fileName.utf8.count > Self.longestFileName {
+            problems.append("has a key of \(key.utf8.count) bytes ('\(key.prefix(20))…'), too long to name an experiment file "
+                            + "(at most \(Self.longestFileName - 5) bytes, as \(fileName.suffix(5)) follows it); change the tracking key")
         }
         let metaKeys = variationKeys(fields["meta"], count: values.count, &problems, notes: &notes)
         var variations: [ImportedExperiment.Variation] = []

@@ -37,6 +37,15 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
         return count.dividingFullWidth(product).quotient
     }
 
+    /// Why this shard of a run of `users` cannot run, or nil: it holds none of them (more shards
+    /// than users). Such a run is refused rather than simulated as nothing, since its log would
+    /// hold no user and its report nothing to compare.
+    public func emptinessProblem(users: Int) -> String? {
+        guard range(of: users).isEmpty else { return nil }
+        return "--shard \(self) holds none of the run's \(users) users (\(count) shards of \(users) users leave "
+            + "\(count - users) empty); split the run into at most \(users) shards, or give more --users"
+    }
+
     public var description: String { "\(index)/\(count)" }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import PostgresNIO
 import RemixEventLog
+import RemixFiles
 import RemixKit
 
 /// `remix log copy`: event logs between JSON Lines files and an event store, streaming both ways.
@@ -184,11 +185,12 @@ extension LogCopy {
     /// it: run records first, then events in stored order. Field order within a line is the
     /// store's (`jsonb` keeps no order); values are the same. `progress` gets (events, total).
     /// The events go to a temporary file beside `path` that replaces it only once all are written,
-    /// so a store that cannot be reached, or is not a Remix event store, leaves `path` as it was.
+    /// so a store that cannot be reached, or is not a Remix event store, leaves `path` as it was;
+    /// so does SIGINT or SIGTERM, which removes the temporary file (``StagedOutput``).
     public static func storeToFile(_ url: StoreURL, run: String?, _ path: String,
                                    progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) throws -> Outcome {
-        let directory = (path as NSString).deletingLastPathComponent
-        let temporary = (directory.isEmpty ? "." : directory) + "/.\((path as NSString).lastPathComponent).copy-\(getpid())"
+        let staged = StagedOutput.file(path)
+        let temporary = staged.path
         let count: Int
         do {
             count = try blocking { () async throws -> Int in
@@ -203,12 +205,14 @@ extension LogCopy {
                     return written
                 }
             }
-            guard rename(temporary, path) == 0 else {
-                throw StoreError(.server, "cannot replace \(path): \(String(cString: strerror(errno)))")
-            }
         } catch {
-            unlink(temporary)
+            staged.discard()
             throw error
+        }
+        do {
+            try staged.commit()
+        } catch {
+            throw StoreError(.server, error.description)
         }
         var outcome = Outcome()
         outcome.events = count

@@ -3,8 +3,8 @@ import RemixEventLog
 import RemixTestSupport
 import Testing
 
-/// Where a log may be written: never over an input of the run or a file that is not a log, and an
-/// append onto a torn log starts on a line of its own.
+/// Where a log may be written: never over a file that is not a log (that it is no input of the run
+/// is `OutputCheckTests`'), and an append onto a torn log starts on a line of its own.
 @Suite struct LogTargetTests {
     static func contents(_ path: String) -> String {
         String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
@@ -12,37 +12,21 @@ import Testing
 
     @Test func aNewFileOrAnEventLogMayBeWritten() throws {
         let folder = try TemporaryFolder()
-        #expect(LogTarget.problem(path: folder.path("new.jsonl"), inputs: [], replacing: true) == nil)
+        #expect(LogTarget.problem(path: folder.path("new.jsonl"), replacing: true) == nil)
         let log = try folder.write("old.jsonl", "{\"ts\":\"2026-11-23T09:00:00.000Z\",\"type\":\"run\"}\n")
-        #expect(LogTarget.problem(path: log, inputs: [], replacing: true) == nil)
+        #expect(LogTarget.problem(path: log, replacing: true) == nil)
         let empty = try folder.write("empty.jsonl", "")
-        #expect(LogTarget.problem(path: empty, inputs: [], replacing: true) == nil)
-    }
-
-    @Test func anInputOfTheRunIsNeverTheLogByAnyName() throws {
-        let folder = try TemporaryFolder()
-        let input = try folder.write("experiments/flow.yaml", "key: flow\n")
-        try FileManager.default.linkItem(atPath: input, toPath: folder.path("hard-link"))
-        try FileManager.default.createSymbolicLink(atPath: folder.path("soft-link"), withDestinationPath: input)
-        let inputs = LogTarget.files(under: folder.path("experiments")).map { (role: "an experiments file", path: $0) }
-        #expect(inputs.map(\.path) == [input])
-        for name in [input, folder.path("hard-link"), folder.path("soft-link")] {
-            for replacing in [true, false] {
-                let problem = try #require(LogTarget.problem(path: name, inputs: inputs, replacing: replacing))
-                #expect(problem == "refusing to write the event log to \(name): it is an experiments file \(input), "
-                        + "an input of this run; choose another --log")
-            }
-        }
+        #expect(LogTarget.problem(path: empty, replacing: true) == nil)
     }
 
     @Test func aFileThatIsNotALogIsNotReplaced() throws {
         let folder = try TemporaryFolder()
         let notes = try folder.write("README.md", "# Notes\n")
-        #expect(LogTarget.problem(path: notes, inputs: [], replacing: true)
+        #expect(LogTarget.problem(path: notes, replacing: true)
                 == "refusing to replace \(notes): it does not look like an event log (its first line is not a JSON "
                 + "object); remove it first or choose another --log")
         // Appending would mix events into a file that is not a log: refused too.
-        #expect(LogTarget.problem(path: notes, inputs: [], replacing: false)
+        #expect(LogTarget.problem(path: notes, replacing: false)
                 == "refusing to append to \(notes): it does not look like an event log (its first line is not a JSON "
                 + "object); choose another --log")
     }

@@ -80,7 +80,7 @@ import Testing
                                         "--population", experiments + "/population.yaml", "--log", log]
                                        + (append ? ["--append"] : []))
             #expect(result.status == 1)
-            #expect(result.stderr.contains("remix: refusing to write the event log to \(log): it is "), "\(result.stderr)")
+            #expect(result.stderr.contains("remix: refusing to write --log \(log): it is "), "\(result.stderr)")
         }
         #expect(try String(contentsOfFile: target, encoding: .utf8) == before)
     }

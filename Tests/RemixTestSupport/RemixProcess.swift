@@ -1,4 +1,5 @@
 import Foundation
+import RemixSystem
 
 /// What a child process printed and how it ended.
 public struct ProcessResult: Sendable {
@@ -16,19 +17,51 @@ public final class BackgroundRemix {
     private let output: String, errors: String
 
     /// Starts `remix arguments` in `directory`, its standard output and error going to
-    /// `folder/tag.stdout` and `folder/tag.stderr`.
-    public init(_ arguments: [String], in directory: URL, outputIn folder: String, tag: String) throws {
+    /// `folder/tag.stdout` and `folder/tag.stderr`; `environment` sets variables.
+    public init(_ arguments: [String], in directory: URL, outputIn folder: String, tag: String,
+                environment: [String: String] = [:]) throws {
         output = folder + "/\(tag).stdout"
         errors = folder + "/\(tag).stderr"
         process.executableURL = RemixProcess.remix
         process.arguments = arguments
         process.currentDirectoryURL = directory
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         _ = FileManager.default.createFile(atPath: output, contents: nil)
         _ = FileManager.default.createFile(atPath: errors, contents: nil)
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errors))
-        try process.run()
+        try Self.withStopSignalsOpen { try process.run() }
+    }
+
+    /// Runs `body` (which starts a child) with SIGINT and SIGTERM unblocked on this thread: a child
+    /// inherits the starting thread's signal mask, the test runner's threads block them, and a
+    /// user's shell starts `remix` with them open — so a test's signal reaches the child as a
+    /// user's would, and a child that does not handle it ends as it would for the user.
+    static func withStopSignalsOpen<T>(_ body: () throws -> T) rethrows -> T {
+        var stops = sigset_t()
+        sigemptyset(&stops)
+        sigaddset(&stops, SIGINT)
+        sigaddset(&stops, SIGTERM)
+        var previous = sigset_t()
+        pthread_sigmask(SIG_UNBLOCK, &stops, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        return try body()
+    }
+
+    /// Sends `signal` once `ready` holds (checked every millisecond while the process runs, for a
+    /// minute at most), then waits for the process; `wasReady` says whether `ready` held by then.
+    public func stop(with signal: Int32, when ready: () -> Bool) -> (wasReady: Bool, result: ProcessResult) {
+        var wasReady = false
+        for _ in 0..<60_000 where process.isRunning {
+            if ready() {
+                wasReady = true
+                break
+            }
+            usleep(1000)
+        }
+        kill(process.processIdentifier, signal)
+        return (wasReady, finish())
     }
 
     /// Waits for the process and collects what it wrote.

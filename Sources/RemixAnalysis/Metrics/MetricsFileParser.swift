@@ -22,17 +22,33 @@ public enum MetricsFileParser {
         }
     }
 
+    /// The problem that stops the file at `path` from being read at all — it cannot be read, its
+    /// YAML does not parse, or it is not a `metrics:` list — or nil. Every metric that experiments
+    /// name from such a file would look unknown, so that problem is reported alone.
+    public static func fileProblem(_ path: String) -> Diagnostic? {
+        do throws(Diagnostic) {
+            _ = try metricItems(try YAMLFile.read(path), file: path)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// The items of the top-level `metrics:` list.
+    private static func metricItems(_ text: String, file: String) throws(Diagnostic) -> [YAMLValue] {
+        let root = try YAMLValue.parse(text, file: file).mapping("a metrics file")
+        if let problem = root.unknownKeys(allowed: ["metrics"], in: "a metrics file", nearest: NameSuggestion.nearest).first {
+            throw problem
+        }
+        return try root.required("metrics", in: "a metrics file").sequence("metrics")
+    }
+
     /// Parses `text` read from `file`.
     public static func parse(_ text: String, file: String) -> (MetricCatalog, [Diagnostic]) {
         var problems: [Diagnostic] = []
         let items: [YAMLValue]
         do throws(Diagnostic) {
-            let root = try YAMLValue.parse(text, file: file).mapping("a metrics file")
-            if let problem = root.unknownKeys(allowed: ["metrics"], in: "a metrics file",
-                                              nearest: NameSuggestion.nearest).first {
-                throw problem
-            }
-            items = try root.required("metrics", in: "a metrics file").sequence("metrics")
+            items = try metricItems(text, file: file)
         } catch {
             return (MetricCatalog(file: file), [error])
         }

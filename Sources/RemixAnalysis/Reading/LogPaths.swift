@@ -3,7 +3,12 @@ import RemixSystem
 
 /// Expands log arguments: `-` for standard input, a path that exists as given (even with `*?[`
 /// in its name), otherwise a glob by the shell's rules.
-enum LogPaths {
+public enum LogPaths {
+    /// The files `patterns` name, as the analysis reads them; a glob that matches nothing names none.
+    public static func files(_ patterns: [String]) -> [String] {
+        patterns.flatMap { pattern in (try? expand([pattern])) ?? [] }
+    }
+
     static func expand(_ patterns: [String]) throws(AnalysisError) -> [String] {
         var files: [String] = []
         for pattern in patterns {

@@ -64,6 +64,21 @@ public struct ExperimentSet: Sendable {
         return (ExperimentSet(definitions: definitions, savedGroups: savedGroups), problems)
     }
 
+    /// The files of `paths` that cannot be read at all: unreadable, or YAML that does not parse.
+    /// What follows from a file left out (a saved group, an experiment or a metric that seems
+    /// missing) is a cascade, so these are reported alone.
+    public static func unreadableFiles(paths: [String]) -> [Diagnostic] {
+        var ignored: [Diagnostic] = []
+        return expand(paths, problems: &ignored).filter { ($0 as NSString).lastPathComponent != metricsFile }.compactMap { file in
+            do throws(Diagnostic) {
+                _ = try YAMLValue.parse(try YAMLFile.read(file), file: file)
+                return nil
+            } catch {
+                return error
+            }
+        }
+    }
+
     /// Why `path` cannot hold experiments — it does not exist, or is neither a file nor a folder
     /// (a symbolic link loop, …) — or nil when it is a file or a folder. Callers that must not go
     /// on without experiments check this first.

@@ -8,6 +8,9 @@ public struct ExperimentValidation {
     public let experiments: ExperimentSet
     /// Every problem, parse and validation alike, sorted by position.
     public let diagnostics: [Diagnostic]
+    /// The problems of files that could not be read at all (YAML that does not parse): when there
+    /// is any, they are the only diagnostics, since the rest would be their cascade.
+    public let unreadableFiles: [Diagnostic]
 
     /// The number of errors.
     public var errorCount: Int { diagnostics.filter { $0.severity == .error }.count }
@@ -23,13 +26,27 @@ public struct ExperimentValidation {
 
     /// The same with `more` problems (found by another layer, e.g. metric keys) among them.
     public func adding(_ more: [Diagnostic]) -> ExperimentValidation {
-        ExperimentValidation(experiments: experiments, diagnostics: (diagnostics + more).sorted { $0.location < $1.location })
+        ExperimentValidation(experiments: experiments, diagnostics: (diagnostics + more).sorted { $0.location < $1.location },
+                             unreadableFiles: unreadableFiles)
     }
 
-    /// Reads `paths` and validates what they hold against `registry`.
+    /// The same stopped at files that could not be read at all (`unreadable`, found by another
+    /// layer, e.g. a metrics file, and its own): those problems alone.
+    public func stopped(at unreadable: [Diagnostic]) -> ExperimentValidation {
+        let all = (unreadableFiles + unreadable).sorted { $0.location < $1.location }
+        return ExperimentValidation(experiments: experiments, diagnostics: all, unreadableFiles: all)
+    }
+
+    /// Reads `paths` and validates what they hold against `registry`; a file that cannot be read
+    /// at all stops there, reported alone.
     public static func run(paths: [String], registry: FeatureRegistry) -> ExperimentValidation {
         let (experiments, parseProblems) = ExperimentSet.load(paths: paths)
+        let unreadable = ExperimentSet.unreadableFiles(paths: paths).sorted { $0.location < $1.location }
+        guard unreadable.isEmpty else {
+            return ExperimentValidation(experiments: experiments, diagnostics: unreadable, unreadableFiles: unreadable)
+        }
         let problems = parseProblems + ExperimentValidator(registry: registry).validate(experiments)
-        return ExperimentValidation(experiments: experiments, diagnostics: problems.sorted { $0.location < $1.location })
+        return ExperimentValidation(experiments: experiments, diagnostics: problems.sorted { $0.location < $1.location },
+                                    unreadableFiles: [])
     }
 }

@@ -1,0 +1,71 @@
+import ArgumentParser
+import Foundation
+import RemixAnalysis
+import RemixExperiments
+import RemixKit
+import RemixSimulation
+import RemixYAML
+
+/// What the metrics experiments name may count, and the check `remix validate`, `simulate` and
+/// `analyze` share (`MetricReferenceCheck`): a metric is a key of the metrics file or an event
+/// that a registered feature, the host or a simulated user logs.
+struct MetricEvents {
+    /// Every event that exists.
+    var names: [String]
+    /// The fields each declared event carries.
+    var fields: [String: [String]]
+
+    /// The events `registry` declares, and `more` (those simulated users log themselves).
+    init(registry: FeatureRegistry, more: [String]) {
+        names = registry.declaredEvents.map(\.name) + more
+        fields = Dictionary(registry.declaredEvents.map { ($0.name, $0.fields) }, uniquingKeysWith: { $0 + $1 })
+    }
+
+    /// The problems of the metrics `experiments` name, measured against `catalog`.
+    func problems(in experiments: [ExperimentDefinition], catalog: MetricCatalog) -> [Diagnostic] {
+        MetricReferenceCheck(catalog: catalog, events: names, eventFields: fields).problems(in: experiments)
+    }
+
+    /// The folders whose metrics file and population files go with `paths`: a folder itself, and
+    /// the folder of a file named alone (it is checked with its folder's metrics, as the folder is).
+    static func folders(of paths: [String]) -> [String] {
+        var folders: [String] = []
+        for path in paths {
+            let folder = YAMLFile.kind(of: path) == .folder ? path : (path as NSString).deletingLastPathComponent
+            let named = folder.isEmpty ? "." : folder
+            if YAMLFile.kind(of: named) == .folder, !folders.contains(named) { folders.append(named) }
+        }
+        return folders
+    }
+
+    /// The metrics files (metrics.yaml) of the folders of `paths` that exist.
+    static func metricsFiles(of paths: [String]) -> [String] {
+        folders(of: paths).map { ($0 as NSString).appendingPathComponent(MetricsFileParser.fileName) }
+            .filter { YAMLFile.kind(of: $0) == .file }
+    }
+
+    /// The events simulated users log themselves: the success checks of every population file
+    /// (`*population.yaml`) in `folders`.
+    static func simulatedUserEvents(folders: [String]) -> [String] {
+        var events: [String] = []
+        for folder in folders {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+            for name in names.sorted() where name.hasSuffix(ExperimentSet.populationSuffix) {
+                let (population, _) = PopulationFile.load(path: (folder as NSString).appendingPathComponent(name))
+                events += population?.observedEvents ?? []
+            }
+        }
+        return events
+    }
+}
+
+/// Says, before a run, what `simulate` would otherwise report as zeros: every metric the
+/// experiments name that is no key of `catalog` and no event (errors, exit 1), as `remix validate`
+/// does, with the nearest name.
+func refuseUnknownMetrics(_ experiments: ExperimentSet, catalog: MetricCatalog, events: MetricEvents) throws {
+    let errors = events.problems(in: experiments.definitions, catalog: catalog).filter { $0.severity == .error }
+    guard !errors.isEmpty else { return }
+    for error in errors { printError(error.description, prefix: false) }
+    printError("the experiments name \(errors.count) metric(s) that would count nothing; fix them (see 'remix validate')")
+    throw ExitCode(1)
+}

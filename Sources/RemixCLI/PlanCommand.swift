@@ -51,7 +51,13 @@ struct PlanCommand: ParsableCommand {
         if let variations, !(2...100).contains(variations) {
             throw ValidationError("--variations must be from 2 to 100, control included (got \(variations))")
         }
+        if let mean, !(mean > 0 && mean.isFinite) {
+            throw ValidationError("--mean must be above 0 (got \(mean)): a relative lift needs a positive baseline")
+        }
         if let effect, effect == 0 || !effect.isFinite { throw ValidationError("--effect must be a lift other than 0, e.g. 0.03") }
+        if let effect, effect <= -1 {
+            throw ValidationError("--effect must be above -1, a lift of −100 % (got \(effect)); e.g. -0.05 for −5 %")
+        }
         if let days, !(days > 0 && days.isFinite) { throw ValidationError("--days must be above 0 (got \(days))") }
         if !(sequentialTuning >= 1 && sequentialTuning <= 1e12) {
             throw ValidationError("--sequential-tuning must be from 1 to 10¹² (got \(sequentialTuning))")
@@ -63,6 +69,10 @@ struct PlanCommand: ParsableCommand {
                 throw ValidationError("--sizes is a comma-separated list of users per run, each at least 20, e.g. 500,1000 (got '\(sizes)')")
             }
             return
+        }
+        guard power > alpha else {
+            throw ValidationError("--power must be above --alpha (got \(power) and \(alpha)): with no lift at all, a test is "
+                                  + "significant with probability α")
         }
         let given = [rate != nil, mean != nil || stddev != nil, log != nil].filter { $0 }.count
         guard given == 1 else {
@@ -80,18 +90,23 @@ struct PlanCommand: ParsableCommand {
     func run() throws {
         if simulate { return try measure() }
         var baseline = Baseline(name: metric ?? "metric", kind: rate != nil ? "rate" : "mean",
-                                mean: rate ?? mean ?? 0, variance: rate.map { $0 * (1 - $0) } ?? pow(stddev ?? 0, 2),
+                                mean: rate ?? mean ?? 0, standardDeviation: rate.map { ($0 * (1 - $0)).squareRoot() } ?? stddev ?? 0,
                                 trafficPerDay: traffic, variations: variations ?? 2, smallestShare: nil)
         if let log, let experiment { baseline = try Baseline.estimate(log: log, experiment: experiment, metric: metric,
                                                                        folder: experiments, traffic: traffic, variations: variations) }
-        let settings = PowerSettings(mean: baseline.mean, variance: baseline.variance, alpha: alpha,
+        var settings = PowerSettings(mean: baseline.mean, standardDeviation: baseline.standardDeviation, alpha: alpha,
                                      sequentialTuning: sequential ? sequentialTuning : nil)
+        settings.isProportion = baseline.kind == "rate"
         print(baseline.description + String(format: ", α %g, power %g %%, ", alpha, power * 100)
               + (sequential ? String(format: "sequential (tuning %g)", sequentialTuning) : "fixed horizon"))
         let perVariation = baseline.trafficPerDay.map { $0 * (baseline.smallestShare ?? 1 / Double(baseline.variations)) }
         if let perVariation, let traffic = baseline.trafficPerDay {
             print("traffic \(grouped(traffic)) units a day into the experiment, \(baseline.variations) variations: "
                   + "\(grouped(perVariation)) a day in the smallest")
+        }
+        if let problem = settings.problem(effect: effect) {
+            printError("cannot plan for \(baseline.name): \(problem)")
+            throw ExitCode(1)
         }
         if let effect {
             guard let units = PowerAnalysis.unitsNeeded(effect: effect, power: power, settings) else {
@@ -108,6 +123,11 @@ struct PlanCommand: ParsableCommand {
         }
         for day in days.map({ [$0] }) ?? [7, 14, 28] {
             let units = (perVariation * day).rounded(.down)
+            guard units.isFinite else {
+                printError(String(format: "in %g days at --traffic %g: more units than a number holds; give fewer days or less traffic",
+                                  day, baseline.trafficPerDay ?? 0))
+                throw ExitCode(1)
+            }
             let mde = PowerAnalysis.minimumDetectableEffect(power: power, units: units, settings)
             print(String(format: "in %g days (%@ units per variation): ", day, grouped(units))
                   + (mde.map { "lifts of \(percent($0)) or more" } ?? "too few units for any lift (σ²k²/μ² ≥ N)"))
@@ -150,7 +170,11 @@ struct PlanCommand: ParsableCommand {
     private func grouped(_ value: Double) -> String {
         abs(value) < 1e15 ? Int(value.rounded()).formatted(.number.grouping(.automatic)) : String(format: "%.3g", value)
     }
-    private func percent(_ value: Double) -> String { String(format: "%+.2f %%", value * 100) }
+    /// A lift in percent; one too small for two decimals, or too large to write out, with three
+    /// significant digits.
+    private func percent(_ value: Double) -> String {
+        String(format: abs(value) < 0.00005 || abs(value) >= 1e4 ? "%+.3g %%" : "%+.2f %%", value * 100)
+    }
 }
 
 /// A metric's baseline for planning: given, or estimated from a log's control variation.
@@ -158,14 +182,18 @@ struct Baseline {
     var name: String
     var kind: String
     var mean: Double
-    var variance: Double
+    var standardDeviation: Double
     var trafficPerDay: Double?
     var variations: Int
     /// The smallest variation's share of the units (from a log); nil for equal shares.
     var smallestShare: Double?
 
+    /// The metric, its baseline and per-unit variance (as the square of the standard deviation
+    /// when the variance itself is beyond a double).
     var description: String {
-        String(format: "%@ (%@ %.4g, variance %.4g per unit)", name, kind, mean, variance)
+        let variance = standardDeviation * standardDeviation
+        return String(format: "%@ (%@ %.4g, variance %@ per unit)", name, kind, mean,
+                      variance.isFinite ? String(format: "%.4g", variance) : String(format: "(%.4g)²", standardDeviation))
     }
 
     /// The control's figure and per-unit variance of `metric` in `experiment`, and units a day.
@@ -199,7 +227,7 @@ struct Baseline {
             perDay = Double(units) / days
         }
         let smallest = found.variations.map(\.units).min() ?? 0
-        return Baseline(name: figure.metric, kind: figure.type, mean: figure.value, variance: figure.unitVariance,
+        return Baseline(name: figure.metric, kind: figure.type, mean: figure.value, standardDeviation: figure.unitVariance.squareRoot(),
                         trafficPerDay: perDay, variations: variations ?? found.variations.count,
                         smallestShare: variations == nil && units > 0 ? Double(smallest) / Double(units) : nil)
     }

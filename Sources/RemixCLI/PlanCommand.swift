@@ -144,18 +144,18 @@ struct PlanCommand: ParsableCommand {
         options.alpha = alpha
         options.sequentialTuning = sequential ? sequentialTuning : nil
         let rows: [PowerSimulation.Row]
+        let progress = ProgressLine("run")
+        progress.update(0, of: options.sizes.count * runs)
         do {
             rows = try PowerSimulation.run(options, population: inputs.population, experiments: inputs.experiments,
                                            catalog: inputs.catalog, registry: inputs.registry,
-                                           folder: NSTemporaryDirectory(), progress: { done, total in
-                if isatty(STDERR_FILENO) == 1 { printError("\rrun \(done)/\(total)", prefix: false, newline: false) }
-            })
+                                           folder: NSTemporaryDirectory(), progress: progress.update)
         } catch {
-            if isatty(STDERR_FILENO) == 1 { printError("", prefix: false) }
+            progress.finish()
             printError(String(describing: error))
             throw ExitCode(1)
         }
-        if isatty(STDERR_FILENO) == 1 { printError("", prefix: false) }
+        progress.finish()
         print("measured power of \(experiment ?? "") (\(runs) runs per size, α \(alpha)"
               + (sequential ? ", sequential" : "") + "; population \(inputs.populationPath)):")
         print("users   units/variation   mean lift   measured power (95% interval)   analytic power")

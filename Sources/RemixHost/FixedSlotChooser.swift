@@ -18,7 +18,11 @@ public final class FixedSlotChooser: SlotChooser {
             guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
                 throw SlotSpecError(spec: spec)
             }
-            try registry.check(feature: parts[1], fills: parts[0], of: app)
+            let definition = try registry.app(named: app)
+            guard let slot = definition.slot(named: parts[0]) else {
+                throw RegistryError.unknownSlot(app: app, slot: parts[0], known: definition.slots.map(\.name))
+            }
+            _ = try registry.filler(named: parts[1], for: slot, of: app)
             fillers[parts[0]] = parts[1]
         }
         self.fillers = fillers

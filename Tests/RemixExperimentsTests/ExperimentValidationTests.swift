@@ -35,7 +35,10 @@ import Testing
             "{key: manual, feature: ManualGroupInsertion}", "{key: auto, feature: AutoGroupInsertio}",
         ]))
         expectDiagnostic(feature.diagnostics, at: "k.yaml:7:26",
-                         "unknown feature 'AutoGroupInsertio'; did you mean 'AutoGroupInsertion'?", in: f3)
+                         "unknown feature 'AutoGroupInsertio'; a plugin may provide it: load one with --plugins PATH or "
+                            + "REMIX_PLUGIN_PATH=PATH (`remix features` lists what is loaded); did you mean 'AutoGroupInsertion'? "
+                            + "(known marketplace/insertion features: AlternatingInsertion, AutoGroupInsertion, ManualGroupInsertion)",
+                         in: f3)
         #expect(feature.errorCount == 1)
     }
 

@@ -134,12 +134,14 @@ import Testing
 
     @Test func aValueThatNamesNoFeatureSuggestsTheNearest() throws {
         try Self.expectFailure(Self.payload(rule: Self.rule(["ManualGroupInsertion", ["feature": "AutoGroupInsrtion"]])),
-                               "payload.json: feature 'marketplace.insertion' rule 1 ('r') variation 1 ('1') names no registered "
-                               + "feature 'AutoGroupInsrtion'; did you mean 'AutoGroupInsertion'? (known marketplace/insertion features: "
-                               + "AlternatingInsertion, AutoGroupInsertion, ManualGroupInsertion)",
-                               "--plugins", "nothing was written")
-        try Self.expectFailure(Self.payload(rule: Self.rule(["control", "treatment"])), "names no registered feature 'control'",
-                               "names no registered feature 'treatment'")
+                               "payload.json: feature 'marketplace.insertion' rule 1 ('r') variation 1 ('1'): unknown feature "
+                               + "'AutoGroupInsrtion'; a plugin may provide it: load one with --plugins PATH or REMIX_PLUGIN_PATH=PATH "
+                               + "(`remix features` lists what is loaded); did you mean 'AutoGroupInsertion'? (known "
+                               + "marketplace/insertion features: AlternatingInsertion, AutoGroupInsertion, ManualGroupInsertion); "
+                               + "or fix the value in GrowthBook",
+                               "nothing was written")
+        try Self.expectFailure(Self.payload(rule: Self.rule(["control", "treatment"])), "unknown feature 'control'",
+                               "unknown feature 'treatment'")
         try Self.expectFailure(Self.payload(rule: Self.rule(["ManualGroupInsertion", "GroupSelection"])),
                                "feature 'GroupSelection' (role none) cannot fill slot 'insertion'")
         try Self.expectFailure(Self.payload(rule: Self.rule(["ManualGroupInsertion", true])), "its value true names no feature")

@@ -99,6 +99,24 @@ public final class FeatureRegistry: Sendable {
         }
     }
 
+    /// The features that can fill a slot of `role`, in registration order.
+    public func fillers(role: String) -> [String] {
+        features.filter { $0.role == role }.map(\.name)
+    }
+
+    /// The feature `name`, checked to fill `slot` of app `app`: an unknown name is an
+    /// ``UnknownFillerError`` (a plugin may provide it), a feature of another role
+    /// ``RegistryError/wrongRole(feature:role:slot:expected:)``.
+    public func filler(named name: String, for slot: SlotDefinition, of app: String) throws -> FeatureDescriptor {
+        guard let feature = state.withLock({ $0.features[name] }) else {
+            throw UnknownFillerError(feature: name, app: app, slot: slot.name, fillers: fillers(role: slot.role))
+        }
+        guard feature.role == slot.role else {
+            throw RegistryError.wrongRole(feature: name, role: feature.role, slot: slot.name, expected: slot.role)
+        }
+        return feature
+    }
+
     /// Problems with the registered apps: slot defaults that are unknown or cannot fill their slot.
     public func problems() -> [RegistryError] {
         var problems: [RegistryError] = []

@@ -121,6 +121,48 @@ import Testing
         #expect(third.json == exported.json)
     }
 
+    /// Characters YAML reads as line breaks inside a quoted string (NEL, U+2028, U+2029) or refuses
+    /// raw (DEL, C1 controls, U+FEFF, U+FFFF), and controls, come back from the written file as they
+    /// were, so export → import → export stays byte-exact.
+    @Test func stringsYAMLWouldReadOtherwiseComeBackAsTheyWere() throws {
+        let odd = "a\u{2028}b\u{2029}c\u{85}d \u{2028} e\u{7F}\u{9F}\u{FEFF}\u{FFFF}\u{0}z\t!\u{1F600}"
+        let registry = try Fixtures.registry()
+        let payload = Self.payload(rule: Self.rule(extra: ["name": .string(odd), "seed": .string("s" + odd),
+                                                           "condition": ["country": .string(odd)]]))
+        let folder = try TemporaryFolder()
+        try Self.importAndValidate(payload, into: folder, registry: registry)
+        let definition = try #require(Fixtures.load([folder.path("experiments")], registry: registry).definitions.first)
+        #expect(definition.summary == odd)
+        #expect(definition.experiment.seed == "s" + odd)
+        let exported = try GrowthBookExport.make(Fixtures.load([folder.path("experiments")], registry: registry),
+                                                 registry: registry, at: Date())
+        let rules = try #require(exported.payload["features"]?["marketplace.insertion"]?["rules"]?.arrayValue)
+        #expect(rules.first?["name"] == .string(odd) && rules.first?["seed"] == .string("s" + odd))
+        let second = try TemporaryFolder()
+        try Self.importAndValidate(exported.payload, into: second, registry: registry)
+        let again = try GrowthBookExport.make(Fixtures.load([second.path("experiments")], registry: registry),
+                                              registry: registry, at: Date())
+        #expect(again.json == exported.json)
+    }
+
+    /// JSON's `\ud800` alone is no character: kept as U+FFFD it would hash unlike GrowthBook's
+    /// JavaScript SDK, so the payload is refused at its place; a whole pair is one character.
+    @Test func aLoneSurrogateIsRefusedWhereItIs() throws {
+        let cases = [(#"{"seed": "\ud800"}"#, "line 1, column 11: \\ud800 is half of a UTF-16 surrogate pair without its other half"),
+                     (#"{"a": 1,"# + "\n" + #" "seed": "x\udc00y"}"#, "line 2, column 12: \\udc00 is half"),
+                     (#"{"seed": "\ud800\u0041"}"#, "line 1, column 11: \\ud800 is half")]
+        for (json, message) in cases {
+            #expect(throws: PayloadJSON.ReadError.self) { try PayloadJSON.parse(Data(json.utf8), file: "p.json") }
+            do {
+                _ = try PayloadJSON.parse(Data(json.utf8), file: "p.json")
+            } catch {
+                #expect(error.description.hasPrefix("p.json: " + message), "\(error)")
+                #expect(error.description.hasSuffix("remove it, or write the whole pair") && !error.description.contains("not valid JSON"))
+            }
+        }
+        #expect(try PayloadJSON.parse(Data(#"{"seed": "\ud83d\ude00"}"#.utf8), file: "p.json") == ["seed": "\u{1F600}"])
+    }
+
     static func payload(rule: AttributeValue, feature: String = "marketplace.insertion") -> AttributeValue {
         ["features": [feature: ["defaultValue": "AlternatingInsertion", "rules": [rule]]]]
     }

@@ -77,7 +77,8 @@ struct RunCommand: ParsableCommand {
             throw ExitCode(1)
         }
         var platform = self.platform
-        let echo = TerminalEventEcho(write: writeOut)
+        let output = HeldOutput()
+        let echo = TerminalEventEcho(write: output.write)
         let sessionLog = log.map { _ in
             TerminalSessionLog(echo: echo, session: "t\(TerminalSessionLog.now())-\(getpid())", user: user)
         }
@@ -120,12 +121,12 @@ struct RunCommand: ParsableCommand {
         }
         let outcome = try runInTerminal(
             app: app, platform: platform, registry: registry, seed: seed, chooser: chooser,
-            events: events, route: opening, rehearsal: rehearsal,
+            events: events, output: output, route: opening, rehearsal: rehearsal,
             observe: { session in session.window.addTransitionObserver { sessionLog?.record($0) } }
         ) {
             for decision in experimentChooser?.decisions.values.flatMap({ $0 }) ?? [] {
                 let variation = decision.variation.map { " variation \($0) → \(decision.feature ?? "")" } ?? ""
-                print("experiment \(decision.experiment):\(variation) (\(decision.rule))")
+                output.write("experiment \(decision.experiment):\(variation) (\(decision.rule))\n")
             }
         }
         for warning in RegexBudget.takeWarnings() { printError(warning) }

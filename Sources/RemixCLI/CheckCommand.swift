@@ -31,16 +31,17 @@ struct AACheckCommand: ParsableCommand {
 
     @Option(help: "The experiment (default: the first, by key, of the population's app).") var experiment: String?
     @Option(help: "The metric tested (default: the experiment's primary).") var metric: String?
-    @Option(help: "A/A runs.") var runs = 200
-    @Option(help: "Users per run.") var users = 2000
-    @Option(help: "The first run's seed; run i uses seed + i.") var seed: UInt64 = 1
-    @Option(help: "Significance level.") var alpha = 0.05
+    @Option(parsing: .unconditional, help: "A/A runs.") var runs = 200
+    @Option(parsing: .unconditional, help: "Users per run.") var users = 2000
+    @Option(parsing: .unconditional, help: "The first run's seed; run i uses seed + i.", transform: SeedArgument.parse)
+    var seed: UInt64 = 1
+    @Option(parsing: .unconditional, help: "Significance level.") var alpha = 0.05
     @Flag(help: "Test with sequential testing.") var sequential = false
-    @Option(help: "Look at each run this many times (evenly spaced over its exposures); any significant look counts. With more than 1, the rate must stay at or below α.")
+    @Option(parsing: .unconditional, help: "Look at each run this many times (evenly spaced over its exposures); any significant look counts. With more than 1, the rate must stay at or below α.")
     var looks = 1
     @Option(help: "The folder of experiment files.") var experiments = "experiments"
     @Option(help: "The population file (default: the experiments folder's population.yaml).") var population: String?
-    @Option(help: "Threads for each run's simulation and analysis.") var jobs: Int?
+    @Option(parsing: .unconditional, help: "Threads for each run's simulation and analysis.") var jobs: Int?
 
     func validate() throws {
         guard runs >= 10 else { throw ValidationError("--runs must be at least 10 (got \(runs))") }

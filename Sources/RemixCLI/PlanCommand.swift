@@ -18,29 +18,34 @@ struct PlanCommand: ParsableCommand {
             the lift detectable in 7, 14 and 28 days. GrowthBook's formulas (docs/planning.md).
             """)
 
-    @Option(help: "Baseline rate of a proportion metric, e.g. 0.75.") var rate: Double?
-    @Option(help: "Baseline mean per unit of a mean metric.") var mean: Double?
-    @Option(help: "Standard deviation of the per-unit values of a mean metric.") var stddev: Double?
+    @Option(parsing: .unconditional, help: "Baseline rate of a proportion metric, e.g. 0.75.") var rate: Double?
+    @Option(parsing: .unconditional, help: "Baseline mean per unit of a mean metric.") var mean: Double?
+    @Option(parsing: .unconditional, help: "Standard deviation of the per-unit values of a mean metric.") var stddev: Double?
     @Option(help: "Estimate baseline, variance and traffic from this event log.") var log: String?
     @Option(help: "With --log: the experiment whose control gives the baseline.") var experiment: String?
     @Option(help: "With --log: the metric (key or event; default: the experiment's primary).") var metric: String?
     @Option(help: "With --log: the experiments folder.") var experiments: String = "experiments"
-    @Option(help: "Units entering the experiment per day (all variations).") var traffic: Double?
-    @Option(help: "Variations, control included, sharing the traffic equally (default 2, or the log's).") var variations: Int?
-    @Option(help: "The relative lift to detect, e.g. 0.03 for +3 %.") var effect: Double?
-    @Option(help: "Days the experiment runs: report the smallest detectable lift.") var days: Double?
-    @Option(help: "The chance of a significant result wanted.") var power: Double = 0.8
-    @Option(help: "Significance level.") var alpha: Double = 0.05
+    @Option(parsing: .unconditional, help: "Units entering the experiment per day (all variations).") var traffic: Double?
+    @Option(parsing: .unconditional, help: "Variations, control included, sharing the traffic equally (default 2, or the log's).")
+    var variations: Int?
+    @Option(parsing: .unconditional, help: "The relative lift to detect, e.g. 0.03 for +3 % or -0.05 for −5 %.")
+    var effect: Double?
+    @Option(parsing: .unconditional, help: "Days the experiment runs: report the smallest detectable lift.") var days: Double?
+    @Option(parsing: .unconditional, help: "The chance of a significant result wanted.") var power: Double = 0.8
+    @Option(parsing: .unconditional, help: "Significance level.") var alpha: Double = 0.05
     @Flag(help: "Plan for sequential testing (looking once; a lower bound for power).") var sequential = false
-    @Option(name: .customLong("sequential-tuning"), help: "With --sequential: GrowthBook's tuning parameter.")
+    @Option(name: .customLong("sequential-tuning"), parsing: .unconditional,
+            help: "With --sequential: GrowthBook's tuning parameter.")
     var sequentialTuning: Double = TestSettings.defaultSequentialTuning
     @Flag(help: "Measure power: simulate --experiment --runs times at each of --sizes users, with the population's effects.")
     var simulate = false
-    @Option(help: "With --simulate: users per run, comma-separated, e.g. 500,1000,2000.") var sizes: String = "500,1000,2000"
-    @Option(help: "With --simulate: runs per size.") var runs = 50
+    @Option(parsing: .unconditional, help: "With --simulate: users per run, comma-separated, e.g. 500,1000,2000.")
+    var sizes: String = "500,1000,2000"
+    @Option(parsing: .unconditional, help: "With --simulate: runs per size.") var runs = 50
     @Option(help: "With --simulate: the population file (default: the experiments folder's population.yaml).")
     var population: String?
-    @Option(help: "With --simulate: the first run's seed.") var seed: UInt64 = 1
+    @Option(parsing: .unconditional, help: "With --simulate: the first run's seed.", transform: SeedArgument.parse)
+    var seed: UInt64 = 1
 
     func validate() throws {
         guard alpha > 0, alpha < 1 else { throw ValidationError("--alpha must be between 0 and 1 (got \(alpha))") }

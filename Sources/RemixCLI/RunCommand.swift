@@ -24,7 +24,8 @@ struct RunCommand: ParsableCommand {
     @Option(help: "The platform to run on: phone or tablet (default: the app's first platform).")
     var platform: String?
 
-    @Option(help: "Seed for the session's randomness (e.g. new advert ids).")
+    @Option(parsing: .unconditional, help: "Seed for the session's randomness (e.g. new advert ids).",
+            transform: SeedArgument.parse)
     var seed: UInt64 = 1
 
     @Option(name: .customLong("slot"),

@@ -86,7 +86,7 @@ import Testing
         let result = try RemixProcess.run(["check", "aa", "--runs", "10", "--users", "100", "--jobs", "1"])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.count == 8 && lines.last == "passed", "\(result.stdout)")
+        try #require(lines.count == 8 && lines.last == "passed", "\(result.stdout)")
         #expect(lines[2] == "    gate: α = 0.05 lies in the interval — ok", "\(result.stdout)")
         #expect(lines[4] == "    gate: the interval's lower end is at most 0.001 — ok", "\(result.stdout)")
         #expect(lines[6] == "    gate: p ≥ 0.001 — ok", "\(result.stdout)")

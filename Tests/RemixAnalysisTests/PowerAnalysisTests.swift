@@ -114,6 +114,11 @@ import Testing
             (["--mean", "0", "--stddev", "1", "--effect", "0.1"], 1, "--mean must be above 0"),
             (["--rate", "0.5", "--effect", "0.1", "--power", "0.02"], 1, "--power must be above --alpha"),
             (["--rate", "0.5", "--traffic", "1e308", "--days", "1e308"], 1, "more units than a number holds"),
+            // 1 − α/2 is 1 in a double for α below 10⁻¹⁶, so z is read from the lower tail: 8.574 and
+            // 37.066, and the textbook formula (z + 0.8416)² · 2.21 / 0.01 gives 19,592.3 and 317,570.7.
+            (["--rate", "0.5", "--effect", "0.1", "--alpha", "1e-17"], 0, ": 19,593 units per variation"),
+            (["--rate", "0.5", "--effect", "0.1", "--alpha", "1e-300"], 0, ": 317,571 units per variation"),
+            (["--rate", "0.5", "--effect", "0.1", "--alpha", "5e-324"], 1, "α = 5e-324 is too small"),
             (["--rate", "0.5", "--traffic", "1e300", "--days", "1e8", "--sequential"], 0,
              "in 1e+08 days (5e+307 units per variation): lifts of +7.61e-151 % or more"),
         ]

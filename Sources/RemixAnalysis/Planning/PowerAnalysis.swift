@@ -37,9 +37,16 @@ public struct PowerSettings: Sendable, Equatable {
     /// underflow for metrics of very large or very small units.
     var relativeStandardDeviation: Double { standardDeviation / mean }
 
+    /// z₁₋α/₂, read from the lower tail: 1 − α/2 is 1 in a double for α below 10⁻¹⁶, whose z
+    /// would be infinite and no sample size enough.
+    var criticalValue: Double { -Normal.quantile(alpha / 2) }
+
     /// Why no plan can be made for this baseline and the relative lift `effect` (when given);
     /// nil when one can.
     public func problem(effect: Double? = nil) -> String? {
+        guard alpha > 0, alpha < 1, criticalValue.isFinite else {
+            return "α = \(alpha) is too small for its critical value to be computed; a test at α below 10⁻³⁰⁰ is not one to plan"
+        }
         guard mean.isFinite, mean > 0 else {
             return "the baseline is \(mean); a relative lift needs a baseline above 0 (GrowthBook's tests refuse one at or below 0)"
         }
@@ -78,12 +85,12 @@ public enum PowerAnalysis {
         let rho2 = (-2 * log(alpha) + log(-2 * log(alpha) + 1)) / tuning
         let q = total * rho2
         let width = (2 * (1 + 1 / q) * (log1p(q) / 2 - log(alpha))).squareRoot()
-        return width / Normal.quantile(1 - alpha / 2)
+        return width / settings.criticalValue
     }
 
     /// The chance of a significant result (either direction) for a true relative effect `effect`.
     public static func power(effect: Double, units: Double, _ settings: PowerSettings) -> Double {
-        let z = Normal.quantile(1 - settings.alpha / 2)
+        let z = settings.criticalValue
         let ratio = effect / standardError(effect: effect, units: units, settings)
         return 1 - Normal.cdf(z - ratio) + Normal.cdf(-z - ratio)
     }
@@ -93,7 +100,7 @@ public enum PowerAnalysis {
     /// above σ²k²/μ² with k = z₁₋α/₂ − Φ⁻¹(1 − power)) or the settings have a ``PowerSettings/problem(effect:)``.
     public static func minimumDetectableEffect(power: Double, units: Double, _ settings: PowerSettings) -> Double? {
         guard settings.problem() == nil, units > 0, units.isFinite else { return nil }
-        let k = Normal.quantile(1 - settings.alpha / 2) - Normal.quantile(1 - power)
+        let k = settings.criticalValue - Normal.quantile(1 - power)
         // a = σ²f²k²/(N μ²); the root μ_B/μ = (1 + √(a(2 − a)))/(1 − a), less 1 without cancelling.
         let scaled = settings.relativeStandardDeviation * sequentialFactor(units: units, settings) * k / units.squareRoot()
         let a = scaled * scaled

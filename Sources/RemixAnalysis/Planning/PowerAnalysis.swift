@@ -45,7 +45,7 @@ public struct PowerSettings: Sendable, Equatable {
     /// nil when one can.
     public func problem(effect: Double? = nil) -> String? {
         guard alpha > 0, alpha < 1, criticalValue.isFinite else {
-            return "α = \(alpha) is too small for its critical value to be computed; a test at α below 10⁻³⁰⁰ is not one to plan"
+            return "α = \(alpha) is too small for its critical value to be computed in a double; give a larger α"
         }
         guard mean.isFinite, mean > 0 else {
             return "the baseline is \(mean); a relative lift needs a baseline above 0 (GrowthBook's tests refuse one at or below 0)"

@@ -53,7 +53,7 @@ public struct Population: Sendable {
     ///
     /// The weights are scaled by the power of two that brings the largest into [1, 2): their sum
     /// then neither overflows (three weights of 10³⁰⁸ made it infinite, and every draw the last)
-    /// nor loses the precision subnormal weights lack (two of 10⁻³²⁰ split 25/75). Scaling by a power
+    /// nor loses the precision subnormal weights lack (two of 5·10⁻³²⁴ split 25/75). Scaling by a power
     /// of two is exact for any weights a file would give, so every draw is the one unscaled weights
     /// gave, and logs stay as they were.
     static func pick<Items: Collection>(_ items: Items, weight: (Items.Element) -> Double,

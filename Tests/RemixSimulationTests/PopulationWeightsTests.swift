@@ -5,7 +5,7 @@ import RemixTestSupport
 import Testing
 
 /// Weights are relative however large or small they are written: three of 10³⁰⁸ split evenly (their
-/// sum overflowed, and every draw went to the last), two subnormal ones too (they split 25/75).
+/// sum overflowed, and every draw went to the last), subnormal ones too (they split unevenly).
 @Suite struct PopulationWeightsTests {
     /// How often each index of `weights` is drawn in `draws` draws.
     static func counts(_ weights: [Double], draws: Int = 3000) -> [Int] {
@@ -15,8 +15,9 @@ import Testing
         return counts
     }
 
-    @Test(arguments: [[1e308, 1e308, 1e308], [1e-320, 1e-320, 1e-320], [5e-324, 5e-324, 5e-324], [1, 1, 1],
-                      [1.7976931348623157e308, 1.7976931348623157e308, 1.7976931348623157e308]])
+    // Subnormals written exactly (0x1p-1060 ≈ 1e-319), so the literals lose nothing.
+    @Test(arguments: [[1e308, 1e308, 1e308], [0x1p-1060, 0x1p-1060, 0x1p-1060], [1, 1, 1],
+                      Array(repeating: Double.leastNonzeroMagnitude, count: 3), Array(repeating: Double.greatestFiniteMagnitude, count: 3)])
     func equalWeightsAreDrawnEquallyAtAnyScale(weights: [Double]) {
         let counts = Self.counts(weights)
         #expect(counts.allSatisfy { (900...1100).contains($0) }, "\(weights): \(counts)")

@@ -36,6 +36,7 @@ public enum AACheck {
         public var rule: String
         /// False for a figure that is shown but not checked (the sequential test's p-values).
         public var applies = true
+        /// Whether the figure satisfies the rule.
         public var passed: Bool
     }
 

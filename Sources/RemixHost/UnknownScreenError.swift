@@ -7,6 +7,7 @@ public struct UnknownScreenError: Error, Equatable, CustomStringConvertible {
     /// The step (1-based) and the screen name it gives.
     public let step: Int
     public let screen: String
+    /// The app the route is opened in.
     public let app: String
     /// The app's first screen, where every route starts.
     public let firstScreen: String

@@ -44,6 +44,7 @@ public enum RegistryError: Error, Equatable, CustomStringConvertible {
 public struct UnknownFillerError: Error, Equatable, CustomStringConvertible {
     /// The name asked for.
     public let feature: String
+    /// The app and the slot it was asked to fill.
     public let app: String
     public let slot: String
     /// The registered features that can fill the slot.

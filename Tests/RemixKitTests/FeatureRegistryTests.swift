@@ -83,6 +83,11 @@ import Testing
             + "or REMIX_PLUGIN_PATH=PATH (`remix features` lists what is loaded); did you mean 'AutoGroupInsertion'? "
             + "(known shop/insertion features: AlternatingInsertion, AutoGroupInsertion, ManualGroupInsertion)")
         #expect(try registry.filler(named: "AutoGroupInsertion", for: slot, of: "shop").name == "AutoGroupInsertion")
+        // Sessions throw the RegistryError features may catch, with the same fillers.
+        #expect(throws: RegistryError.unknownFeature(name: "QuickInsertion",
+                                                     known: ["ManualGroupInsertion", "AutoGroupInsertion", "AlternatingInsertion"])) {
+            try registry.feature(named: "QuickInsertion", filling: slot)
+        }
         #expect(throws: RegistryError.wrongRole(feature: "GroupFilter", role: "filter", slot: "insertion", expected: "insertion")) {
             try registry.filler(named: "GroupFilter", for: slot, of: "shop")
         }

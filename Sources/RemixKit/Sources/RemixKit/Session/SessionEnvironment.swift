@@ -52,7 +52,7 @@ public final class SessionEnvironment {
         }
         let choice = chooser?.choose(slot: definition, app: app)
             ?? SlotAssignment(feature: definition.defaultFeature)
-        let feature = try registry.filler(named: choice.feature, for: definition, of: app.name)
+        let feature = try registry.feature(named: choice.feature, filling: definition)
             .make(in: self, parameters: choice.parameters)
         let slot = Slot(name: name, featureName: choice.feature, feature: feature, onFirstUse: choice.onFirstUse)
         slots.append(slot)
@@ -72,12 +72,12 @@ public final class SessionEnvironment {
     }
 
     /// Makes a registered feature that can fill this app's slot `slot` (e.g. a flow a composite
-    /// filler runs), checking that it can (``FeatureRegistry/filler(named:for:of:)``).
+    /// filler runs), checking that it can (``FeatureRegistry/feature(named:filling:)``).
     public func makeFeature<T>(named name: String, filling slot: String, as type: T.Type) throws -> T {
         guard let definition = app.slot(named: slot) else {
             throw RegistryError.unknownSlot(app: app.name, slot: slot, known: app.slots.map(\.name))
         }
-        let feature = try registry.filler(named: name, for: definition, of: app.name).make(in: self)
+        let feature = try registry.feature(named: name, filling: definition).make(in: self)
         guard let typed = feature as? T else {
             throw RegistryError.featureKind(feature: name, expected: String(describing: type))
         }

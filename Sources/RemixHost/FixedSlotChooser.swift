@@ -18,11 +18,7 @@ public final class FixedSlotChooser: SlotChooser {
             guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
                 throw SlotSpecError(spec: spec)
             }
-            let definition = try registry.app(named: app)
-            guard let slot = definition.slot(named: parts[0]) else {
-                throw RegistryError.unknownSlot(app: app, slot: parts[0], known: definition.slots.map(\.name))
-            }
-            _ = try registry.filler(named: parts[1], for: slot, of: app)
+            _ = try registry.filler(named: parts[1], for: registry.slot(parts[0], of: app), of: app)
             fillers[parts[0]] = parts[1]
         }
         self.fillers = fillers

@@ -89,11 +89,16 @@ public final class FeatureRegistry: Sendable {
 
     /// Checks that a feature can fill a slot of an app.
     public func check(feature name: String, fills slotName: String, of appName: String) throws(RegistryError) {
+        _ = try feature(named: name, filling: slot(slotName, of: appName))
+    }
+
+    /// The slot of that name of the app of that name; an unknown name lists the known ones.
+    public func slot(_ slotName: String, of appName: String) throws(RegistryError) -> SlotDefinition {
         let app = try app(named: appName)
         guard let slot = app.slot(named: slotName) else {
             throw .unknownSlot(app: appName, slot: slotName, known: app.slots.map(\.name))
         }
-        _ = try feature(named: name, filling: slot)
+        return slot
     }
 
     /// The features that can fill a slot of `role`, in registration order.

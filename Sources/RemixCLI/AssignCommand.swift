@@ -19,7 +19,7 @@ struct AssignCommand: ParsableCommand {
 
     @OptionGroup var plugins: PluginOptions
 
-    @Option(help: "Force the session into this variation (key or index), as QA forcing does.")
+    @Option(parsing: .unconditional, help: "Force the session into this variation (key or index), as QA forcing does.")
     var force: String?
 
     @Flag(help: "Print one JSON object instead of text.")

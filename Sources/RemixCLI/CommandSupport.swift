@@ -44,10 +44,13 @@ func loadRegistry(plugins: [String]) throws -> FeatureRegistry {
     }
 }
 
-/// Runs an app in the terminal on standard input and output.
+/// Runs an app in the terminal on standard input and output. With a `route`, the session's output
+/// (`announce` and its events, through `output`) is held until the route has opened: a route that
+/// cannot open prints only why — an unknown screen name when the route gives one, found in fresh
+/// sessions from `rehearsal` that print nothing.
 func runInTerminal(
     app: String, platform: String?, registry: FeatureRegistry, seed: UInt64, chooser: (any SlotChooser)?,
-    events: any EventSink, route: Route? = nil, rehearsal: (() throws -> AppSession)? = nil,
+    events: any EventSink, output: HeldOutput, route: Route? = nil, rehearsal: (() throws -> AppSession)? = nil,
     observe: (AppSession) -> Void = { _ in }, announce: () -> Void = {}
 ) throws -> TerminalOutcome {
     let session: AppSession
@@ -59,15 +62,19 @@ func runInTerminal(
         throw ExitCode(1)
     }
     observe(session)
+    if route != nil { output.hold() }
     announce()
     if let route {
         session.start()
         do {
             try RouteOpener.open(route, in: session, rehearsal: rehearsal)
         } catch {
-            printError(error.description)
+            let routes = "remix routes --app \(app)" + (platform.map { " --platform \($0)" } ?? "")
+            let unknown = rehearsal.flatMap { UnknownScreenError.find(in: route, app: app, routesCommand: routes, session: $0) }
+            printError(unknown?.description ?? error.description)
             throw ExitCode(1)
         }
+        output.release()
     }
     let outcome = TerminalDriver(session: session, readLine: { Swift.readLine() }, write: writeOut).run(started: route != nil)
     if !outcome.errors.isEmpty {

@@ -18,29 +18,34 @@ struct PlanCommand: ParsableCommand {
             the lift detectable in 7, 14 and 28 days. GrowthBook's formulas (docs/planning.md).
             """)
 
-    @Option(help: "Baseline rate of a proportion metric, e.g. 0.75.") var rate: Double?
-    @Option(help: "Baseline mean per unit of a mean metric.") var mean: Double?
-    @Option(help: "Standard deviation of the per-unit values of a mean metric.") var stddev: Double?
+    @Option(parsing: .unconditional, help: "Baseline rate of a proportion metric, e.g. 0.75.") var rate: Double?
+    @Option(parsing: .unconditional, help: "Baseline mean per unit of a mean metric.") var mean: Double?
+    @Option(parsing: .unconditional, help: "Standard deviation of the per-unit values of a mean metric.") var stddev: Double?
     @Option(help: "Estimate baseline, variance and traffic from this event log.") var log: String?
     @Option(help: "With --log: the experiment whose control gives the baseline.") var experiment: String?
     @Option(help: "With --log: the metric (key or event; default: the experiment's primary).") var metric: String?
     @Option(help: "With --log: the experiments folder.") var experiments: String = "experiments"
-    @Option(help: "Units entering the experiment per day (all variations).") var traffic: Double?
-    @Option(help: "Variations, control included, sharing the traffic equally (default 2, or the log's).") var variations: Int?
-    @Option(help: "The relative lift to detect, e.g. 0.03 for +3 %.") var effect: Double?
-    @Option(help: "Days the experiment runs: report the smallest detectable lift.") var days: Double?
-    @Option(help: "The chance of a significant result wanted.") var power: Double = 0.8
-    @Option(help: "Significance level.") var alpha: Double = 0.05
+    @Option(parsing: .unconditional, help: "Units entering the experiment per day (all variations).") var traffic: Double?
+    @Option(parsing: .unconditional, help: "Variations, control included, sharing the traffic equally (default 2, or the log's).")
+    var variations: Int?
+    @Option(parsing: .unconditional, help: "The relative lift to detect, e.g. 0.03 for +3 % or -0.05 for −5 %.")
+    var effect: Double?
+    @Option(parsing: .unconditional, help: "Days the experiment runs: report the smallest detectable lift.") var days: Double?
+    @Option(parsing: .unconditional, help: "The chance of a significant result wanted.") var power: Double = 0.8
+    @Option(parsing: .unconditional, help: "Significance level.") var alpha: Double = 0.05
     @Flag(help: "Plan for sequential testing (looking once; a lower bound for power).") var sequential = false
-    @Option(name: .customLong("sequential-tuning"), help: "With --sequential: GrowthBook's tuning parameter.")
+    @Option(name: .customLong("sequential-tuning"), parsing: .unconditional,
+            help: "With --sequential: GrowthBook's tuning parameter.")
     var sequentialTuning: Double = TestSettings.defaultSequentialTuning
     @Flag(help: "Measure power: simulate --experiment --runs times at each of --sizes users, with the population's effects.")
     var simulate = false
-    @Option(help: "With --simulate: users per run, comma-separated, e.g. 500,1000,2000.") var sizes: String = "500,1000,2000"
-    @Option(help: "With --simulate: runs per size.") var runs = 50
+    @Option(parsing: .unconditional, help: "With --simulate: users per run, comma-separated, e.g. 500,1000,2000.")
+    var sizes: String = "500,1000,2000"
+    @Option(parsing: .unconditional, help: "With --simulate: runs per size.") var runs = 50
     @Option(help: "With --simulate: the population file (default: the experiments folder's population.yaml).")
     var population: String?
-    @Option(help: "With --simulate: the first run's seed.") var seed: UInt64 = 1
+    @Option(parsing: .unconditional, help: "With --simulate: the first run's seed.", transform: SeedArgument.parse)
+    var seed: UInt64 = 1
 
     func validate() throws {
         guard alpha > 0, alpha < 1 else { throw ValidationError("--alpha must be between 0 and 1 (got \(alpha))") }
@@ -51,7 +56,13 @@ struct PlanCommand: ParsableCommand {
         if let variations, !(2...100).contains(variations) {
             throw ValidationError("--variations must be from 2 to 100, control included (got \(variations))")
         }
+        if let mean, !(mean > 0 && mean.isFinite) {
+            throw ValidationError("--mean must be above 0 (got \(mean)): a relative lift needs a positive baseline")
+        }
         if let effect, effect == 0 || !effect.isFinite { throw ValidationError("--effect must be a lift other than 0, e.g. 0.03") }
+        if let effect, effect <= -1 {
+            throw ValidationError("--effect must be above -1, a lift of −100 % (got \(effect)); e.g. -0.05 for −5 %")
+        }
         if let days, !(days > 0 && days.isFinite) { throw ValidationError("--days must be above 0 (got \(days))") }
         if !(sequentialTuning >= 1 && sequentialTuning <= 1e12) {
             throw ValidationError("--sequential-tuning must be from 1 to 10¹² (got \(sequentialTuning))")
@@ -63,6 +74,10 @@ struct PlanCommand: ParsableCommand {
                 throw ValidationError("--sizes is a comma-separated list of users per run, each at least 20, e.g. 500,1000 (got '\(sizes)')")
             }
             return
+        }
+        guard power > alpha else {
+            throw ValidationError("--power must be above --alpha (got \(power) and \(alpha)): with no lift at all, a test is "
+                                  + "significant with probability α")
         }
         let given = [rate != nil, mean != nil || stddev != nil, log != nil].filter { $0 }.count
         guard given == 1 else {
@@ -80,18 +95,23 @@ struct PlanCommand: ParsableCommand {
     func run() throws {
         if simulate { return try measure() }
         var baseline = Baseline(name: metric ?? "metric", kind: rate != nil ? "rate" : "mean",
-                                mean: rate ?? mean ?? 0, variance: rate.map { $0 * (1 - $0) } ?? pow(stddev ?? 0, 2),
+                                mean: rate ?? mean ?? 0, standardDeviation: rate.map { ($0 * (1 - $0)).squareRoot() } ?? stddev ?? 0,
                                 trafficPerDay: traffic, variations: variations ?? 2, smallestShare: nil)
         if let log, let experiment { baseline = try Baseline.estimate(log: log, experiment: experiment, metric: metric,
                                                                        folder: experiments, traffic: traffic, variations: variations) }
-        let settings = PowerSettings(mean: baseline.mean, variance: baseline.variance, alpha: alpha,
+        var settings = PowerSettings(mean: baseline.mean, standardDeviation: baseline.standardDeviation, alpha: alpha,
                                      sequentialTuning: sequential ? sequentialTuning : nil)
+        settings.isProportion = baseline.kind == "rate"
         print(baseline.description + String(format: ", α %g, power %g %%, ", alpha, power * 100)
               + (sequential ? String(format: "sequential (tuning %g)", sequentialTuning) : "fixed horizon"))
         let perVariation = baseline.trafficPerDay.map { $0 * (baseline.smallestShare ?? 1 / Double(baseline.variations)) }
         if let perVariation, let traffic = baseline.trafficPerDay {
             print("traffic \(grouped(traffic)) units a day into the experiment, \(baseline.variations) variations: "
                   + "\(grouped(perVariation)) a day in the smallest")
+        }
+        if let problem = settings.problem(effect: effect) {
+            printError("cannot plan for \(baseline.name): \(problem)")
+            throw ExitCode(1)
         }
         if let effect {
             guard let units = PowerAnalysis.unitsNeeded(effect: effect, power: power, settings) else {
@@ -108,6 +128,11 @@ struct PlanCommand: ParsableCommand {
         }
         for day in days.map({ [$0] }) ?? [7, 14, 28] {
             let units = (perVariation * day).rounded(.down)
+            guard units.isFinite else {
+                printError(String(format: "in %g days at --traffic %g: more units than a number holds; give fewer days or less traffic",
+                                  day, baseline.trafficPerDay ?? 0))
+                throw ExitCode(1)
+            }
             let mde = PowerAnalysis.minimumDetectableEffect(power: power, units: units, settings)
             print(String(format: "in %g days (%@ units per variation): ", day, grouped(units))
                   + (mde.map { "lifts of \(percent($0)) or more" } ?? "too few units for any lift (σ²k²/μ² ≥ N)"))
@@ -124,18 +149,18 @@ struct PlanCommand: ParsableCommand {
         options.alpha = alpha
         options.sequentialTuning = sequential ? sequentialTuning : nil
         let rows: [PowerSimulation.Row]
+        let progress = ProgressLine("run")
+        progress.update(0, of: options.sizes.count * runs)
         do {
             rows = try PowerSimulation.run(options, population: inputs.population, experiments: inputs.experiments,
                                            catalog: inputs.catalog, registry: inputs.registry,
-                                           folder: NSTemporaryDirectory(), progress: { done, total in
-                if isatty(STDERR_FILENO) == 1 { printError("\rrun \(done)/\(total)", prefix: false, newline: false) }
-            })
+                                           folder: NSTemporaryDirectory(), progress: progress.update)
         } catch {
-            if isatty(STDERR_FILENO) == 1 { printError("", prefix: false) }
+            progress.finish()
             printError(String(describing: error))
             throw ExitCode(1)
         }
-        if isatty(STDERR_FILENO) == 1 { printError("", prefix: false) }
+        progress.finish()
         print("measured power of \(experiment ?? "") (\(runs) runs per size, α \(alpha)"
               + (sequential ? ", sequential" : "") + "; population \(inputs.populationPath)):")
         print("users   units/variation   mean lift   measured power (95% interval)   analytic power")
@@ -150,7 +175,11 @@ struct PlanCommand: ParsableCommand {
     private func grouped(_ value: Double) -> String {
         abs(value) < 1e15 ? Int(value.rounded()).formatted(.number.grouping(.automatic)) : String(format: "%.3g", value)
     }
-    private func percent(_ value: Double) -> String { String(format: "%+.2f %%", value * 100) }
+    /// A lift in percent; one too small for two decimals, or too large to write out, with three
+    /// significant digits.
+    private func percent(_ value: Double) -> String {
+        String(format: abs(value) < 0.00005 || abs(value) >= 1e4 ? "%+.3g %%" : "%+.2f %%", value * 100)
+    }
 }
 
 /// A metric's baseline for planning: given, or estimated from a log's control variation.
@@ -158,14 +187,18 @@ struct Baseline {
     var name: String
     var kind: String
     var mean: Double
-    var variance: Double
+    var standardDeviation: Double
     var trafficPerDay: Double?
     var variations: Int
     /// The smallest variation's share of the units (from a log); nil for equal shares.
     var smallestShare: Double?
 
+    /// The metric, its baseline and per-unit variance (as the square of the standard deviation
+    /// when the variance itself is beyond a double).
     var description: String {
-        String(format: "%@ (%@ %.4g, variance %.4g per unit)", name, kind, mean, variance)
+        let variance = standardDeviation * standardDeviation
+        return String(format: "%@ (%@ %.4g, variance %@ per unit)", name, kind, mean,
+                      variance.isFinite ? String(format: "%.4g", variance) : String(format: "(%.4g)²", standardDeviation))
     }
 
     /// The control's figure and per-unit variance of `metric` in `experiment`, and units a day.
@@ -199,7 +232,7 @@ struct Baseline {
             perDay = Double(units) / days
         }
         let smallest = found.variations.map(\.units).min() ?? 0
-        return Baseline(name: figure.metric, kind: figure.type, mean: figure.value, variance: figure.unitVariance,
+        return Baseline(name: figure.metric, kind: figure.type, mean: figure.value, standardDeviation: figure.unitVariance.squareRoot(),
                         trafficPerDay: perDay, variations: variations ?? found.variations.count,
                         smallestShare: variations == nil && units > 0 ? Double(smallest) / Double(units) : nil)
     }

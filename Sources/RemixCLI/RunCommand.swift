@@ -25,7 +25,8 @@ struct RunCommand: ParsableCommand {
     @Option(help: "The platform to run on: phone or tablet (default: the app's first platform).")
     var platform: String?
 
-    @Option(help: "Seed for the session's randomness (e.g. new advert ids).")
+    @Option(parsing: .unconditional, help: "Seed for the session's randomness (e.g. new advert ids).",
+            transform: SeedArgument.parse)
     var seed: UInt64 = 1
 
     @Option(name: .customLong("slot"),
@@ -78,7 +79,8 @@ struct RunCommand: ParsableCommand {
             throw ExitCode(1)
         }
         var platform = self.platform
-        let echo = TerminalEventEcho(write: writeOut)
+        let output = HeldOutput()
+        let echo = TerminalEventEcho(write: output.write)
         let sessionLog = log.map { _ in
             TerminalSessionLog(echo: echo, session: "t\(TerminalSessionLog.now())-\(getpid())", user: user)
         }
@@ -124,12 +126,12 @@ struct RunCommand: ParsableCommand {
         }
         let outcome = try runInTerminal(
             app: app, platform: platform, registry: registry, seed: seed, chooser: chooser,
-            events: events, route: opening, rehearsal: rehearsal,
+            events: events, output: output, route: opening, rehearsal: rehearsal,
             observe: { session in session.window.addTransitionObserver { sessionLog?.record($0) } }
         ) {
             for decision in experimentChooser?.decisions.values.flatMap({ $0 }) ?? [] {
                 let variation = decision.variation.map { " variation \($0) → \(decision.feature ?? "")" } ?? ""
-                print("experiment \(decision.experiment):\(variation) (\(decision.rule))")
+                output.write("experiment \(decision.experiment):\(variation) (\(decision.rule))\n")
             }
         }
         for warning in RegexBudget.takeWarnings() { printError(warning) }

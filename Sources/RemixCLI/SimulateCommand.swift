@@ -30,7 +30,7 @@ struct SimulateCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "The same as --users (with one visit per user, users and sessions are equal).")
     var sessions: Int?
 
-    @Option(parsing: .unconditional, help: "The run's seed.")
+    @Option(parsing: .unconditional, help: "The run's seed.", transform: SeedArgument.parse)
     var seed: UInt64 = 1
 
     @Option(parsing: .unconditional, help: "Worker threads, at most the number of cores (default: the number of cores).")
@@ -60,7 +60,7 @@ struct SimulateCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "With a store: seconds to keep retrying after the connection is lost.")
     var retrySeconds: Double = 30
 
-    @Option(help: "Run only part I of N of the user indices, e.g. 2/4.")
+    @Option(parsing: .unconditional, help: "Run only part I of N of the user indices, e.g. 2/4.")
     var shard: String?
 
     @Flag(help: "Append to the log instead of replacing it.")

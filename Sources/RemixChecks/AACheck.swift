@@ -27,26 +27,42 @@ public enum AACheck {
         public init(experiment: String) { self.experiment = experiment }
     }
 
+    /// One rule the check passes or fails on: the figure it reads and what that figure must satisfy.
+    public struct Gate: Sendable, Equatable {
+        /// The figure, e.g. `false positives  17 of 200 = 0.085, 99.9% interval 0.045–0.157`.
+        public var figure: String
+        /// What the figure must satisfy, e.g. `α = 0.05 lies in the interval` (for a figure that is
+        /// not checked, why not).
+        public var rule: String
+        /// False for a figure that is shown but not checked (the sequential test's p-values).
+        public var applies = true
+        /// Whether the figure satisfies the rule.
+        public var passed: Bool
+    }
+
     /// What the runs showed.
     public struct Result: Sendable {
         public var runs: Int
         /// Runs whose first treatment-vs-control comparison was significant (unadjusted p < α).
         public var falsePositives: Int
-        /// The false-positive rate's 95 % interval, as reported.
-        public var falsePositiveInterval: ClosedRange<Double>
-        /// The 99.9 % interval the check passes or fails on, so that a sound pipeline fails it about
-        /// once in a thousand checks rather than once in twenty.
+        /// The false-positive rate's 99.9 % interval, which the check tests α against, so that a
+        /// sound pipeline fails it about once in a thousand checks rather than once in twenty.
         public var gateInterval: ClosedRange<Double>
         public var srmAlarms: Int
+        /// The sample-ratio alarm rate's 99.9 % interval.
         public var srmInterval: ClosedRange<Double>
         /// Kolmogorov–Smirnov distance of the p-values from uniform, and its p-value.
         public var ksDistance: Double
         public var ksPValue: Double
         public var pValues: [Double]
-        /// Why the check fails; empty when it passes.
-        public var failures: [String]
+        /// The gates in the order reported: false positives, sample-ratio alarms, uniformity.
+        public var gates: [Gate]
 
         public var falsePositiveRate: Double { runs > 0 ? Double(falsePositives) / Double(runs) : 0 }
+        /// Why the check fails, one sentence per failed gate; empty when it passes.
+        public var failures: [String] {
+            gates.filter { $0.applies && !$0.passed }.map { "\($0.figure); gate: \($0.rule) — it does not" }
+        }
         public var passed: Bool { failures.isEmpty }
     }
 
@@ -98,7 +114,8 @@ public enum AACheck {
                          peeking: options.looks > 1, sequential: options.sequentialTuning != nil)
     }
 
-    /// The interval tests and the uniformity test over the runs' results.
+    /// The gates over the runs' results: α in the false-positive rate's 99.9 % interval, sample-ratio
+    /// alarms not demonstrably above their threshold, uniform p-values (Kolmogorov–Smirnov p ≥ 0.001).
     /// With `peeking` (several looks per run) or a `sequential` test the false-positive rate must
     /// only stay at or below α, and the sequential test's p-values, conservative by design, are not
     /// tested for uniformity.
@@ -107,25 +124,25 @@ public enum AACheck {
         let atMost = peeking || sequential
         let runs = pValues.count
         let (distance, ksP) = KolmogorovSmirnov.uniform(pValues)
-        var result = Result(runs: runs, falsePositives: falsePositives,
-                            falsePositiveInterval: Wilson.interval(falsePositives, of: runs),
-                            gateInterval: Wilson.interval(falsePositives, of: runs, z: Wilson.gateZ),
-                            srmAlarms: alarms, srmInterval: Wilson.interval(alarms, of: runs),
-                            ksDistance: distance, ksPValue: ksP, pValues: pValues, failures: [])
-        let interval = result.gateInterval
-        if atMost ? interval.lowerBound > alpha : !interval.contains(alpha) {
-            result.failures.append(String(format: "false-positive rate %.3f (99.9%% interval %.3f–%.3f) is not consistent with %@α = %g",
-                                          result.falsePositiveRate, interval.lowerBound, interval.upperBound,
-                                          atMost ? "at most " : "", alpha))
-        }
-        if Wilson.interval(alarms, of: runs, z: Wilson.gateZ).lowerBound > srmThreshold {
-            result.failures.append(String(format: "sample-ratio alarms in %d of %d runs, more than the %g expected",
-                                          alarms, runs, srmThreshold))
-        }
-        if ksP < 0.001, !sequential {
-            result.failures.append(String(format: "p-values are not uniform (Kolmogorov–Smirnov D = %.3f, p = %.2g)", distance, ksP))
-        }
-        return result
+        let interval = Wilson.interval(falsePositives, of: runs, z: Wilson.gateZ)
+        let srmInterval = Wilson.interval(alarms, of: runs, z: Wilson.gateZ)
+        let rate = runs > 0 ? Double(falsePositives) / Double(runs) : 0
+        let gates = [
+            Gate(figure: String(format: "false positives  %d of %d = %.3f, 99.9%% interval %.3f–%.3f",
+                                falsePositives, runs, rate, interval.lowerBound, interval.upperBound),
+                 rule: atMost ? String(format: "the interval's lower end is at most α = %g", alpha)
+                     : String(format: "α = %g lies in the interval", alpha),
+                 passed: atMost ? interval.lowerBound <= alpha : interval.contains(alpha)),
+            Gate(figure: String(format: "SRM alarms       %d of %d (p < %g), 99.9%% interval %.3f–%.3f",
+                                alarms, runs, srmThreshold, srmInterval.lowerBound, srmInterval.upperBound),
+                 rule: String(format: "the interval's lower end is at most %g", srmThreshold),
+                 passed: srmInterval.lowerBound <= srmThreshold),
+            Gate(figure: String(format: "p-values uniform Kolmogorov–Smirnov D = %.3f, p = %.3g", distance, ksP),
+                 rule: sequential ? "sequential p-values are conservative by design" : "p ≥ 0.001",
+                 applies: !sequential, passed: ksP >= 0.001),
+        ]
+        return Result(runs: runs, falsePositives: falsePositives, gateInterval: interval, srmAlarms: alarms,
+                      srmInterval: srmInterval, ksDistance: distance, ksPValue: ksP, pValues: pValues, gates: gates)
     }
 }
 

@@ -35,7 +35,7 @@ public struct FeatureListing {
             lines.append("    platforms: \(app.platforms.joined(separator: ", "))")
             lines.append("    attributes: \(app.attributes.joined(separator: ", "))")
             for slot in app.slots {
-                let fillers = features.filter { $0.role == slot.role }.map(\.name)
+                let fillers = registry.fillers(role: slot.role)
                 lines.append("    slot \(slot.name) [\(slot.role)] default \(slot.defaultFeature) — \(slot.summary)")
                 lines.append("      can be filled by: \(fillers.joined(separator: ", "))")
             }

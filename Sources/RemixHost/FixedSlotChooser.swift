@@ -18,7 +18,7 @@ public final class FixedSlotChooser: SlotChooser {
             guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
                 throw SlotSpecError(spec: spec)
             }
-            try registry.check(feature: parts[1], fills: parts[0], of: app)
+            _ = try registry.filler(named: parts[1], for: registry.slot(parts[0], of: app), of: app)
             fillers[parts[0]] = parts[1]
         }
         self.fillers = fillers

@@ -17,18 +17,27 @@ public enum RouteExplorer {
     /// Explores `app` on `platform` to `depth` taps and at most `limit` states. `session` makes a
     /// fresh, unstarted session (the same features each time).
     public static func explore(depth: Int, limit: Int, session makeSession: @escaping () throws -> AppSession) throws -> [Listing] {
-        var states: [String: Route] = [:], order: [String] = []
+        try states(depth: depth, limit: limit, session: makeSession).map { route in
+            let session = try makeSession()
+            session.start()
+            return Listing(route: route, problem: Self.problem(opening: route, in: session, rehearsal: makeSession))
+        }
+    }
+
+    /// The states reached by taps from the first screen, breadth first (the first screen's own
+    /// state first), to `depth` taps and at most `limit` states.
+    public static func states(depth: Int, limit: Int, session makeSession: () throws -> AppSession) throws -> [Route] {
+        var seen: Set<String> = [], states: [Route] = []
         var frontier: [[UserInput]] = [[]]
-        for _ in 0...depth where !frontier.isEmpty && order.count < limit {
+        for _ in 0...depth where !frontier.isEmpty && states.count < limit {
             var next: [[UserInput]] = []
-            for path in frontier where order.count < limit {
+            for path in frontier where states.count < limit {
                 let session = try makeSession()
                 session.start()
                 guard replay(path, in: session) else { continue }
                 let route = Route(session.window.state)
-                guard states[route.description] == nil else { continue }
-                states[route.description] = route
-                order.append(route.description)
+                guard seen.insert(route.description).inserted else { continue }
+                states.append(route)
                 guard let panel = session.window.frontPanel else { continue }
                 let fill = panel.content.fields.filter(\.value.isEmpty).map { UserInput.edit(fieldID: $0.id, text: exampleText) }
                 for item in panel.content.items { next.append(path + [.select(itemID: item.id)]) }
@@ -36,14 +45,7 @@ public enum RouteExplorer {
             }
             frontier = next
         }
-        var listings: [Listing] = []
-        for key in order {
-            guard let route = states[key] else { continue }
-            let session = try makeSession()
-            session.start()
-            listings.append(Listing(route: route, problem: Self.problem(opening: route, in: session, rehearsal: makeSession)))
-        }
-        return listings
+        return states
     }
 
     /// Why `route` cannot be opened in `session`; nil when it opens.

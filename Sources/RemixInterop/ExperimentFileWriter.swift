@@ -161,12 +161,25 @@ enum ExperimentFileWriter {
     static func scalar(_ text: String) -> String { quoted(text) }
 
     private static func quoted(_ text: String) -> String {
-        isPlainSafe(text, allowDollar: false) ? text : PayloadJSON.string(text)
+        isPlainSafe(text, allowDollar: false) ? text : doubleQuoted(text)
     }
 
     /// A mapping key: plain when safe (including `$or`), otherwise double-quoted.
     static func key(_ text: String) -> String {
-        isPlainSafe(text, allowDollar: true) ? text : PayloadJSON.string(text)
+        isPlainSafe(text, allowDollar: true) ? text : doubleQuoted(text)
+    }
+
+    /// A YAML double-quoted string that reads back as `text`: JSON's escapes (valid in YAML), and
+    /// escaped as well what YAML would not read as it is — NEL, U+2028 and U+2029 are line breaks
+    /// there (folded into a space), and DEL, the C1 controls, U+FEFF, U+FFFE and U+FFFF are not
+    /// printable.
+    private static func doubleQuoted(_ text: String) -> String {
+        JSONText.quoted(text) { scalar in
+            switch scalar.value {
+            case 0x7F...0x9F, 0x2028, 0x2029, 0xFEFF, 0xFFFE, 0xFFFF: true
+            default: false
+            }
+        }
     }
 
     private static let reserved: Set<String> = ["true", "false", "null", "yes", "no", "on", "off", "y", "n", "~"]

@@ -114,16 +114,11 @@ struct GrowthBookRuleReader {
             problems.append("\(label): \(error.message)")
             return nil
         }
-        let fillers = registry.features.filter { $0.role == slot.role }.map(\.name)
-        guard let feature = try? registry.feature(named: read.feature) else {
-            problems.append("\(label) names no registered feature '\(read.feature)'"
-                            + NameSuggestion.hint(for: read.feature, among: fillers, noun: "\(app.name)/\(slot.name) feature")
-                            + "; fix the value in GrowthBook, or load the plugin that provides it with --plugins")
-            return nil
-        }
-        guard feature.role == slot.role else {
-            problems.append("\(label): " + RegistryError.wrongRole(feature: feature.name, role: feature.role,
-                                                                   slot: slot.name, expected: slot.role).description)
+        let feature: FeatureDescriptor
+        do {
+            feature = try registry.filler(named: read.feature, for: slot, of: app.name)
+        } catch {
+            problems.append("\(label): \(error)" + (error is UnknownFillerError ? "; or fix the value in GrowthBook" : ""))
             return nil
         }
         var parameters: [String: ParameterValue] = [:]

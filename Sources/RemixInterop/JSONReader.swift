@@ -10,6 +10,8 @@ struct JSONReader {
         let message: String
         let line: Int
         let column: Int
+        /// Whether the text is not JSON at all; false for JSON that Remix cannot keep as it is.
+        var isSyntax = true
 
         var description: String { "line \(line), column \(column): \(message)" }
     }
@@ -188,6 +190,7 @@ struct JSONReader {
     }
 
     private mutating func escape() throws(Failure) -> Unicode.Scalar {
+        let backslash = index - 1
         guard let byte = current else { throw failure("a string is not closed") }
         index += 1
         switch byte {
@@ -206,13 +209,23 @@ struct JSONReader {
                 let save = index
                 index += 2
                 let low = try hex4()
-                if (0xDC00..<0xE000).contains(low) {
-                    return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)) ?? "\u{FFFD}"
+                if (0xDC00..<0xE000).contains(low), let pair = Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)) {
+                    return pair
                 }
                 index = save
             }
-            // A lone surrogate has no scalar; JavaScript would keep it, we keep a replacement.
-            return Unicode.Scalar(high) ?? "\u{FFFD}"
+            // A lone surrogate is no character: a Swift string cannot hold it, and a replacement
+            // would hash and compare unlike GrowthBook's JavaScript SDK, which keeps the code unit.
+            guard let scalar = Unicode.Scalar(high) else {
+                index = backslash
+                let escape = String(decoding: bytes[backslash..<backslash + 6], as: UTF8.self)
+                var refusal = failure("\(escape) is half of a UTF-16 surrogate pair without its other half, which Remix "
+                                      + "cannot keep (GrowthBook's JavaScript SDK would hash it as it is); remove it, or "
+                                      + "write the whole pair")
+                refusal.isSyntax = false
+                throw refusal
+            }
+            return scalar
         default:
             index -= 1
             throw failure("unknown escape '\\\(Character(Unicode.Scalar(byte)))'")

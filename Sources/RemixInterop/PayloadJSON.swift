@@ -25,6 +25,8 @@ public enum PayloadJSON {
         }
         do {
             return try JSONReader.parse(Array(data))
+        } catch where !error.isSyntax {
+            throw ReadError(file: file, message: error.description)
         } catch {
             throw ReadError(file: file, message: "not valid JSON (\(error.description)); expected a GrowthBook SDK "
                             + "payload such as GrowthBook's /api/features/<client key> returns")

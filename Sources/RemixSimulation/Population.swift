@@ -50,12 +50,20 @@ public struct Population: Sendable {
 
     /// The index of an element of `items` drawn with chances proportional to `weight` (the last
     /// one when rounding leaves the point past the end), without building a list of weights.
+    ///
+    /// The weights are scaled by the power of two that brings the largest into [1, 2): their sum
+    /// then neither overflows (three weights of 10³⁰⁸ made it infinite, and every draw the last)
+    /// nor loses the precision subnormal weights lack (two of 5·10⁻³²⁴ split 25/75). Scaling by a power
+    /// of two is exact for any weights a file would give, so every draw is the one unscaled weights
+    /// gave, and logs stay as they were.
     static func pick<Items: Collection>(_ items: Items, weight: (Items.Element) -> Double,
                                         _ random: inout SeededGenerator) -> Int where Items.Index == Int {
-        let total = items.reduce(0) { $0 + weight($1) }
+        let largest = items.reduce(0) { max($0, weight($1)) }
+        let exponent = largest > 0 ? -Int(largest.exponent) : 0
+        let total = items.reduce(0) { $0 + Double(sign: .plus, exponent: exponent, significand: weight($1)) }
         var point = Double(random.next() >> 11) * 0x1.0p-53 * total
         for index in items.indices {
-            let share = weight(items[index])
+            let share = Double(sign: .plus, exponent: exponent, significand: weight(items[index]))
             if point < share { return index }
             point -= share
         }

@@ -4,6 +4,7 @@ import Foundation
 import RemixExperiments
 import RemixHost
 import RemixSimulation
+import RemixTestSupport
 import Testing
 
 /// `remix check aa`: the shipped engine passes its own A/A check, and an analysis that halves the
@@ -63,6 +64,34 @@ import Testing
                                          registry: registry, folder: folder)
         #expect(sequential.passed, "\(sequential.failures)")
         #expect(sequential.falsePositiveRate <= 0.05)
+    }
+
+    /// 17 false positives in 200 runs: α = 0.05 is outside the 95 % interval (0.054–0.132) but inside
+    /// the 99.9 % one the check passes on — what is printed is that interval and that gate.
+    @Test func eachGateSaysWhatItTestsAndAgreesWithItsVerdict() throws {
+        let pValues = (0..<200).map { Double($0) / 200 + 0.0025 }
+        let result = AACheck.summarize(pValues: pValues, falsePositives: 17, alarms: 0, alpha: 0.05)
+        #expect(result.passed, "\(result.failures)")
+        #expect(result.gates.map(\.rule) == ["α = 0.05 lies in the interval", "the interval's lower end is at most 0.001", "p ≥ 0.001"])
+        #expect(result.gates[0].figure == "false positives  17 of 200 = 0.085, 99.9% interval 0.040–0.173")
+        #expect(result.gateInterval.contains(0.05) && !Wilson.interval(17, of: 200).contains(0.05))
+        let failing = AACheck.summarize(pValues: pValues, falsePositives: 60, alarms: 0, alpha: 0.05)
+        #expect(failing.failures == ["false positives  60 of 200 = 0.300, 99.9% interval 0.206–0.415; "
+                                        + "gate: α = 0.05 lies in the interval — it does not"])
+    }
+
+    /// `remix check aa` prints each figure with its gate on standard output, and its progress on
+    /// standard error only (it was silent when standard error is not a terminal).
+    @Test func theCommandPrintsItsGatesAndShowsProgressOnStandardError() throws {
+        let result = try RemixProcess.run(["check", "aa", "--runs", "10", "--users", "100", "--jobs", "1"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        try #require(lines.count == 8 && lines.last == "passed", "\(result.stdout)")
+        #expect(lines[2] == "    gate: α = 0.05 lies in the interval — ok", "\(result.stdout)")
+        #expect(lines[4] == "    gate: the interval's lower end is at most 0.001 — ok", "\(result.stdout)")
+        #expect(lines[6] == "    gate: p ≥ 0.001 — ok", "\(result.stdout)")
+        #expect(!result.stdout.contains("A/A run"))
+        #expect(result.stderr == (0...10).map { "A/A run \($0)/10\n" }.joined(), "\(result.stderr)")
     }
 
     @Test func wilsonAndKolmogorovSmirnovAgreeWithKnownValues() {

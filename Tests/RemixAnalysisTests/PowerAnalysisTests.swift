@@ -79,4 +79,53 @@ import Testing
             #expect(result.status != 0 && result.stderr.contains(message), "\(arguments): \(result.stderr)")
         }
     }
+
+    /// A metric's unit does not change the plan: the same coefficient of variation at any scale
+    /// needs the same units (σ²μ_B² and μ⁴ overflowed at 10⁷⁸ and underflowed at 10⁻¹⁵⁰, and the
+    /// search then stopped at its first guess, 2).
+    @Test(arguments: [1e-150, 1e-40, 1e-5, 1e5, 1e40, 1e78, 1e150])
+    func theAnswerDoesNotDependOnTheMetricsScale(scale: Double) throws {
+        let unit = try #require(PowerAnalysis.unitsNeeded(effect: 0.1, power: 0.8, PowerSettings(mean: 1, variance: 1)))
+        let scaled = PowerSettings(mean: scale, variance: scale * scale)
+        #expect(PowerAnalysis.unitsNeeded(effect: 0.1, power: 0.8, scaled) == unit, "scale \(scale)")
+        let mde = try #require(PowerAnalysis.minimumDetectableEffect(power: 0.8, units: 5000, PowerSettings(mean: 1, variance: 1)))
+        let scaledMDE = try #require(PowerAnalysis.minimumDetectableEffect(power: 0.8, units: 5000, scaled))
+        #expect(abs(scaledMDE - mde) < 1e-12 * mde, "scale \(scale): \(scaledMDE) vs \(mde)")
+    }
+
+    /// At the edges the plan is right or refused, never a confident wrong number.
+    @Test func extremesArePlannedOrRefused() throws {
+        let cases: [(arguments: [String], status: Int32, output: String)] = [
+            (["--mean", "1e78", "--stddev", "1e78", "--effect", "0.1"], 0, "1,735 units per variation"),
+            (["--mean", "1", "--stddev", "1", "--effect", "0.1"], 0, "1,735 units per variation"),
+            (["--mean", "1e200", "--stddev", "1e200", "--effect", "0.1"], 0, "variance (1e+200)² per unit"),
+            (["--mean", "1e-300", "--stddev", "1e-300", "--effect", "0.1"], 0, "1,735 units per variation"),
+            (["--rate", "1e-150", "--effect", "0.03"], 1, "no sample size up to 10¹² units per variation"),
+            (["--mean", "1", "--stddev", "1e-200", "--effect", "0.1"], 0, ": 2 units per variation"),
+            (["--mean", "1", "--stddev", "1e200", "--effect", "0.1"], 1, "no sample size up to 10¹² units per variation"),
+            (["--rate", "0.5", "--effect", "1e-300"], 1, "detects a lift of +1e-298 %"),
+            (["--rate", "0.5", "--effect", "1e300"], 1, "a rate of 0.5 cannot rise by 1e+302 %"),
+            // Δ/σ_Δ tends to √N/(σ/μ): √N ≥ z₀.₉₇₅ + z₀.₈ = 2.80 at N = 8.
+            (["--mean", "1", "--stddev", "1", "--effect", "1e300"], 0, "lift of +1e+302 %: 8 units per variation"),
+            (["--rate", "0.999", "--effect", "0.03"], 1, "a rate of 0.999 cannot rise by 3.0"),
+            (["--rate", "0.999", "--effect=-0.03"], 0, "units per variation"),
+            (["--rate", "0.5", "--effect=-1"], 1, "--effect must be above -1"),
+            (["--mean=-5", "--stddev", "1", "--effect", "0.1"], 1, "--mean must be above 0"),
+            (["--mean", "0", "--stddev", "1", "--effect", "0.1"], 1, "--mean must be above 0"),
+            (["--rate", "0.5", "--effect", "0.1", "--power", "0.02"], 1, "--power must be above --alpha"),
+            (["--rate", "0.5", "--traffic", "1e308", "--days", "1e308"], 1, "more units than a number holds"),
+            // 1 − α/2 is 1 in a double for α below 10⁻¹⁶, so z is read from the lower tail: 8.574 and
+            // 37.066, and the textbook formula (z + 0.8416)² · 2.21 / 0.01 gives 19,592.3 and 317,570.7.
+            (["--rate", "0.5", "--effect", "0.1", "--alpha", "1e-17"], 0, ": 19,593 units per variation"),
+            (["--rate", "0.5", "--effect", "0.1", "--alpha", "1e-300"], 0, ": 317,571 units per variation"),
+            (["--rate", "0.5", "--effect", "0.1", "--alpha", "5e-324"], 1, "α = 5e-324 is too small"),
+            (["--rate", "0.5", "--traffic", "1e300", "--days", "1e8", "--sequential"], 0,
+             "in 1e+08 days (5e+307 units per variation): lifts of +7.61e-151 % or more"),
+        ]
+        for (arguments, status, output) in cases {
+            let result = try RemixProcess.run(["plan"] + arguments)
+            #expect(result.status == status, "\(arguments): \(result.stdout) \(result.stderr)")
+            #expect((result.stdout + result.stderr).contains(output), "\(arguments): \(result.stdout) \(result.stderr)")
+        }
+    }
 }

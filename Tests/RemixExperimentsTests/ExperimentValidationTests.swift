@@ -35,7 +35,10 @@ import Testing
             "{key: manual, feature: ManualGroupInsertion}", "{key: auto, feature: AutoGroupInsertio}",
         ]))
         expectDiagnostic(feature.diagnostics, at: "k.yaml:7:26",
-                         "unknown feature 'AutoGroupInsertio'; did you mean 'AutoGroupInsertion'?", in: f3)
+                         "unknown feature 'AutoGroupInsertio'; a plugin may provide it: load one with --plugins PATH or "
+                            + "REMIX_PLUGIN_PATH=PATH (`remix features` lists what is loaded); did you mean 'AutoGroupInsertion'? "
+                            + "(known marketplace/insertion features: AlternatingInsertion, AutoGroupInsertion, ManualGroupInsertion)",
+                         in: f3)
         #expect(feature.errorCount == 1)
     }
 
@@ -72,6 +75,8 @@ import Testing
         ("weights: [0.5, 0.6]", "8:10", .error, "the weights add up to 1.1, not 1"),
         ("weights: [0.3, 0.3]", "8:10", .error, "the weights add up to 0.6, not 1"),
         ("weights: [-0.5, 1.5]", "8:10", .error, "each weight must be between 0 and 1"),
+        // GrowthBook's weights are shares of 1, so none can overflow a sum (a population's can).
+        ("weights: [1e308, 1e308]", "8:10", .error, "each weight must be between 0 and 1"),
         ("coverage: 1.5", "8:11", .error, "coverage must be between 0 and 1, not 1.5"),
         ("coverage: -0.1", "8:11", .error, "coverage must be between 0 and 1, not -0.1"),
         ("namespace: [ns, 0.5, 0.5]", "8:12", .error, "a namespace range needs 0 ≤ start < end ≤ 1"),

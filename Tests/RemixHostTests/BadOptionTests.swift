@@ -47,6 +47,47 @@ import Testing
         (["run", "--log", "/no/such/folder/x.jsonl"], "the folder /no/such/folder does not exist"),
     ]
 
+    /// A negative number reaches every numeric option (ArgumentParser took `-0.05` for an option and
+    /// said "Missing value"), and is refused, where it means nothing, by a message naming the option.
+    static let negativeNumbers: [([String], String)] = [
+        (["check", "aa", "--runs", "-5"], "--runs must be at least 10 (got -5)"),
+        (["check", "aa", "--users", "-5"], "--users must be at least 20 (got -5)"),
+        (["check", "aa", "--alpha", "-0.5"], "--alpha must be between 0 and 1 (got -0.5)"),
+        (["check", "aa", "--looks", "-1"], "--looks must be between 1 and 100 (got -1)"),
+        (["check", "aa", "--jobs", "-1"], "--jobs must be at least 1 (got -1)"),
+        (["check", "aa", "--seed", "-1"], "'-1' is invalid for '--seed <seed>': a seed is a whole number from 0 to 18446744073709551615"),
+        (["plan", "--rate", "-0.5"], "--rate must be between 0 and 1 (got -0.5)"),
+        (["plan", "--mean", "-5", "--stddev", "1"], "--mean must be above 0 (got -5.0)"),
+        (["plan", "--mean", "5", "--stddev", "-1"], "--stddev must be above 0 (got -1.0)"),
+        (["plan", "--rate", "0.5", "--traffic", "-5"], "--traffic must be above 0 units a day (got -5.0)"),
+        (["plan", "--rate", "0.5", "--variations", "-2"], "--variations must be from 2 to 100, control included (got -2)"),
+        (["plan", "--rate", "0.5", "--traffic", "5", "--days", "-7"], "--days must be above 0 (got -7.0)"),
+        (["plan", "--rate", "0.5", "--power", "-0.8"], "--power must be between 0 and 1 (got -0.8)"),
+        (["plan", "--rate", "0.5", "--alpha", "-0.05"], "--alpha must be between 0 and 1 (got -0.05)"),
+        (["plan", "--rate", "0.5", "--sequential", "--sequential-tuning", "-5"], "--sequential-tuning must be from 1 to 10¹² (got -5.0)"),
+        (["plan", "--rate", "0.5", "--effect", "-1.5"], "--effect must be above -1, a lift of −100 % (got -1.5)"),
+        (["plan", "--simulate", "--experiment", "insertion-flow", "--sizes", "-500"], "--sizes is a comma-separated list"),
+        (["plan", "--simulate", "--experiment", "insertion-flow", "--runs", "-1"], "--runs must be at least 10 (got -1)"),
+        (["plan", "--seed", "-1"], "a seed is a whole number from 0 to 18446744073709551615"),
+        (["run", "--seed", "-1"], "a seed is a whole number from 0 to 18446744073709551615"),
+        (["simulate", "--shard", "-1/4"], "--shard must be I/N with 1 ≤ I ≤ N, e.g. 2/4 (got '-1/4')"),
+        (["simulate", "--retry-seconds", "-5", "--log", "postgresql://localhost/remix"], "--retry-seconds must be 0 or more (got -5.0)"),
+        (["routes", "--depth", "-1"], "--depth must be 0 to 12 (got -1)"),
+        (["assign", "insertion-flow", "--force", "-1"], "--force: experiment 'insertion-flow' has no variation '-1'"),
+    ]
+
+    @Test(arguments: negativeNumbers)
+    func negativeNumbersAreReadAndRefusedWhereTheyMeanNothing(arguments: [String], message: String) throws {
+        try badInputExitsOneWithAMessage(arguments: arguments, message: message)
+    }
+
+    /// Where a negative number means something, it is taken: a fall to detect.
+    @Test func aNegativeLiftIsPlannedFor() throws {
+        let result = try RemixProcess.run(["plan", "--rate", "0.5", "--effect", "-0.05"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("to detect a lift of -5.00 %: 5,973 units per variation"), "\(result.stdout)")
+    }
+
     @Test(arguments: cases)
     func badInputExitsOneWithAMessage(arguments: [String], message: String) throws {
         let result = try RemixProcess.run(arguments)

@@ -158,6 +158,36 @@ import Testing
         #expect(try RemixProcess.run(["routes", "--app", "nosuchapp"], in: Repository.root).status == 1)
     }
 
+    /// A route that cannot open prints nothing of its session — not its exposures, not the events of
+    /// the taps that led elsewhere — only why; a step that names no screen of the app says so, with
+    /// the nearest name and `remix routes`. A route that opens prints what it did before.
+    @Test func aRouteThatCannotOpenPrintsOnlyWhy() throws {
+        let routes = "(`remix routes --app marketplace` lists the routes that open)"
+        let cases: [([String], String)] = [
+            (["--open", "advert"], "remix: step 1 of the route, 'advert', is no screen of marketplace; did you mean 'adverts', "
+                + "its first screen, where every route starts? \(routes)\n"),
+            (["--open", "groups > title"], "remix: step 1 of the route, 'groups', is not marketplace's first screen, 'adverts', "
+                + "where every route starts \(routes)\n"),
+            (["--open", "adverts > gropus", "--platform", "tablet"], "remix: step 2 of the route, 'gropus', is no screen of "
+                + "marketplace (none it shows within 4 taps has that name); did you mean 'groups'? (known screens: adverts, groups, "
+                + "item, title) (`remix routes --app marketplace --platform tablet` lists the routes that open)\n"),
+            (["--open", "* > * > * > * > *", "--experiments", "experiments"], "remix: opening step 2 of the route, *, showed adverts instead\n"),
+        ]
+        for (arguments, message) in cases {
+            let result = try RemixProcess.run(["run"] + arguments, in: Repository.root, input: "q\n")
+            #expect(result.status == 1 && result.stdout.isEmpty, "\(arguments): \(result.stdout)")
+            #expect(result.stderr == message, "\(arguments): \(result.stderr)")
+        }
+        let opened = try RemixProcess.run(["run", "--open", "adverts > *", "--experiments", "experiments"], in: Repository.root,
+                                          input: "q\n")
+        #expect(opened.status == 0, "\(opened.stderr)")
+        let decision = try #require(opened.stdout.range(of: "experiment insertion-flow:"))
+        let started = try #require(opened.stdout.range(of: "  • insertion_started"))
+        let screen = try #require(opened.stdout.range(of: "── adverts > "))
+        #expect(opened.stdout.hasPrefix("experiment ") && decision.lowerBound < started.lowerBound
+                && started.lowerBound < screen.lowerBound, "\(opened.stdout)")
+    }
+
     /// A list filtered by a group deeper than the filter picker's first level is opened through
     /// the subgroups that hold it, on both platforms, logging the filter as a tap would.
     @Test(arguments: ["phone", "tablet"])

@@ -114,11 +114,50 @@ import Testing
                                            ["feature": "AutoGroupInsertion", "params": ["errorToastSeconds": 4]]])
         #expect(exported.payload["savedGroups"] == ["grp_staff": ["staff-1", "staff-2"]])
         // …and from then on the round trip is exact.
-        let second = try TemporaryFolder()
-        try Self.importAndValidate(exported.payload, into: second, registry: registry)
-        let third = try GrowthBookExport.make(Fixtures.load([second.path("experiments")], registry: registry),
-                                              registry: registry, at: Date())
-        #expect(third.json == exported.json)
+        #expect(try Self.reimported(exported.payload, registry: registry).json == exported.json)
+    }
+
+    /// `payload` imported into a new folder and exported again: a round trip's second half.
+    static func reimported(_ payload: AttributeValue, registry: FeatureRegistry,
+                           sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> GrowthBookExport {
+        let folder = try TemporaryFolder()
+        try importAndValidate(payload, into: folder, registry: registry, sourceLocation: sourceLocation)
+        return try GrowthBookExport.make(Fixtures.load([folder.path("experiments")], registry: registry), registry: registry,
+                                         at: Date())
+    }
+
+    /// Characters YAML reads as line breaks inside a quoted string (NEL, U+2028, U+2029) or refuses
+    /// raw (DEL, C1 controls, U+FEFF, U+FFFF), and controls, come back from the written file as they
+    /// were, so export → import → export stays byte-exact.
+    @Test func stringsYAMLWouldReadOtherwiseComeBackAsTheyWere() throws {
+        let odd = "a\u{2028}b\u{2029}c\u{85}d \u{2028} e\u{7F}\u{9F}\u{FEFF}\u{FFFF}\u{0}z\t!\u{1F600}"
+        let registry = try Fixtures.registry()
+        let payload = Self.payload(rule: Self.rule(extra: ["name": .string(odd), "seed": .string("s" + odd),
+                                                           "condition": ["country": .string(odd)]]))
+        // Export reads the written files, so the strings it writes are those the files hold.
+        let exported = try Self.reimported(payload, registry: registry)
+        let rules = try #require(exported.payload["features"]?["marketplace.insertion"]?["rules"]?.arrayValue)
+        #expect(rules.first?["name"] == .string(odd) && rules.first?["seed"] == .string("s" + odd))
+        #expect(rules.first?["condition"] == ["country": .string(odd)])
+        #expect(try Self.reimported(exported.payload, registry: registry).json == exported.json)
+    }
+
+    /// JSON's `\ud800` alone is no character: kept as U+FFFD it would hash unlike GrowthBook's
+    /// JavaScript SDK, so the payload is refused at its place; a whole pair is one character.
+    @Test func aLoneSurrogateIsRefusedWhereItIs() throws {
+        let cases = [(#"{"seed": "\ud800"}"#, "line 1, column 11: \\ud800 is half of a UTF-16 surrogate pair without its other half"),
+                     (#"{"a": 1,"# + "\n" + #" "seed": "x\udc00y"}"#, "line 2, column 12: \\udc00 is half"),
+                     (#"{"seed": "\ud800\u0041"}"#, "line 1, column 11: \\ud800 is half")]
+        for (json, message) in cases {
+            #expect(throws: PayloadJSON.ReadError.self) { try PayloadJSON.parse(Data(json.utf8), file: "p.json") }
+            do {
+                _ = try PayloadJSON.parse(Data(json.utf8), file: "p.json")
+            } catch {
+                #expect(error.description.hasPrefix("p.json: " + message), "\(error)")
+                #expect(error.description.hasSuffix("remove it, or write the whole pair") && !error.description.contains("not valid JSON"))
+            }
+        }
+        #expect(try PayloadJSON.parse(Data(#"{"seed": "\ud83d\ude00"}"#.utf8), file: "p.json") == ["seed": "\u{1F600}"])
     }
 
     static func payload(rule: AttributeValue, feature: String = "marketplace.insertion") -> AttributeValue {
@@ -134,12 +173,14 @@ import Testing
 
     @Test func aValueThatNamesNoFeatureSuggestsTheNearest() throws {
         try Self.expectFailure(Self.payload(rule: Self.rule(["ManualGroupInsertion", ["feature": "AutoGroupInsrtion"]])),
-                               "payload.json: feature 'marketplace.insertion' rule 1 ('r') variation 1 ('1') names no registered "
-                               + "feature 'AutoGroupInsrtion'; did you mean 'AutoGroupInsertion'? (known marketplace/insertion features: "
-                               + "AlternatingInsertion, AutoGroupInsertion, ManualGroupInsertion)",
-                               "--plugins", "nothing was written")
-        try Self.expectFailure(Self.payload(rule: Self.rule(["control", "treatment"])), "names no registered feature 'control'",
-                               "names no registered feature 'treatment'")
+                               "payload.json: feature 'marketplace.insertion' rule 1 ('r') variation 1 ('1'): unknown feature "
+                               + "'AutoGroupInsrtion'; a plugin may provide it: load one with --plugins PATH or REMIX_PLUGIN_PATH=PATH "
+                               + "(`remix features` lists what is loaded); did you mean 'AutoGroupInsertion'? (known "
+                               + "marketplace/insertion features: AlternatingInsertion, AutoGroupInsertion, ManualGroupInsertion); "
+                               + "or fix the value in GrowthBook",
+                               "nothing was written")
+        try Self.expectFailure(Self.payload(rule: Self.rule(["control", "treatment"])), "unknown feature 'control'",
+                               "unknown feature 'treatment'")
         try Self.expectFailure(Self.payload(rule: Self.rule(["ManualGroupInsertion", "GroupSelection"])),
                                "feature 'GroupSelection' (role none) cannot fill slot 'insertion'")
         try Self.expectFailure(Self.payload(rule: Self.rule(["ManualGroupInsertion", true])), "its value true names no feature")

@@ -1,4 +1,4 @@
-import RemixKit
+@testable import RemixKit
 import RemixKitTesting
 import Testing
 
@@ -66,8 +66,31 @@ import Testing
         let registry = try insertionRegistry()
         let error = #expect(throws: RegistryError.self) { try registry.feature(named: "ManualGroupInsert") }
         #expect(error == .unknownFeature(name: "ManualGroupInsert", known: registry.features.map(\.name)))
-        #expect(error?.description == "unknown feature 'ManualGroupInsert'; did you mean 'ManualGroupInsertion'? "
+        #expect(error?.description == "unknown feature 'ManualGroupInsert'; a plugin may provide it: load one with --plugins PATH "
+            + "or REMIX_PLUGIN_PATH=PATH (`remix features` lists what is loaded); did you mean 'ManualGroupInsertion'? "
             + "(known features: AlternatingInsertion, AutoGroupInsertion, GroupFilter, ManualGroupInsertion, Plain)")
+    }
+
+    /// A feature asked to fill a slot and not registered may be a plugin's that is not loaded: the
+    /// message says how to load one, and names only features that can fill the slot.
+    @Test func anUnknownFillerSaysAPluginMayProvideItAndListsOnlyTheSlotsFillers() throws {
+        let registry = try insertionRegistry()
+        let slot = try #require(try registry.app(named: "shop").slot(named: "insertion"))
+        let error = #expect(throws: UnknownFillerError.self) { try registry.filler(named: "QuickInsertion", for: slot, of: "shop") }
+        #expect(error == UnknownFillerError(feature: "QuickInsertion", app: "shop", slot: "insertion",
+                                            fillers: ["ManualGroupInsertion", "AutoGroupInsertion", "AlternatingInsertion"]))
+        #expect(error?.description == "unknown feature 'QuickInsertion'; a plugin may provide it: load one with --plugins PATH "
+            + "or REMIX_PLUGIN_PATH=PATH (`remix features` lists what is loaded); did you mean 'AutoGroupInsertion'? "
+            + "(known shop/insertion features: AlternatingInsertion, AutoGroupInsertion, ManualGroupInsertion)")
+        #expect(try registry.filler(named: "AutoGroupInsertion", for: slot, of: "shop").name == "AutoGroupInsertion")
+        // Sessions throw the RegistryError features may catch, with the same fillers.
+        #expect(throws: RegistryError.unknownFeature(name: "QuickInsertion",
+                                                     known: ["ManualGroupInsertion", "AutoGroupInsertion", "AlternatingInsertion"])) {
+            try registry.feature(named: "QuickInsertion", filling: slot)
+        }
+        #expect(throws: RegistryError.wrongRole(feature: "GroupFilter", role: "filter", slot: "insertion", expected: "insertion")) {
+            try registry.filler(named: "GroupFilter", for: slot, of: "shop")
+        }
     }
 
     @Test func suggestionIgnoresCase() throws {
@@ -79,8 +102,8 @@ import Testing
     @Test func unknownFeatureFarFromEveryNameGetsNoSuggestion() throws {
         let registry = try insertionRegistry()
         let error = #expect(throws: RegistryError.self) { try registry.feature(named: "Zebra") }
-        #expect(error?.description == "unknown feature 'Zebra'; "
-            + "known features: AlternatingInsertion, AutoGroupInsertion, GroupFilter, ManualGroupInsertion, Plain")
+        #expect(error?.description == "unknown feature 'Zebra'" + RegistryError.pluginHint
+            + "; known features: AlternatingInsertion, AutoGroupInsertion, GroupFilter, ManualGroupInsertion, Plain")
     }
 
     @Test func unknownAppSuggestsTheNearest() throws {

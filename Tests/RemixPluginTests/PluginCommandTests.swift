@@ -34,6 +34,23 @@ import Testing
         #expect(defaults.status == 0, "the default experiments must stay valid: \(defaults.stderr)")
     }
 
+    /// Without its plugin, a plugin's feature is named as one a plugin may provide, with how to load
+    /// it, and beside it only the features that can fill the slot — not every registered feature.
+    @Test func aPluginFeatureWithoutItsPluginSaysHowToLoadOne() throws {
+        let hint = "unknown feature 'QuickInsertion'; a plugin may provide it: load one with --plugins PATH or "
+            + "REMIX_PLUGIN_PATH=PATH (`remix features` lists what is loaded)"
+        let fillers = "(known marketplace/insertion features: AlternatingInsertion, AutoGroupInsertion, ManualGroupInsertion)"
+        for arguments in [["validate", "experiments/plugins"], ["run", "--slot", "insertion=QuickInsertion"],
+                          ["routes", "--slot", "insertion=QuickInsertion"],
+                          ["simulate", "--experiments", "experiments/plugins", "--users", "10", "--log", "/dev/null"]] {
+            let result = try Remix.run(arguments, input: "")
+            // validate's summary line is its output; the others print nothing.
+            #expect(result.status == 1 && (result.stdout.isEmpty || arguments[0] == "validate"), "\(arguments): \(result.stdout)")
+            #expect(result.stderr.contains(hint) && result.stderr.contains(fillers), "\(arguments): \(result.stderr)")
+            #expect(!result.stderr.contains("GroupSelection"), "\(arguments): \(result.stderr)")
+        }
+    }
+
     @Test func assignExplainsAnAssignmentToThePluginFeature() throws {
         var found = false
         for user in (1...40).map({ "u\($0)" }) where !found {

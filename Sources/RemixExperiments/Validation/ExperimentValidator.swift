@@ -45,7 +45,7 @@ public struct ExperimentValidator {
             problems.append(Diagnostic(definition.location(of: "app"), .error, error.description))
         }
         for variation in definition.variations {
-            problems += check(variation, slot: slot)
+            problems += check(variation, slot: slot, app: definition.app)
         }
         let url = URL(fileURLWithPath: definition.file)
         if ["yaml", "yml"].contains(url.pathExtension) {
@@ -57,18 +57,15 @@ public struct ExperimentValidator {
         return problems
     }
 
-    private func check(_ variation: ExperimentDefinition.Variation, slot: SlotDefinition?) -> [Diagnostic] {
+    private func check(_ variation: ExperimentDefinition.Variation, slot: SlotDefinition?, app: String) -> [Diagnostic] {
         let feature: FeatureDescriptor
         do {
-            feature = try registry.feature(named: variation.feature)
+            feature = try slot.map { try registry.filler(named: variation.feature, for: $0, of: app) }
+                ?? registry.feature(named: variation.feature)
         } catch {
-            return [Diagnostic(variation.featureLocation, .error, error.description)]
+            return [Diagnostic(variation.featureLocation, .error, String(describing: error))]
         }
         var problems: [Diagnostic] = []
-        if let slot, feature.role != slot.role {
-            let error = RegistryError.wrongRole(feature: feature.name, role: feature.role, slot: slot.name, expected: slot.role)
-            problems.append(Diagnostic(variation.featureLocation, .error, error.description))
-        }
         for (name, value) in variation.parameters.sorted(by: { $0.key < $1.key }) {
             do {
                 _ = try FeatureParameters(feature: feature.name, specs: feature.parameters, given: [name: value])

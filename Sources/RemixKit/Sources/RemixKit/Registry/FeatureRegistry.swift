@@ -89,13 +89,43 @@ public final class FeatureRegistry: Sendable {
 
     /// Checks that a feature can fill a slot of an app.
     public func check(feature name: String, fills slotName: String, of appName: String) throws(RegistryError) {
+        _ = try feature(named: name, filling: slot(slotName, of: appName))
+    }
+
+    /// The slot of that name of the app of that name; an unknown name lists the known ones.
+    public func slot(_ slotName: String, of appName: String) throws(RegistryError) -> SlotDefinition {
         let app = try app(named: appName)
         guard let slot = app.slot(named: slotName) else {
             throw .unknownSlot(app: appName, slot: slotName, known: app.slots.map(\.name))
         }
-        let feature = try feature(named: name)
+        return slot
+    }
+
+    /// The features that can fill a slot of `role`, in registration order.
+    public func fillers(role: String) -> [String] {
+        features.filter { $0.role == role }.map(\.name)
+    }
+
+    /// The feature `name`, checked to fill `slot`, as sessions make it (features may catch the
+    /// error): an unknown name is ``RegistryError/unknownFeature(name:known:)`` listing only the
+    /// slot's fillers, a feature of another role ``RegistryError/wrongRole(feature:role:slot:expected:)``.
+    public func feature(named name: String, filling slot: SlotDefinition) throws(RegistryError) -> FeatureDescriptor {
+        guard let feature = state.withLock({ $0.features[name] }) else {
+            throw .unknownFeature(name: name, known: fillers(role: slot.role))
+        }
         guard feature.role == slot.role else {
-            throw .wrongRole(feature: name, role: feature.role, slot: slotName, expected: slot.role)
+            throw .wrongRole(feature: name, role: feature.role, slot: slot.name, expected: slot.role)
+        }
+        return feature
+    }
+
+    /// ``feature(named:filling:)`` for commands, which say an unknown name in the words of the slot
+    /// of `app`: an ``UnknownFillerError`` (a plugin may provide it).
+    public func filler(named name: String, for slot: SlotDefinition, of app: String) throws -> FeatureDescriptor {
+        do {
+            return try feature(named: name, filling: slot)
+        } catch .unknownFeature(_, let fillers) {
+            throw UnknownFillerError(feature: name, app: app, slot: slot.name, fillers: fillers)
         }
     }
 

@@ -13,7 +13,7 @@ public enum RegistryError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unknownFeature(let name, let known):
-            "unknown feature '\(name)'" + NameSuggestion.hint(for: name, among: known, noun: "feature")
+            "unknown feature '\(name)'" + Self.pluginHint + NameSuggestion.hint(for: name, among: known, noun: "feature")
         case .duplicateFeature(let name, let existing, let new):
             "feature '\(name)' from module '\(new)' is already registered by module '\(existing)'; rename one of them"
         case .unknownApp(let name, let known):
@@ -31,5 +31,35 @@ public enum RegistryError: Error, Equatable, CustomStringConvertible {
         case .featureKind(let feature, let expected):
             "feature '\(feature)' is not a \(expected)"
         }
+    }
+
+    /// What an unknown feature name may mean: a feature of a plugin that is not loaded.
+    static let pluginHint = "; a plugin may provide it: load one with --plugins PATH or REMIX_PLUGIN_PATH=PATH "
+        + "(`remix features` lists what is loaded)"
+}
+
+/// A slot asked to be filled by a feature that no loaded module registers. It may be a plugin's,
+/// so the message says how to load one, and it suggests and lists only the features that can fill
+/// the slot (those of its role).
+public struct UnknownFillerError: Error, Equatable, CustomStringConvertible {
+    /// The name asked for.
+    public let feature: String
+    /// The app and the slot it was asked to fill.
+    public let app: String
+    public let slot: String
+    /// The registered features that can fill the slot.
+    public let fillers: [String]
+
+    /// Makes the error for `feature` asked to fill `slot` of `app`, which `fillers` can fill.
+    public init(feature: String, app: String, slot: String, fillers: [String]) {
+        self.feature = feature
+        self.app = app
+        self.slot = slot
+        self.fillers = fillers
+    }
+
+    public var description: String {
+        "unknown feature '\(feature)'" + RegistryError.pluginHint
+            + NameSuggestion.hint(for: feature, among: fillers, noun: "\(app)/\(slot) feature")
     }
 }

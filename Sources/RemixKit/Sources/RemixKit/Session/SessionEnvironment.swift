@@ -52,7 +52,8 @@ public final class SessionEnvironment {
         }
         let choice = chooser?.choose(slot: definition, app: app)
             ?? SlotAssignment(feature: definition.defaultFeature)
-        let feature = try filler(named: choice.feature, of: definition).make(in: self, parameters: choice.parameters)
+        let feature = try registry.feature(named: choice.feature, filling: definition)
+            .make(in: self, parameters: choice.parameters)
         let slot = Slot(name: name, featureName: choice.feature, feature: feature, onFirstUse: choice.onFirstUse)
         slots.append(slot)
         return slot
@@ -71,25 +72,16 @@ public final class SessionEnvironment {
     }
 
     /// Makes a registered feature that can fill this app's slot `slot` (e.g. a flow a composite
-    /// filler runs), checking that it can, as ``FeatureRegistry/check(feature:fills:of:)`` does.
+    /// filler runs), checking that it can (``FeatureRegistry/feature(named:filling:)``).
     public func makeFeature<T>(named name: String, filling slot: String, as type: T.Type) throws -> T {
         guard let definition = app.slot(named: slot) else {
             throw RegistryError.unknownSlot(app: app.name, slot: slot, known: app.slots.map(\.name))
         }
-        let feature = try filler(named: name, of: definition).make(in: self)
+        let feature = try registry.feature(named: name, filling: definition).make(in: self)
         guard let typed = feature as? T else {
             throw RegistryError.featureKind(feature: name, expected: String(describing: type))
         }
         return typed
-    }
-
-    /// The feature `name`, checked to fill `slot`: one registry lookup for the check and the making.
-    private func filler(named name: String, of slot: SlotDefinition) throws(RegistryError) -> FeatureDescriptor {
-        let feature = try registry.feature(named: name)
-        guard feature.role == slot.role else {
-            throw .wrongRole(feature: name, role: feature.role, slot: slot.name, expected: slot.role)
-        }
-        return feature
     }
 }
 

@@ -62,7 +62,7 @@ let package = Package(
         // Populations learned from event logs (`remix fit`).
         .target(
             name: "RemixFit",
-            dependencies: ["RemixSimulation", "RemixAnalysis", "RemixHost", remixKit]),
+            dependencies: ["RemixSimulation", "RemixAnalysis", "RemixHost", remixKit, remixYAML]),
         .target(
             name: "RemixCLI",
             dependencies: [

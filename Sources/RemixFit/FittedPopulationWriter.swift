@@ -1,6 +1,7 @@
 import Foundation
 import RemixKit
 import RemixSimulation
+import RemixYAML
 
 /// Writes a ``FittedPopulation`` as a population file (docs/simulation.md) that `remix simulate`
 /// runs as it is, saying beside each fitted value how many sessions or steps it comes from and its
@@ -126,25 +127,5 @@ public enum FittedPopulationWriter {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         return formatter.string(from: date)
-    }
-}
-
-/// YAML double-quoted scalars: every character YAML would fold or refuse (controls, DEL, C1, line
-/// and paragraph separators, the next-line mark, the byte order mark) escaped.
-enum YAMLText {
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
-                || [0x2028, 0x2029, 0xFEFF].contains(scalar.value):
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                out += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import RemixExperiments
 import RemixKit
+import RemixYAML
 
 /// An experiment read from a GrowthBook rule, with the fields an experiment file holds.
 public struct ImportedExperiment: Sendable, Equatable {
@@ -125,7 +126,7 @@ enum ExperimentFileWriter {
         case .null: return "null"
         case .bool(let flag): return flag ? "true" : "false"
         case .number(let value): return number(value)
-        case .string(let text): return quoted(text)
+        case .string(let text): return YAMLText.scalar(text)
         case .array(let items): return "[" + items.map(flow).joined(separator: ", ") + "]"
         case .object(let members):
             return "{" + members.keys.sorted().map { "\(key($0)): \(flow(members[$0] ?? .null))" }.joined(separator: ", ") + "}"
@@ -139,58 +140,17 @@ enum ExperimentFileWriter {
         case .double(let number):
             // Always with a fraction or exponent mark, so the file reads it back as a double.
             let text = number.isFinite ? String(number) : (number.isNaN ? ".nan" : (number > 0 ? ".inf" : "-.inf"))
-            return text.contains(".") || !number.isFinite ? text : fixExponent(text)
-        case .string(let text): return quoted(text)
+            return number.isFinite ? YAMLText.float(text) : text
+        case .string(let text): return YAMLText.scalar(text)
         }
     }
 
-    /// A number as YAML reads it back: integers plain, others with a fraction before any exponent.
-    static func number(_ value: Double) -> String {
-        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
-        let text = String(value)
-        return text.contains(".") ? text : fixExponent(text)
-    }
-
-    /// `1e-05` → `1.0e-05`: YAML 1.1 resolvers need the fraction to read a float.
-    private static func fixExponent(_ text: String) -> String {
-        guard let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }) else { return text + ".0" }
-        return text[..<e] + ".0" + text[e...]
-    }
+    /// A number as YAML reads it back (``YAMLText/number(_:)``).
+    static func number(_ value: Double) -> String { YAMLText.number(value) }
 
     /// A string value: plain when it cannot be read as anything else, otherwise double-quoted.
-    static func scalar(_ text: String) -> String { quoted(text) }
-
-    private static func quoted(_ text: String) -> String {
-        isPlainSafe(text, allowDollar: false) ? text : doubleQuoted(text)
-    }
+    static func scalar(_ text: String) -> String { YAMLText.scalar(text) }
 
     /// A mapping key: plain when safe (including `$or`), otherwise double-quoted.
-    static func key(_ text: String) -> String {
-        isPlainSafe(text, allowDollar: true) ? text : doubleQuoted(text)
-    }
-
-    /// A YAML double-quoted string that reads back as `text`: JSON's escapes (valid in YAML), and
-    /// escaped as well what YAML would not read as it is — NEL, U+2028 and U+2029 are line breaks
-    /// there (folded into a space), and DEL, the C1 controls, U+FEFF, U+FFFE and U+FFFF are not
-    /// printable.
-    private static func doubleQuoted(_ text: String) -> String {
-        JSONText.quoted(text) { scalar in
-            switch scalar.value {
-            case 0x7F...0x9F, 0x2028, 0x2029, 0xFEFF, 0xFFFE, 0xFFFF: true
-            default: false
-            }
-        }
-    }
-
-    private static let reserved: Set<String> = ["true", "false", "null", "yes", "no", "on", "off", "y", "n", "~"]
-
-    private static func isPlainSafe(_ text: String, allowDollar: Bool) -> Bool {
-        guard let first = text.unicodeScalars.first, !reserved.contains(text.lowercased()) else { return false }
-        let letter = ("a"..."z").contains(first) || ("A"..."Z").contains(first) || first == "_"
-        guard letter || (allowDollar && first == "$") else { return false }
-        return text.unicodeScalars.allSatisfy { scalar in
-            ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
-                || "_-./".unicodeScalars.contains(scalar) || (allowDollar && scalar == "$")
-        }
-    }
+    static func key(_ text: String) -> String { YAMLText.key(text) }
 }

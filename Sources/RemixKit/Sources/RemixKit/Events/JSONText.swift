@@ -2,13 +2,6 @@
 public enum JSONText {
     /// `text` as a JSON string literal (RFC 8259 escapes; other characters as they are).
     public static func quoted(_ text: String) -> String {
-        quoted(text, escapingAlso: { _ in false })
-    }
-
-    /// `text` as a JSON string literal that also writes the characters `escapingAlso` picks as
-    /// `\uXXXX` escapes — for a reader that would take them raw for something else (YAML reads
-    /// U+2028 in a quoted string as a line break).
-    public static func quoted(_ text: String, escapingAlso extra: (Unicode.Scalar) -> Bool) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -17,7 +10,7 @@ public enum JSONText {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || extra(scalar):
+            case _ where scalar.value < 0x20:
                 let hex = String(scalar.value, radix: 16)
                 out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: out.unicodeScalars.append(scalar)

@@ -130,6 +130,9 @@ struct SimulateCommand: ParsableCommand {
                                                features: registry.features.map(\.name))
         for problem in checked { printError(problem.description, prefix: false) }
         if !checked.isEmpty { throw ExitCode(1) }
+        for warning in PopulationCheck.renamedScreenWarnings(population, app: appDefinition) {
+            printError(warning.description, prefix: false)
+        }
         let set = try loadExperiments(paths: [experiments], registry: registry)
         // A metric that counts nothing is said before the run, not found as zeros in its report.
         let metricsFolder = MetricEvents.folders(of: [experiments]).first ?? experiments

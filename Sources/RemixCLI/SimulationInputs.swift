@@ -30,6 +30,7 @@ struct SimulationInputs {
                                                features: registry.features.map(\.name))
         for problem in checked { printError(problem.description, prefix: false) }
         if !checked.isEmpty { throw ExitCode(1) }
+        for warning in PopulationCheck.renamedScreenWarnings(loaded, app: app) { printError(warning.description, prefix: false) }
         population = loaded
         experiments = try loadExperiments(paths: [experimentsFolder], registry: registry)
         catalog = try loadMetrics(nil, folder: experimentsFolder, named: metric.map { [$0] } ?? [])

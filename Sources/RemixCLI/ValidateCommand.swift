@@ -1,7 +1,9 @@
 import ArgumentParser
 import RemixAnalysis
 import RemixExperiments
+import Foundation
 import RemixKit
+import RemixSimulation
 import RemixYAML
 
 /// `remix validate`: check experiment files against each other and the registered features.
@@ -12,7 +14,8 @@ struct ValidateCommand: ParsableCommand {
         discussion: """
             Prints every problem as 'file:line:column: error|warning: message' and exits 1 if there \
             is any error. A folder's metrics.yaml is checked too, and so is every metric an \
-            experiment names: a name with a '-' must be a key of metrics.yaml (event types have none).
+            experiment names: a name with a '-' must be a key of metrics.yaml (event types have none). \
+            The folders' population files (*population.yaml) are checked against their apps too.
             """)
 
     @Argument(help: "Experiment files or folders (default: experiments/).")
@@ -30,7 +33,8 @@ struct ValidateCommand: ParsableCommand {
         // A file that cannot be read at all is reported alone: what follows from it is a cascade.
         let unreadableMetrics = MetricEvents.metricsFiles(of: folders).compactMap(MetricsFileParser.fileProblem)
         let report = validation.unreadableFiles.isEmpty && unreadableMetrics.isEmpty
-            ? validation.adding(Self.metricProblems(paths: folders, experiments: validation.experiments, registry: registry))
+            ? validation.adding(Self.metricProblems(paths: folders, experiments: validation.experiments, registry: registry)
+                + Self.populationProblems(folders: MetricEvents.folders(of: folders), registry: registry))
             : validation.stopped(at: unreadableMetrics)
         for problem in report.diagnostics { printError(problem.description, prefix: false) }
         if namespaces {
@@ -39,6 +43,24 @@ struct ValidateCommand: ParsableCommand {
         }
         print(report.summary)
         if report.errorCount > 0 { throw ExitCode(1) }
+    }
+
+    /// The problems of the folders' population files: the file's own, those against its app (services,
+    /// success events, effects), and screen names the app has since split (warnings).
+    static func populationProblems(folders: [String], registry: FeatureRegistry) -> [Diagnostic] {
+        var problems: [Diagnostic] = []
+        for folder in folders {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+            for name in names.sorted() where name.hasSuffix(ExperimentSet.populationSuffix) {
+                let (population, found) = PopulationFile.load(path: (folder as NSString).appendingPathComponent(name))
+                problems += found
+                guard let population, let app = try? registry.app(named: population.app) else { continue }
+                problems += PopulationCheck.problems(population, app: app, events: registry.declaredEvents.map(\.name),
+                                                     features: registry.features.map(\.name))
+                problems += PopulationCheck.renamedScreenWarnings(population, app: app)
+            }
+        }
+        return problems
     }
 
     /// The problems of each folder's metrics.yaml — the folders named, and those of files named

@@ -38,6 +38,24 @@ public enum PopulationCheck {
         return problems.sorted { $0.location < $1.location }
     }
 
+    /// Warnings for `abandon` keys that name a screen the app has since split in two
+    /// (``AppDefinition/renamedScreens``): a persona that gives `groups` a chance but not the
+    /// screen that was also called `groups` now gives that screen the default.
+    public static func renamedScreenWarnings(_ population: Population, app: AppDefinition) -> [Diagnostic] {
+        var warnings: [Diagnostic] = []
+        for persona in population.personas {
+            for rename in app.renamedScreens {
+                guard let chance = persona.abandon[rename.formerName], persona.abandon[rename.screen] == nil,
+                      let location = persona.abandonLocations[rename.formerName] else { continue }
+                warnings.append(Diagnostic(location, .warning, "persona '\(persona.name)': '\(rename.formerName)' also named "
+                    + "\(rename.summary) before, which is '\(rename.screen)' now; '\(rename.formerName)' now names only the other screen, "
+                    + "so '\(rename.screen)' gets the default chance (\(String(format: "%g", persona.abandonElsewhere))) — add "
+                    + "'\(rename.screen): \(chance)' to keep what the file meant"))
+            }
+        }
+        return warnings.sorted { $0.location < $1.location }
+    }
+
     private static func fit(_ value: ClosedRange<Double>, _ spec: ServiceParameterSpec) -> String? {
         switch spec.kind {
         case .chance:

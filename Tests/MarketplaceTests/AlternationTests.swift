@@ -111,7 +111,7 @@ struct AlternationTests {
         let chooser = FixedChooser(InsertionFlow.manual)
         let app = try MarketplaceDriver(platform: "phone", chooser: chooser)
         try app.openFilters()
-        try app.select("Cars", on: "groups")
+        try app.select("Cars", on: "filter")
         #expect(chooser.firstUses == 0)
         try app.startInsertion()
         #expect(chooser.firstUses == 1)

@@ -15,7 +15,7 @@ struct FilteringTests {
     func choosingALeafShowsOnlyAdvertsOfExactlyThatGroup(platform: String) throws {
         let app = try MarketplaceDriver(platform: platform)
         try app.openFilters()
-        try app.chooseGroups("Bicycles", "Racers")
+        try app.chooseFilter("Bicycles", "Racers")
         #expect(try app.advertRows() == ["Cervelo R2 | Racers"])
         #expect(try app.panel("adverts").content.title == "Adverts in Racers")
         #expect(app.events.events == [DomainEvent("filter_applied", [EventField("group", .string("5"))])])
@@ -25,10 +25,10 @@ struct FilteringTests {
     func parentGroupDrillsDownInsteadOfFiltering(platform: String) throws {
         let app = try MarketplaceDriver(platform: platform)
         try app.openFilters()
-        try app.chooseGroups("Bicycles", "Off road bikes")
-        #expect(app.state.hasSuffix("groups > groups(Bicycles) > groups(Off road bikes)"))
+        try app.chooseFilter("Bicycles", "Off road bikes")
+        #expect(app.state.hasSuffix("filter > filter(Bicycles) > filter(Off road bikes)"))
         #expect(app.events(named: "filter_applied").isEmpty)
-        try app.select("Mountain bikes", on: "groups")
+        try app.select("Mountain bikes", on: "filter")
         #expect(try app.advertRows() == ["Specialized | Mountain bikes", "Apollo Jewel | Mountain bikes"])
         #expect(app.events(named: "filter_applied").map { $0["group"] } == [.string("4")])
     }
@@ -36,7 +36,7 @@ struct FilteringTests {
     @Test func leafWithoutAdvertsShowsAnEmptyList() throws {
         let app = try MarketplaceDriver()
         try app.openFilters()
-        try app.chooseGroups("Bicycles", "Off road bikes", "Trail bikes")
+        try app.chooseFilter("Bicycles", "Off road bikes", "Trail bikes")
         #expect(app.state == "adverts(Trail bikes)")
         #expect(try app.advertRows().isEmpty)
     }
@@ -44,10 +44,10 @@ struct FilteringTests {
     @Test func phoneFilterIsPushedAfterTheListAndPopsBackOnChoice() throws {
         let app = try MarketplaceDriver()
         try app.openFilters()
-        #expect(app.state == "adverts > groups")
-        try app.select("Bicycles", on: "groups")
-        #expect(app.state == "adverts > groups > groups(Bicycles)")
-        try app.select("Racers", on: "groups")
+        #expect(app.state == "adverts > filter")
+        try app.select("Bicycles", on: "filter")
+        #expect(app.state == "adverts > filter > filter(Bicycles)")
+        try app.select("Racers", on: "filter")
         #expect(app.state == "adverts(Racers)")
     }
 
@@ -55,11 +55,11 @@ struct FilteringTests {
     func resetClearsTheFilter(path: [String]) throws {
         let app = try MarketplaceDriver()
         try app.openFilters()
-        try app.select("Cars", on: "groups")
+        try app.select("Cars", on: "filter")
         #expect(try app.advertRows() == ["Fiat 500 | Cars"])
         try app.openFilters()
-        for group in path { try app.select(group, on: "groups") }
-        try app.press("Reset", on: "groups")
+        for group in path { try app.select(group, on: "filter") }
+        try app.press("Reset", on: "filter")
         #expect(app.state == "adverts")
         #expect(try app.advertRows() == Self.allRows)
         #expect(app.events(named: "filter_applied").map { $0["group"] } == [.string("10"), .null])
@@ -68,11 +68,11 @@ struct FilteringTests {
     @Test func backOnTheRootGroupListCancelsAndKeepsTheFilter() throws {
         let app = try MarketplaceDriver()
         try app.openFilters()
-        try app.chooseGroups("Bicycles", "Racers")
+        try app.chooseFilter("Bicycles", "Racers")
         try app.openFilters()
-        try app.select("Bicycles", on: "groups")
+        try app.select("Bicycles", on: "filter")
         try app.back()
-        #expect(app.state == "adverts(Racers) > groups")
+        #expect(app.state == "adverts(Racers) > filter")
         try app.back()
         #expect(app.state == "adverts(Racers)")
         #expect(try app.advertRows() == ["Cervelo R2 | Racers"])
@@ -91,7 +91,7 @@ struct FilteringTests {
     @Test func filterIsKeptAfterPublishingManually() throws {
         let app = try MarketplaceDriver(flow: InsertionFlow.manual)
         try app.openFilters()
-        try app.chooseGroups("Bicycles", "Racers")
+        try app.chooseFilter("Bicycles", "Racers")
         try app.publishManually(in: "Cars", title: "Old banger")
         #expect(app.state == "adverts(Racers)")
         #expect(try app.advertRows() == ["Cervelo R2 | Racers"])
@@ -105,7 +105,7 @@ struct FilteringTests {
     func filterIsKeptAfterPublishingAutomatically(platform: String) throws {
         let app = try MarketplaceDriver(platform: platform, flow: InsertionFlow.auto)
         try app.openFilters()
-        try app.chooseGroups("Bicycles", "Off road bikes", "Mountain bikes")
+        try app.chooseFilter("Bicycles", "Off road bikes", "Mountain bikes")
         try app.publishAutomatically("sofa")
         #expect(try app.advertRows() == ["Specialized | Mountain bikes", "Apollo Jewel | Mountain bikes"])
         try app.publishAutomatically("Mountain bike")
@@ -120,14 +120,14 @@ struct FilteringTests {
     @Test func tabletFilterIsPresentedModallyAndDismissedOnChoice() throws {
         let app = try MarketplaceDriver(platform: "tablet")
         try app.openFilters()
-        #expect(app.state == "adverts |  ^ groups")
+        #expect(app.state == "adverts |  ^ filter")
         #expect(app.window.state.layers.count == 2)
         #expect(throws: NavigationError.cannotGoBack) { try app.back() }
-        try app.select("Bicycles", on: "groups")
-        #expect(app.state == "adverts |  ^ groups > groups(Bicycles)")
+        try app.select("Bicycles", on: "filter")
+        #expect(app.state == "adverts |  ^ filter > filter(Bicycles)")
         try app.back()
-        #expect(app.state == "adverts |  ^ groups")
-        try app.chooseGroups("Bicycles", "Racers")
+        #expect(app.state == "adverts |  ^ filter")
+        try app.chooseFilter("Bicycles", "Racers")
         #expect(app.state == "adverts(Racers) | ")
         #expect(try app.advertRows() == ["Cervelo R2 | Racers"])
     }
@@ -136,12 +136,12 @@ struct FilteringTests {
         let app = try MarketplaceDriver(platform: "tablet")
         try app.select("Fiat 500", on: "adverts")
         try app.openFilters()
-        #expect(app.state == "adverts | item(Fiat 500) ^ groups")
-        try app.select("Cars", on: "groups")
+        #expect(app.state == "adverts | item(Fiat 500) ^ filter")
+        try app.select("Cars", on: "filter")
         #expect(app.state == "adverts(Cars) | item(Fiat 500)")
         try app.openFilters()
-        try app.select("Bicycles", on: "groups")
-        try app.press("Reset", on: "groups")
+        try app.select("Bicycles", on: "filter")
+        try app.press("Reset", on: "filter")
         #expect(app.state == "adverts | item(Fiat 500)")
         #expect(try app.advertRows() == Self.allRows)
         #expect(app.events(named: "filter_applied").map { $0["group"] } == [.string("10"), .null])

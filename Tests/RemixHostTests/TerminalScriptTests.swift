@@ -95,7 +95,7 @@ import Testing
         #expect(outcome.errors.count == 3)
         #expect(output.contains("! unknown action 'x': type a number from 1 to 6, q (quit)"))
         #expect(output.contains("! there is no screen to go back to here"))
-        #expect(output.contains("── adverts > groups ──"))
+        #expect(output.contains("── adverts > filter ──"))
     }
 
     @Test func endOfInputEndsTheSession() throws {

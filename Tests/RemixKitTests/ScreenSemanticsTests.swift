@@ -42,7 +42,7 @@ struct ScreenSemanticsTests {
         #expect(ItemKind.allCases.map(\.rawValue) == ["item", "drillDown", "choice"])
     }
 
-    @Test func thePluginABIIsTheOneOfRoutesAndSharedScreenContent() {
-        #expect(RemixPluginABI.version == 4)
+    @Test func thePluginABIIsTheOneOfServiceEstimates() {
+        #expect(RemixPluginABI.version == 5)
     }
 }

@@ -36,7 +36,7 @@ import Testing
         #expect(population.personas.map(\.weight) == [0.45, 0.3, 0.25])
         let decisive = population.personas[0]
         #expect(decisive.intents.map(\.intent) == [0, 1, 2] && decisive.intents.map(\.chance) == [0.1, 0.05, 0.95])
-        #expect(decisive.abandon == ["groups": 0.04, "title": 0.05, "item": 0.0])
+        #expect(decisive.abandon == ["groups": 0.04, "filter": 0.04, "title": 0.05, "item": 0.0])
         #expect(decisive.think == .init(min: 0.8, max: 2.5))
         #expect(decisive.typingPerCharacter == .init(min: 0.12, max: 0.25))
         #expect(decisive.retryAfterError == 0.85)

@@ -92,11 +92,11 @@ import Testing
         let folder = try TemporaryFolder()
         let shipped = try String(contentsOfFile: Fixture.populationPath, encoding: .utf8)
         let population = try folder.write("population.yaml", shipped.replacingOccurrences(
-            of: "abandon: {groups: 0.04, title: 0.05", with: "abandon: {groups: 0.04, titel: 0.05"))
+            of: "abandon: {groups: 0.04, filter: 0.04, title: 0.05", with: "abandon: {groups: 0.04, filter: 0.04, titel: 0.05"))
         let result = try Remix.run(["simulate", "--sessions", "100", "--population", population, "--no-report",
                                     "--log", folder.path("e.jsonl")])
         #expect(result.status == 0, "a warning does not fail the run: \(result.stderr)")
-        #expect(result.stderr.contains("\(population):51:29: warning: persona 'decisive seller' may abandon on screen 'titel', "
+        #expect(result.stderr.contains("\(population):52:43: warning: persona 'decisive seller' may abandon on screen 'titel', "
                                        + "but no session showed a screen of that name (did you mean 'title'?)"), "\(result.stderr)")
     }
 

@@ -39,6 +39,8 @@ public struct MarketplaceModule: FeatureModule {
                                    summary: "The flow that creates a new advert")],
             attributes: ["id", "platform", "appVersion", "country"],
             serviceParameters: Self.serviceParameters,
+            renamedScreens: [ScreenRename(formerName: "groups", screen: MarketplaceScreens.filter,
+                                          summary: "the advert list's filter picker")],
             configureServices: Self.configure
         ) { session in
             try MarketplaceApp(session: session, catalog: catalog)
@@ -94,4 +96,10 @@ final class MarketplaceApp: AppRoot {
     func start() {
         root.start()
     }
+}
+
+/// Marketplace's own screen names where a shared feature's screen is given one.
+public enum MarketplaceScreens {
+    /// The advert list's filter picker (Classifieds' group list, named apart from the insertion's `groups`).
+    public static let filter = "filter"
 }

@@ -91,9 +91,14 @@ final class MarketplaceDriver {
     /// Presses the navigation back button.
     func back() throws { try session.back() }
 
-    /// Selects each group title in turn on the group lists (drilling down to a leaf).
+    /// Selects each group title in turn on the insertion's group lists (drilling down to a leaf).
     func chooseGroups(_ path: String...) throws {
         for title in path { try select(title, on: "groups") }
+    }
+
+    /// Selects each group title in turn on the filter picker's lists (drilling down to a leaf).
+    func chooseFilter(_ path: String...) throws {
+        for title in path { try select(title, on: MarketplaceScreens.filter) }
     }
 
     // MARK: Whole steps

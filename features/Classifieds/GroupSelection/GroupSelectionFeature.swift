@@ -21,11 +21,12 @@ public final class GroupSelectionFeature: Feature {
         self.makeView = makeView
     }
 
-    /// A coordinator that pushes its levels on `navigation`.
-    public func makeCoordinator(navigation: any NavigationWireframe) -> GroupSelectionCoordinator {
+    /// A coordinator that pushes its levels on `navigation`, each a screen named `screenName`.
+    public func makeCoordinator(navigation: any NavigationWireframe,
+                                screenName: String = GroupSelectionViewData.defaultScreenName) -> GroupSelectionCoordinator {
         GroupSelectionCoordinator(
             navigation: navigation, interactor: GroupSelectionInteractor(groupService: groupService),
-            makeView: makeView)
+            makeView: makeView, screenName: screenName)
     }
 }
 
@@ -41,16 +42,18 @@ public final class GroupSelectionCoordinator: GroupSelectionViewDelegate {
     private let navigation: any NavigationWireframe
     private let interactor: GroupSelectionInteractor
     private let makeView: () -> any GroupSelectionView
+    private let screenName: String
     #if !DEBUG
     @exclusivity(unchecked)
     #endif
     private weak var rootView: (any GroupSelectionView)?
 
     init(navigation: any NavigationWireframe, interactor: GroupSelectionInteractor,
-         makeView: @escaping () -> any GroupSelectionView) {
+         makeView: @escaping () -> any GroupSelectionView, screenName: String) {
         self.navigation = navigation
         self.interactor = interactor
         self.makeView = makeView
+        self.screenName = screenName
     }
 
     /// Pushes the root level.
@@ -62,10 +65,11 @@ public final class GroupSelectionCoordinator: GroupSelectionViewDelegate {
     private func pushLevel(parent: GroupID?) -> any GroupSelectionView {
         let view = makeView()
         view.delegate = self
+        view.viewData.screenName = screenName
         let parentTitle = parent.flatMap(interactor.title(of:))
-        interactor.fetchGroups(parentGroupID: parent) { result in
+        interactor.fetchGroups(parentGroupID: parent) { [screenName] result in
             if case .success(let groups) = result {
-                view.viewData = GroupSelectionFormatter.prepare(groups: groups, parentTitle: parentTitle)
+                view.viewData = GroupSelectionFormatter.prepare(groups: groups, parentTitle: parentTitle, screenName: screenName)
             }
         }
         navigation.push(view)

@@ -16,6 +16,9 @@ public struct GroupSelectionViewData: Equatable, Sendable {
         }
     }
 
+    /// The screen's name: `groups` unless the list serves a purpose of its own (Marketplace's
+    /// filter picker is `filter`), so that logs and populations tell the screens apart.
+    public var screenName: String
     /// The heading, always "Select group".
     public var title: String
     /// The parent group's title, or nil on the root level.
@@ -24,11 +27,16 @@ public struct GroupSelectionViewData: Equatable, Sendable {
     public var items: [Item]
 
     /// Makes view data.
-    public init(title: String, parentTitle: String? = nil, items: [Item]) {
+    public init(screenName: String = GroupSelectionViewData.defaultScreenName, title: String, parentTitle: String? = nil,
+                items: [Item]) {
+        self.screenName = screenName
         self.title = title
         self.parentTitle = parentTitle
         self.items = items
     }
+
+    /// The group list's screen name when its user gives none.
+    public static let defaultScreenName = "groups"
 }
 
 /// Reports what the user does on a group list.
@@ -81,7 +89,7 @@ public final class HeadlessGroupSelectionView: GroupSelectionView {
     public var screen: ScreenContent {
         if let content { return content }
         let made = ScreenContent(
-            name: "groups", context: viewData.parentTitle, title: viewData.title,
+            name: viewData.screenName, context: viewData.parentTitle, title: viewData.title,
             items: viewData.items.map {
                 ScreenItem(id: $0.groupID, title: $0.title, kind: $0.hasChildren ? .drillDown : .choice,
                            value: $0.title)
@@ -91,7 +99,7 @@ public final class HeadlessGroupSelectionView: GroupSelectionView {
         return made
     }
 
-    public var screenID: ScreenID { ScreenID(name: "groups", context: viewData.parentTitle) }
+    public var screenID: ScreenID { ScreenID(name: viewData.screenName, context: viewData.parentTitle) }
 
     public func receive(_ input: UserInput) throws {
         switch input {
@@ -100,7 +108,7 @@ public final class HeadlessGroupSelectionView: GroupSelectionView {
         case .press("reset"):
             delegate?.didDeselectAll()
         default:
-            throw UserInputError(screen: "groups", input: input)
+            throw UserInputError(screen: viewData.screenName, input: input)
         }
     }
 
@@ -122,7 +130,7 @@ extension HeadlessGroupSelectionView: RouteOpening {
             let holder = viewData.items.first { $0.hasChildren && delegate?.titles(below: $0.groupID).contains(context) == true }
             return holder.map { .select(itemID: $0.groupID) }
         }
-        guard next.name != "groups", let leaf = rows.first(where: { $0.kind == .choice }) else { return nil }
+        guard next.name != viewData.screenName, let leaf = rows.first(where: { $0.kind == .choice }) else { return nil }
         return .select(itemID: leaf.id)
     }
 }

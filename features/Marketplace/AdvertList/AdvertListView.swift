@@ -106,15 +106,10 @@ extension HeadlessAdvertListView: RouteOpening {
             return .select(itemID: advert.advertID)
         case "adverts":
             return next.context != viewData.filterTitle ? .press(buttonID: "filters") : nil
+        case MarketplaceScreens.filter:
+            return .press(buttonID: "filters")
         default:
             return .press(buttonID: "new")
         }
-    }
-
-    /// `groups` is the insertion flow's group picker (when its flow starts there) or the filter
-    /// picker: "New advert" first, then "Filters".
-    public func inputs(toOpen next: ScreenID) -> [UserInput] {
-        guard next.name == "groups", next.context == nil else { return input(toOpen: next).map { [$0] } ?? [] }
-        return [.press(buttonID: "new"), .press(buttonID: "filters")]
     }
 }

@@ -52,7 +52,7 @@ public final class NavigationDiscoveryCoordinator: AppRoot, AdvertListCoordinato
 
     public func didSelectFiltersAction() {
         navigation.setPopCheckpoint()
-        let coordinator = dependencies.groupSelection.makeCoordinator(navigation: navigation)
+        let coordinator = dependencies.groupSelection.makeCoordinator(navigation: navigation, screenName: MarketplaceScreens.filter)
         coordinator.delegate = self
         groupSelection = coordinator
         coordinator.start()

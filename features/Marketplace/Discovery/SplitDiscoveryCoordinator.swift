@@ -55,7 +55,7 @@ public final class SplitDiscoveryCoordinator: AppRoot, AdvertListCoordinatorDele
 
     public func didSelectFiltersAction() {
         let navigation = window.makeNavigation()
-        let coordinator = dependencies.groupSelection.makeCoordinator(navigation: navigation)
+        let coordinator = dependencies.groupSelection.makeCoordinator(navigation: navigation, screenName: MarketplaceScreens.filter)
         coordinator.delegate = self
         groupSelection = coordinator
         coordinator.start()

@@ -110,13 +110,14 @@ public struct AppDefinition: Sendable {
         let slots: [SlotDefinition]
         let attributes: [String]
         let serviceParameters: [ServiceParameterSpec]
+        let renamedScreens: [ScreenRename]
         let module: String
         let factory: @Sendable (SessionEnvironment) throws -> any AppRoot
         let applySettings: (@Sendable (SessionEnvironment, ServiceSettings) -> Void)?
 
         init(
             name: String, summary: String, platforms: [String], slots: [SlotDefinition], attributes: [String],
-            serviceParameters: [ServiceParameterSpec], module: String,
+            serviceParameters: [ServiceParameterSpec], renamedScreens: [ScreenRename], module: String,
             factory: @escaping @Sendable (SessionEnvironment) throws -> any AppRoot,
             applySettings: (@Sendable (SessionEnvironment, ServiceSettings) -> Void)?
         ) {
@@ -126,6 +127,7 @@ public struct AppDefinition: Sendable {
             self.slots = slots
             self.attributes = attributes
             self.serviceParameters = serviceParameters
+            self.renamedScreens = renamedScreens
             self.module = module
             self.factory = factory
             self.applySettings = applySettings
@@ -146,13 +148,17 @@ public struct AppDefinition: Sendable {
     public var attributes: [String] { parts.attributes }
     /// Service behaviours a simulation may set (population files' `services:`).
     public var serviceParameters: [ServiceParameterSpec] { parts.serviceParameters }
+    /// Screens that once shared a name with another, so that files written before (population
+    /// `abandon` keys) can be pointed to the new names.
+    public var renamedScreens: [ScreenRename] { parts.renamedScreens }
     /// The module that registered it (set on registration).
     public internal(set) var module: String {
         get { parts.module }
         set {
             parts = Parts(
                 name: parts.name, summary: parts.summary, platforms: parts.platforms, slots: parts.slots,
-                attributes: parts.attributes, serviceParameters: parts.serviceParameters, module: newValue,
+                attributes: parts.attributes, serviceParameters: parts.serviceParameters,
+                renamedScreens: parts.renamedScreens, module: newValue,
                 factory: parts.factory, applySettings: parts.applySettings)
         }
     }
@@ -163,12 +169,14 @@ public struct AppDefinition: Sendable {
     public init(
         name: String, summary: String, platforms: [String], slots: [SlotDefinition] = [],
         attributes: [String] = ["id", "platform"], serviceParameters: [ServiceParameterSpec] = [],
+        renamedScreens: [ScreenRename] = [],
         configureServices: (@Sendable (SessionEnvironment, ServiceSettings) -> Void)? = nil,
         make: @escaping @Sendable (SessionEnvironment) throws -> any AppRoot
     ) {
         parts = Parts(
             name: name, summary: summary, platforms: platforms, slots: slots, attributes: attributes,
-            serviceParameters: serviceParameters, module: "", factory: make, applySettings: configureServices)
+            serviceParameters: serviceParameters, renamedScreens: renamedScreens, module: "", factory: make,
+            applySettings: configureServices)
     }
 
     /// Applies simulated service behaviour to a session whose root is made.
@@ -181,4 +189,22 @@ public struct AppDefinition: Sendable {
 
     /// Makes the app's root for a session.
     public func make(in session: SessionEnvironment) throws -> any AppRoot { try parts.factory(session) }
+}
+
+/// A screen that was given a name of its own, having shared one with another screen: files written
+/// before that name `formerName` for both.
+public struct ScreenRename: Sendable, Equatable {
+    /// The name both screens had (and the other one keeps).
+    public let formerName: String
+    /// The screen's own name now.
+    public let screen: String
+    /// What the screen is, for messages (e.g. "the advert list's filter picker").
+    public let summary: String
+
+    /// Declares that `screen` was called `formerName` too.
+    public init(formerName: String, screen: String, summary: String) {
+        self.formerName = formerName
+        self.screen = screen
+        self.summary = summary
+    }
 }

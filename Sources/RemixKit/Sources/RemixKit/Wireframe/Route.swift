@@ -161,9 +161,9 @@ public enum RouteError: Error, Equatable, CustomStringConvertible {
 public protocol RouteOpening: View {
     /// The input that leads from this view to `next`, or nil.
     func input(toOpen next: ScreenID) -> UserInput?
-    /// Every input that may lead to `next`, the likeliest first — where one screen name stands for
-    /// two screens (a list's filter picker and its insertion flow's group picker are both `groups`).
-    /// The opener tries the next one after backing out of a detour that led elsewhere. By default,
+    /// Every input that may lead to `next`, the likeliest first — where more than one way may show
+    /// it (a slot that hands out its flows in turn). The opener tries the next one after backing
+    /// out of a detour that led elsewhere. By default,
     /// ``input(toOpen:)`` alone.
     func inputs(toOpen next: ScreenID) -> [UserInput]
 }

@@ -167,3 +167,27 @@ import Testing
         #expect(names == ["manual", "auto", "alternating"])
     }
 }
+
+/// A screen that got a name of its own: a population written before gives it only the old key.
+@Suite struct RenamedScreenTests {
+    @Test func aPopulationThatNamesOnlyTheOldScreenIsPointedToTheNewName() throws {
+        let folder = try TemporaryFolder()
+        let experiments = folder.path("experiments")
+        try FileManager.default.copyItem(atPath: Fixture.experimentsPath, toPath: experiments)
+        let file = experiments + "/population.yaml"
+        let shipped = try String(contentsOfFile: file, encoding: .utf8)
+        try shipped.replacingOccurrences(of: "abandon: {groups: 0.04, filter: 0.04,", with: "abandon: {groups: 0.04,")
+            .write(toFile: file, atomically: false, encoding: .utf8)
+        let expected = "\(file):52:15: warning: persona 'decisive seller': 'groups' also named the advert list's filter picker "
+            + "before, which is 'filter' now; 'groups' now names only the other screen, so 'filter' gets the default chance (0) "
+            + "— add 'filter: 0.04' to keep what the file meant"
+        let validated = try Remix.run(["validate", experiments])
+        #expect(validated.status == 0, "a warning: \(validated.stderr)")
+        #expect(validated.stderr.contains(expected), "\(validated.stderr)")
+        let simulated = try Remix.run(["simulate", "--sessions", "20", "--experiments", experiments, "--no-report",
+                                       "--log", folder.path("e.jsonl")])
+        #expect(simulated.status == 0, "\(simulated.stderr)")
+        #expect(simulated.stderr.contains(expected), "\(simulated.stderr)")
+        #expect(!simulated.stderr.contains("hesitant seller': 'groups'"), "the other personas name both")
+    }
+}

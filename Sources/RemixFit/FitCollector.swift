@@ -53,11 +53,11 @@ struct FitCollector {
     /// screen without text fields; typing: one-step stays on text screens.
     private mutating func addTimes(_ segments: SessionSegments, row: Int) {
         let layout = table.layout
-        for dwell in segments.homeDwells where dwell > 0 { table.addSample(Double(dwell) / 1000, row: row, at: layout.think) }
+        for dwell in segments.homeDwells where dwell > 0 { table.addTimeSample(Double(dwell) / 1000, row: row, at: layout.think) }
         for attempt in segments.attempts {
             for visit in attempt.visits where visit.steps == 1 && !visit.afterError && visit.exit > visit.enter {
                 if survey.textScreens[visit.screen] == nil {
-                    table.addSample(Double(visit.exit - visit.enter) / 1000, row: row, at: layout.think)
+                    table.addTimeSample(Double(visit.exit - visit.enter) / 1000, row: row, at: layout.think)
                 }
             }
         }

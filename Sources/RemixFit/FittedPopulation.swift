@@ -17,6 +17,27 @@ public struct FittedPopulation: Sendable {
         }
     }
 
+    /// A time: uniform in a range, or log-normal (skewed) with a median and a 90th percentile.
+    public enum Time: Sendable, Equatable {
+        case uniform(Range)
+        case logNormal(median: Double, p90: Double)
+
+        /// The family that fits samples with this mean and standard deviation and this mean and
+        /// standard deviation of their logarithm: the one whose moment-matched form predicts the
+        /// observed mean logarithm more closely (a uniform range's mean log is higher than a
+        /// skewed time's of the same mean and spread).
+        static func fitted(mean: Double, sd: Double, logMean: Double, logSD: Double, floor: Double) -> Time {
+            let uniform = Range.uniform(mean: mean, sd: sd, floor: floor)
+            let logNormal = Time.logNormal(median: exp(logMean), p90: exp(logMean + 1.2815515655446004 * max(logSD, 1e-3)))
+            guard uniform.min > 0, uniform.max > uniform.min else { return uniform.max > 0 && logSD > 0.05 ? logNormal : .uniform(uniform) }
+            let a = uniform.min, b = uniform.max
+            let uniformLogMean = (b * log(b) - a * log(a)) / (b - a) - 1
+            let spread = log(1 + sd * sd / (mean * mean))
+            let logNormalLogMean = log(mean) - spread / 2
+            return abs(uniformLogMean - logMean) <= abs(logNormalLogMean - logMean) ? .uniform(uniform) : logNormal
+        }
+    }
+
     /// An intent as the log shows it.
     public struct Intent: Sendable {
         public var name: String
@@ -36,7 +57,7 @@ public struct FittedPopulation: Sendable {
         public var intents: [(name: String, chance: Double, standardError: Double)]
         /// Per screen: chance to give up per step, its standard error, and the steps it comes from.
         public var abandon: [(screen: String, chance: Double, standardError: Double, steps: Double)]
-        public var think: Range
+        public var think: Time
         public var typing: Range?
         public var retryAfterError: Double
         /// Sessions per user: chance of 1, 2, … sessions.

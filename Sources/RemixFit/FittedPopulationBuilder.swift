@@ -52,7 +52,8 @@ struct FittedPopulationBuilder {
             abandon: structure.screens.indices.map { s in
                 (structure.screens[s], fitted.abandon[s], error(fitted.abandon[s], fitted.steps[s]), fitted.steps[s])
             },
-            think: .uniform(mean: fitted.thinkMean, sd: fitted.thinkSD, floor: 0.05),
+            think: .fitted(mean: fitted.thinkMean, sd: fitted.thinkSD, logMean: fitted.thinkLogMean, logSD: fitted.thinkLogSD,
+                           floor: 0.05),
             typing: typing(class: index, thinkMean: fitted.thinkMean, thinkSD: fitted.thinkSD),
             retryAfterError: fitted.retryAfterError, visits: fitted.visits,
             daysBetweenVisits: .uniform(mean: fitted.gapMean, sd: fitted.gapSD, floor: 0))

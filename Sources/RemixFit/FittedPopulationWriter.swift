@@ -81,13 +81,14 @@ public enum FittedPopulationWriter {
                      + ", default: 0}   # per step; " + persona.abandon.map {
                          "\($0.screen) ± \(number($0.standardError)) (\(grouped(Int($0.steps.rounded()))) steps)"
                      }.joined(separator: ", "))
-        lines.append("    thinkSeconds: \(range(persona.think))")
+        lines.append("    thinkSeconds: \(time(persona.think))")
         if let typing = persona.typing { lines.append("    typingSecondsPerCharacter: \(range(typing))") }
         lines.append("    typos: 0")
         lines.append("    retryAfterError: \(number(persona.retryAfterError))")
-        let most = persona.visits.lastIndex { $0 >= 0.005 } ?? 0
-        lines.append("    visits: [1, \(most + 1)]")
-        if most > 0 { lines.append("    daysBetweenVisits: \(range(persona.daysBetweenVisits))") }
+        lines.append("    visits: \(visits(persona.visits))")
+        if persona.visits.dropFirst().contains(where: { $0 >= 0.001 }) {
+            lines.append("    daysBetweenVisits: \(range(persona.daysBetweenVisits))")
+        }
         return lines
     }
 
@@ -95,6 +96,20 @@ public enum FittedPopulationWriter {
         switch start {
         case .press(let target): "{press: \(YAMLText.quoted(target.description))}"
         case .select(let kind): "{select: \(kind?.rawValue ?? "any")}"
+        }
+    }
+
+    /// Sessions per user: `1` when (nearly) every user came once, else each count's chance.
+    private static func visits(_ chances: [Double]) -> String {
+        let kept = chances.enumerated().filter { $0.element >= 0.001 }
+        guard kept.count > 1 || kept.first?.offset != 0 else { return "1" }
+        return "{" + kept.map { "\($0.offset + 1): \(number($0.element))" }.joined(separator: ", ") + "}"
+    }
+
+    private static func time(_ time: FittedPopulation.Time) -> String {
+        switch time {
+        case .uniform(let range): self.range(range)
+        case .logNormal(let median, let p90): "{median: \(number(median)), p90: \(number(p90))}"
         }
     }
 

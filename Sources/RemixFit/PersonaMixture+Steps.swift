@@ -34,6 +34,8 @@ extension PersonaMixture {
         // A few rounds: the splits depend on the chances they estimate.
         for _ in 0..<3 { persona.updateChances(sums, layout: layout) }
         (persona.thinkMean, persona.thinkSD) = Self.moments(sums, at: layout.think, fallback: (1, 0.5))
+        (persona.thinkLogMean, persona.thinkLogSD) = Self.moments([sums[layout.think], sums[layout.think + 3], sums[layout.think + 4]],
+                                                                  at: 0, fallback: (0, 0.5))
         (persona.gapMean, persona.gapSD) = Self.moments(sums, at: layout.gaps, fallback: (1, 1))
         return persona
     }

@@ -16,6 +16,9 @@ struct PersonaMixture {
         var retryAfterError: Double
         var thinkMean: Double
         var thinkSD: Double
+        /// Mean and standard deviation of the logarithm of thinking time (for a log-normal reading).
+        var thinkLogMean = 0.0
+        var thinkLogSD = 1.0
         /// Chance of each number of sessions per user (index 0 is one session).
         var visits: [Double]
         var gapMean: Double

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where each number of a user's feature vector is: everything the persona mixture reads about one
 /// user, as counts and sums (a few dozen 4-byte numbers per user, whatever the number of events).
 struct FeatureLayout: Sendable {
@@ -8,16 +10,17 @@ struct FeatureLayout: Sendable {
     var sessions: Int { 0 }
     /// Days between consecutive sessions: count, sum, sum of squares.
     var gaps: Int { 1 }
-    /// Thinking time per step, seconds: count, sum, sum of squares.
+    /// Thinking time per step, seconds: count, sum, sum of squares, sum of logarithms and of their
+    /// squares (which tell a skewed time from an even one).
     var think: Int { 4 }
     /// Text screens: count of stays, and sums of dwell per character, its square, one per
     /// character and its square (dwell = one think + a typing time per character × characters).
-    var typing: Int { 7 }
+    var typing: Int { 9 }
     /// Per intent: sessions that began it.
-    func tried(_ intent: Int) -> Int { 12 + intent }
+    func tried(_ intent: Int) -> Int { 14 + intent }
     /// Per intent: sessions that reached its turn and did not begin it.
-    func skipped(_ intent: Int) -> Int { 12 + intents + intent }
-    private var screenBase: Int { 12 + 2 * intents }
+    func skipped(_ intent: Int) -> Int { 14 + intents + intent }
+    private var screenBase: Int { 14 + 2 * intents }
     /// Per screen: steps the user went on from, gave up on, retried after an error on, gave up after an error on.
     func survived(_ screen: Int) -> Int { screenBase + screen }
     func abandoned(_ screen: Int) -> Int { screenBase + screens + screen }
@@ -64,6 +67,14 @@ struct UserFeatureTable {
         self[row, column] += 1
         self[row, column + 1] += Float(value)
         self[row, column + 2] += Float(value * value)
+    }
+
+    /// Adds a positive sample to the (count, sum, sum of squares, sum of logs, sum of squared logs) at `column`.
+    mutating func addTimeSample(_ value: Double, row: Int, at column: Int) {
+        addSample(value, row: row, at: column)
+        let logarithm = log(value)
+        self[row, column + 3] += Float(logarithm)
+        self[row, column + 4] += Float(logarithm * logarithm)
     }
 
     /// Counts a session of the user starting at `start` (ms), with the gap since their previous one.

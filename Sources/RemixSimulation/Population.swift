@@ -1,3 +1,4 @@
+import Foundation
 import RemixKit
 import RemixYAML
 
@@ -13,10 +14,21 @@ public struct Population: Sendable {
     /// The most sessions one user makes.
     public static let maximumVisits = 100
 
-    /// A range of seconds on the virtual clock, sampled uniformly.
+    /// A time in seconds on the virtual clock: uniform in `[min, max]`, or log-normal (skewed, as
+    /// people's times are) with a median and a 90th percentile.
     public struct Seconds: Sendable, Equatable {
+        /// How samples spread.
+        public enum Shape: Sendable, Equatable {
+            /// Uniform in `[min, max]`.
+            case uniform
+            /// Log-normal: half the samples below `median`, nine in ten below `p90` (kept within
+            /// `[min, max]`, which bound the samples).
+            case logNormal(median: Double, p90: Double)
+        }
+
         public var min: Double
         public var max: Double
+        public var shape: Shape = .uniform
 
         /// Makes a range (a single value when `min == max`).
         public init(min: Double, max: Double) {
@@ -24,11 +36,32 @@ public struct Population: Sendable {
             self.max = max
         }
 
+        /// A log-normal time with this median and 90th percentile, its samples kept at most `limit`.
+        public init(median: Double, p90: Double, limit: Double) {
+            min = 0
+            // Bounds for the run's checks: where 1 sample in 10⁴ would lie, within the limit.
+            max = Swift.min(limit, median * exp(3.719 * Self.sigma(median: median, p90: p90)))
+            shape = .logNormal(median: median, p90: p90)
+        }
+
+        /// The log-normal's σ: ln(p90 / median) over the standard normal's 90th percentile.
+        static func sigma(median: Double, p90: Double) -> Double { log(p90 / median) / 1.2815515655446004 }
+
         /// A sample in milliseconds.
         func sampleMilliseconds(_ random: inout SeededGenerator) -> Int64 {
-            if min == max { return Int64((min * 1000).rounded()) }
-            let unit = Double(random.next() >> 11) * 0x1.0p-53
-            return Int64(((min + (max - min) * unit) * 1000).rounded())
+            switch shape {
+            case .uniform:
+                if min == max { return Int64((min * 1000).rounded()) }
+                let unit = Double(random.next() >> 11) * 0x1.0p-53
+                return Int64(((min + (max - min) * unit) * 1000).rounded())
+            case .logNormal(let median, let p90):
+                // Box–Muller: two uniform draws make one standard normal.
+                let u1 = (Double(random.next() >> 11) + 1) * 0x1.0p-53
+                let u2 = Double(random.next() >> 11) * 0x1.0p-53
+                let z = (-2 * log(u1)).squareRoot() * cos(2 * Double.pi * u2)
+                let seconds = Swift.min(Swift.max(median * exp(Self.sigma(median: median, p90: p90) * z), min), max)
+                return Int64((seconds * 1000).rounded())
+            }
         }
     }
 
@@ -168,8 +201,10 @@ public struct Population: Sendable {
         public var retryAfterError: Double
         /// Buttons pressed to go forward on a complete screen, in order of preference.
         public var prefer: [ButtonTarget]
-        /// Sessions per user, drawn uniformly.
+        /// Sessions per user, drawn uniformly (or by ``visitWeights``).
         public var visits: ClosedRange<Int>
+        /// The chance of each number of sessions from `visits.lowerBound` up (nil: uniform).
+        public var visitWeights: [Double]? = nil
         /// Days between a user's sessions.
         public var daysBetweenVisits: Seconds
         /// Routes some sessions arrive through (a link), each with its share of the sessions; the

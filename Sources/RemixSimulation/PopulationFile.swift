@@ -140,9 +140,18 @@ public enum PopulationFile {
         return single...single
     }
 
-    /// A number of seconds or `[min, max]`.
+    /// A number of seconds, `[min, max]` (uniform), or `{median: M, p90: P}` (log-normal).
     static func seconds(_ value: YAMLValue, _ what: String, atMost limit: Double = Population.maximumActionSeconds)
         throws(Diagnostic) -> Population.Seconds {
+        if let fields = try? value.mapping(what) {
+            if let problem = unknownKeys(fields, allowed: ["median", "p90"], in: what).first { throw problem }
+            let median = try nonNegative(try fields.required("median", in: what), "\(what).median", atMost: limit)
+            let p90 = try nonNegative(try fields.required("p90", in: what), "\(what).p90", atMost: limit)
+            guard median > 0, p90 > median else {
+                throw Diagnostic(value.location, .error, "\(what): a log-normal time needs 0 < median < p90 (got median \(median), p90 \(p90))")
+            }
+            return Population.Seconds(median: median, p90: p90, limit: limit)
+        }
         let range = try range(value, what, atMost: limit)
         return Population.Seconds(min: range.lowerBound, max: range.upperBound)
     }

@@ -145,13 +145,7 @@ extension PopulationFile {
         }
         let name = collect(&problems) { () throws(Diagnostic) in try fields.required("name", in: "a persona").string("name") }
         let plan = field("intents", []) { v throws(Diagnostic) in try personaIntents(v, intents: intents, declared: declared) }
-        let visits = field("visits", 1...1) { v throws(Diagnostic) -> ClosedRange<Int> in
-            let range = try range(v, "visits", atMost: Double(Population.maximumVisits))
-            guard range.lowerBound >= 1, range.lowerBound.rounded() == range.lowerBound, range.upperBound.rounded() == range.upperBound else {
-                throw Diagnostic(v.location, .error, "visits is a whole number of sessions per user (1 or more), or [min, max]")
-            }
-            return Int(range.lowerBound)...Int(range.upperBound)
-        }
+        let (visits, visitWeights) = field("visits", (1...1, nil)) { v throws(Diagnostic) in try visitCounts(v) }
         let persona = Population.Persona(
             name: name ?? "",
             weight: field("weight", 1) { v throws(Diagnostic) in try nonNegative(v, "weight") },
@@ -165,12 +159,36 @@ extension PopulationFile {
             prefer: field("prefer", []) { v throws(Diagnostic) in
                 try v.sequence("prefer").map { item throws(Diagnostic) in Population.ButtonTarget(try item.string("a role or button id")) }
             },
-            visits: visits,
+            visits: visits, visitWeights: visitWeights,
             daysBetweenVisits: field("daysBetweenVisits", .init(min: 1, max: 1)) { v throws(Diagnostic) in
                 try seconds(v, "daysBetweenVisits", atMost: 366)
             },
             arrivals: field("arrivals", []) { v throws(Diagnostic) in try arrivals(v) })
         return failed || name == nil ? nil : persona
+    }
+
+    /// Sessions per user: a whole number, `[min, max]` (uniform), or `{COUNT: WEIGHT, …}` (each
+    /// count by its weight).
+    private static func visitCounts(_ value: YAMLValue) throws(Diagnostic) -> (ClosedRange<Int>, [Double]?) {
+        let wrong = "visits is a whole number of sessions per user (1 or more), [min, max], or {COUNT: WEIGHT, …}"
+        if let entries = try? value.mapping("visits").entries {
+            var weights: [Int: Double] = [:]
+            for entry in entries {
+                guard let count = Int(entry.key), (1...Population.maximumVisits).contains(count) else {
+                    throw Diagnostic(entry.keyLocation, .error, "\(wrong); '\(entry.key)' is not a count from 1 to \(Population.maximumVisits)")
+                }
+                weights[count] = try nonNegative(entry.value, "the weight of \(count) visits")
+            }
+            guard let low = weights.keys.min(), let high = weights.keys.max(), weights.values.contains(where: { $0 > 0 }) else {
+                throw Diagnostic(value.location, .error, "visits needs a count with a weight above 0")
+            }
+            return (low...high, (low...high).map { weights[$0] ?? 0 })
+        }
+        let range = try range(value, "visits", atMost: Double(Population.maximumVisits))
+        guard range.lowerBound >= 1, range.lowerBound.rounded() == range.lowerBound, range.upperBound.rounded() == range.upperBound else {
+            throw Diagnostic(value.location, .error, wrong)
+        }
+        return (Int(range.lowerBound)...Int(range.upperBound), nil)
     }
 
     /// `[{route: ROUTE, share: CHANCE}, …]`: shares of sessions that arrive through a route; they

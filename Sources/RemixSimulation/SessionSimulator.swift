@@ -47,8 +47,13 @@ struct SessionSimulator: Sendable {
             attributes[name] = .string(value)
             attributeFields.append(EventField(name, .string(value)))
         }
-        let visits = persona.visits.lowerBound == persona.visits.upperBound ? persona.visits.lowerBound
-            : persona.visits.lowerBound + Int(random.next() % UInt64(persona.visits.count))
+        let visits: Int
+        if let weights = persona.visitWeights {
+            visits = persona.visits.lowerBound + Population.pick(weights, weight: { $0 }, &random)
+        } else {
+            visits = persona.visits.lowerBound == persona.visits.upperBound ? persona.visits.lowerBound
+                : persona.visits.lowerBound + Int(random.next() % UInt64(persona.visits.count))
+        }
         var start = population.startMilliseconds + Int64(index) * population.sessionGapMilliseconds
         summary.users += 1
         for visit in 1...visits {

@@ -144,8 +144,8 @@ import Testing
         ("    thinkSeconds: fast", "pop.yaml:7:19: error: thinkSeconds must be a number, not 'fast'"),
         ("    typingSecondsPerCharacter: [-1, 2]", "pop.yaml:7:33: error: typingSecondsPerCharacter must be 0 or more"),
         ("    weight: -1", "pop.yaml:7:13: error: weight must be 0 or more"),
-        ("    visits: 0", "pop.yaml:7:13: error: visits is a whole number of sessions per user (1 or more), or [min, max]"),
-        ("    visits: [1, 2.5]", "pop.yaml:7:13: error: visits is a whole number of sessions per user (1 or more), or [min, max]"),
+        ("    visits: 0", "pop.yaml:7:13: error: visits is a whole number of sessions per user (1 or more), [min, max], or {COUNT: WEIGHT, …}"),
+        ("    visits: [1, 2.5]", "pop.yaml:7:13: error: visits is a whole number of sessions per user (1 or more), [min, max], or {COUNT: WEIGHT, …}"),
         ("    visits: 101", "pop.yaml:7:13: error: visits must be at most 100, not 101.0"),
         ("    daysBetweenVisits: 400", "pop.yaml:7:24: error: daysBetweenVisits must be at most 366, not 400.0"),
     ])

@@ -1,0 +1,125 @@
+import Foundation
+import RemixAnalysis
+
+/// How the users of a log behave, per experiment variation and over all: how long sessions last,
+/// how many steps they take, how often users come back and after how long, and how long they stay
+/// on each screen — what the fidelity report (``FidelityReport``) sets side by side for a real log
+/// and a simulated one. Memory holds one summary per user and fixed histograms, never the events.
+public struct LogProfile: Sendable {
+    /// A distribution kept as counts in logarithmic bins (1 % wide), enough for KS distances.
+    public struct Histogram: Sendable, Equatable {
+        /// Bins from `lowest` up, each 1 % wider than the last.
+        private(set) var counts: [Int]
+        public private(set) var total = 0
+        public private(set) var sum = 0.0
+        static let lowest = 0.001
+        static let growth = log(1.01)
+        static let bins = 2_200
+
+        init() {
+            counts = Array(repeating: 0, count: Self.bins)
+        }
+
+        mutating func add(_ value: Double) {
+            let bin = value <= Self.lowest ? 0 : min(Self.bins - 1, Int(log(value / Self.lowest) / Self.growth) + 1)
+            counts[bin] += 1
+            total += 1
+            sum += value
+        }
+
+        /// The mean of what was added.
+        public var mean: Double { total > 0 ? sum / Double(total) : 0 }
+
+        /// The largest distance between the two cumulative distributions (Kolmogorov–Smirnov).
+        public func distance(to other: Histogram) -> Double {
+            guard total > 0, other.total > 0 else { return total == other.total ? 0 : 1 }
+            var a = 0, b = 0, largest = 0.0
+            for bin in 0..<Self.bins {
+                a += counts[bin]
+                b += other.counts[bin]
+                largest = max(largest, abs(Double(a) / Double(total) - Double(b) / Double(other.total)))
+            }
+            return largest
+        }
+
+        /// The value below which `share` of the samples lie (a bin's upper edge).
+        public func quantile(_ share: Double) -> Double {
+            guard total > 0 else { return 0 }
+            var seen = 0
+            for bin in 0..<Self.bins {
+                seen += counts[bin]
+                if Double(seen) >= share * Double(total) { return Self.lowest * exp(Double(bin) * Self.growth) }
+            }
+            return Self.lowest * exp(Double(Self.bins) * Self.growth)
+        }
+    }
+
+    /// What is measured for one group of users (a variation, or everyone).
+    public struct Group: Sendable {
+        public var users = 0
+        public var sessions = 0
+        /// Session length in seconds (first event to `session_ended`).
+        public var duration = Histogram()
+        /// Screen changes per session.
+        public var steps = Histogram()
+        /// Days between the starts of a user's consecutive sessions.
+        public var daysBetweenVisits = Histogram()
+        /// Seconds from showing each screen (name without context) to the next screen change.
+        public var dwell: [String: Histogram] = [:]
+    }
+
+    /// Everyone in the log.
+    public var all = Group()
+    /// Per experiment, per variation key.
+    public var variations: [String: [String: Group]] = [:]
+
+    /// Reads `paths` twice (regular files): first for each user's variations, then session by session.
+    public static func read(paths: [String]) throws -> LogProfile {
+        let exposures = ExposureVisitor()
+        _ = try EventLineReader.read(paths: paths, visitor: exposures)
+        var profile = LogProfile()
+        var lastStart: [String: Int64] = [:]
+        let assembler = SessionAssembler { trace in
+            let gap = lastStart[trace.user].map { Double(trace.start - $0) / 86_400_000 }
+            let isNew = lastStart[trace.user] == nil
+            lastStart[trace.user] = trace.start
+            profile.all.add(trace, newUser: isNew, gap: gap)
+            for (experiment, variation) in exposures.variationOf[trace.user] ?? [:] {
+                profile.variations[experiment, default: [:]][variation, default: Group()].add(trace, newUser: isNew, gap: gap)
+            }
+        }
+        _ = try EventLineReader.read(paths: paths, visitor: assembler)
+        assembler.finish()
+        return profile
+    }
+}
+
+extension LogProfile.Group {
+    mutating func add(_ trace: SessionTrace, newUser: Bool, gap: Double?) {
+        if newUser { users += 1 }
+        sessions += 1
+        if let gap { daysBetweenVisits.add(abs(gap)) }
+        let end = trace.end ?? trace.events.last?.time ?? trace.start
+        duration.add(Double(end - trace.start) / 1000)
+        var screenChanges = 0
+        var shown: (name: String, time: Int64)?
+        for event in trace.events {
+            guard case .screen(_, _, let stack) = event.kind else { continue }
+            screenChanges += 1
+            if let shown { dwell[shown.name, default: LogProfile.Histogram()].add(Double(event.time - shown.time) / 1000) }
+            shown = (SessionSegments.baseName(SessionSegments.front(ofStack: stack)), event.time)
+        }
+        steps.add(Double(screenChanges))
+    }
+}
+
+/// Notes each user's first variation of each experiment they were exposed to in.
+private final class ExposureVisitor: EventLineVisitor {
+    private(set) var variationOf: [String: [String: String]] = [:]
+
+    func visit(_ line: EventLine) {
+        guard line.type == "exposure", line.literal("inExperiment") == "true", let experiment = line.string("experiment"),
+              let variation = line.string("variation"), variationOf[line.user]?[experiment] == nil else { return }
+        variationOf[line.user, default: [:]][experiment] = variation
+    }
+}

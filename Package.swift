@@ -16,8 +16,8 @@ let remixSystem: Target.Dependency = .product(name: "RemixSystem", package: "Rem
 // (docs/performance.md). Debug builds optimise them too (keeping `DEBUG` and the checks): tests
 // simulate and fit tens of thousands of users, which unoptimised code ran 10–15× slower (a
 // 30 000-user simulation 17 s against 1.5 s; a fit of its log 136 s against 9 s).
-let hotPath: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release)),
-                               .unsafeFlags(["-O"], .when(configuration: .debug))]
+let optimizedInDebug: SwiftSetting = .unsafeFlags(["-O"], .when(configuration: .debug))
+let hotPath: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release)), optimizedInDebug]
 
 let package = Package(
     name: "remix",
@@ -46,7 +46,8 @@ let package = Package(
         // What a command writes: outputs checked against its inputs, staged outputs, stop signals.
         .target(name: "RemixFiles", dependencies: [remixSystem]),
         .target(name: "RemixEventLog", dependencies: ["RemixFiles", remixKit, remixSystem], swiftSettings: hotPath),
-        .target(name: "RemixAnalysis", dependencies: ["RemixExperiments", remixKit, remixYAML, remixSystem]),
+        .target(name: "RemixAnalysis", dependencies: ["RemixExperiments", remixKit, remixYAML, remixSystem],
+                swiftSettings: [optimizedInDebug]),
         // The PostgreSQL event store (docs/storage.md): store URLs, connections, the schema.
         .target(
             name: "RemixStore",
@@ -65,7 +66,7 @@ let package = Package(
         // Populations learned from event logs (`remix fit`).
         .target(
             name: "RemixFit",
-            dependencies: ["RemixSimulation", "RemixAnalysis", "RemixHost", remixKit, remixYAML],
+            dependencies: ["RemixSimulation", "RemixAnalysis", "RemixHost", "RemixExperiments", "RemixEventLog", remixKit, remixYAML],
             swiftSettings: hotPath),
         .target(
             name: "RemixCLI",

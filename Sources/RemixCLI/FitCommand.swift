@@ -28,8 +28,17 @@ struct FitCommand: ParsableCommand {
     @Option(help: "How many personas: a number, or auto (the lowest BIC).")
     var personas: String = "auto"
 
-    @Option(parsing: .unconditional, help: "The seed of the mixture's random starts.")
+    @Option(parsing: .unconditional, help: "The seed of the mixture's random starts and of the resamples.")
     var seed: UInt64 = 1
+
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "Also fit this many bootstrap resamples of the users, written to OUTPUT's .replicates folder, for 'remix predict'.",
+        valueName: "R"))
+    var replicates: Int = 0
+
+    func validate() throws {
+        guard (0...1000).contains(replicates) else { throw ValidationError("--replicates must be 0 to 1000 (got \(replicates))") }
+    }
 
     @OptionGroup var plugins: PluginOptions
 
@@ -45,9 +54,18 @@ struct FitCommand: ParsableCommand {
         try refuseOutputsOverInputs(inputs: logs.map { .init("the log", $0) } + pluginInputs(plugins.paths),
                                     outputs: [.init("the population file", output)])
         let registry = try loadRegistry(plugins: plugins.paths)
-        let population = try PopulationFit.fit(paths: logs, registry: registry,
-                                               options: .init(app: app, personas: count, seed: seed))
+        let fitted = try PopulationFit.fit(paths: logs, registry: registry,
+                                           options: .init(app: app, personas: count, seed: seed, replicates: replicates))
+        let population = fitted.population
         try FittedPopulationWriter.text(population).write(toFile: output, atomically: true, encoding: .utf8)
+        if replicates > 0 {
+            let folder = FittedPopulationWriter.replicatesFolder(of: output)
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            for (index, replicate) in fitted.replicates.enumerated() {
+                try FittedPopulationWriter.text(replicate).write(
+                    toFile: (folder as NSString).appendingPathComponent("\(index + 1).population.yaml"), atomically: true, encoding: .utf8)
+            }
+        }
         for note in population.unknowns { printError("note: \(note)") }
         print("fitted \(population.personas.count) personas from \(population.users) users, \(population.sessions) sessions; wrote \(output)")
     }

@@ -8,7 +8,7 @@ public struct RemixCommand: ParsableCommand {
         abstract: "Run apps built from Remix features, and experiment with which features fill their slots.",
         version: RemixVersion.number,
         subcommands: [FeaturesCommand.self, ValidateCommand.self, AssignCommand.self, RunCommand.self, SimulateCommand.self, AnalyzeCommand.self,
-                      ExportCommand.self, ImportCommand.self, LogCommand.self, PlanCommand.self, CheckCommand.self, RoutesCommand.self, FitCommand.self, CompareCommand.self])
+                      ExportCommand.self, ImportCommand.self, LogCommand.self, PlanCommand.self, CheckCommand.self, RoutesCommand.self, FitCommand.self, CompareCommand.self, PredictCommand.self])
 
     public init() {}
 

@@ -17,6 +17,8 @@ struct FitStructure {
     var intents: [Intent] = []
     /// Screens users step on, in first-seen order.
     var screens: [String] = []
+    /// Every screen the log shows (stepped on or not, e.g. the first screen and toasts), sorted.
+    var shownScreens: [String] = []
     /// Sessions read, and those with no intent at all.
     var sessions = 0
     var emptySessions = 0
@@ -41,6 +43,7 @@ struct FitStructureBuilder {
     private var successScores: [[String: Int]] = []
     /// How often intent i was begun before intent j in one session.
     private var before: [[Int]] = []
+    private var shown = Set<String>()
 
     init(survey: AppSurvey) {
         self.survey = survey
@@ -48,6 +51,9 @@ struct FitStructureBuilder {
 
     mutating func add(_ segments: SessionSegments, of trace: SessionTrace) {
         structure.sessions += 1
+        for event in trace.events {
+            if case .screen(_, let screen?, _) = event.kind { shown.insert(SessionSegments.baseName(screen)) }
+        }
         if segments.isEmpty { structure.emptySessions += 1 }
         var begun: [Int] = []
         for attempt in segments.attempts {
@@ -107,6 +113,7 @@ struct FitStructureBuilder {
     /// The structure: each intent's success event chosen, intents in the order users begin them.
     func build() -> FitStructure {
         var result = structure
+        result.shownScreens = shown.sorted()
         for index in result.intents.indices {
             let threshold = max(1, result.intents[index].attempts / 20)
             let best = successScores[index].filter { $0.value >= threshold }

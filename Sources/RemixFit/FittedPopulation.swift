@@ -57,6 +57,8 @@ public struct FittedPopulation: Sendable {
         public var intents: [(name: String, chance: Double, standardError: Double)]
         /// Per screen: chance to give up per step, its standard error, and the steps it comes from.
         public var abandon: [(screen: String, chance: Double, standardError: Double, steps: Double)]
+        /// The chance for screens the log never showed (a new flow's): the mean over the steps seen.
+        public var defaultAbandon: Double
         public var think: Time
         public var typing: Range?
         public var retryAfterError: Double
@@ -73,6 +75,8 @@ public struct FittedPopulation: Sendable {
     public var services: [(name: String, text: String, note: String)]
     public var intents: [Intent]
     public var personas: [Persona]
+    /// Every screen the log showed (those without steps, such as toasts, get no chance to give up).
+    public var shownScreens: [String]
     /// Users and sessions the fit read.
     public var users: Int
     public var sessions: Int

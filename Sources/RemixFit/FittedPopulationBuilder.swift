@@ -26,7 +26,8 @@ struct FittedPopulationBuilder {
                 (attribute.name, attribute.counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
                     .map { ($0.key, $0.value) })
             },
-            services: collector.services.fitted().services, intents: intents, personas: personas, users: collector.table.count,
+            services: collector.services.fitted().services, intents: intents, personas: personas,
+            shownScreens: structure.shownScreens, users: collector.table.count,
             sessions: structure.sessions, personaChoice: personaChoice, unknowns: unknowns(), sources: sources)
     }
 
@@ -52,6 +53,7 @@ struct FittedPopulationBuilder {
             abandon: structure.screens.indices.map { s in
                 (structure.screens[s], fitted.abandon[s], error(fitted.abandon[s], fitted.steps[s]), fitted.steps[s])
             },
+            defaultAbandon: zip(fitted.abandon, fitted.steps).reduce(0) { $0 + $1.0 * $1.1 } / max(fitted.steps.reduce(0, +), 1),
             think: .fitted(mean: fitted.thinkMean, sd: fitted.thinkSD, logMean: fitted.thinkLogMean, logSD: fitted.thinkLogSD,
                            floor: 0.05),
             typing: typing(class: index, thinkMean: fitted.thinkMean, thinkSD: fitted.thinkSD),
@@ -67,7 +69,7 @@ struct FittedPopulationBuilder {
         let classes = mixture.personas.count
         var sums = [Double](repeating: 0, count: 5)
         for user in 0..<table.count {
-            let weight = Double(responsibilities[user * classes + c])
+            let weight = Double(responsibilities[user * classes + c]) * Double(mixture.userWeights?[user] ?? 1)
             guard weight > 1e-6, table[user, column] > 0 else { continue }
             for k in 0..<5 { sums[k] += weight * Double(table[user, column + k]) }
         }

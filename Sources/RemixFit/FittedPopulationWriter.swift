@@ -7,6 +7,13 @@ import RemixYAML
 /// runs as it is, saying beside each fitted value how many sessions or steps it comes from and its
 /// standard error, and at the top what the log could not show.
 public enum FittedPopulationWriter {
+    /// Where the replicates of the population at `path` are written: `fitted.population.yaml` →
+    /// `fitted.population.replicates/`.
+    public static func replicatesFolder(of path: String) -> String {
+        let trimmed = path.hasSuffix(".yaml") ? String(path.dropLast(5)) : path
+        return trimmed + ".replicates"
+    }
+
     public static func text(_ population: FittedPopulation) -> String {
         var lines: [String] = []
         lines.append("# Fitted by `remix fit` from \(population.sources.joined(separator: ", ")): "
@@ -33,7 +40,7 @@ public enum FittedPopulationWriter {
         lines += intents(population)
         lines.append("")
         lines.append("personas:")
-        for persona in population.personas { lines += self.persona(persona) }
+        for persona in population.personas { lines += self.persona(persona, population) }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -72,13 +79,15 @@ public enum FittedPopulationWriter {
         return lines
     }
 
-    private static func persona(_ persona: FittedPopulation.Persona) -> [String] {
+    private static func persona(_ persona: FittedPopulation.Persona, _ population: FittedPopulation) -> [String] {
         var lines = ["  - name: \(YAMLText.quoted(persona.name))   # \(grouped(Int(persona.users.rounded()))) users"]
         lines.append("    weight: \(number(persona.weight))")
         lines.append("    intents: {" + persona.intents.map { "\(YAMLText.quoted($0.name)): \(number($0.chance))" }.joined(separator: ", ")
                      + "}   # ± " + persona.intents.map { number($0.standardError) }.joined(separator: ", "))
-        lines.append("    abandon: {" + persona.abandon.map { "\(YAMLText.quoted($0.screen)): \(number($0.chance))" }.joined(separator: ", ")
-                     + ", default: 0}   # per step; " + persona.abandon.map {
+        let unstepped = population.shownScreens.filter { screen in !persona.abandon.contains { $0.screen == screen } }
+        lines.append("    abandon: {" + (persona.abandon.map { "\(YAMLText.quoted($0.screen)): \(number($0.chance))" }
+                                          + unstepped.map { "\(YAMLText.quoted($0)): 0" }).joined(separator: ", ")
+                     + ", default: \(number(persona.defaultAbandon))}   # per step (0: no steps seen; default: screens the log never showed); " + persona.abandon.map {
                          "\($0.screen) ± \(number($0.standardError)) (\(grouped(Int($0.steps.rounded()))) steps)"
                      }.joined(separator: ", "))
         lines.append("    thinkSeconds: \(time(persona.think))")

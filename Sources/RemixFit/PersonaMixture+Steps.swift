@@ -9,8 +9,11 @@ extension PersonaMixture {
         var sums = [Double](repeating: 0, count: layout.width)
         var visits = [Double](repeating: 0, count: mostVisits)
         var users = 0.0
+        var everyone = 0.0
         for user in 0..<table.count {
-            let weight = Double(responsibilities[user * classes + c])
+            let copies = Double(userWeights?[user] ?? 1)
+            everyone += copies
+            let weight = Double(responsibilities[user * classes + c]) * copies
             guard weight > 1e-7 else { continue }
             users += weight
             let vector = table.vector(user)
@@ -24,7 +27,7 @@ extension PersonaMixture {
         }
         let old = personas.indices.contains(c) ? personas[c] : nil
         var persona = Persona(
-            weight: users / Double(max(table.count, 1)),
+            weight: users / max(everyone, 1),
             intentChances: old?.intentChances ?? Array(repeating: 0.5, count: layout.intents),
             abandon: old?.abandon ?? Array(repeating: 0.05, count: layout.screens),
             retryAfterError: old?.retryAfterError ?? 0.5,
@@ -74,7 +77,7 @@ extension PersonaMixture {
             }
             var sum = 0.0
             for c in 0..<classes { sum += exp(scores[c] - best) }
-            total += best + log(sum)
+            total += Double(userWeights?[user] ?? 1) * (best + log(sum))
             for c in 0..<classes { responsibilities[user * classes + c] = Float(exp(scores[c] - best) / sum) }
         }
         return total

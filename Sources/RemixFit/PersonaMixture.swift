@@ -33,6 +33,8 @@ struct PersonaMixture {
 
     let layout: FeatureLayout
     var personas: [Persona]
+    /// How many times each user counts (a bootstrap resample); nil: once each.
+    var userWeights: [Float]? = nil
     /// Log-likelihood of the users under the fitted mixture.
     var logLikelihood = -Double.infinity
     /// Free parameters, for BIC.
@@ -47,19 +49,19 @@ struct PersonaMixture {
     static let floor = 1e-4
 
     /// Fits `classes` personas to `table` from `restarts` seeded starts; the best likelihood wins.
-    static func fit(_ table: UserFeatureTable, classes: Int, seed: UInt64, restarts: Int = 3, iterations: Int = 200)
-        -> (mixture: PersonaMixture, responsibilities: [Float]) {
+    static func fit(_ table: UserFeatureTable, classes: Int, seed: UInt64, restarts: Int = 3, iterations: Int = 200,
+                    userWeights: [Float]? = nil) -> (mixture: PersonaMixture, responsibilities: [Float]) {
         var best: (mixture: PersonaMixture, responsibilities: [Float])?
         for restart in 0..<restarts {
             var random = SeededGenerator(seed: seed &+ UInt64(restart) &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(classes))
-            let result = run(table, classes: classes, random: &random, iterations: iterations)
+            let result = run(table, classes: classes, random: &random, iterations: iterations, userWeights: userWeights)
             if best == nil || result.mixture.logLikelihood > best!.mixture.logLikelihood { best = result }
         }
         return best!
     }
 
-    private static func run(_ table: UserFeatureTable, classes: Int, random: inout SeededGenerator, iterations: Int)
-        -> (mixture: PersonaMixture, responsibilities: [Float]) {
+    private static func run(_ table: UserFeatureTable, classes: Int, random: inout SeededGenerator, iterations: Int,
+                            userWeights: [Float]?) -> (mixture: PersonaMixture, responsibilities: [Float]) {
         let users = table.count
         let mostVisits = max(1, (0..<users).reduce(0) { max($0, Int(table[$1, table.layout.sessions])) })
         // Start from random responsibilities: each user leans to one class.
@@ -73,7 +75,7 @@ struct PersonaMixture {
             }
             for c in 0..<classes { responsibilities[user * classes + c] /= total }
         }
-        var mixture = PersonaMixture(layout: table.layout, personas: [])
+        var mixture = PersonaMixture(layout: table.layout, personas: [], userWeights: userWeights)
         var previous = -Double.infinity
         for _ in 0..<iterations {
             mixture.personas = (0..<classes).map { mixture.maximise(table, responsibilities, class: $0, classes: classes,

@@ -21,16 +21,25 @@ public enum PopulationFit {
         public var app: String
         public var personas: PersonaCount
         public var seed: UInt64
+        /// Populations refitted on bootstrap resamples of the users, for predictions with intervals.
+        public var replicates: Int
 
-        public init(app: String, personas: PersonaCount = .automatic, seed: UInt64 = 1) {
+        public init(app: String, personas: PersonaCount = .automatic, seed: UInt64 = 1, replicates: Int = 0) {
             self.app = app
             self.personas = personas
             self.seed = seed
+            self.replicates = replicates
         }
     }
 
+    /// A fit: the population, and the same fitted again on each bootstrap resample of the users.
+    public struct Result: Sendable {
+        public var population: FittedPopulation
+        public var replicates: [FittedPopulation]
+    }
+
     /// Fits the population of `options.app` from the logs at `paths` (regular files, read twice).
-    public static func fit(paths: [String], registry: FeatureRegistry, options: Options) throws -> FittedPopulation {
+    public static func fit(paths: [String], registry: FeatureRegistry, options: Options) throws -> Result {
         let app = try registry.app(named: options.app)
         let survey = try AppSurvey.survey(app: app, registry: registry)
         let segmenter = SessionSegmenter(survey: survey)
@@ -47,9 +56,28 @@ public enum PopulationFit {
         var collector = FitCollector(structure: structure, survey: survey, services: app.serviceParameters)
         try read(paths) { collector.add($0) }
         let (mixture, responsibilities, choice) = choosePersonas(collector.table, options: options)
-        return FittedPopulationBuilder(structure: structure, collector: collector, mixture: mixture,
-                                       responsibilities: responsibilities, app: app.name).build(
-            firstStarts: firstStarts.sorted(), personaChoice: choice, sources: paths)
+        let starts = firstStarts.sorted()
+        let population = FittedPopulationBuilder(structure: structure, collector: collector, mixture: mixture,
+                                                 responsibilities: responsibilities, app: app.name).build(
+            firstStarts: starts, personaChoice: choice, sources: paths)
+        var random = SeededGenerator(seed: options.seed ^ 0xB007_57AB)
+        let replicates = (0..<options.replicates).map { index in
+            let weights = resample(users: collector.table.count, &random)
+            let refit = PersonaMixture.fit(collector.table, classes: mixture.personas.count, seed: options.seed &+ UInt64(index) &+ 1,
+                                           restarts: 2, userWeights: weights)
+            return FittedPopulationBuilder(structure: structure, collector: collector, mixture: refit.mixture,
+                                           responsibilities: refit.responsibilities, app: app.name).build(
+                firstStarts: starts, personaChoice: "\(mixture.personas.count), as the fit (replicate \(index + 1) of \(options.replicates))",
+                sources: paths)
+        }
+        return Result(population: population, replicates: replicates)
+    }
+
+    /// How many times each of `users` users is drawn in a bootstrap resample of the same size.
+    static func resample(users: Int, _ random: inout SeededGenerator) -> [Float] {
+        var counts = [Float](repeating: 0, count: users)
+        for _ in 0..<users { counts[Int(random.next() % UInt64(users))] += 1 }
+        return counts
     }
 
     /// Reads the logs session by session.

@@ -111,6 +111,10 @@ let package = Package(
             dependencies: ["RemixInterop", "RemixExperiments", "RemixHost", "RemixTestSupport", remixKit, remixYAML],
             exclude: ["Python"]),
         .testTarget(name: "RemixFilesTests", dependencies: ["RemixFiles", "RemixTestSupport", remixSystem]),
+        .testTarget(
+            name: "RemixFitTests",
+            dependencies: ["RemixFit", "RemixSimulation", "RemixAnalysis", "RemixExperiments", "RemixEventLog", "RemixHost",
+                           "RemixTestSupport", remixKit]),
         .testTarget(name: "RemixEventLogTests", dependencies: ["RemixEventLog", "RemixTestSupport", remixKit]),
         .testTarget(name: "RemixStoreTests", dependencies: ["RemixStore", "RemixTestSupport", remixSystem]),
         // What each fuzz target checks, as plain functions the corpus tests call too (Tests/Fuzz/README.md).

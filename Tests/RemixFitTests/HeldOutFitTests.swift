@@ -1,0 +1,55 @@
+import Foundation
+import RemixFit
+import RemixTestSupport
+import Testing
+
+/// The fit's proof on generated truths (docs/simulation.md, "Fitting a population"): a random
+/// Marketplace population is simulated through two insertion flows and fitted; the fitted
+/// population must then reproduce a held-out log of the truth (another seed, same flows) and
+/// predict the third flow, which the fitted log never showed.
+@Suite struct HeldOutFitTests {
+    static let users = 30_000
+
+    @Test(arguments: [UInt64(1), 2, 3])
+    func aFittedTruthReproducesHeldOutLogsAndPredictsTheThirdFlow(truthSeed: UInt64) throws {
+        let folder = try TemporaryFolder()
+        let two = try Fixture.insertionExperiment(["manual", "auto"], in: folder, name: "two")
+        let three = try Fixture.insertionExperiment(["manual", "auto", "alternating"], in: folder, name: "three")
+        let truth = try Fixture.population(TruthPopulation(seed: truthSeed).text, file: "truth-\(truthSeed).yaml")
+        try Fixture.simulate(truth, users: Self.users, seed: 11, experiments: two, to: folder.path("fit.jsonl"))
+        let fitted = try Fixture.fit([folder.path("fit.jsonl")])
+
+        try Fixture.simulate(truth, users: Self.users, seed: 12, experiments: two, to: folder.path("real.jsonl"))
+        try Fixture.simulate(fitted.population, users: Self.users, seed: 13, experiments: two, to: folder.path("simulated.jsonl"))
+        let heldOut = try Fixture.compare(real: folder.path("real.jsonl"), simulated: folder.path("simulated.jsonl"), experiments: two)
+        let table = FidelityReportText.table(heldOut)
+        for variation in ["manual", "auto"] {
+            let scope = "insertion-flow: \(variation)"
+            Self.expectWithin(heldOut, scope: scope, measure: "advert_published (rate)", points: 0.015, table)
+            Self.expectWithin(heldOut, scope: scope, measure: "share of users exposed", points: 0.02, table)
+            for row in heldOut.rows where row.scope == scope && row.measure.hasPrefix("funnel: ") {
+                #expect(abs(row.difference) <= 0.03, "truth \(truthSeed): \(scope) \(row.measure)\n\(table)")
+            }
+        }
+        let length = try #require(heldOut.rows.first { $0.scope == "all users" && $0.measure.hasPrefix("session length") })
+        #expect(length.difference <= 0.05, "truth \(truthSeed): session length KS \(length.difference)\n\(table)")
+        let sessions = try #require(heldOut.rows.first { $0.scope == "all users" && $0.measure == "sessions per user" })
+        #expect(abs(sessions.difference) <= 0.05 * sessions.real, "truth \(truthSeed): sessions per user\n\(table)")
+
+        try Fixture.simulate(truth, users: Self.users, seed: 14, experiments: three, to: folder.path("real3.jsonl"))
+        try Fixture.simulate(fitted.population, users: Self.users, seed: 15, experiments: three, to: folder.path("simulated3.jsonl"))
+        let unseen = try Fixture.compare(real: folder.path("real3.jsonl"), simulated: folder.path("simulated3.jsonl"), experiments: three)
+        Self.expectWithin(unseen, scope: "insertion-flow: alternating", measure: "advert_published (rate)", points: 0.025,
+                          FidelityReportText.table(unseen))
+    }
+
+    static func expectWithin(_ report: FidelityReport, scope: String, measure: String, points: Double, _ table: String,
+                             sourceLocation: SourceLocation = #_sourceLocation) {
+        guard let row = report.rows.first(where: { $0.scope == scope && $0.measure == measure }) else {
+            Issue.record("no row \(scope) \(measure)\n\(table)", sourceLocation: sourceLocation)
+            return
+        }
+        #expect(abs(row.difference) <= points, "\(scope) \(measure): \(row.real) against \(row.simulated)\n\(table)",
+                sourceLocation: sourceLocation)
+    }
+}

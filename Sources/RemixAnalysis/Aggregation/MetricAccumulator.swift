@@ -62,11 +62,12 @@ struct MetricReader {
         }
     }
 
-    /// A part's value for `unit` (0 or 1 for a proportion, the sum or count for a mean or a
-    /// quantile's unit value), capped unless `capped` is false.
-    static func value(_ part: Part, values: ValueTally, experiment: Int, unit: Int,
+    /// A part's value for the unit in exposure slot `place` of `experiment` (0 or 1 for a
+    /// proportion, the sum or count for a mean or a quantile's unit value), capped unless `capped`
+    /// is false.
+    static func value(_ part: Part, values: ValueTally, experiment: Int, place: Int,
                       capped: Bool = true) -> (value: Double, count: Int) {
-        let (sum, count) = values.values(experiment: experiment, column: part.column, unit: unit)
+        let (sum, count) = values.values(experiment: experiment, column: part.column, place: place)
         var value = part.definition.kind == .proportion ? (count > 0 ? 1 : 0) : (part.definition.value == nil ? Double(count) : sum)
         if capped, let cap = part.cap { value = min(value, cap) }
         return (value, count)

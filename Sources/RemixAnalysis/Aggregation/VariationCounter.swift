@@ -47,16 +47,16 @@ struct VariationCounter: ExperimentFigures {
         // definition's strings) or the value tally for every unit and metric costs more than the rest.
         let plans = readers.map { UnitPlan($0, timed: $0.tracked.map { tally.earliestTimes[$0] != nil } ?? false) }
         let sums: [ValueTally.Sums] = values?.sums[experimentIndex] ?? []
-        for (unit, exposure) in experiment.exposures.enumerated() {
-            if let include, !include(unit) { continue }
+        experiment.exposures.forEach { unit, place, exposure in
+            if let include, !include(unit) { return }
             if exposure.variation == LogTally.Exposure.multiple {
                 multiple += 1
-                continue
+                return
             }
-            guard exposure.variation >= 0 else { continue }
+            guard exposure.variation >= 0 else { return }
             guard let slot = slots[Int(exposure.variation)] else {
                 unslotted[Int(exposure.variation), default: 0] += 1
-                continue
+                return
             }
             units[slot] += 1
             exposureSpan = exposureSpan.map { min($0.lowerBound, exposure.first)...max($0.upperBound, exposure.first) }
@@ -64,8 +64,8 @@ struct VariationCounter: ExperimentFigures {
             for metric in plans.indices {
                 let plan = plans[metric]
                 if let first = plan.first, !sums.isEmpty {
-                    let (value, count) = Self.value(first, sums, unit: unit)
-                    let second = plan.second.map { Self.value($0, sums, unit: unit).value }
+                    let (value, count) = Self.value(first, sums, place: place)
+                    let second = plan.second.map { Self.value($0, sums, place: place).value }
                     accumulators[slot][metric].add(value, count: count, second: second, keepValue: plan.keepsValue)
                     continue
                 }
@@ -102,9 +102,9 @@ struct VariationCounter: ExperimentFigures {
         func cap(_ part: MetricReader.Part) -> Double? {
             guard let level = part.definition.capPercentile else { return part.cap }
             var all: [Double] = []
-            for (unit, exposure) in experiment.exposures.enumerated()
-            where exposure.variation >= 0 && slots[Int(exposure.variation)] != nil && include?(unit) != false {
-                all.append(MetricReader.value(part, values: values, experiment: experimentIndex, unit: unit, capped: false).value)
+            experiment.exposures.forEach { unit, place, exposure in
+                guard exposure.variation >= 0, slots[Int(exposure.variation)] != nil, include?(unit) != false else { return }
+                all.append(MetricReader.value(part, values: values, experiment: experimentIndex, place: place, capped: false).value)
             }
             all.sort()
             return all.isEmpty ? nil : QuantileSample.percentile(all, level)
@@ -135,7 +135,7 @@ struct VariationCounter: ExperimentFigures {
         }
     }
 
-    /// A metric part as ``MetricReader/value(_:values:experiment:unit:capped:)`` reads it.
+    /// A metric part as ``MetricReader/value(_:values:experiment:place:capped:)`` reads it.
     private struct PartPlan {
         var column: Int
         var proportion: Bool
@@ -150,17 +150,18 @@ struct VariationCounter: ExperimentFigures {
         }
     }
 
-    /// A part's capped value for `unit` and its number of events, from the experiment's sums.
+    /// A part's capped value for the unit in exposure slot `place` and its number of events, from
+    /// the experiment's sums.
     @inline(__always)
-    private static func value(_ part: PartPlan, _ sums: [ValueTally.Sums], unit: Int) -> (value: Double, count: Int) {
-        let count = unit < sums[part.column].count.count ? Int(sums[part.column].count[unit]) : 0
+    private static func value(_ part: PartPlan, _ sums: [ValueTally.Sums], place: Int) -> (value: Double, count: Int) {
+        let count = place < sums[part.column].count.count ? Int(sums[part.column].count[place]) : 0
         var value: Double
         if part.proportion {
             value = count > 0 ? 1 : 0
         } else if part.countsEvents {
             value = Double(count)
         } else {
-            value = unit < sums[part.column].sum.count ? sums[part.column].sum[unit] : 0
+            value = place < sums[part.column].sum.count ? sums[part.column].sum[place] : 0
         }
         if let cap = part.cap { value = min(value, cap) }
         return (value, count)
@@ -175,8 +176,8 @@ struct VariationCounter: ExperimentFigures {
             var slotValues = Array(repeating: [Double](), count: units.count)
             var slotUnits = Array(repeating: [Int32](), count: units.count)
             for (unit, value) in zip(sums.eventUnits, sums.eventValues) {
-                let variation = Int(experiment.exposures[Int(unit)].variation)
-                guard variation >= 0, let slot = slots[variation], include?(Int(unit)) != false else { continue }
+                guard let variation = experiment.exposures.exposure(of: Int(unit)).map({ Int($0.exposure.variation) }),
+                      variation >= 0, let slot = slots[variation], include?(Int(unit)) != false else { continue }
                 slotValues[slot].append(value)
                 slotUnits[slot].append(unit)
             }

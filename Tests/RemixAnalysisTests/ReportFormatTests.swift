@@ -69,8 +69,16 @@ import Testing
     struct Decoded: Decodable {
         struct Experiment: Decodable { var comparisons: [Comparison] }
         struct Comparison: Decodable {
-            var expected: Double, ci: [Double], pValue: Double, pValueAdjusted: Double, chanceToWin: Double, risk: [Double]
+            /// Null, with the figures in `absoluteDifference`, where the baseline is 0.
+            var expected: Double?
+            var ci: [Double]?
+            var risk: [Double]?
+            var pValue: Double
+            var pValueAdjusted: Double
+            var chanceToWin: Double
+            var absoluteDifference: Effect?
         }
+        struct Effect: Decodable { var expected: Double, ci: [Double], risk: [Double] }
         var experiments: [Experiment]
     }
 
@@ -79,13 +87,18 @@ import Testing
         let decoded = try JSONDecoder().decode(Decoded.self, from: Data(JSONReport.render(report).utf8))
         let comparisons = decoded.experiments[0].comparisons
         #expect(comparisons.count == report.experiments[0].comparisons.count)
-        for (json, value) in zip(comparisons, report.experiments[0].comparisons) {
-            #expect(json.expected == value.expected)
+        let all = zip(decoded.experiments.flatMap(\.comparisons), report.experiments.flatMap(\.comparisons))
+        #expect(all.contains { $0.1.liftUndefined } && all.contains { !$0.1.liftUndefined })
+        for (json, value) in all {
             #expect(json.pValue == value.pValue)
             #expect(json.pValueAdjusted == value.pValueAdjusted)
             #expect(json.chanceToWin == value.chanceToWin)
-            #expect(json.ci == value.ci)
-            #expect(json.risk == value.risk)
+            let effect = json.absoluteDifference ?? Decoded.Effect(expected: json.expected ?? .nan, ci: json.ci ?? [], risk: json.risk ?? [])
+            #expect((json.absoluteDifference != nil) == value.liftUndefined)
+            #expect(value.liftUndefined ? json.expected == nil && json.ci == nil && json.risk == nil : true)
+            #expect(effect.expected == value.expected)
+            #expect(effect.ci == value.ci)
+            #expect(effect.risk == value.risk)
         }
     }
 

@@ -167,6 +167,16 @@ struct ValueTally: LineSink {
         for index in theirs.indices { mine[index] += theirs[index] }
     }
 
+    /// The largest magnitude of a column's per-unit sums and kept event values in an experiment
+    /// (what ``ValueScale`` scales by); infinite when a unit's sum passed the largest double.
+    func largestMagnitude(experiment: Int, column: Int) -> Double {
+        let sums = self.sums[experiment][column]
+        var largest = 0.0
+        for sum in sums.sum { largest = max(largest, abs(sum)) }
+        for value in sums.eventValues { largest = max(largest, abs(value)) }
+        return largest
+    }
+
     /// The sum and count of a column in an experiment of the unit in exposure slot `place`.
     func values(experiment: Int, column: Int, place: Int) -> (sum: Double, count: Int) {
         let sums = self.sums[experiment][column]

@@ -31,6 +31,7 @@ struct VariationCounter: ExperimentFigures {
             for index in readers.indices {
                 Self.resolvePercentileCaps(&readers[index], values: values, experiment: experiment,
                                            experimentIndex: experimentIndex, slots: slots, include: include)
+                Self.resolveScales(&readers[index], values: values, experimentIndex: experimentIndex)
             }
         }
         self.readers = readers
@@ -114,6 +115,25 @@ struct VariationCounter: ExperimentFigures {
         if reader.pre != nil { reader.pre?.cap = reader.first?.cap }
     }
 
+    /// Sets each part's ``ValueScale`` from the largest of its values over the experiment's units
+    /// (a CUPED covariate shares its metric's), or the reader's error when a unit's sum is not finite.
+    private static func resolveScales(_ reader: inout MetricReader, values: ValueTally, experimentIndex: Int) {
+        func exponent(_ part: MetricReader.Part?) -> Int {
+            // Proportions (0 or 1) and counts of events are never large.
+            guard let part, part.definition.kind != .proportion, let field = part.definition.value else { return 0 }
+            let largest = values.largestMagnitude(experiment: experimentIndex, column: part.column)
+            guard let exponent = ValueScale.exponent(largest: largest) else {
+                reader.error = ValueScale.overflowMessage(field: field)
+                return 0
+            }
+            return exponent
+        }
+        let first = exponent(reader.first), second = exponent(reader.second), pre = exponent(reader.pre)
+        reader.first?.exponent = reader.pre == nil ? first : max(first, pre)
+        reader.second?.exponent = second
+        reader.pre?.exponent = reader.first?.exponent ?? 0
+    }
+
     /// One metric as the unit loop reads it.
     private struct UnitPlan {
         /// The first pass's tracked index of a plain proportion's event.
@@ -141,12 +161,15 @@ struct VariationCounter: ExperimentFigures {
         var proportion: Bool
         var countsEvents: Bool
         var cap: Double?
+        /// What a value is multiplied by after its cap (``ValueScale``): 1 but for huge values.
+        var factor: Double
 
         init(_ part: MetricReader.Part) {
             column = part.column
             proportion = part.definition.kind == .proportion
             countsEvents = part.definition.value == nil
             cap = part.cap
+            factor = ValueScale.factor(-part.exponent)
         }
     }
 
@@ -164,6 +187,7 @@ struct VariationCounter: ExperimentFigures {
             value = place < sums[part.column].sum.count ? sums[part.column].sum[place] : 0
         }
         if let cap = part.cap { value = min(value, cap) }
+        if part.factor != 1 { value *= part.factor }
         return (value, count)
     }
 
@@ -173,12 +197,13 @@ struct VariationCounter: ExperimentFigures {
         for (metric, reader) in readers.enumerated() {
             guard reader.definition.kind == .quantile, reader.definition.level == .event, let part = reader.first else { continue }
             let sums = values.sums[experimentIndex][part.column]
+            let factor = ValueScale.factor(-part.exponent)
             var slotValues = Array(repeating: [Double](), count: units.count)
             var slotUnits = Array(repeating: [Int32](), count: units.count)
             for (unit, value) in zip(sums.eventUnits, sums.eventValues) {
                 guard let variation = experiment.exposures.exposure(of: Int(unit)).map({ Int($0.exposure.variation) }),
                       variation >= 0, let slot = slots[variation], include?(Int(unit)) != false else { continue }
-                slotValues[slot].append(value)
+                slotValues[slot].append(factor == 1 ? value : value * factor)
                 slotUnits[slot].append(unit)
             }
             for slot in units.indices {
@@ -205,7 +230,7 @@ struct VariationCounter: ExperimentFigures {
         readers.enumerated().map { index, reader in
             accumulators[slot][index].metricCount(reader.definition, first: reader.first?.definition,
                                                   second: reader.second?.definition, adjusted: reader.pre != nil,
-                                                  units: units[slot])
+                                                  units: units[slot], scale: reader.figureExponent, error: reader.error)
         }
     }
 

@@ -14,6 +14,8 @@ enum HTMLChart {
         var pointer: JSONPointer
         /// The verdict, shown after the figure ("" for none).
         var mark = ""
+        /// Shown instead of a figure when there is none to draw (a lift against a baseline of 0).
+        var undefined: String?
     }
 
     /// One bar of the funnel: a variation's share reaching a screen.
@@ -39,24 +41,26 @@ enum HTMLChart {
     static func forest(_ rows: [Interval], format: HTMLNumber, relative: Bool, title: String) -> String {
         let left = 210.0, right = 560.0, rowHeight = 24.0
         let height = 14 + Double(rows.count) * rowHeight + 30
-        let values = rows.flatMap { [$0.estimate, $0.low, $0.high] }
+        let values = rows.filter { $0.undefined == nil }.flatMap { [$0.estimate, $0.low, $0.high] }
         let scale = Scale(values + [0], from: left, to: right, clampTo: relative ? (-1, 3) : nil)
-        let described = rows.map { "\($0.label): \(format.text($0.estimate)) [\(format.text($0.low)), \(format.text($0.high))]"
-            + ($0.mark.isEmpty ? "" : " \($0.mark)") }
+        let described = rows.map { row in
+            "\(row.label): " + (row.undefined ?? "\(format.text(row.estimate)) [\(format.text(row.low)), \(format.text(row.high))]")
+                + (row.mark.isEmpty ? "" : " \(row.mark)")
+        }
         var svg = open(height: height, title: title, description: described.joined(separator: "; "))
         svg += scale.axis(top: 6, bottom: height - 26, format: format)
         for (index, row) in rows.enumerated() {
             let y = 14 + Double(index) * rowHeight + rowHeight / 2
             svg += "<g><title>\(HTMLStyle.escape(described[index]))</title>"
             svg += "<text x=\"6\" y=\"\(n(y + 4))\">\(HTMLStyle.escape(short(row.label, 30)))</text>"
-            if row.estimate.isFinite, row.low.isFinite, row.high.isFinite {
+            if row.undefined == nil, row.estimate.isFinite, row.low.isFinite, row.high.isFinite {
                 let colour = HTMLStyle.colour(row.colour)
                 svg += "<line class=\"ci \(colour)\" x1=\"\(n(scale.x(row.low)))\" x2=\"\(n(scale.x(row.high)))\" "
                     + "y1=\"\(n(y))\" y2=\"\(n(y))\"/>"
                 svg += "<circle class=\"\(colour)\" cx=\"\(n(scale.x(row.estimate)))\" cy=\"\(n(y))\" r=\"5\"/>"
             }
             svg += "<text x=\"\(n(right + 12))\" y=\"\(n(y + 4))\">"
-                + format.element(row.estimate, row.pointer("expected"), tag: "tspan")
+                + (row.undefined.map(HTMLStyle.escape) ?? format.element(row.estimate, row.pointer("expected"), tag: "tspan"))
                 + (row.mark.isEmpty ? "" : " " + HTMLStyle.escape(row.mark)) + "</text></g>"
         }
         return svg + "</svg>"

@@ -12,7 +12,9 @@ extension HTMLExperimentSection {
         let cuts = experiment.overTime.map(\.untilText)
         let series = treatments.map { key in
             (label: key, colour: colour(of: key), points: experiment.overTime.enumerated().map { cut, point in
-                guard let index = point.comparisons.firstIndex(where: { $0.variation == key && $0.metric == primary }) else {
+                // No point where there is none, nor where the baseline is 0 (no lift to draw).
+                guard let index = point.comparisons.firstIndex(where: { $0.variation == key && $0.metric == primary }),
+                      !point.comparisons[index].liftUndefined else {
                     return HTMLChart.Interval(label: key, colour: 0, estimate: .nan, low: .nan, high: .nan, pointer: JSONPointer())
                 }
                 let comparison = point.comparisons[index]
@@ -76,9 +78,8 @@ extension HTMLExperimentSection {
             let srm = part.srmPValue.map { HTMLNumber.fixed4.element($0, at("srmPValue")) + ($0 < srmThreshold ? " ⚠ SRM" : "") } ?? "n/a"
             for (row, (index, comparison)) in found.enumerated() {
                 let said = verdict(comparison, in: part)
-                rows.append(HTMLChart.Interval(label: "\(slice.value) · \(comparison.variation)", colour: colour(of: comparison.variation),
-                                               estimate: comparison.expected, low: comparison.ci[0], high: comparison.ci[1],
-                                               pointer: at("comparisons", index), mark: Self.mark(said)))
+                rows.append(forestRow(comparison, label: "\(slice.value) · \(comparison.variation)", pointer: at("comparisons", index),
+                                      mark: Self.mark(said)))
                 table += "<tr><td class=\"text\">\(row == 0 ? escape(slice.value) : "")</td><td>\(row == 0 ? TableReport.grouped(units) : "")</td>"
                     + "<td>\(row == 0 ? srm : "")</td><td class=\"text\">\(escape(comparison.variation))</td>"
                     + "<td>" + interval(comparison, at("comparisons", index)) + "</td><td>"
@@ -98,10 +99,13 @@ extension HTMLExperimentSection {
         out += table + "</table></div>\n"
     }
 
-    /// An effect and its CI, each naming its field.
+    /// An effect and its CI, each naming its field; for a baseline of 0, "lift undefined (baseline
+    /// 0)" and the absolute difference with its CI.
     func interval(_ comparison: AnalysisReport.Comparison, _ at: JSONPointer) -> String {
-        effect.element(comparison.expected, at("expected")) + " [" + effect.element(comparison.ci[0], at("ci", 0)) + ", "
-            + effect.element(comparison.ci[1], at("ci", 1)) + "]"
+        let (shown, field) = comparison.liftUndefined ? (HTMLNumber.signedFigure, at("absoluteDifference")) : (effect, at)
+        let figures = shown.element(comparison.expected, field("expected")) + " [" + shown.element(comparison.ci[0], field("ci", 0))
+            + ", " + shown.element(comparison.ci[1], field("ci", 1)) + "]"
+        return comparison.liftUndefined ? "lift \(escape(TableReport.liftUndefined)); difference " + figures : figures
     }
 
     /// Units and each metric's figure per variation.
@@ -117,7 +121,7 @@ extension HTMLExperimentSection {
                 + HTMLNumber.grouped.element(Double(variation.units), at("units")) + "</td>"
             for metric in variation.metrics {
                 let field = at("metrics", metric.metric)
-                html += "<td>" + (metric.type == "rate"
+                html += "<td>" + (metric.error != nil ? escape(TableReport.figureMissing) : metric.type == "rate"
                     ? HTMLNumber.grouped.element(Double(metric.conversions), field("conversions")) + " ("
                         + HTMLNumber.percent.element(metric.rate, field("rate")) + ")"
                     : HTMLNumber.figure.element(metric.value, field("value"))) + "</td>"
@@ -138,18 +142,26 @@ extension HTMLExperimentSection {
         for (index, comparison) in experiment.comparisons.enumerated() {
             let at = pointer("comparisons", index)
             let heading = metrics.first { $0.metric == comparison.metric }.map(TableReport.heading) ?? comparison.metric
+            let undefined = comparison.liftUndefined
+            let (shown, field) = undefined ? (HTMLNumber.signedFigure, at("absoluteDifference")) : (effect, at)
             html += "<tr><td class=\"text\">\(escape(comparison.variation))</td><td class=\"text\">\(escape(heading))</td><td>"
-                + effect.element(comparison.expected, at("expected")) + "</td><td>["
-                + effect.element(comparison.ci[0], at("ci", 0)) + ", " + effect.element(comparison.ci[1], at("ci", 1)) + "]</td><td>"
+                + (undefined ? escape(TableReport.liftUndefined) : effect.element(comparison.expected, at("expected"))) + "</td><td>"
+                + (undefined ? "difference " + shown.element(comparison.expected, field("expected")) + " " : "") + "["
+                + shown.element(comparison.ci[0], field("ci", 0)) + ", " + shown.element(comparison.ci[1], field("ci", 1)) + "]</td><td>"
                 + HTMLNumber.fixed4.element(comparison.pValue, at("pValue")) + "</td><td>"
                 + HTMLNumber.fixed4.element(comparison.pValueAdjusted, at("pValueAdjusted")) + "</td><td>"
                 + (comparison.guardrail && !comparison.directionDeclared ? "↑ " : "")
                 + HTMLNumber.percent.element(comparison.chanceToWin, at("chanceToWin")) + "</td><td>"
-                + comparison.risk.indices.map { HTMLNumber.fixed5.element(comparison.risk[$0], at("risk", $0)) }.joined(separator: ", ")
+                + comparison.risk.indices.map { index in
+                    page.relative && !undefined ? HTMLNumber.fixed5.element(comparison.risk[index], at("risk", index))
+                        : HTMLNumber.figure.element(comparison.risk[index], field("risk", index))
+                }.joined(separator: ", ")
                 + "</td><td class=\"text\">\(escape(verdict(comparison, in: experiment)))</td></tr>"
         }
         return html + "</table></div>\n<p class=\"note\">chance to win: that the variation is better in the metric's direction "
             + "(↓: lower is better; ↑: a guardrail of undeclared direction, the chance of a rise); risk: the expected loss of "
-            + "choosing the control or the treatment.</p>\n"
+            + "choosing the control or the treatment."
+            + (experiment.comparisons.contains(where: \.liftUndefined) ? " " + escape(TableReport.liftUndefinedLegend) + "." : "")
+            + "</p>\n"
     }
 }

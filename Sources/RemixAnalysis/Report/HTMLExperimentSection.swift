@@ -79,9 +79,7 @@ struct HTMLExperimentSection {
             let at = pointer("comparisons", index)
             out += "<p><span class=\"key \(HTMLStyle.colour(colour(of: variation.key)))\"></span><b>\(escape(variation.key))</b> vs "
                 + "\(escape(baseline)) on \(escape(primary)): <span class=\"tag \(style)\">\(escape(tag))</span> "
-                + effect.element(comparison.expected, at("expected")) + " ["
-                + effect.element(comparison.ci[0], at("ci", 0)) + ", " + effect.element(comparison.ci[1], at("ci", 1)) + "]"
-                + (said.hasPrefix("⚠") ? " — " + escape(said) : "") + "</p>"
+                + interval(comparison, at) + (said.hasPrefix("⚠") ? " — " + escape(said) : "") + "</p>"
         }
         let moved = experiment.comparisons.filter { verdict($0, in: experiment).hasPrefix("guardrail") }
         if !moved.isEmpty {
@@ -115,10 +113,9 @@ struct HTMLExperimentSection {
         for group in groups where !group.metrics.isEmpty {
             let rows = comparisons.filter { group.metrics.contains($0.element.metric) }.map { index, comparison in
                 let said = verdict(comparison, in: experiment)
-                return HTMLChart.Interval(
-                    label: group.metrics.count == 1 ? comparison.variation : "\(comparison.metric) · \(comparison.variation)",
-                    colour: colour(of: comparison.variation), estimate: comparison.expected, low: comparison.ci[0],
-                    high: comparison.ci[1], pointer: pointer("comparisons", index), mark: Self.mark(said))
+                return forestRow(comparison, label: group.metrics.count == 1 ? comparison.variation
+                                    : "\(comparison.metric) · \(comparison.variation)",
+                                 pointer: pointer("comparisons", index), mark: Self.mark(said))
             }
             guard !rows.isEmpty else { continue }
             let name = group.metrics.count == 1 ? "\(group.name): \(group.metrics[0])" : group.name
@@ -127,6 +124,15 @@ struct HTMLExperimentSection {
             out += "<figure>" + HTMLChart.forest(rows, format: effect, relative: page.relative, title: title)
                 + "<figcaption>\(escape(title)); the dashed line is no effect.</figcaption></figure>\n"
         }
+    }
+
+    /// A forest plot's row for `comparison`: its effect with the CI, or no point where the baseline
+    /// is 0 and the lift is undefined.
+    func forestRow(_ comparison: AnalysisReport.Comparison, label: String, pointer: JSONPointer, mark: String) -> HTMLChart.Interval {
+        var row = HTMLChart.Interval(label: label, colour: colour(of: comparison.variation), estimate: comparison.expected,
+                                     low: comparison.ci[0], high: comparison.ci[1], pointer: pointer, mark: mark)
+        if comparison.liftUndefined { row.undefined = "lift " + TableReport.liftUndefined }
+        return row
     }
 
     /// The short verdict a chart row shows.

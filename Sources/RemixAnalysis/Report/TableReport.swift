@@ -66,6 +66,7 @@ public struct TableReport {
             metric.prior.map { "\(metric.metric) N(\(Self.figure($0.mean)), \(Self.figure($0.standardDeviation))²)" }
         }
         if !own.isEmpty { lines.append("priors of the metrics' own (on the lift): " + own.joined(separator: ", ")) }
+        if experiment.comparisons.contains(where: \.liftUndefined) { lines.append(Self.liftUndefinedLegend) }
         if experiment.comparisons.contains(where: { $0.guardrail && !$0.directionDeclared }) {
             lines.append("↑: a guardrail named by its event has no declared direction, so its chance is that of a rise; "
                          + "define it in metrics.yaml (inverse: true when lower is better) to read it as better or worse")
@@ -81,7 +82,6 @@ public struct TableReport {
         guard let by = report.by, !experiment.overTime.isEmpty, let primary = experiment.variations.first?.metrics.first?.metric
         else { return }
         let absolute = report.settings.difference == .absolute
-        func effect(_ value: Double) -> String { absolute ? Self.signedFigure(value) : Self.signedPercent(value) }
         let treatments = experiment.variations.dropFirst().map(\.key)
         lines.append("over time (cumulative, by \(by.rawValue); \(primary) vs \(experiment.variations.first?.key ?? "-")):")
         var rows = [["until"] + experiment.variations.map { "\($0.key) units" } + treatments.map { "\($0) \(absolute ? "difference" : "lift") [CI]" }]
@@ -91,7 +91,8 @@ public struct TableReport {
             }
             let effects = treatments.map { key in
                 point.comparisons.first { $0.variation == key && $0.metric == primary }.map { c in
-                    "\(effect(c.expected)) [\(effect(c.ci[0])), \(effect(c.ci[1]))]"
+                    let shown = Self.effect(c, absolute: absolute)
+                    return c.liftUndefined ? "\(shown.effect); \(shown.interval)" : "\(shown.effect) \(shown.interval)"
                 } ?? "-"
             }
             rows.append([point.untilText] + units + effects)
@@ -124,17 +125,25 @@ public struct TableReport {
         }]
         for variation in experiment.variations {
             rows.append([variation.key, variation.feature, Self.grouped(variation.units)]
-                        + variation.metrics.map { $0.type == "rate" ? "\(Self.grouped($0.conversions)) (\(Self.percent($0.rate)))"
-                            : Self.figure($0.value) })
+                        + variation.metrics.map(Self.figureCell))
         }
         return rows
     }
+
+    /// A variation's figure of a metric: conversions and rate, a mean, ratio or quantile, or why
+    /// there is none.
+    static func figureCell(_ metric: AnalysisReport.MetricCount) -> String {
+        if metric.error != nil { return figureMissing }
+        return metric.type == "rate" ? "\(grouped(metric.conversions)) (\(percent(metric.rate)))" : figure(metric.value)
+    }
+
+    /// The figure cell of a metric without a figure (its error is among the warnings).
+    static let figureMissing = "⚠ too large"
 
     /// The comparisons table, coloured by verdict.
     private mutating func comparisonLines(_ experiment: AnalysisReport.Experiment, report: AnalysisReport) {
         let metrics = experiment.variations.first?.metrics ?? []
         let absolute = report.settings.difference == .absolute
-        func effect(_ value: Double) -> String { absolute ? Self.signedFigure(value) : Self.signedPercent(value) }
         let level = Int(((1 - report.alpha) * 100).rounded())
         let interval = report.settings.sequentialTuning == nil ? "\(level)% CI" : "\(level)% CI (sequential)"
         var comparisons: [[String]] = [["variation", "metric", absolute ? "difference" : "lift", interval,
@@ -144,9 +153,11 @@ public struct TableReport {
             let metric = metrics.first { $0.metric == c.metric }.map(Self.heading) ?? c.metric
             // A guardrail of undeclared direction: its chance is the chance of a rise, marked ↑.
             let chance = (c.guardrail && !c.directionDeclared ? "↑ " : "") + Self.percent(c.chanceToWin)
-            comparisons.append([c.variation, metric, effect(c.expected), "[\(effect(c.ci[0])), \(effect(c.ci[1]))]",
+            let shown = Self.effect(c, absolute: absolute)
+            comparisons.append([c.variation, metric, shown.effect, shown.interval,
                                 Self.fixed(c.pValue, 4), Self.fixed(c.pValueAdjusted, 4), chance,
-                                c.risk.map { Self.fixed($0, 5) }.joined(separator: ", "), verdict])
+                                c.risk.map { absolute || c.liftUndefined ? Self.figure($0) : Self.fixed($0, 5) }.joined(separator: ", "),
+                                verdict])
         }
         let formatted = format(comparisons)
         let headerLines = formatted.count - (comparisons.count - 1)
@@ -170,7 +181,7 @@ public struct TableReport {
         let moved = (c.expected > 0 ? "significantly up" : "significantly down")
             + (c.directionDeclared ? (better ? " (better)" : " (worse)") : "")
         // A relative interval reaching below −100 % says the arms are too small to read it.
-        let tooWide = !absolute && c.error == nil && c.ci[0] < -1
+        let tooWide = !absolute && !c.liftUndefined && c.error == nil && c.ci[0] < -1
         return c.error.map { "⚠ \($0)" }
             ?? (significant && hasFile ? (c.guardrail ? "guardrail \(moved)" : (better ? "WINNER" : "LOSER"))
                 : (tooWide ? "too few units to tell (CI below −100 %)" : (significant ? "significant" : "")))
@@ -194,6 +205,23 @@ public struct TableReport {
         lines.append("")
     }
 
+    /// A comparison's effect and its interval as the table shows them: a signed percent, an
+    /// absolute difference with `absolute`, and for a baseline of 0 "undefined (baseline 0)" and
+    /// the absolute difference with its interval.
+    static func effect(_ c: AnalysisReport.Comparison, absolute: Bool) -> (effect: String, interval: String) {
+        func shown(_ value: Double) -> String { absolute || c.liftUndefined ? signedFigure(value) : signedPercent(value) }
+        let interval = "[\(shown(c.ci[0])), \(shown(c.ci[1]))]"
+        return c.liftUndefined ? (liftUndefined, "difference \(shown(c.expected)) \(interval)") : (shown(c.expected), interval)
+    }
+
+    /// The lift column of a comparison whose baseline is 0.
+    static let liftUndefined = "undefined (baseline 0)"
+
+    /// The legend line under comparisons of which some have a baseline of 0.
+    static let liftUndefinedLegend = "undefined (baseline 0): the baseline's figure is 0, so there is no relative lift; the row "
+        + "gives the absolute difference (treatment − control, in the metric's units) with its CI, and its p-value, chance "
+        + "to win and risk are of that difference"
+
     /// The test settings that differ from the defaults, for the comparisons' heading.
     static func describe(_ settings: TestSettings) -> String {
         var parts: [String] = []
@@ -211,9 +239,10 @@ public struct TableReport {
         metric.metric + (metric.label == "rate" ? "" : " (\(metric.label))") + (metric.inverse ? " ↓" : "")
     }
 
-    /// A mean or ratio with four significant digits.
+    /// A mean or ratio with four significant digits ("-" when not a number).
     static func figure(_ value: Double) -> String {
-        value >= 10_000 && value < 1e15 ? grouped(Int(value.rounded())) : String(format: "%.4g", value)
+        guard value.isFinite else { return "-" }
+        return value >= 10_000 && value < 1e15 ? grouped(Int(value.rounded())) : String(format: "%.4g", value)
     }
 
     /// Rows as aligned text (the header first), or as a Markdown table.

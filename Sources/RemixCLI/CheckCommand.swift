@@ -66,7 +66,7 @@ struct AACheckCommand: ParsableCommand {
             result = try AACheck.run(options, population: inputs.population, experiments: inputs.experiments,
                                      catalog: inputs.catalog, registry: inputs.registry,
                                      folder: NSTemporaryDirectory(), progress: { done, total in
-                if isatty(STDERR_FILENO) == 1 { printError("\rA/A run \(done)/\(total)", prefix: false, newline: false) }
+                if isatty(STDERR_FILENO) == 1 { printProgress("A/A run \(done)/\(total)") }
             })
         } catch {
             if isatty(STDERR_FILENO) == 1 { printError("", prefix: false) }
@@ -75,17 +75,17 @@ struct AACheckCommand: ParsableCommand {
         }
         if isatty(STDERR_FILENO) == 1 { printError("", prefix: false) }
         let seconds = Double((ContinuousClock.now - started).components.seconds)
-        print("A/A check of \(key) (\(runs) runs × \(users) users, seeds \(seed)–\(seed &+ UInt64(runs - 1)), α \(alpha)"
+        printOut("A/A check of \(key) (\(runs) runs × \(users) users, seeds \(seed)–\(seed &+ UInt64(runs - 1)), α \(alpha)"
               + (sequential ? ", sequential" : "") + (looks > 1 ? ", \(looks) looks per run" : "") + String(format: ", %.0f s):", seconds))
-        print(String(format: "  false positives  %d of %d = %.3f (95%% interval %.3f–%.3f)", result.falsePositives, result.runs,
+        printOut(String(format: "  false positives  %d of %d = %.3f (95%% interval %.3f–%.3f)", result.falsePositives, result.runs,
                      result.falsePositiveRate, result.falsePositiveInterval.lowerBound, result.falsePositiveInterval.upperBound))
-        print(String(format: "  SRM alarms       %d of %d (threshold p < 0.001)", result.srmAlarms, result.runs))
-        print(String(format: "  p-values uniform Kolmogorov–Smirnov D = %.3f, p = %.3g", result.ksDistance, result.ksPValue)
+        printOut(String(format: "  SRM alarms       %d of %d (threshold p < 0.001)", result.srmAlarms, result.runs))
+        printOut(String(format: "  p-values uniform Kolmogorov–Smirnov D = %.3f, p = %.3g", result.ksDistance, result.ksPValue)
               + (sequential ? " (not required: sequential p-values are conservative)" : ""))
         guard result.passed else {
             for failure in result.failures { printError("check failed: " + failure) }
             throw ExitCode(1)
         }
-        print("passed")
+        printOut("passed")
     }
 }

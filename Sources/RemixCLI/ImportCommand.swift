@@ -56,8 +56,8 @@ struct ImportGrowthBookCommand: ParsableCommand {
             let plan = try GrowthBookImport.plan(options: options, registry: registry)
             for note in plan.notes { printError("note: \(note)") }
             try plan.write()
-            for file in plan.files { print("\(file.replaces ? "replaced" : "wrote") \(file.path)") }
-            print("\(plan.experiments.count) experiment\(plan.experiments.count == 1 ? "" : "s") from feature "
+            for file in plan.files { printOut("\(file.replaces ? "replaced" : "wrote") \(file.path)") }
+            printOut("\(plan.experiments.count) experiment\(plan.experiments.count == 1 ? "" : "s") from feature "
                   + "'\(plan.featureKey)'; check them with 'remix validate \(out)'")
         } catch {
             printError(error.description, prefix: false)

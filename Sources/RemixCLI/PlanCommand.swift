@@ -86,11 +86,11 @@ struct PlanCommand: ParsableCommand {
                                                                        folder: experiments, traffic: traffic, variations: variations) }
         let settings = PowerSettings(mean: baseline.mean, variance: baseline.variance, alpha: alpha,
                                      sequentialTuning: sequential ? sequentialTuning : nil)
-        print(baseline.description + String(format: ", α %g, power %g %%, ", alpha, power * 100)
+        printOut(baseline.description + String(format: ", α %g, power %g %%, ", alpha, power * 100)
               + (sequential ? String(format: "sequential (tuning %g)", sequentialTuning) : "fixed horizon"))
         let perVariation = baseline.trafficPerDay.map { $0 * (baseline.smallestShare ?? 1 / Double(baseline.variations)) }
         if let perVariation, let traffic = baseline.trafficPerDay {
-            print("traffic \(grouped(traffic)) units a day into the experiment, \(baseline.variations) variations: "
+            printOut("traffic \(grouped(traffic)) units a day into the experiment, \(baseline.variations) variations: "
                   + "\(grouped(perVariation)) a day in the smallest")
         }
         if let effect {
@@ -99,7 +99,7 @@ struct PlanCommand: ParsableCommand {
                 throw ExitCode(1)
             }
             let time = perVariation.map { String(format: " — %.1f days", units / $0) } ?? " (give --traffic for days)"
-            print("to detect a lift of \(percent(effect)): \(grouped(units)) units per variation\(time)")
+            printOut("to detect a lift of \(percent(effect)): \(grouped(units)) units per variation\(time)")
             return
         }
         guard let perVariation else {
@@ -109,7 +109,7 @@ struct PlanCommand: ParsableCommand {
         for day in days.map({ [$0] }) ?? [7, 14, 28] {
             let units = (perVariation * day).rounded(.down)
             let mde = PowerAnalysis.minimumDetectableEffect(power: power, units: units, settings)
-            print(String(format: "in %g days (%@ units per variation): ", day, grouped(units))
+            printOut(String(format: "in %g days (%@ units per variation): ", day, grouped(units))
                   + (mde.map { "lifts of \(percent($0)) or more" } ?? "too few units for any lift (σ²k²/μ² ≥ N)"))
         }
     }
@@ -128,7 +128,7 @@ struct PlanCommand: ParsableCommand {
             rows = try PowerSimulation.run(options, population: inputs.population, experiments: inputs.experiments,
                                            catalog: inputs.catalog, registry: inputs.registry,
                                            folder: NSTemporaryDirectory(), progress: { done, total in
-                if isatty(STDERR_FILENO) == 1 { printError("\rrun \(done)/\(total)", prefix: false, newline: false) }
+                if isatty(STDERR_FILENO) == 1 { printProgress("run \(done)/\(total)") }
             })
         } catch {
             if isatty(STDERR_FILENO) == 1 { printError("", prefix: false) }
@@ -136,11 +136,11 @@ struct PlanCommand: ParsableCommand {
             throw ExitCode(1)
         }
         if isatty(STDERR_FILENO) == 1 { printError("", prefix: false) }
-        print("measured power of \(experiment ?? "") (\(runs) runs per size, α \(alpha)"
+        printOut("measured power of \(experiment ?? "") (\(runs) runs per size, α \(alpha)"
               + (sequential ? ", sequential" : "") + "; population \(inputs.populationPath)):")
-        print("users   units/variation   mean lift   measured power (95% interval)   analytic power")
+        printOut("users   units/variation   mean lift   measured power (95% interval)   analytic power")
         for row in rows {
-            print(String(format: "%-7d %-17.0f %+8.2f %%   %5.1f %% (%4.1f–%5.1f %%)              %5.1f %%", row.users,
+            printOut(String(format: "%-7d %-17.0f %+8.2f %%   %5.1f %% (%4.1f–%5.1f %%)              %5.1f %%", row.users,
                          row.unitsPerVariation, row.meanLift * 100, row.measuredPower * 100, row.measuredInterval.lowerBound * 100,
                          row.measuredInterval.upperBound * 100, row.analyticPower * 100))
         }

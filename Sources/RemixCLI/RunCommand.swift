@@ -125,7 +125,7 @@ struct RunCommand: ParsableCommand {
         ) {
             for decision in experimentChooser?.decisions.values.flatMap({ $0 }) ?? [] {
                 let variation = decision.variation.map { " variation \($0) → \(decision.feature ?? "")" } ?? ""
-                print("experiment \(decision.experiment):\(variation) (\(decision.rule))")
+                printOut("experiment \(decision.experiment):\(variation) (\(decision.rule))")
             }
         }
         for warning in RegexBudget.takeWarnings() { printError(warning) }

@@ -149,7 +149,8 @@ public struct SimulationSummary: Sendable {
         let rate = elapsedSeconds > 0 ? Double(sessions) / elapsedSeconds : 0
         lines.append("elapsed    \(String(format: "%.2f", elapsedSeconds)) s (\(Int(rate)) sessions/s, "
                      + "\(Int(elapsedSeconds > 0 ? Double(events) / elapsedSeconds : 0)) events/s)")
-        return lines.joined(separator: "\n")
+        // Names from the experiment and population files (and screens): control characters shown escaped.
+        return lines.map(JSONText.visible).joined(separator: "\n")
     }
 
     private static func percent(_ part: Int, of whole: Int) -> String {

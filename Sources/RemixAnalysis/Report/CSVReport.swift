@@ -1,4 +1,5 @@
 import Foundation
+import RemixKit
 
 /// The report as CSV: one row per experiment × variation × metric, with the comparison against
 /// the baseline on the same row (empty for the baseline); `undeclared_variation_units` counts the
@@ -97,8 +98,11 @@ public enum CSVReport {
         return [number(comparison.expected), number(comparison.ci[0]), number(comparison.ci[1])]
     }
 
+    /// A field as RFC 4180 writes it, its control characters first shown escaped (a name from the
+    /// log can hold a terminal escape; none is left to need a quoted line break).
     private static func escape(_ field: String) -> String {
-        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) else { return field }
+        let field = JSONText.visible(field)
+        guard field.contains(where: { $0 == "," || $0 == "\"" }) else { return field }
         return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }

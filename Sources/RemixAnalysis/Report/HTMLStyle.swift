@@ -1,3 +1,5 @@
+import RemixKit
+
 /// The HTML report's shared pieces: the style sheet, text escaping and numbers that name the JSON
 /// report's field they show.
 enum HTMLStyle {
@@ -46,19 +48,18 @@ enum HTMLStyle {
     /// The colour class of the variation at `index` (the palette repeats after six).
     static func colour(_ index: Int) -> String { "c\(index % 6)" }
 
-    /// `text` made safe as element content or a quoted attribute value (also in XML).
+    /// `text` made safe as element content or a quoted attribute value (also in XML): control
+    /// characters, which XML 1.0 does not allow, shown escaped as every format shows them.
     static func escape(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
-        for character in text.unicodeScalars {
+        for character in JSONText.visible(text).unicodeScalars {
             switch character {
             case "&": out += "&amp;"
             case "<": out += "&lt;"
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
             case "'": out += "&#39;"
-            // Control characters are not allowed in XML 1.0 text: shown as a replacement character.
-            case _ where character.value < 0x20 && character != "\n" && character != "\t": out += "\u{FFFD}"
             default: out.unicodeScalars.append(character)
             }
         }

@@ -297,5 +297,6 @@ final class JSONWriter {
     /// Shortest round-trip decimal; integral values keep a `.0`-free form; non-finite → null.
     static func number(_ value: Double) -> String { JSONText.number(value) }
 
-    static func quoted(_ text: String) -> String { JSONText.quoted(text) }
+    /// A string literal that prints as it reads (DEL and C1 controls escaped too).
+    static func quoted(_ text: String) -> String { JSONText.printableQuoted(text) }
 }

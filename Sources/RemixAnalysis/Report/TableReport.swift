@@ -1,4 +1,5 @@
 import Foundation
+import RemixKit
 
 /// The report as a terminal table (colour on request) or as Markdown tables.
 public struct TableReport {
@@ -21,16 +22,21 @@ public struct TableReport {
     private var markdown: Bool { if case .markdown = style { true } else { false } }
     private var colour: Bool { if case .terminal(let colour) = style { colour } else { false } }
 
-    private func paint(_ text: String, _ code: String) -> String { colour ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+    /// Adds a line, every control character from the data in it shown escaped (so a name from the
+    /// log cannot move the cursor or forge a line), in colour `code` when colour is on.
+    private mutating func add(_ text: String, colour code: String? = nil) {
+        let shown = JSONText.visible(text)
+        lines.append(colour ? code.map { "\u{1B}[\($0)m\(shown)\u{1B}[0m" } ?? shown : shown)
+    }
 
     private mutating func build(_ report: AnalysisReport) {
         for experiment in report.experiments { section(experiment, report: report) }
         let log = report.log
-        if let warning = log.funnelWarning { lines.append(paint("warning: " + warning, "33")) }
+        if let warning = log.funnelWarning { add("warning: " + warning, colour: "33") }
         if report.experiments.isEmpty {
-            lines.append("no exposures in the log (an exposure needs inExperiment and hashUsed): nothing to compare")
+            add("no exposures in the log (an exposure needs inExperiment and hashUsed): nothing to compare")
         }
-        for absent in report.notRunning { lines.append("not in this log and not running now: \(absent)") }
+        for absent in report.notRunning { add("not in this log and not running now: \(absent)") }
         var summary = log.isStore ? "log: the event store \(log.files[0]), \(Self.grouped(log.lines)) events and run records"
             : "log: \(log.files.count) file\(log.files.count == 1 ? "" : "s"), "
                 + "\(Self.grouped(log.lines)) line\(log.lines == 1 ? "" : "s"), \(Self.grouped(log.badLines)) bad"
@@ -41,7 +47,7 @@ public struct TableReport {
             summary += "; the final line of \(log.tornFiles.joined(separator: ", ")) is torn (the writer stopped mid-line)"
         }
         summary += String(format: "; analysed in %.2f s", report.elapsedSeconds)
-        lines.append(log.badLines > 0 ? paint(summary, "33") : summary)
+        add(summary, colour: log.badLines > 0 ? "33" : nil)
     }
 
     private mutating func section(_ experiment: AnalysisReport.Experiment, report: AnalysisReport) {
@@ -51,27 +57,28 @@ public struct TableReport {
             + " · SRM p = \(srm)"
             + (srmFlag ? " SAMPLE RATIO MISMATCH — do not trust these results" : "")
             + " · multiple-exposure units excluded: \(experiment.multipleExposureUnits)"
-        lines.append(markdown ? "## \(title)" : paint(title, srmFlag ? "1;31" : "1"))
-        for warning in experiment.warnings { lines.append(paint("warning: " + warning, "33")) }
+        add(markdown ? "## \(title)" : title, colour: srmFlag ? "1;31" : "1")
+        for warning in experiment.warnings { add("warning: " + warning, colour: "33") }
         lines += format(Self.variationRows(experiment))
         let label = report.correction == .none ? "unadjusted" : "\(report.correction == .holm ? "Holm" : "BH")-adjusted"
-        lines.append(markdown ? "" : "")
-        lines.append("vs \(experiment.variations.first?.key ?? "-") (\(label) p, α = \(report.alpha)\(Self.describe(report.settings))):")
+        add("")
+        add("vs \(experiment.variations.first?.key ?? "-") (\(label) p, α = \(report.alpha)\(Self.describe(report.settings))):")
         comparisonLines(experiment, report: report)
         let absolute = report.settings.difference == .absolute
         let unit = absolute ? "in the metric's own units" : "as relative lift (0.01 = 1 % of the baseline)"
-        lines.append((markdown ? "\n" : "") + "chance to win: that the variation is better in the metric's direction (↓: lower); "
+        if markdown { add("") }
+        add("chance to win: that the variation is better in the metric's direction (↓: lower); "
                      + "risk: the expected loss of choosing the control or the treatment, \(unit)")
         let own = (experiment.variations.first?.metrics ?? []).compactMap { metric in
             metric.prior.map { "\(metric.metric) N(\(Self.figure($0.mean)), \(Self.figure($0.standardDeviation))²)" }
         }
-        if !own.isEmpty { lines.append("priors of the metrics' own (on the lift): " + own.joined(separator: ", ")) }
-        if experiment.comparisons.contains(where: \.liftUndefined) { lines.append(Self.liftUndefinedLegend) }
+        if !own.isEmpty { add("priors of the metrics' own (on the lift): " + own.joined(separator: ", ")) }
+        if experiment.comparisons.contains(where: \.liftUndefined) { add(Self.liftUndefinedLegend) }
         if experiment.comparisons.contains(where: { $0.guardrail && !$0.directionDeclared }) {
-            lines.append("↑: a guardrail named by its event has no declared direction, so its chance is that of a rise; "
+            add("↑: a guardrail named by its event has no declared direction, so its chance is that of a rise; "
                          + "define it in metrics.yaml (inverse: true when lower is better) to read it as better or worse")
         }
-        lines.append("")
+        add("")
         funnelLines(experiment)
         overTimeLines(experiment, report: report)
         for slice in experiment.slices { sliceLines(slice, experiment: experiment, report: report) }
@@ -83,7 +90,7 @@ public struct TableReport {
         else { return }
         let absolute = report.settings.difference == .absolute
         let treatments = experiment.variations.dropFirst().map(\.key)
-        lines.append("over time (cumulative, by \(by.rawValue); \(primary) vs \(experiment.variations.first?.key ?? "-")):")
+        add("over time (cumulative, by \(by.rawValue); \(primary) vs \(experiment.variations.first?.key ?? "-")):")
         var rows = [["until"] + experiment.variations.map { "\($0.key) units" } + treatments.map { "\($0) \(absolute ? "difference" : "lift") [CI]" }]
         for point in experiment.overTime {
             let units = experiment.variations.map { variation in
@@ -98,7 +105,7 @@ public struct TableReport {
             rows.append([point.untilText] + units + effects)
         }
         lines += format(rows)
-        lines.append("")
+        add("")
     }
 
     /// A dimension value's units, metrics and comparisons (the funnel and legend are the experiment's).
@@ -110,11 +117,11 @@ public struct TableReport {
         let title = "\(experiment.key) · \(report.dimension ?? "dimension") = \(slice.value) · "
             + "\(Self.grouped(part.variations.reduce(0) { $0 + $1.units })) units · SRM p = \(srm)"
             + (srmFlag ? " SAMPLE RATIO MISMATCH" : "")
-        lines.append(markdown ? "### \(title)" : paint(title, srmFlag ? "1;31" : "1"))
+        add(markdown ? "### \(title)" : title, colour: srmFlag ? "1;31" : "1")
         lines += format(Self.variationRows(part))
-        lines.append("")
+        add("")
         comparisonLines(part, report: report)
-        lines.append("")
+        add("")
     }
 
     /// The variations' units and metric figures, with a header row.
@@ -165,7 +172,7 @@ public struct TableReport {
             let verdict = line >= headerLines ? comparisons[line - headerLines + 1].last ?? "" : ""
             let colour = verdict == "WINNER" || verdict.hasSuffix("(better)") ? "32"
                 : verdict == "LOSER" || verdict.hasSuffix("(worse)") ? "31" : verdict.hasPrefix("guardrail") ? "33" : nil
-            lines.append(colour.map { paint(text, $0) } ?? text)
+            add(text, colour: colour)
         }
     }
 
@@ -190,7 +197,7 @@ public struct TableReport {
     private mutating func funnelLines(_ experiment: AnalysisReport.Experiment) {
         // Time to conversion is measured for a proportion primary metric (a plain event) only.
         let timed = experiment.variations.first?.metrics.first.map { $0.type == "rate" } ?? true
-        lines.append("funnel (share of exposed units reaching each screen after exposure)"
+        add("funnel (share of exposed units reaching each screen after exposure)"
                      + (timed ? " and time to \(experiment.primaryMetric ?? "conversion"):" : ":"))
         for variation in experiment.variations {
             let steps = variation.funnel.prefix(8).map { "\($0.screen) \(Self.percent($0.share))" }.joined(separator: " · ")
@@ -199,10 +206,10 @@ public struct TableReport {
                 "median \(Self.fixed(median, 1)) s, p90 \(Self.fixed(time.p90Seconds ?? median, 1)) s"
             } ?? "no conversions"
             // In Markdown a list item per variation: indented lines would run into one paragraph.
-            lines.append((markdown ? "- **\(variation.key)**: " : "  \(variation.key): ") + (steps.isEmpty ? "-" : steps)
+            add((markdown ? "- **\(variation.key)**: " : "  \(variation.key): ") + (steps.isEmpty ? "-" : steps)
                          + (timed ? " | \(timing)" : ""))
         }
-        lines.append("")
+        add("")
     }
 
     /// A comparison's effect and its interval as the table shows them: a signed percent, an
@@ -245,8 +252,12 @@ public struct TableReport {
         return value >= 10_000 && value < 1e15 ? grouped(Int(value.rounded())) : String(format: "%.4g", value)
     }
 
-    /// Rows as aligned text (the header first), or as a Markdown table.
+    /// Rows as aligned text (the header first), or as a Markdown table; control characters in the
+    /// cells shown escaped, and in Markdown a `|` too (it would end the cell).
     private func format(_ rows: [[String]]) -> [String] {
+        let rows = rows.map { row in
+            row.map { markdown ? JSONText.visible($0).replacingOccurrences(of: "|", with: "\\|") : JSONText.visible($0) }
+        }
         if markdown {
             var out: [String] = []
             for (index, row) in rows.enumerated() {

@@ -142,8 +142,19 @@ struct HTMLExperimentSection {
             : verdict.hasPrefix("guardrail") ? "moved" : verdict.hasPrefix("too few") ? "too few units" : ""
     }
 
+    /// The screens any variation's units reached — the union, as a screen only a treatment shows
+    /// (AutoGroupInsertion's `toast`, ExpressionEntry's `expression`) is the point — by units over
+    /// every variation (most first, then by name), `(other screens)` last.
+    static func funnelScreens(_ variations: [AnalysisReport.Variation]) -> [String] {
+        var units: [String: Int] = [:]
+        for step in variations.flatMap(\.funnel) { units[step.screen, default: 0] += step.units }
+        let other = units.removeValue(forKey: ScreenTally.otherName)
+        return units.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map(\.key) + (other.map { _ in [ScreenTally.otherName] } ?? [])
+    }
+
     private mutating func funnel() {
-        let screens = (experiment.variations.first?.funnel ?? []).prefix(8).map(\.screen)
+        let all = Self.funnelScreens(experiment.variations)
+        let screens = all.prefix(8)
         out += "<h3>Funnel</h3>\n"
         guard !screens.isEmpty else {
             out += "<p class=\"note\">No screen events after exposure.</p>\n"
@@ -158,7 +169,7 @@ struct HTMLExperimentSection {
         }
         let title = "Share of each variation's exposed units reaching each screen after exposure"
         out += "<figure>" + legend() + HTMLChart.funnel(data, title: title) + "<figcaption>\(escape(title))"
-            + (screens.count < (experiment.variations.first?.funnel.count ?? 0) ? " (the first 8 screens)" : "")
+            + (screens.count < all.count ? " (the 8 screens most units reached)" : "")
             + ".</figcaption></figure>\n"
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RemixKit
 import RemixEventLog
 import RemixStore
 import RemixSystem
@@ -55,15 +56,15 @@ struct LogCopyCommand: ParsableCommand {
                     Self.progress(done, total, unit: "events")
                 }
                 Self.endProgress()
-                printOut("copied \(outcome.events) events from \(url.redacted) to \(destination)")
+                printOut("copied \(CountText.grouped(outcome.events)) events from \(url.redacted) to \(destination)")
             } else {
                 let url = try StoreURL(parsing: destination)
                 let outcome = try LogCopy.fileToStore(source, url) { done, total in Self.progress(done, total, unit: "bytes") }
                 Self.endProgress()
-                printOut("copied \(outcome.events) events from \(source) into \(url.redacted) as \(outcome.run ?? "?"): "
+                printOut("copied \(CountText.grouped(outcome.events)) events from \(source) into \(url.redacted) as \(outcome.run ?? "?"): "
                       + "\(outcome.blocksWritten) blocks stored" + (outcome.blocksSkipped > 0 ? ", \(outcome.blocksSkipped) already stored" : ""))
                 if outcome.badLines > 0 {
-                    printError("\(outcome.badLines) line(s) are not events and were skipped (first: "
+                    printError("\(CountText.grouped(outcome.badLines)) line(s) are not events and were skipped (first: "
                                + outcome.firstBadLines.joined(separator: "; ") + ")")
                     throw ExitCode(1)
                 }

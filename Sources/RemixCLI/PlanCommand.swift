@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RemixKit
 import RemixAnalysis
 import RemixChecks
 import RemixExperiments
@@ -148,7 +149,7 @@ struct PlanCommand: ParsableCommand {
 
     /// A count with digit grouping; beyond what an integer holds exactly, in scientific notation.
     private func grouped(_ value: Double) -> String {
-        abs(value) < 1e15 ? Int(value.rounded()).formatted(.number.grouping(.automatic)) : String(format: "%.3g", value)
+        abs(value) < 1e15 ? CountText.grouped(Int(value.rounded())) : String(format: "%.3g", value)
     }
     private func percent(_ value: Double) -> String { String(format: "%+.2f %%", value * 100) }
 }

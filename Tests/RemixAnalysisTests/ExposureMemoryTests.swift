@@ -24,19 +24,10 @@ import Testing
     /// (Not under a sanitizer, whose shadow memory alone passes any such limit: .ci/run leaves it out.)
     @Test func tenThousandExperimentsOfFourUnitsAreAnalysedWithin400MB() throws {
         let path = try Self.manyExperiments(10_000, units: 4)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", #"ulimit -v 400000 && exec "$0" "$@""#, RemixProcess.remix.path,
-                             "analyze", path, "--experiments", try AnalysisFixture.folder().path, "--format", "csv", "--jobs", "2"]
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let messages = DrainedHandle(errors.fileHandleForReading)
-        let csv = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationReason == .exit && process.terminationStatus == 0, "\(messages.text().suffix(600))")
-        let rows = csv.split(separator: "\n")
+        let result = try RemixProcess.run(["analyze", path, "--experiments", try AnalysisFixture.folder().path, "--format", "csv",
+                                           "--jobs", "2"], addressSpaceKB: 400_000)
+        #expect(result.status == 0, "\(result.stderr.suffix(600))")
+        let rows = result.stdout.split(separator: "\n")
         #expect(rows.count == 1 + 10_000 * 2)
         #expect(rows.last?.hasPrefix("exp-9999,treatment,1,F1,2,advert_published,0,") == true)
     }

@@ -82,6 +82,18 @@ import Testing
         var experiments: [Experiment]
     }
 
+    /// Figures from 1,000 on read like counts, with thousands separators (once `9228` stood beside
+    /// `10,625`), signed or not, negative too; the units column says its units are users.
+    @Test func figuresAndCountsHaveThousandsSeparatorsAlike() throws {
+        #expect(TableReport.figure(9228) == "9,228" && TableReport.figure(10_625.4) == "10,625" && TableReport.figure(-12_345) == "-12,345")
+        #expect(TableReport.figure(999.5) == "999.5" && TableReport.figure(0.2591) == "0.2591")
+        #expect(TableReport.signedFigure(9228) == "+9,228" && TableReport.signedFigure(-1234.4) == "-1,234")
+        #expect(TableReport.signedFigure(0.0974) == "+0.0974")
+        #expect(TableReport.grouped(-123) == "-123" && TableReport.grouped(1000) == "1,000" && TableReport.grouped(-1_234_567) == "-1,234,567")
+        let table = TableReport.render(try Self.report(), style: .terminal(colour: false))
+        #expect(table.contains("variation  feature  units (users)"), "\(table)")
+    }
+
     @Test func jsonKeepsFullPrecision() throws {
         let report = try Self.report()
         let decoded = try JSONDecoder().decode(Decoded.self, from: Data(JSONReport.render(report).utf8))

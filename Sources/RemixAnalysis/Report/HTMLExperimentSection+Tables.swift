@@ -7,7 +7,7 @@ extension HTMLExperimentSection {
             HTMLTable.Column(heading: "<span class=\"key \(HTMLStyle.colour(index))\"></span>\(escape(variation.key))", label: variation.key)
         })
         table.add(["feature"] + experiment.variations.map { escape($0.feature) })
-        table.add(["units"] + experiment.variations.indices.map { index in
+        table.add([TableReport.unitsHeading] + experiment.variations.indices.map { index in
             HTMLNumber.grouped.element(Double(experiment.variations[index].units), pointer("variations", index, "units"))
         })
         for (row, metric) in (experiment.variations.first?.metrics ?? []).enumerated() {

@@ -124,10 +124,14 @@ public struct TableReport {
         add("")
     }
 
+    /// The units column's heading: a unit is a user (the log's `user`), where `simulate`'s summary
+    /// counts exposed sessions.
+    static let unitsHeading = "units (users)"
+
     /// The variations' units and metric figures, with a header row.
     static func variationRows(_ experiment: AnalysisReport.Experiment) -> [[String]] {
         let metrics = experiment.variations.first?.metrics ?? []
-        var rows = [["variation", "feature", "units"] + metrics.map { metric in
+        var rows = [["variation", "feature", unitsHeading] + metrics.map { metric in
             Self.heading(metric) + (experiment.guardrails.contains(metric.metric) ? " (guardrail)" : "")
         }]
         for variation in experiment.variations {
@@ -246,10 +250,11 @@ public struct TableReport {
         metric.metric + (metric.label == "rate" ? "" : " (\(metric.label))") + (metric.inverse ? " ↓" : "")
     }
 
-    /// A mean or ratio with four significant digits ("-" when not a number).
+    /// A mean or ratio with four significant digits, from 1,000 on as a whole number with
+    /// thousands separators like every count ("-" when not a number).
     static func figure(_ value: Double) -> String {
         guard value.isFinite else { return "-" }
-        return value >= 10_000 && value < 1e15 ? grouped(Int(value.rounded())) : String(format: "%.4g", value)
+        return abs(value) >= 1000 && abs(value) < 1e15 ? grouped(Int(value.rounded())) : String(format: "%.4g", value)
     }
 
     /// Rows as aligned text (the header first), or as a Markdown table; control characters in the
@@ -274,19 +279,14 @@ public struct TableReport {
         }
     }
 
-    static func grouped(_ value: Int) -> String {
-        let digits = String(value)
-        var out = ""
-        for (index, character) in digits.reversed().enumerated() {
-            if index > 0, index % 3 == 0 { out.append(",") }
-            out.append(character)
-        }
-        return String(out.reversed())
-    }
+    static func grouped(_ value: Int) -> String { CountText.grouped(value) }
 
     static func percent(_ value: Double) -> String { value.isFinite ? String(format: "%.1f%%", value * 100) : "-" }
-    /// An absolute difference with four significant digits and its sign.
-    static func signedFigure(_ value: Double) -> String { value.isFinite ? String(format: "%+.4g", value) : "-" }
+    /// An absolute difference as ``figure(_:)`` shows it, with its sign.
+    static func signedFigure(_ value: Double) -> String {
+        guard value.isFinite else { return "-" }
+        return abs(value) >= 1000 && abs(value) < 1e15 ? (value < 0 ? "" : "+") + figure(value) : String(format: "%+.4g", value)
+    }
     static func signedPercent(_ value: Double) -> String { value.isFinite ? String(format: "%+.1f%%", value * 100) : "-" }
     static func fixed(_ value: Double, _ digits: Int) -> String { value.isFinite ? String(format: "%.\(digits)f", value) : "-" }
 }

@@ -189,6 +189,16 @@ struct Baseline {
             printError("\(experiment) has too few units in \(log) to estimate a baseline")
             throw ExitCode(1)
         }
+        // A figure past the largest double (a unit's sum, or the variance of values near it) plans nothing.
+        if let error = figure.error {
+            printError("\(figure.metric) in \(experiment): \(error); plan with --mean and --stddev instead")
+            throw ExitCode(1)
+        }
+        guard figure.value.isFinite, figure.unitVariance.isFinite else {
+            printError("\(figure.metric) in \(experiment): its variance per unit passes the largest double (1.8e308); "
+                       + "plan with --mean and --stddev instead")
+            throw ExitCode(1)
+        }
         let units = found.variations.reduce(0) { $0 + $1.units }
         var perDay = traffic
         if perDay == nil, let span = found.exposureSpan {

@@ -1,5 +1,6 @@
 import Foundation
 @testable import RemixAnalysis
+import RemixTestSupport
 import Testing
 
 /// Values whose sums (or squares) pass the largest double: a mean of 3.4e306 over 100 units once
@@ -63,6 +64,20 @@ import Testing
         for text in Self.rendered(large) + Self.rendered(try Self.report(scale: factor, difference: .absolute)) {
             #expect(!text.lowercased().contains("nan") && !text.contains("inf"))
         }
+    }
+
+    /// `remix plan --log` needs the figure and its variance per unit: one past the largest double
+    /// is a message that says so (once it planned from `variance inf`, or `mean nan`).
+    @Test(arguments: [false, true]) func planRefusesAFigurePastTheLargestDouble(overflowing: Bool) throws {
+        let folder = try TemporaryFolder()
+        let report = try Self.report(scale: 0x1p1000, overflowing: overflowing)
+        try folder.write("experiments/metrics.yaml", "metrics:\n  - {key: size, type: mean, event: sized, value: bytes}\n")
+        try folder.write("events.jsonl", try String(contentsOfFile: report.log.files[0], encoding: .utf8))
+        let plan = try RemixProcess.run(["plan", "--log", "events.jsonl", "--experiment", "e", "--metric", "size", "--traffic", "100"],
+                                        in: folder.url)
+        #expect(plan.status == 1 && plan.stderr.contains("size in e: ") && plan.stderr.contains("plan with --mean and --stddev"),
+                "\(plan.stdout)\(plan.stderr)")
+        #expect(!(plan.stdout + plan.stderr).lowercased().contains("nan") && !(plan.stdout + plan.stderr).contains("inf"))
     }
 
     /// A unit whose own sum passes the largest double: the metrics that sum the field say so, in

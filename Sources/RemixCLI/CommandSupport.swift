@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RemixHost
+import RemixInterop
 import RemixKit
 import RemixTerminal
 
@@ -16,6 +17,13 @@ func printError(_ message: String, prefix: Bool = true) {
 /// ``printError(_:prefix:)`` shows one.
 func printErrorLines(_ text: String) {
     for line in text.split(separator: "\n", omittingEmptySubsequences: false) { printError(String(line), prefix: false) }
+}
+
+/// Prints `error` to standard error: an import's or export's problems a line each (a newline in a
+/// name within one stays escaped), anything else as ``printError(_:prefix:)`` does.
+func printError(_ error: any Error, prefix: Bool = true) {
+    guard let interop = error as? InteropError else { return printError(String(describing: error), prefix: prefix) }
+    for line in interop.lines { printError(line, prefix: prefix) }
 }
 
 /// Rewrites the progress line on standard error (a terminal) with `text`, shown as

@@ -60,7 +60,7 @@ struct ImportGrowthBookCommand: ParsableCommand {
             printOut("\(plan.experiments.count) experiment\(plan.experiments.count == 1 ? "" : "s") from feature "
                   + "'\(plan.featureKey)'; check them with 'remix validate \(out)'")
         } catch {
-            printError(error.description, prefix: false)
+            printError(error, prefix: false)
             throw ExitCode(1)
         }
     }

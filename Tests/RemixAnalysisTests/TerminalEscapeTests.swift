@@ -83,7 +83,8 @@ import Testing
         #expect(report.stdout.contains(#"exp\u001b]0;PWNED\u0007\u001b[2J · country = GB\u001b[1A\u001b[2K\rinsertion-flow"#))
     }
 
-    /// Names from experiment files: `remix simulate`'s summary, `validate`, `assign` and `plan --log`.
+    /// Names from experiment files: `remix simulate`'s summary, `validate`, `assign`, `plan --log`
+    /// and the payload `export growthbook` prints (JSON, its DEL and C1 controls escaped too).
     @Test func commandsPrintingExperimentFileNamesEscapeThem() throws {
         let folder = try TemporaryFolder()
         let shipped = AnalysisFixture.repository.appendingPathComponent("experiments")
@@ -103,7 +104,9 @@ import Testing
         #expect(assign.status == 0 && assign.stdout.contains(#"hash of id="u\u001b[2J1""#), "\(assign.stderr)")
         let plan = try RemixProcess.run(["plan", "--log", "sim.jsonl", "--experiment", key, "--traffic", "100"], in: folder.url)
         #expect(plan.status == 0, "\(plan.stderr)")
-        for result in [simulate, validate, assign, plan] {
+        let export = try RemixProcess.run(["export", "growthbook"], in: folder.url)
+        #expect(export.status == 0 && export.stdout.contains(#""key": "insertion\u001b[2J\u009b-flow""#), "\(export.stdout)\(export.stderr)")
+        for result in [simulate, validate, assign, plan, export] {
             #expect(Self.controls(result.stdout + result.stderr).isEmpty, "\(result.stdout)\(result.stderr)")
         }
     }

@@ -237,7 +237,8 @@ public struct TableReport {
     static func describe(_ settings: TestSettings) -> String {
         var parts: [String] = []
         if settings.difference == .absolute { parts.append("absolute differences") }
-        if let tuning = settings.sequentialTuning { parts.append("sequential, tuning \(figure(tuning))") }
+        // The tuning as it is typed (--sequential-tuning 5000), not as a figure.
+        if let tuning = settings.sequentialTuning { parts.append("sequential, tuning \(JSONText.number(tuning))") }
         if let prior = settings.prior {
             parts.append("prior on the lift N(\(figure(prior.mean)), \(figure(prior.standardDeviation))²)")
         }

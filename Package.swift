@@ -46,8 +46,7 @@ let package = Package(
         // What a command writes: outputs checked against its inputs, staged outputs, stop signals.
         .target(name: "RemixFiles", dependencies: [remixSystem]),
         .target(name: "RemixEventLog", dependencies: ["RemixFiles", remixKit, remixSystem], swiftSettings: hotPath),
-        .target(name: "RemixAnalysis", dependencies: ["RemixExperiments", remixKit, remixYAML, remixSystem],
-                swiftSettings: [optimizedInDebug]),
+        .target(name: "RemixAnalysis", dependencies: ["RemixExperiments", remixKit, remixYAML, remixSystem]),
         // The PostgreSQL event store (docs/storage.md): store URLs, connections, the schema.
         .target(
             name: "RemixStore",

@@ -156,7 +156,7 @@ func analyze(logs: [String], experimentsFolder: String, experimentsGiven: Bool =
     // The terminal table shows these itself.
     if format != .table || output != nil {
         if report.log.badLines > 0 {
-            printError("warning: \(report.log.badLines) line(s) are not events and were skipped (first: "
+            printError("warning: \(CountText.grouped(report.log.badLines)) line(s) are not events and were skipped (first: "
                        + report.log.firstBadLines.map(\.description).joined(separator: "; ") + ")"
                        + (report.log.tornFinalLine ? "; the final line of \(report.log.tornFiles.joined(separator: ", ")) is torn" : ""))
         }

@@ -39,7 +39,7 @@ struct AssignCommand: ParsableCommand {
         let forced = try force.map { try variationIndex($0, in: definition) }
         let decision = ExperimentEvaluator(savedGroups: set.savedGroups)
             .decide(definition, attributes: try session.parsedAttributes(), now: try session.date(), forcedVariation: forced)
-        print(json ? DecisionReport.json(decision) : DecisionReport.text(decision, file: definition.file))
+        printOut(json ? DecisionReport.json(decision) : DecisionReport.text(decision, file: definition.file))
         for warning in RegexBudget.takeWarnings() { printError(warning) }
     }
 

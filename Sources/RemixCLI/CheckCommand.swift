@@ -78,17 +78,17 @@ struct AACheckCommand: ParsableCommand {
         }
         progress.finish()
         let seconds = Double((ContinuousClock.now - started).components.seconds)
-        print("A/A check of \(key) (\(runs) runs × \(users) users, seeds \(seed)–\(seed &+ UInt64(runs - 1)), α \(alpha)"
+        printOut("A/A check of \(key) (\(runs) runs × \(users) users, seeds \(seed)–\(seed &+ UInt64(runs - 1)), α \(alpha)"
               + (sequential ? ", sequential" : "") + (looks > 1 ? ", \(looks) looks per run" : "") + String(format: ", %.0f s):", seconds))
         // Each figure with the gate it must pass, so that what is printed and the verdict agree.
         for gate in result.gates {
-            print("  " + gate.figure)
-            print("    " + (gate.applies ? "gate: \(gate.rule) — " + (gate.passed ? "ok" : "FAILED") : "not a gate: \(gate.rule)"))
+            printOut("  " + gate.figure)
+            printOut("    " + (gate.applies ? "gate: \(gate.rule) — " + (gate.passed ? "ok" : "FAILED") : "not a gate: \(gate.rule)"))
         }
         guard result.passed else {
             for failure in result.failures { printError("check failed: " + failure) }
             throw ExitCode(1)
         }
-        print("passed")
+        printOut("passed")
     }
 }

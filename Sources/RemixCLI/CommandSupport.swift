@@ -1,12 +1,41 @@
 import ArgumentParser
 import Foundation
 import RemixHost
+import RemixInterop
 import RemixKit
 import RemixTerminal
 
-/// Prints `message` to standard error, as `remix: message` unless `prefix` is false.
-func printError(_ message: String, prefix: Bool = true, newline: Bool = true) {
-    FileHandle.standardError.write(Data("\(prefix ? "remix: " : "")\(message)\(newline ? "\n" : "")".utf8))
+/// Prints the one-line `message` to standard error, as `remix: message` unless `prefix` is false.
+/// Messages quote names from logs and files, which can hold any character: every control
+/// character is shown escaped (``JSONText/visible(_:)``), so none can move the cursor, clear the
+/// screen or start a forged line.
+func printError(_ message: String, prefix: Bool = true) {
+    FileHandle.standardError.write(Data("\(prefix ? "remix: " : "")\(JSONText.visible(message))\n".utf8))
+}
+
+/// Prints `text` of several lines (a usage message) to standard error, each line as
+/// ``printError(_:prefix:)`` shows one.
+func printErrorLines(_ text: String) {
+    for line in text.split(separator: "\n", omittingEmptySubsequences: false) { printError(String(line), prefix: false) }
+}
+
+/// Prints `error` to standard error: an import's or export's problems a line each (a newline in a
+/// name within one stays escaped), anything else as ``printError(_:prefix:)`` does.
+func printError(_ error: any Error, prefix: Bool = true) {
+    guard let interop = error as? InteropError else { return printError(String(describing: error), prefix: prefix) }
+    for line in interop.lines { printError(line, prefix: prefix) }
+}
+
+/// Rewrites the progress line on standard error (a terminal) with `text`, shown as
+/// ``printError(_:prefix:)`` shows a message; ``printError(_:prefix:)`` with "" ends it.
+func printProgress(_ text: String) {
+    FileHandle.standardError.write(Data("\r\(JSONText.visible(text))".utf8))
+}
+
+/// Prints `text` to standard output, each of its lines with its control characters shown escaped
+/// (names from logs and experiment files can hold terminal escapes).
+func printOut(_ text: String) {
+    print(text.split(separator: "\n", omittingEmptySubsequences: false).map { JSONText.visible(String($0)) }.joined(separator: "\n"))
 }
 
 /// Writes `text` to standard output at once (prompts have no newline to flush them).

@@ -59,7 +59,7 @@ struct ExportGrowthBookCommand: ParsableCommand {
         do {
             export = try GrowthBookExport.make(set, registry: registry, app: app, at: date)
         } catch {
-            printError(error.description)
+            printError(error)
             throw ExitCode(1)
         }
         for note in export.notes { printError("note: \(note)") }

@@ -58,11 +58,11 @@ struct ImportGrowthBookCommand: ParsableCommand {
             try refuseOutputsOverInputs(inputs: [.init("the payload", payload)] + pluginInputs(plugins.paths),
                                         outputs: plan.files.map { .init("--out", $0.path) })
             try plan.write()
-            for file in plan.files { print("\(file.replaces ? "replaced" : "wrote") \(file.path)") }
-            print("\(plan.experiments.count) experiment\(plan.experiments.count == 1 ? "" : "s") from feature "
+            for file in plan.files { printOut("\(file.replaces ? "replaced" : "wrote") \(file.path)") }
+            printOut("\(plan.experiments.count) experiment\(plan.experiments.count == 1 ? "" : "s") from feature "
                   + "'\(plan.featureKey)'; check them with 'remix validate \(out)'")
-        } catch let error as InteropError {
-            printError(error.description, prefix: false)
+        } catch {
+            printError(error, prefix: false)
             throw ExitCode(1)
         }
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RemixKit
 import RemixEventLog
 import RemixStore
 import RemixSystem
@@ -66,17 +67,17 @@ struct LogCopyCommand: ParsableCommand {
                     Self.progress(done, total, unit: "events")
                 }
                 Self.endProgress()
-                print("copied \(outcome.events) events from \(url.redacted) to \(destination)")
+                printOut("copied \(CountText.grouped(outcome.events)) events from \(url.redacted) to \(destination)")
             } else {
                 let url = try StoreURL(parsing: destination)
                 let outcome = try LogCopy.fileToStore(source, url, again: again) { done, total in
                     Self.progress(done, total, unit: "bytes")
                 }
                 Self.endProgress()
-                print("copied \(outcome.events) events from \(source) into \(url.redacted) as \(outcome.run ?? "?"): "
+                printOut("copied \(CountText.grouped(outcome.events)) events from \(source) into \(url.redacted) as \(outcome.run ?? "?"): "
                       + "\(outcome.blocksWritten) blocks stored" + (outcome.blocksSkipped > 0 ? ", \(outcome.blocksSkipped) already stored" : ""))
                 if outcome.badLines > 0 {
-                    printError("\(outcome.badLines) line(s) are not events and were skipped (first: "
+                    printError("\(CountText.grouped(outcome.badLines)) line(s) are not events and were skipped (first: "
                                + outcome.firstBadLines.joined(separator: "; ") + ")")
                     throw ExitCode(1)
                 }
@@ -95,7 +96,7 @@ struct LogCopyCommand: ParsableCommand {
         guard isatty(STDERR_FILENO) == 1 else { return }
         let percent = total > 0 ? min(done * 100 / total, 100) : 100
         let bar = String(repeating: "#", count: percent / 5) + String(repeating: ".", count: 20 - percent / 5)
-        printError("\r[\(bar)] \(percent)% \(done)/\(total) \(unit)", prefix: false, newline: false)
+        printProgress("[\(bar)] \(percent)% \(done)/\(total) \(unit)")
     }
 
     static func endProgress() {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RemixKit
 import RemixAnalysis
 import RemixChecks
 import RemixExperiments
@@ -102,11 +103,11 @@ struct PlanCommand: ParsableCommand {
         var settings = PowerSettings(mean: baseline.mean, standardDeviation: baseline.standardDeviation, alpha: alpha,
                                      sequentialTuning: sequential ? sequentialTuning : nil)
         settings.isProportion = baseline.kind == "rate"
-        print(baseline.description + String(format: ", α %g, power %g %%, ", alpha, power * 100)
+        printOut(baseline.description + String(format: ", α %g, power %g %%, ", alpha, power * 100)
               + (sequential ? String(format: "sequential (tuning %g)", sequentialTuning) : "fixed horizon"))
         let perVariation = baseline.trafficPerDay.map { $0 * (baseline.smallestShare ?? 1 / Double(baseline.variations)) }
         if let perVariation, let traffic = baseline.trafficPerDay {
-            print("traffic \(grouped(traffic)) units a day into the experiment, \(baseline.variations) variations: "
+            printOut("traffic \(grouped(traffic)) units a day into the experiment, \(baseline.variations) variations: "
                   + "\(grouped(perVariation)) a day in the smallest")
         }
         if let problem = settings.problem(effect: effect) {
@@ -119,7 +120,7 @@ struct PlanCommand: ParsableCommand {
                 throw ExitCode(1)
             }
             let time = perVariation.map { String(format: " — %.1f days", units / $0) } ?? " (give --traffic for days)"
-            print("to detect a lift of \(percent(effect)): \(grouped(units)) units per variation\(time)")
+            printOut("to detect a lift of \(percent(effect)): \(grouped(units)) units per variation\(time)")
             return
         }
         guard let perVariation else {
@@ -134,7 +135,7 @@ struct PlanCommand: ParsableCommand {
                 throw ExitCode(1)
             }
             let mde = PowerAnalysis.minimumDetectableEffect(power: power, units: units, settings)
-            print(String(format: "in %g days (%@ units per variation): ", day, grouped(units))
+            printOut(String(format: "in %g days (%@ units per variation): ", day, grouped(units))
                   + (mde.map { "lifts of \(percent($0)) or more" } ?? "too few units for any lift (σ²k²/μ² ≥ N)"))
         }
     }
@@ -161,11 +162,11 @@ struct PlanCommand: ParsableCommand {
             throw ExitCode(1)
         }
         progress.finish()
-        print("measured power of \(experiment ?? "") (\(runs) runs per size, α \(alpha)"
+        printOut("measured power of \(experiment ?? "") (\(runs) runs per size, α \(alpha)"
               + (sequential ? ", sequential" : "") + "; population \(inputs.populationPath)):")
-        print("users   units/variation   mean lift   measured power (95% interval)   analytic power")
+        printOut("users   units/variation   mean lift   measured power (95% interval)   analytic power")
         for row in rows {
-            print(String(format: "%-7d %-17.0f %+8.2f %%   %5.1f %% (%4.1f–%5.1f %%)              %5.1f %%", row.users,
+            printOut(String(format: "%-7d %-17.0f %+8.2f %%   %5.1f %% (%4.1f–%5.1f %%)              %5.1f %%", row.users,
                          row.unitsPerVariation, row.meanLift * 100, row.measuredPower * 100, row.measuredInterval.lowerBound * 100,
                          row.measuredInterval.upperBound * 100, row.analyticPower * 100))
         }
@@ -173,7 +174,7 @@ struct PlanCommand: ParsableCommand {
 
     /// A count with digit grouping; beyond what an integer holds exactly, in scientific notation.
     private func grouped(_ value: Double) -> String {
-        abs(value) < 1e15 ? Int(value.rounded()).formatted(.number.grouping(.automatic)) : String(format: "%.3g", value)
+        abs(value) < 1e15 ? CountText.grouped(Int(value.rounded())) : String(format: "%.3g", value)
     }
     /// A lift in percent; one too small for two decimals, or too large to write out, with three
     /// significant digits.
@@ -219,6 +220,16 @@ struct Baseline {
         guard let found = report.experiments.first, let control = found.variations.first,
               let figure = control.metrics.first, control.units > 1 else {
             printError("\(experiment) has too few units in \(log) to estimate a baseline")
+            throw ExitCode(1)
+        }
+        // A figure past the largest double (a unit's sum, or the variance of values near it) plans nothing.
+        if let error = figure.error {
+            printError("\(figure.metric) in \(experiment): \(error); plan with --mean and --stddev instead")
+            throw ExitCode(1)
+        }
+        guard figure.value.isFinite, figure.unitVariance.isFinite else {
+            printError("\(figure.metric) in \(experiment): its variance per unit passes the largest double (1.8e308); "
+                       + "plan with --mean and --stddev instead")
             throw ExitCode(1)
         }
         let units = found.variations.reduce(0) { $0 + $1.units }

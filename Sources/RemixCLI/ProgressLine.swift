@@ -17,7 +17,7 @@ final class ProgressLine {
     /// Shows that `done` of `total` are done (0 before the first).
     func update(_ done: Int, of total: Int) {
         if isTerminal {
-            printError("\r\(label) \(done)/\(total)", prefix: false, newline: false)
+            printProgress("\(label) \(done)/\(total)")
             return
         }
         let tenths = total > 0 ? done * 10 / total : 10

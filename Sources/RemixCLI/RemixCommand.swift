@@ -27,7 +27,7 @@ public struct RemixCommand: ParsableCommand {
             Self.exit()
         } catch {
             if exitCode(for: error) == .validationFailure {
-                printError(fullMessage(for: error), prefix: false)
+                printErrorLines(fullMessage(for: error))
                 Self.exit(withError: ExitCode(1))
             }
             Self.exit(withError: error)

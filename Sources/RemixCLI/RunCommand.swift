@@ -131,7 +131,7 @@ struct RunCommand: ParsableCommand {
         ) {
             for decision in experimentChooser?.decisions.values.flatMap({ $0 }) ?? [] {
                 let variation = decision.variation.map { " variation \($0) → \(decision.feature ?? "")" } ?? ""
-                output.write("experiment \(decision.experiment):\(variation) (\(decision.rule))\n")
+                output.write(JSONText.visible("experiment \(decision.experiment):\(variation) (\(decision.rule))") + "\n")
             }
         }
         for warning in RegexBudget.takeWarnings() { printError(warning) }

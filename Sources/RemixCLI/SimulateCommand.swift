@@ -181,14 +181,14 @@ struct SimulateCommand: ParsableCommand {
         }
         ExitFlusher.shared.remove(file)
         reporter.finish()
-        print("simulated \(appName) into \(log) (seed \(seed), shard \(plan.shard))")
+        printOut("simulated \(appName) into \(log) (seed \(seed), shard \(plan.shard))")
         printSummary(summary, population: population, experiments: set)
         if noReport {
             guard let html else { return }
             return try analyze(logs: [log], experimentsFolder: experiments, experiment: nil, metrics: [], format: .html,
                                output: html, alpha: 0.05, correction: .holm, strict: false, jobs: jobs, metricEvents: metricEvents)
         }
-        print("")
+        printOut("")
         try analyze(logs: [log], experimentsFolder: experiments, experiment: nil, metrics: [], format: .table,
                     output: nil, alpha: 0.05, correction: .holm, strict: false, jobs: jobs, html: html, metricEvents: metricEvents)
     }
@@ -228,8 +228,7 @@ final class ProgressReporter {
         if isTerminal {
             let filled = percent / 5
             let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: 20 - filled)
-            printError(String(format: "\r[%@] %3d%% %d/%d users, %.0f/s, ETA %.1f s", bar, percent, done, total, rate, eta)
-                .replacingOccurrences(of: "\n", with: ""), prefix: false, newline: false)
+            printProgress(String(format: "[%@] %3d%% %d/%d users, %.0f/s, ETA %.1f s", bar, percent, done, total, rate, eta))
         } else if ContinuousClock.now - lastLine >= .seconds(1) || done == total {
             lastLine = .now
             printError(String(format: "progress: %d/%d users (%d%%), %.0f users/s", done, total, percent, rate),

@@ -46,7 +46,7 @@ extension SimulateCommand {
             throw ExitCode(1)
         }
         reporter.finish()
-        print("simulated \(plan.app) into \(url.redacted) as \(plan.runID) (seed \(seed), shard \(plan.shard)): "
+        printOut("simulated \(plan.app) into \(url.redacted) as \(plan.runID) (seed \(seed), shard \(plan.shard)): "
               + "\(sink.blocksWritten) blocks stored" + (sink.blocksSkipped > 0 ? ", \(sink.blocksSkipped) already stored" : ""))
         printSummary(summary, population: population, experiments: experiments)
         if !noReport {
@@ -57,7 +57,7 @@ extension SimulateCommand {
 
     /// The run's summary and the warnings it found.
     func printSummary(_ summary: SimulationSummary, population: Population, experiments: ExperimentSet) {
-        print(summary.text(variationOrder: Dictionary(experiments.definitions.map { ($0.key, $0.variations.map(\.key)) },
+        printOut(summary.text(variationOrder: Dictionary(experiments.definitions.map { ($0.key, $0.variations.map(\.key)) },
                                                       uniquingKeysWith: { first, _ in first }),
                            intentOrder: population.intents.map(\.name)))
         for warning in summary.unusedAbandonScreens(population) { printError(warning.description, prefix: false) }

@@ -90,7 +90,7 @@ enum TerminalLogWriter {
                 try sink.begin(run: record)
                 try sink.write(block: 0, lines: [], events: events, users: 1)
                 try sink.finish()
-                printError("logged \(events.count) events into \(url.redacted) as \(run)")
+                printError("logged \(CountText.grouped(events.count)) events into \(url.redacted) as \(run)")
             } else {
                 if let problem = LogTarget.problem(path: log, replacing: false) {
                     printError(problem)
@@ -99,7 +99,7 @@ enum TerminalLogWriter {
                 let file = try JSONLinesFile(path: log)
                 try file.append([record] + events)
                 try file.close()
-                printError("logged \(events.count) events to \(log)")
+                printError("logged \(CountText.grouped(events.count)) events to \(log)")
             }
         } catch let exit as ExitCode {
             throw exit

@@ -39,9 +39,9 @@ struct ValidateCommand: ParsableCommand {
         for problem in report.diagnostics { printError(problem.description, prefix: false) }
         if namespaces {
             let map = NamespaceMap(report.experiments.definitions)
-            print(map.lines.isEmpty ? "no experiment uses a namespace" : "namespaces:\n" + map.lines.map { "  " + $0 }.joined(separator: "\n"))
+            printOut(map.lines.isEmpty ? "no experiment uses a namespace" : "namespaces:\n" + map.lines.map { "  " + JSONText.visible($0) }.joined(separator: "\n"))
         }
-        print(report.summary)
+        printOut(report.summary)
         if report.errorCount > 0 { throw ExitCode(1) }
     }
 

@@ -62,7 +62,7 @@ public enum PowerSimulation {
                     if comparison.error == nil, comparison.pValue < options.alpha { significant += 1 }
                     let control = experiment.variations[0], treatment = experiment.variations[1]
                     units += Double(min(control.units, treatment.units))
-                    lifts += comparison.error == nil ? comparison.expected : 0
+                    lifts += comparison.error == nil && !comparison.liftUndefined ? comparison.expected : 0
                     means += control.metrics[0].value
                     variances += control.metrics[0].unitVariance
                 }

@@ -112,6 +112,7 @@ public enum PayloadJSON {
     /// A JSON number: integers without a fraction, others as the shortest round-tripping text.
     static func number(_ value: Double) -> String { JSONText.number(value) }
 
-    /// A JSON string literal.
-    static func string(_ text: String) -> String { JSONText.quoted(text) }
+    /// A JSON string literal that prints as it reads (DEL and C1 controls escaped too: a payload
+    /// goes to a terminal as often as to a file).
+    static func string(_ text: String) -> String { JSONText.printableQuoted(text) }
 }

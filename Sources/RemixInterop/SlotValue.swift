@@ -92,7 +92,8 @@ public struct InteropError: Error, Sendable, CustomStringConvertible {
         self.conclusion = conclusion
     }
 
-    public var description: String {
-        (problems.map { "\(file): \($0)" } + (conclusion.map { [$0] } ?? [])).joined(separator: "\n")
-    }
+    /// One line per problem, then the conclusion.
+    public var lines: [String] { problems.map { "\(file): \($0)" } + (conclusion.map { [$0] } ?? []) }
+
+    public var description: String { lines.joined(separator: "\n") }
 }

@@ -5,7 +5,8 @@ import RemixYAML
 /// What a simulation run produced: users and sessions, what became of each intent and where
 /// sessions ended, exposures per variation, speed.
 public struct SimulationSummary: Sendable {
-    /// Exposed sessions of one variation, and those whose last intent was achieved.
+    /// Exposed sessions of one variation (a returning user's each count; the analysis report
+    /// counts users), and those whose last intent was achieved.
     public struct VariationCount: Sendable, Equatable {
         public var exposed = 0
         public var achieved = 0
@@ -115,41 +116,45 @@ public struct SimulationSummary: Sendable {
     /// The summary as text; `variationOrder` gives each experiment's variation keys in file order
     /// (the analysis report's order), `intentOrder` the population's intents in file order.
     public func text(variationOrder: [String: [String]], intentOrder: [String] = []) -> String {
-        var lines = ["users      \(users) (\(sessions) sessions)", "events     \(events)"]
+        let grouped = CountText.grouped
+        var lines = ["users      \(grouped(users)) (\(grouped(sessions)) sessions)", "events     \(grouped(events))"]
         let names = intentOrder.filter { intents[$0] != nil } + intents.keys.filter { !intentOrder.contains($0) }.sorted()
         for (position, name) in names.enumerated() {
             let count = intents[name, default: IntentCount()]
             let outcomes = IntentOutcome.allCases.map { outcome in
                 let n = count.outcomes[outcome] ?? 0
-                return outcome == .achieved ? "achieved \(n) (\(Self.percent(n, of: count.tried)))" : "\(outcome.rawValue) \(n)"
+                return outcome == .achieved ? "achieved \(grouped(n)) (\(Self.percent(n, of: count.tried)))" : "\(outcome.rawValue) \(grouped(n))"
             }
-            lines.append((position == 0 ? "intents    " : "           ") + "\(name): tried \(count.tried) — " + outcomes.joined(separator: ", "))
+            lines.append((position == 0 ? "intents    " : "           ") + "\(name): tried \(grouped(count.tried)) — "
+                         + outcomes.joined(separator: ", "))
             for outcome in [IntentOutcome.abandoned, .error] {
                 guard let screens = count.screens[outcome], !screens.isEmpty else { continue }
-                lines.append("             \(outcome.rawValue) on: " + Self.ranked(screens).map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+                lines.append("             \(outcome.rawValue) on: "
+                             + Self.ranked(screens).map { "\($0.key) \(grouped($0.value))" }.joined(separator: ", "))
             }
         }
         if sessionsWithoutIntent > 0 || names.isEmpty {
-            lines.append((names.isEmpty ? "intents    " : "           ") + "(none): \(sessionsWithoutIntent) sessions drew no intent")
+            lines.append((names.isEmpty ? "intents    " : "           ") + "(none): \(grouped(sessionsWithoutIntent)) sessions drew no intent")
         }
         lines.append("ended on   " + Self.ranked(endScreens).prefix(5)
             .map { "\($0.key) \(Self.percent($0.value, of: sessions))" }.joined(separator: ", "))
         for (screen, count) in Self.ranked(stuckScreens) {
-            lines.append("stuck      on screen \(screen): \(count) sessions (nothing there advanced the intent; see docs/simulation.md)")
+            lines.append("stuck      on screen \(screen): \(grouped(count)) sessions (nothing there advanced the intent; see docs/simulation.md)")
         }
         for experiment in variations.keys.sorted() {
             lines.append("experiment \(experiment)")
             let order = variationOrder[experiment] ?? []
             let rank = { (key: String) in order.firstIndex(of: key) ?? order.count }
             for (variation, count) in variations[experiment, default: [:]].sorted(by: { (rank($0.key), $0.key) < (rank($1.key), $1.key) }) {
-                lines.append("  \(variation): exposed \(count.exposed), intent achieved \(count.achieved) "
+                lines.append("  \(variation): \(grouped(count.exposed)) exposed sessions, intent achieved in \(grouped(count.achieved)) "
                              + "(\(Self.percent(count.achieved, of: count.exposed)))")
             }
         }
         let rate = elapsedSeconds > 0 ? Double(sessions) / elapsedSeconds : 0
-        lines.append("elapsed    \(String(format: "%.2f", elapsedSeconds)) s (\(Int(rate)) sessions/s, "
-                     + "\(Int(elapsedSeconds > 0 ? Double(events) / elapsedSeconds : 0)) events/s)")
-        return lines.joined(separator: "\n")
+        lines.append("elapsed    \(String(format: "%.2f", elapsedSeconds)) s (\(grouped(Int(rate))) sessions/s, "
+                     + "\(grouped(Int(elapsedSeconds > 0 ? Double(events) / elapsedSeconds : 0))) events/s)")
+        // Names from the experiment and population files (and screens): control characters shown escaped.
+        return lines.map(JSONText.visible).joined(separator: "\n")
     }
 
     private static func percent(_ part: Int, of whole: Int) -> String {

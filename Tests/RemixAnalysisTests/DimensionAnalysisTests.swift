@@ -68,8 +68,8 @@ import Testing
         let json = JSONReport.render(report)
         #expect(json.contains(#""slices":[{"value":"#) && json.contains(#""dimension":"country""#))
         let csv = CSVReport.render(report).split(separator: "\n")
-        #expect(csv.first?.hasSuffix(",dimension,dimension_value") == true)
-        #expect(csv.filter { $0.hasSuffix(",country,(other)") }.count == 2)
+        #expect(csv.first?.hasSuffix(",dimension,dimension_value,absolute_expected,absolute_ci_lower,absolute_ci_upper") == true)
+        #expect(csv.filter { $0.hasSuffix(",country,(other),,,") }.count == 2)
         let table = TableReport.render(report, style: .terminal(colour: false))
         #expect(table.contains("e · country = \(ranked[0]) · "))
     }

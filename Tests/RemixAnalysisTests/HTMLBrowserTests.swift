@@ -59,6 +59,51 @@ enum HeadlessBrowser {
 
 @Suite(.enabled(if: HeadlessBrowser.shouldRun, HeadlessBrowser.skipReason))
 struct HTMLBrowserTests {
+    /// Run in the page once it is laid out: every element (but a chart's inner marks) that leaves
+    /// the screen, the page wider than the screen, and every box that scrolls sideways, as a JSON
+    /// list in the attribute `data-overflow-WIDTH` of the enclosing page.
+    static let overflowProbe = """
+        <script>(function () {
+          const found = [], width = document.documentElement.clientWidth;
+          if (document.documentElement.scrollWidth > width + 1) found.push("the page is " + document.documentElement.scrollWidth + " px wide");
+          for (const element of document.querySelectorAll("body *")) {
+            if (element.closest("svg") && element.tagName.toLowerCase() !== "svg") continue;
+            const name = element.tagName + "." + (element.getAttribute("class") || "") + " (" + (element.textContent || "").slice(0, 40) + ")";
+            const box = element.getBoundingClientRect(), style = getComputedStyle(element);
+            if (box.width > 0 && (box.right > width + 0.5 || box.left < -0.5)) found.push(name + " spans " + Math.round(box.left) + "–" + Math.round(box.right) + " px");
+            if (["auto", "scroll", "hidden"].includes(style.overflowX) && element.scrollWidth > element.clientWidth + 1) found.push(name + " scrolls sideways");
+          }
+          parent.document.documentElement.setAttribute("data-overflow-" + width, JSON.stringify(found));
+        })();</script>
+        """
+
+    /// At a desktop's 1280 px and a phone's 390 px nothing leaves the screen or scrolls sideways:
+    /// wide tables once ran past 1280 px, and the forest plot past a phone's screen. (Headless
+    /// Chromium's window is at least 500 px wide, so each width is an iframe of the page.)
+    @Test func theReportFitsA1280AndA390PixelScreen() throws {
+        let report = try HTMLReportTests.simulated.get()
+        let page = HTMLReport.render(report).replacingOccurrences(of: "</body>", with: Self.overflowProbe + "</body>")
+        let attribute = page.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;")
+            .replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+        let widths = [1280, 390]
+        let frames = widths.map { "<iframe style=\"border:0;display:block;width:\($0)px;height:900px\" srcdoc=\"\(attribute)\"></iframe>" }
+        let folder = try AnalysisFixture.folder()
+        let wrapper = folder.appendingPathComponent("widths.html")
+        try ("<!DOCTYPE html><html><body style=\"margin:0\">" + frames.joined() + "</body></html>")
+            .write(to: wrapper, atomically: true, encoding: .utf8)
+        let dom = try HeadlessBrowser.run(["--window-size=1400,2000", "--dump-dom", wrapper.absoluteString],
+                                          profile: folder.appendingPathComponent("profile"))
+        for width in widths {
+            let pattern = "data-overflow-\(width)=\""
+            let start = try #require(dom.range(of: pattern), "the probe did not run at \(width) px")
+            let value = dom[start.upperBound...].prefix { $0 != "\"" }
+            let json = value.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&lt;", with: "<")
+                .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
+            let found = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String])
+            #expect(found.isEmpty, "at \(width) px: \(found.prefix(12).joined(separator: "; "))")
+        }
+    }
+
     /// The report of a small simulated log, rendered by Chromium: a screenshot with something on
     /// it, and a DOM that holds every experiment's key and its lifts on the primary metric.
     @Test func chromiumRendersTheReport() throws {

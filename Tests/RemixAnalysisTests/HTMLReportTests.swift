@@ -98,6 +98,26 @@ import Testing
         }
     }
 
+    /// The funnel shows every screen any variation reached, not only the baseline's: a toast only
+    /// the treatment shows (AutoGroupInsertion's) has its bar.
+    @Test func theFunnelShowsTheScreensOfEveryVariation() throws {
+        var lines: [String] = []
+        for index in 0..<20 {
+            let user = "u\(index)", arm = index % 2
+            lines.append(AnalysisFixture.exposure(user, "e", arm == 0 ? "control" : "treatment", id: arm, at: 1))
+            lines.append(AnalysisFixture.event(user, "screen", at: 2, extra: #","screen":"groups""#))
+            if arm == 1 { lines.append(AnalysisFixture.event(user, "screen", at: 3, extra: #","screen":"toast(Autoselecting group...)""#)) }
+        }
+        let report = try Analyzer.run(AnalysisOptions(logs: [try AnalysisFixture.log(lines)], metrics: ["bought"], jobs: 1))
+        #expect(HTMLExperimentSection.funnelScreens(report.experiments[0].variations) == ["groups", "toast"])
+        let page = try HTMLDocument(HTMLReport.render(report))
+        let funnel = try #require(page.elements.first { $0.name == "svg" && $0.children.first?.text.hasPrefix("Share of each") == true })
+        #expect(funnel.text.contains("toast") && funnel.text.contains("groups"))
+        let bars = page.elements.compactMap { $0.attributes["data-json"] }.filter { $0.contains("/funnel/") }
+        #expect(bars.sorted() == ["/experiments/0/variations/0/funnel/groups/share", "/experiments/0/variations/1/funnel/groups/share",
+                                  "/experiments/0/variations/1/funnel/toast/share"])
+    }
+
     @Test(arguments: [1, 2]) func runRecordsAreReadUpToTheirLimit(jobs: Int) throws {
         let run = { (index: Int) in
             #"{"ts":"2026-11-23T08:00:00.000Z","type":"run","session":"","user":"","version":"0.9","app":"marketplace","seed":"\#(index)","users":10,"shard":"1/1","userIndices":[0,10],"sources":[{"role":"population","path":"p.yaml","hash":"h\#(index)"}]}"#

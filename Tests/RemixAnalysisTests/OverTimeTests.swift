@@ -41,7 +41,7 @@ import Testing
         #expect(experiment.overTime.last?.variations.map(\.units) == experiment.variations.map(\.units))
         #expect(experiment.overTime.last?.comparisons.first?.pValue == experiment.comparisons.first?.pValue)
         let csv = CSVReport.render(report).split(separator: "\n")
-        #expect(csv.first == "experiment,until,variation,units,metric,conversions,value,expected,ci_lower,ci_upper,p_value,p_value_adjusted,chance_to_win,error")
+        #expect(csv.first == "experiment,until,variation,units,metric,conversions,value,expected,ci_lower,ci_upper,p_value,p_value_adjusted,chance_to_win,error,absolute_expected,absolute_ci_lower,absolute_ci_upper")
         #expect(csv.count == 1 + experiment.overTime.count * 2)
         #expect(JSONReport.render(report).contains(#""overTime":[{"until":"2026-11-23T09:00:00Z","variations":[{"key":"control","units":"#))
         #expect(TableReport.render(report, style: .terminal(colour: false)).contains("over time (cumulative, by hour; published vs control):"))

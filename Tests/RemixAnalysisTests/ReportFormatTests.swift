@@ -69,9 +69,29 @@ import Testing
     struct Decoded: Decodable {
         struct Experiment: Decodable { var comparisons: [Comparison] }
         struct Comparison: Decodable {
-            var expected: Double, ci: [Double], pValue: Double, pValueAdjusted: Double, chanceToWin: Double, risk: [Double]
+            /// Null, with the figures in `absoluteDifference`, where the baseline is 0.
+            var expected: Double?
+            var ci: [Double]?
+            var risk: [Double]?
+            var pValue: Double
+            var pValueAdjusted: Double
+            var chanceToWin: Double
+            var absoluteDifference: Effect?
         }
+        struct Effect: Decodable { var expected: Double, ci: [Double], risk: [Double] }
         var experiments: [Experiment]
+    }
+
+    /// Figures from 1,000 on read like counts, with thousands separators (once `9228` stood beside
+    /// `10,625`), signed or not, negative too; the units column says its units are users.
+    @Test func figuresAndCountsHaveThousandsSeparatorsAlike() throws {
+        #expect(TableReport.figure(9228) == "9,228" && TableReport.figure(10_625.4) == "10,625" && TableReport.figure(-12_345) == "-12,345")
+        #expect(TableReport.figure(999.5) == "999.5" && TableReport.figure(0.2591) == "0.2591")
+        #expect(TableReport.signedFigure(9228) == "+9,228" && TableReport.signedFigure(-1234.4) == "-1,234")
+        #expect(TableReport.signedFigure(0.0974) == "+0.0974")
+        #expect(TableReport.grouped(-123) == "-123" && TableReport.grouped(1000) == "1,000" && TableReport.grouped(-1_234_567) == "-1,234,567")
+        let table = TableReport.render(try Self.report(), style: .terminal(colour: false))
+        #expect(table.contains("variation  feature  units (users)"), "\(table)")
     }
 
     @Test func jsonKeepsFullPrecision() throws {
@@ -79,13 +99,18 @@ import Testing
         let decoded = try JSONDecoder().decode(Decoded.self, from: Data(JSONReport.render(report).utf8))
         let comparisons = decoded.experiments[0].comparisons
         #expect(comparisons.count == report.experiments[0].comparisons.count)
-        for (json, value) in zip(comparisons, report.experiments[0].comparisons) {
-            #expect(json.expected == value.expected)
+        let all = zip(decoded.experiments.flatMap(\.comparisons), report.experiments.flatMap(\.comparisons))
+        #expect(all.contains { $0.1.liftUndefined } && all.contains { !$0.1.liftUndefined })
+        for (json, value) in all {
             #expect(json.pValue == value.pValue)
             #expect(json.pValueAdjusted == value.pValueAdjusted)
             #expect(json.chanceToWin == value.chanceToWin)
-            #expect(json.ci == value.ci)
-            #expect(json.risk == value.risk)
+            let effect = json.absoluteDifference ?? Decoded.Effect(expected: json.expected ?? .nan, ci: json.ci ?? [], risk: json.risk ?? [])
+            #expect((json.absoluteDifference != nil) == value.liftUndefined)
+            #expect(value.liftUndefined ? json.expected == nil && json.ci == nil && json.risk == nil : true)
+            #expect(effect.expected == value.expected)
+            #expect(effect.ci == value.ci)
+            #expect(effect.risk == value.risk)
         }
     }
 

@@ -9,7 +9,7 @@ import Testing
     /// The number after `events` in a simulate summary.
     static func eventCount(_ stdout: String) -> Int? {
         stdout.split(separator: "\n").first { $0.hasPrefix("events ") }
-            .flatMap { Int($0.dropFirst("events".count).trimmingCharacters(in: .whitespaces)) }
+            .flatMap { Int($0.dropFirst("events".count).trimmingCharacters(in: .whitespaces).replacingOccurrences(of: ",", with: "")) }
     }
 
     @Test func twoProcessesAppendingToOneLogNeverInterleave() throws {

@@ -34,7 +34,7 @@ import Testing
         let result = try Remix.run(["simulate", "--plugins", Build.wizardPlugin, "--experiments", folder.path("experiments"),
                                     "--population", populationFile, "--users", "600", "--no-report", "--log", log])
         #expect(result.status == 0, "stderr: \(result.stderr)")
-        let pattern = #/^  (manual|wizard): exposed (\d+), intent achieved (\d+) /#
+        let pattern = #/^  (manual|wizard): (\d+) exposed sessions, intent achieved in (\d+) /#
         var rates: [String: Double] = [:]
         for line in result.stdout.split(separator: "\n") {
             guard let match = try? pattern.prefixMatch(in: line), let exposed = Double(match.2), let achieved = Double(match.3) else { continue }

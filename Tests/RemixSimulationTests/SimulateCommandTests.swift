@@ -1,4 +1,6 @@
 import Foundation
+@testable import RemixSimulation
+import RemixKit
 import RemixTestSupport
 import Testing
 
@@ -117,7 +119,7 @@ import Testing
         #expect(lines.first == "simulated marketplace into \(log) (seed 3, shard 1/1)")
         #expect(lines.contains("users      500 (500 sessions)"))
         let logLines = try readLog(log)
-        #expect(lines.contains("events     \(logLines.count)"), "stdout: \(result.stdout)")
+        #expect(lines.contains("events     \(CountText.grouped(logLines.count))"), "stdout: \(result.stdout)")
         // Intents: every outcome named, in the population's order, tries matching the log's session ends.
         let intentLines = lines.filter { $0.hasPrefix("intents    ") || ($0.hasPrefix("           ") && !$0.hasPrefix("            ")) }
         #expect(intentLines.map { $0.dropFirst(11).prefix { $0 != ":" } } == ["browse", "filter", "publish", "(none)"], "\(intentLines)")
@@ -136,10 +138,10 @@ import Testing
         let publish = try #require(tries.last)
         #expect(logged["achieved"] == Int(publish.3) && (logged["abandoned"] ?? 0) == Int(publish.4))
         #expect(lines.contains { $0.hasPrefix("ended on   adverts ") })
-        // Per-variation exposures and achieved intents, e.g. "  auto: exposed 99, intent achieved 88 (88.9%)".
+        // Per-variation exposures and achieved intents, e.g. "  auto: 99 exposed sessions, intent achieved in 88 (88.9%)".
         #expect(lines.contains("experiment insertion-flow"))
         #expect(lines.contains("experiment tablet-auto-message"))
-        let variationPattern = #/^  (manual|auto|alternating|control|friendly): exposed (\d+), intent achieved (\d+) \((\d+\.\d)%\)$/#
+        let variationPattern = #/^  (manual|auto|alternating|control|friendly): (\d+) exposed sessions, intent achieved in (\d+) \((\d+\.\d)%\)$/#
         let variations = lines.compactMap { try? variationPattern.wholeMatch(in: $0) }
         #expect(variations.count == 5, "stdout: \(result.stdout)")
         for match in variations {
@@ -157,6 +159,19 @@ import Testing
 
 /// The summary lists each experiment's variations in the order of its file, as the report does.
 @Suite struct SummaryOrderTests {
+    /// Counts have thousands separators from 1,000 on, as the report's do; a variation's count is
+    /// of exposed sessions (the report's units are users), and says so.
+    @Test func countsAreGroupedAndExposuresAreSessions() {
+        var summary = SimulationSummary()
+        summary.users = 9228
+        summary.sessions = 10_625
+        summary.events = 123_456
+        summary.variations = ["e": ["a": .init(exposed: 1234, achieved: 1000)]]
+        let lines = summary.text.split(separator: "\n").map(String.init)
+        #expect(lines.contains("users      9,228 (10,625 sessions)") && lines.contains("events     123,456"), "\(lines)")
+        #expect(lines.contains("  a: 1,234 exposed sessions, intent achieved in 1,000 (81.0%)"), "\(lines)")
+    }
+
     @Test func variationsFollowTheExperimentFile() throws {
         let folder = try TemporaryFolder()
         let result = try Remix.run(["simulate", "--sessions", "400", "--no-report", "--log", folder.path("e.jsonl")])

@@ -98,12 +98,19 @@ public enum RemixProcess {
 
     /// Runs `remix arguments` in `directory`; `environment` sets variables (nil removes one);
     /// `input` is written to standard input, which is empty when nil; `outputFile` (e.g.
-    /// `/dev/full`) receives standard output instead of the result's `stdout`.
+    /// `/dev/full`) receives standard output instead of the result's `stdout`; with
+    /// `addressSpaceKB`, remix runs under that address-space limit (`ulimit -v`), so that using
+    /// more memory fails it.
     public static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String?] = [:],
-                           input: String? = nil, outputFile: String? = nil) throws -> ProcessResult {
+                           input: String? = nil, outputFile: String? = nil, addressSpaceKB: Int? = nil) throws -> ProcessResult {
         let process = Process()
-        process.executableURL = remix
-        process.arguments = arguments
+        if let addressSpaceKB {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", #"ulimit -v \#(addressSpaceKB) && exec "$0" "$@""#, remix.path] + arguments
+        } else {
+            process.executableURL = remix
+            process.arguments = arguments
+        }
         if let directory { process.currentDirectoryURL = directory }
         if !environment.isEmpty {
             var merged = ProcessInfo.processInfo.environment

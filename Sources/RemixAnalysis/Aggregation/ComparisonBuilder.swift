@@ -10,20 +10,9 @@ enum ComparisonBuilder {
         var comparisons: [AnalysisReport.Comparison] = []
         for variation in variations.dropFirst() {
             for (index, metric) in metrics.enumerated() {
-                // A metric's own prior overrides the command line's, as GrowthBook's metric-level override.
-                var metricSettings = settings
-                if let prior = variation.metrics[index].prior { metricSettings.prior = prior }
-                let (frequentist, raw) = tests(baseline.metrics[index].statistic, variation.metrics[index].statistic,
-                                               settings: metricSettings)
-                let bayesian = variation.metrics[index].inverse ? raw.inverted : raw
-                comparisons.append(AnalysisReport.Comparison(
-                    variation: variation.key, baseline: baseline.key, metric: metric, guardrail: guardrails.contains(metric),
-                    expected: frequentist.expected, ci: [frequentist.ci.lower, frequentist.ci.upper],
-                    pValue: frequentist.pValue, pValueAdjusted: frequentist.pValue,
-                    chanceToWin: bayesian.chanceToWin, risk: bayesian.risk,
-                    error: frequentist.error ?? bayesian.error, inverse: variation.metrics[index].inverse,
-                    credibleInterval: [bayesian.ci.lower, bayesian.ci.upper], prior: metricSettings.prior,
-                    directionDeclared: variation.metrics[index].directionDeclared))
+                comparisons.append(comparison(baseline.metrics[index], variation.metrics[index], variation: variation.key,
+                                              baseline: baseline.key, metric: metric, guardrail: guardrails.contains(metric),
+                                              settings: settings))
             }
         }
         let adjusted: [Double]
@@ -34,6 +23,51 @@ enum ComparisonBuilder {
         }
         for index in comparisons.indices { comparisons[index].pValueAdjusted = adjusted[index] }
         return comparisons
+    }
+
+    /// One treatment's comparison on one metric. A baseline of 0 has no relative lift (gbstats stops
+    /// at ZERO_NEGATIVE_BASELINE_VARIATION): the tests then compare the absolute difference, and the
+    /// comparison says the lift is undefined. Figures whose values were scaled (``ValueScale``)
+    /// have their absolute differences scaled back; a result that is not finite is an error.
+    static func comparison(_ control: AnalysisReport.MetricCount, _ treatment: AnalysisReport.MetricCount, variation: String,
+                           baseline: String, metric: String, guardrail: Bool, settings: TestSettings) -> AnalysisReport.Comparison {
+        // A metric's own prior overrides the command line's, as GrowthBook's metric-level override.
+        var metricSettings = settings
+        if let prior = treatment.prior { metricSettings.prior = prior }
+        var (frequentist, raw) = tests(control.statistic, treatment.statistic, settings: metricSettings)
+        var liftUndefined = false
+        if frequentist.error == StatisticsMessage.baselineZero, control.error == nil, treatment.error == nil {
+            // A prior on the lift says nothing about a difference from 0.
+            var absolute = metricSettings
+            absolute.difference = .absolute
+            absolute.prior = nil
+            absolute.zeroBaseline = true
+            (frequentist, raw) = tests(control.statistic, treatment.statistic, settings: absolute)
+            liftUndefined = settings.difference == .relative
+        }
+        let bayesian = treatment.inverse ? raw.inverted : raw
+        var result = AnalysisReport.Comparison(
+            variation: variation, baseline: baseline, metric: metric, guardrail: guardrail,
+            expected: frequentist.expected, ci: [frequentist.ci.lower, frequentist.ci.upper],
+            pValue: frequentist.pValue, pValueAdjusted: frequentist.pValue, chanceToWin: bayesian.chanceToWin, risk: bayesian.risk,
+            error: frequentist.error ?? bayesian.error, inverse: treatment.inverse,
+            credibleInterval: [bayesian.ci.lower, bayesian.ci.upper], prior: liftUndefined ? nil : metricSettings.prior,
+            directionDeclared: treatment.directionDeclared)
+        result.liftUndefined = liftUndefined
+        if liftUndefined || settings.difference == .absolute, control.scale != 0 {
+            let factor = ValueScale.factor(control.scale)
+            result.expected *= factor
+            result.ci = result.ci.map { $0 * factor }
+            result.risk = result.risk.map { $0 * factor }
+            result.credibleInterval = result.credibleInterval.map { $0 * factor }
+        }
+        if let error = control.error ?? treatment.error {
+            result.clear(error)
+        } else if !([result.expected, result.pValue, result.chanceToWin] + result.ci + result.risk + result.credibleInterval)
+            .allSatisfy(\.isFinite) {
+            result.clear(ValueScale.differenceOverflowMessage)
+        }
+        return result
     }
 
     /// Both tests on a metric's statistics in the control and the treatment (always of one type),

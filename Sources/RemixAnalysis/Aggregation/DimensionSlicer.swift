@@ -12,8 +12,8 @@ enum DimensionSlicer {
     static func slices(of experiment: LogTally.ExperimentTally, dimension: DimensionTally,
                        build: (@escaping (Int) -> Bool) -> AnalysisReport.Experiment) -> [AnalysisReport.DimensionSlice] {
         var unitsOf: [Int32: Int] = [:]
-        for (unit, exposure) in experiment.exposures.enumerated() where exposure.variation >= 0 {
-            unitsOf[id(dimension, unit), default: 0] += 1
+        experiment.exposures.forEach { unit, _, exposure in
+            if exposure.variation >= 0 { unitsOf[id(dimension, unit), default: 0] += 1 }
         }
         let name = { (id: Int32) in id < 0 ? noneName : dimension.values.string(Int(id)) }
         let ranked = unitsOf.sorted { ($0.value, name($1.key)) > ($1.value, name($0.key)) }.map(\.key)

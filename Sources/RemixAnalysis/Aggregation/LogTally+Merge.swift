@@ -43,13 +43,9 @@ extension LogTally {
             }
             variationMap[index] = Int32(mine)
         }
-        for (unit, exposure) in theirs.exposures.enumerated() where exposure.variation != Exposure.none {
-            let mine = unitMap[unit]
-            LogTally.ensure(&experiments[id].exposures, mine, .empty)
-            let old = experiments[id].exposures[mine]
+        theirs.exposures.forEach { unit, _, exposure in
             let variation = exposure.variation == Exposure.multiple ? Exposure.multiple : variationMap[Int(exposure.variation)]
-            let merged = old.variation == Exposure.none || old.variation == variation ? variation : Exposure.multiple
-            experiments[id].exposures[mine] = Exposure(variation: merged, first: min(old.first, exposure.first))
+            experiments[id].exposures.add(unit: unitMap[unit], variation: variation, first: exposure.first)
         }
     }
 

@@ -1,8 +1,9 @@
 /// What one pass over (part of) a log counts: per experiment, which variation each unit saw and
 /// when it was first exposed; per unit, when each tracked event type (metrics) last happened and,
 /// for the timed ones (primary metrics), its earliest few times; and when each screen was last
-/// shown. Everything is keyed by dense unit ids in flat arrays, and is order-independent, so
-/// tallies of parts of a log merge exactly.
+/// shown. Per-unit figures are flat arrays keyed by dense unit ids; an experiment's exposures
+/// grow with its own units (``ExposureMap``), not with the log's. Everything is order-independent,
+/// so tallies of parts of a log merge exactly.
 struct LogTally {
     /// A unit's exposure to one experiment.
     struct Exposure {
@@ -23,8 +24,8 @@ struct LogTally {
         var variationIDs: [Int] = []
         /// The feature logged with each variation.
         var features: [String] = []
-        /// Indexed by unit id.
-        var exposures: [Exposure] = []
+        /// Each exposed unit's exposure.
+        var exposures = ExposureMap()
     }
 
     /// The metric event types tracked per unit.
@@ -132,11 +133,7 @@ struct LogTally {
             experiments[id].variationIDs.append(variationID)
             experiments[id].features.append("")
         }
-        Self.ensure(&experiments[id].exposures, unit, .empty)
-        let old = experiments[id].exposures[unit]
-        let variation = Int32(index)
-        let merged = old.variation == Exposure.none || old.variation == variation ? variation : Exposure.multiple
-        experiments[id].exposures[unit] = Exposure(variation: merged, first: min(old.first, time))
+        experiments[id].exposures.add(unit: unit, variation: Int32(index), first: time)
     }
 
     /// The id of an experiment, added if new.

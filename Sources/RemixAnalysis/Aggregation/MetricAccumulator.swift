@@ -9,6 +9,8 @@ struct MetricReader {
         /// Per-unit values above this count as this: the absolute cap, or the percentile cap
         /// once ``VariationCounter`` has computed it over the experiment's units.
         var cap: Double?
+        /// Values are divided by 2^exponent before they are summed (``ValueScale``).
+        var exponent = 0
     }
 
     let definition: MetricDefinition
@@ -20,6 +22,12 @@ struct MetricReader {
     var second: Part?
     /// The CUPED covariate: the metric before exposure.
     var pre: Part?
+    /// Why the metric has no figure (a unit's sum passed the largest double), if it has none.
+    var error: String?
+
+    /// The power of two the metric's figure is divided by: its part's, a ratio's numerator's over
+    /// its denominator's.
+    var figureExponent: Int { (first?.exponent ?? 0) - (definition.kind == .ratio ? second?.exponent ?? 0 : 0) }
 
     init(_ definition: MetricDefinition, catalog: MetricCatalog, tally: LogTally, values: ValueTally?) {
         self.definition = definition
@@ -62,11 +70,12 @@ struct MetricReader {
         }
     }
 
-    /// A part's value for `unit` (0 or 1 for a proportion, the sum or count for a mean or a
-    /// quantile's unit value), capped unless `capped` is false.
-    static func value(_ part: Part, values: ValueTally, experiment: Int, unit: Int,
+    /// A part's value for the unit in exposure slot `place` of `experiment` (0 or 1 for a
+    /// proportion, the sum or count for a mean or a quantile's unit value), capped unless `capped`
+    /// is false.
+    static func value(_ part: Part, values: ValueTally, experiment: Int, place: Int,
                       capped: Bool = true) -> (value: Double, count: Int) {
-        let (sum, count) = values.values(experiment: experiment, column: part.column, unit: unit)
+        let (sum, count) = values.values(experiment: experiment, column: part.column, place: place)
         var value = part.definition.kind == .proportion ? (count > 0 ? 1 : 0) : (part.definition.value == nil ? Double(count) : sum)
         if capped, let cap = part.cap { value = min(value, cap) }
         return (value, count)
@@ -132,8 +141,10 @@ struct MetricAccumulator {
 
     /// The report's figures of this metric in a variation of `units` units: `first` and `second`
     /// are a ratio's parts, `adjusted` says whether a CUPED covariate was read.
+    /// `scale` is the power of two the values were divided by (``ValueScale``), `error` why there is
+    /// no figure.
     func metricCount(_ definition: MetricDefinition, first: MetricDefinition?, second: MetricDefinition?, adjusted: Bool,
-                     units: Int) -> AnalysisReport.MetricCount {
+                     units: Int, scale: Int = 0, error: String? = nil) -> AnalysisReport.MetricCount {
         var metric = AnalysisReport.MetricCount(metric: definition.key, conversions: conversions,
                                                 rate: units > 0 ? Double(conversions) / Double(units) : 0)
         metric.type = definition.kind.figure
@@ -143,7 +154,9 @@ struct MetricAccumulator {
         metric.directionDeclared = definition.declared
         metric.inverse = definition.inverse
         metric.statistic = statistic(definition, first: first, second: second, adjusted: adjusted, units: units)
-        metric.value = metric.statistic.figure
+        metric.scale = scale
+        metric.error = error
+        metric.value = error == nil ? metric.statistic.figure * ValueScale.factor(scale) : .nan
         metric.missingValues = missing
         metric.nonNumericValues = nonNumeric
         return metric

@@ -33,9 +33,7 @@ extension Analyzer {
         var start = Int64.max
         for (index, experiment) in tally.experiments.enumerated()
         where keys.contains(tally.experimentNames.string(index)) {
-            for exposure in experiment.exposures where exposure.variation != LogTally.Exposure.none {
-                start = min(start, exposure.first)
-            }
+            experiment.exposures.forEach { _, _, exposure in start = min(start, exposure.first) }
         }
         guard start != .max, tally.latestTime != .min else { return }
         let step = bucket.milliseconds

@@ -2,8 +2,8 @@
 /// per column (events of one type, one numeric field, one window), each exposed unit's sum of the
 /// field and count of events at or after its first exposure (and within the window) — or, for a
 /// CUPED covariate, in the window before it. Units are the first pass's ids and exposures its
-/// merged ones, so parts of a log merge by adding. Memory grows with units × columns, never with
-/// events — except for event-level quantiles, whose columns keep each event's unit and value
+/// merged ones, so parts of a log merge by adding. Memory grows with exposures × columns (each
+/// experiment's sums are kept by its units' exposure slots), never with events — except for event-level quantiles, whose columns keep each event's unit and value
 /// (12 bytes an event of that type).
 struct ValueTally: LineSink {
     /// What is summed per unit.
@@ -18,7 +18,7 @@ struct ValueTally: LineSink {
         var keepEvents = false
     }
 
-    /// One experiment's sums of one column, indexed by unit id.
+    /// One experiment's sums of one column, indexed by the unit's exposure slot (``ExposureMap``).
     struct Sums: Sendable {
         var sum: [Double] = []
         var count: [Int32] = []
@@ -45,8 +45,8 @@ struct ValueTally: LineSink {
     private let until: Int64
     private let keepsEvents: [Bool]
     private let users: ByteStringTable
-    /// Experiment → unit id → exposure, from the first pass.
-    private let exposures: [[LogTally.Exposure]]
+    /// Each experiment's exposures, from the first pass.
+    private let exposures: [ExposureMap]
     /// Experiment → column → sums.
     private(set) var sums: [[Sums]]
     var lines = 0
@@ -109,29 +109,29 @@ struct ValueTally: LineSink {
     }
 
     private mutating func add(event: Int, time: Int64, unit: Int, fields: LineFields) {
-        for experiment in exposures.indices where unit < exposures[experiment].count {
-            let exposure = exposures[experiment][unit]
-            guard exposure.variation >= 0 else { continue }
+        for experiment in exposures.indices {
+            guard let (place, exposure) = exposures[experiment].exposure(of: unit), exposure.variation >= 0 else { continue }
             let offset = time - exposure.first
             for column in columnsOfEvent[event] {
                 let inWindow = isPre[column] ? offset < 0 && -offset <= windowMs[column]
                     : offset >= 0 && offset < windowMs[column]
                 if inWindow {
-                    add(unit: unit, variation: Int(exposure.variation), column: column, experiment: experiment, fields: fields)
+                    add(unit: unit, place: place, variation: Int(exposure.variation), column: column, experiment: experiment,
+                        fields: fields)
                 }
             }
         }
     }
 
-    private mutating func add(unit: Int, variation: Int, column: Int, experiment: Int, fields: LineFields) {
-        LogTally.ensure(&sums[experiment][column].count, unit, 0)
-        sums[experiment][column].count[unit] += 1
+    private mutating func add(unit: Int, place: Int, variation: Int, column: Int, experiment: Int, fields: LineFields) {
+        LogTally.ensure(&sums[experiment][column].count, place, 0)
+        sums[experiment][column].count[place] += 1
         let field = fieldOf[column]
         guard field >= 0 else { return }
         let bit = UInt8(1) << UInt8(field)
         if fields.numberMask & bit != 0 {
-            LogTally.ensure(&sums[experiment][column].sum, unit, 0)
-            sums[experiment][column].sum[unit] += fields.numbers[field]
+            LogTally.ensure(&sums[experiment][column].sum, place, 0)
+            sums[experiment][column].sum[place] += fields.numbers[field]
             if keepsEvents[column] {
                 sums[experiment][column].eventUnits.append(Int32(unit))
                 sums[experiment][column].eventValues.append(fields.numbers[field])
@@ -167,9 +167,19 @@ struct ValueTally: LineSink {
         for index in theirs.indices { mine[index] += theirs[index] }
     }
 
-    /// A unit's sum and count of a column in an experiment.
-    func values(experiment: Int, column: Int, unit: Int) -> (sum: Double, count: Int) {
+    /// The largest magnitude of a column's per-unit sums and kept event values in an experiment
+    /// (what ``ValueScale`` scales by); infinite when a unit's sum passed the largest double.
+    func largestMagnitude(experiment: Int, column: Int) -> Double {
         let sums = self.sums[experiment][column]
-        return (unit < sums.sum.count ? sums.sum[unit] : 0, unit < sums.count.count ? Int(sums.count[unit]) : 0)
+        var largest = 0.0
+        for sum in sums.sum { largest = max(largest, abs(sum)) }
+        for value in sums.eventValues { largest = max(largest, abs(value)) }
+        return largest
+    }
+
+    /// The sum and count of a column in an experiment of the unit in exposure slot `place`.
+    func values(experiment: Int, column: Int, place: Int) -> (sum: Double, count: Int) {
+        let sums = self.sums[experiment][column]
+        return (place < sums.sum.count ? sums.sum[place] : 0, place < sums.count.count ? Int(sums.count[place]) : 0)
     }
 }

@@ -31,6 +31,7 @@ struct VariationCounter: ExperimentFigures {
             for index in readers.indices {
                 Self.resolvePercentileCaps(&readers[index], values: values, experiment: experiment,
                                            experimentIndex: experimentIndex, slots: slots, include: include)
+                Self.resolveScales(&readers[index], values: values, experimentIndex: experimentIndex)
             }
         }
         self.readers = readers
@@ -47,16 +48,16 @@ struct VariationCounter: ExperimentFigures {
         // definition's strings) or the value tally for every unit and metric costs more than the rest.
         let plans = readers.map { UnitPlan($0, timed: $0.tracked.map { tally.earliestTimes[$0] != nil } ?? false) }
         let sums: [ValueTally.Sums] = values?.sums[experimentIndex] ?? []
-        for (unit, exposure) in experiment.exposures.enumerated() {
-            if let include, !include(unit) { continue }
+        experiment.exposures.forEach { unit, place, exposure in
+            if let include, !include(unit) { return }
             if exposure.variation == LogTally.Exposure.multiple {
                 multiple += 1
-                continue
+                return
             }
-            guard exposure.variation >= 0 else { continue }
+            guard exposure.variation >= 0 else { return }
             guard let slot = slots[Int(exposure.variation)] else {
                 unslotted[Int(exposure.variation), default: 0] += 1
-                continue
+                return
             }
             units[slot] += 1
             exposureSpan = exposureSpan.map { min($0.lowerBound, exposure.first)...max($0.upperBound, exposure.first) }
@@ -64,8 +65,8 @@ struct VariationCounter: ExperimentFigures {
             for metric in plans.indices {
                 let plan = plans[metric]
                 if let first = plan.first, !sums.isEmpty {
-                    let (value, count) = Self.value(first, sums, unit: unit)
-                    let second = plan.second.map { Self.value($0, sums, unit: unit).value }
+                    let (value, count) = Self.value(first, sums, place: place)
+                    let second = plan.second.map { Self.value($0, sums, place: place).value }
                     accumulators[slot][metric].add(value, count: count, second: second, keepValue: plan.keepsValue)
                     continue
                 }
@@ -102,9 +103,9 @@ struct VariationCounter: ExperimentFigures {
         func cap(_ part: MetricReader.Part) -> Double? {
             guard let level = part.definition.capPercentile else { return part.cap }
             var all: [Double] = []
-            for (unit, exposure) in experiment.exposures.enumerated()
-            where exposure.variation >= 0 && slots[Int(exposure.variation)] != nil && include?(unit) != false {
-                all.append(MetricReader.value(part, values: values, experiment: experimentIndex, unit: unit, capped: false).value)
+            experiment.exposures.forEach { unit, place, exposure in
+                guard exposure.variation >= 0, slots[Int(exposure.variation)] != nil, include?(unit) != false else { return }
+                all.append(MetricReader.value(part, values: values, experiment: experimentIndex, place: place, capped: false).value)
             }
             all.sort()
             return all.isEmpty ? nil : QuantileSample.percentile(all, level)
@@ -112,6 +113,25 @@ struct VariationCounter: ExperimentFigures {
         if let first = reader.first { reader.first?.cap = cap(first) }
         if let second = reader.second { reader.second?.cap = cap(second) }
         if reader.pre != nil { reader.pre?.cap = reader.first?.cap }
+    }
+
+    /// Sets each part's ``ValueScale`` from the largest of its values over the experiment's units
+    /// (a CUPED covariate shares its metric's), or the reader's error when a unit's sum is not finite.
+    private static func resolveScales(_ reader: inout MetricReader, values: ValueTally, experimentIndex: Int) {
+        func exponent(_ part: MetricReader.Part?) -> Int {
+            // Proportions (0 or 1) and counts of events are never large.
+            guard let part, part.definition.kind != .proportion, let field = part.definition.value else { return 0 }
+            let largest = values.largestMagnitude(experiment: experimentIndex, column: part.column)
+            guard let exponent = ValueScale.exponent(largest: largest) else {
+                reader.error = ValueScale.overflowMessage(field: field)
+                return 0
+            }
+            return exponent
+        }
+        let first = exponent(reader.first), second = exponent(reader.second), pre = exponent(reader.pre)
+        reader.first?.exponent = reader.pre == nil ? first : max(first, pre)
+        reader.second?.exponent = second
+        reader.pre?.exponent = reader.first?.exponent ?? 0
     }
 
     /// One metric as the unit loop reads it.
@@ -135,34 +155,39 @@ struct VariationCounter: ExperimentFigures {
         }
     }
 
-    /// A metric part as ``MetricReader/value(_:values:experiment:unit:capped:)`` reads it.
+    /// A metric part as ``MetricReader/value(_:values:experiment:place:capped:)`` reads it.
     private struct PartPlan {
         var column: Int
         var proportion: Bool
         var countsEvents: Bool
         var cap: Double?
+        /// What a value is multiplied by after its cap (``ValueScale``): 1 but for huge values.
+        var factor: Double
 
         init(_ part: MetricReader.Part) {
             column = part.column
             proportion = part.definition.kind == .proportion
             countsEvents = part.definition.value == nil
             cap = part.cap
+            factor = ValueScale.factor(-part.exponent)
         }
     }
 
-    /// A part's capped value for `unit` and its number of events, from the experiment's sums.
+    /// A part's capped value for the unit in exposure slot `place` and its number of events, from
+    /// the experiment's sums.
     @inline(__always)
-    private static func value(_ part: PartPlan, _ sums: [ValueTally.Sums], unit: Int) -> (value: Double, count: Int) {
-        let count = unit < sums[part.column].count.count ? Int(sums[part.column].count[unit]) : 0
+    private static func value(_ part: PartPlan, _ sums: [ValueTally.Sums], place: Int) -> (value: Double, count: Int) {
+        let count = place < sums[part.column].count.count ? Int(sums[part.column].count[place]) : 0
         var value: Double
         if part.proportion {
             value = count > 0 ? 1 : 0
         } else if part.countsEvents {
             value = Double(count)
         } else {
-            value = unit < sums[part.column].sum.count ? sums[part.column].sum[unit] : 0
+            value = place < sums[part.column].sum.count ? sums[part.column].sum[place] : 0
         }
         if let cap = part.cap { value = min(value, cap) }
+        if part.factor != 1 { value *= part.factor }
         return (value, count)
     }
 
@@ -172,12 +197,13 @@ struct VariationCounter: ExperimentFigures {
         for (metric, reader) in readers.enumerated() {
             guard reader.definition.kind == .quantile, reader.definition.level == .event, let part = reader.first else { continue }
             let sums = values.sums[experimentIndex][part.column]
+            let factor = ValueScale.factor(-part.exponent)
             var slotValues = Array(repeating: [Double](), count: units.count)
             var slotUnits = Array(repeating: [Int32](), count: units.count)
             for (unit, value) in zip(sums.eventUnits, sums.eventValues) {
-                let variation = Int(experiment.exposures[Int(unit)].variation)
-                guard variation >= 0, let slot = slots[variation], include?(Int(unit)) != false else { continue }
-                slotValues[slot].append(value)
+                guard let variation = experiment.exposures.exposure(of: Int(unit)).map({ Int($0.exposure.variation) }),
+                      variation >= 0, let slot = slots[variation], include?(Int(unit)) != false else { continue }
+                slotValues[slot].append(factor == 1 ? value : value * factor)
                 slotUnits[slot].append(unit)
             }
             for slot in units.indices {
@@ -204,7 +230,7 @@ struct VariationCounter: ExperimentFigures {
         readers.enumerated().map { index, reader in
             accumulators[slot][index].metricCount(reader.definition, first: reader.first?.definition,
                                                   second: reader.second?.definition, adjusted: reader.pre != nil,
-                                                  units: units[slot])
+                                                  units: units[slot], scale: reader.figureExponent, error: reader.error)
         }
     }
 

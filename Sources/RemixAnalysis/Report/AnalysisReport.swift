@@ -27,10 +27,13 @@ public struct AnalysisReport: Sendable {
         /// Events counted whose numeric field is missing, or is there but not a number (they add 0).
         public var missingValues = 0
         public var nonNumericValues = 0
-        /// What the tests compare.
+        /// Why there is no figure (not a number) and no comparison: a unit's sum passed the largest double.
+        public var error: String?
+        /// What the tests compare, of the values divided by 2^`scale` (``ValueScale``).
         var statistic = MetricStatistic.proportion(ProportionSample(units: 0, conversions: 0))
+        var scale = 0
         /// The variance of the per-unit values behind `value` (what a power calculation needs).
-        public var unitVariance: Double { statistic.unitVariance }
+        public var unitVariance: Double { statistic.unitVariance * ValueScale.factor(2 * scale) }
 
         init(metric: String, conversions: Int, rate: Double) {
             self.metric = metric
@@ -98,6 +101,22 @@ public struct AnalysisReport: Sendable {
         /// Whether the metric's better direction is declared (see ``MetricCount/directionDeclared``);
         /// when not, chance to win is the chance of a rise.
         public var directionDeclared = true
+        /// The baseline's figure is 0, so there is no relative lift: `expected`, `ci`, `risk` and
+        /// `credibleInterval` are the absolute difference (treatment − control) the tests compared.
+        public var liftUndefined = false
+
+        /// Makes this the result of a comparison that could not be made, as gbstats words one:
+        /// `error`, no effect, p-value 1, chance to win 0.5.
+        mutating func clear(_ error: String) {
+            self.error = error
+            expected = 0
+            ci = [0, 0]
+            pValue = 1
+            pValueAdjusted = 1
+            chanceToWin = 0.5
+            risk = [0, 0]
+            credibleInterval = [0, 0]
+        }
     }
 
     /// One experiment.
@@ -202,6 +221,7 @@ extension AnalysisReport.Experiment {
                             + "left out of the results and the SRM test — " + list.joined(separator: ", "))
         }
         for (index, metric) in (variations.first?.metrics ?? []).enumerated() {
+            if let error = metric.error { warnings.append("\(key): \(metric.metric): \(error)") }
             let missing = variations.reduce(0) { $0 + $1.metrics[index].missingValues }
             let other = variations.reduce(0) { $0 + $1.metrics[index].nonNumericValues }
             if missing + other > 0 {

@@ -1,4 +1,5 @@
 import Foundation
+import RemixKit
 
 /// The report as CSV: one row per experiment × variation × metric, with the comparison against
 /// the baseline on the same row (empty for the baseline); `undeclared_variation_units` counts the
@@ -7,7 +8,9 @@ import Foundation
 /// test settings (`difference` says whether `expected` and the CI are a lift or an absolute
 /// difference), the Bayesian credible interval, the metric's label (`p90`, `mean, CUPED` …) and
 /// whether it is adjusted with CUPED; with `--dimension`, `dimension` and `dimension_value` are set
-/// on the rows of each value's slice (after the experiment's own rows, where they are empty).
+/// on the rows of each value's slice (after the experiment's own rows, where they are empty); where
+/// the baseline is 0 there is no lift, so the effect cells are empty and `absolute_expected`,
+/// `absolute_ci_lower` and `absolute_ci_upper` give the absolute difference with its CI.
 public enum CSVReport {
     public static func render(_ report: AnalysisReport) -> String {
         if report.by != nil { return overTime(report) }
@@ -17,7 +20,7 @@ public enum CSVReport {
             "risk_treatment", "error", "srm_p_value", "multiple_exposure_units",
             "undeclared_variation_units", "metric_type", "value", "inverse", "missing_values", "non_numeric_values",
             "difference", "sequential_tuning", "prior_mean", "prior_stddev", "credible_lower", "credible_upper",
-            "metric_label", "cuped", "dimension", "dimension_value",
+            "metric_label", "cuped", "dimension", "dimension_value", "absolute_expected", "absolute_ci_lower", "absolute_ci_upper",
         ]]
         let settings = report.settings
         let testColumns = [settings.difference.rawValue, settings.sequentialTuning.map(JSONWriter.number) ?? "",
@@ -38,20 +41,19 @@ public enum CSVReport {
             for metric in variation.metrics {
                 let c = experiment.comparisons.first { $0.variation == variation.key && $0.metric == metric.metric }
                 let numbers = c.map { c in
-                    [c.baseline, JSONWriter.number(c.expected), JSONWriter.number(c.ci[0]), JSONWriter.number(c.ci[1]),
-                     JSONWriter.number(c.pValue), JSONWriter.number(c.pValueAdjusted), JSONWriter.number(c.chanceToWin),
-                     JSONWriter.number(c.risk.first ?? .nan), JSONWriter.number(c.risk.last ?? .nan), c.error ?? ""]
+                    [c.baseline, lift(c.expected, c), lift(c.ci[0], c), lift(c.ci[1], c),
+                     number(c.pValue), number(c.pValueAdjusted), number(c.chanceToWin),
+                     lift(c.risk.first ?? .nan, c), lift(c.risk.last ?? .nan, c), c.error ?? ""]
                 } ?? Array(repeating: "", count: 10)
                 rows.append([experiment.key, variation.key, String(variation.variationId), variation.feature,
                              String(variation.units), metric.metric, String(metric.conversions),
-                             JSONWriter.number(metric.rate)] + numbers
-                            + [experiment.srmPValue.map(JSONWriter.number) ?? "", String(experiment.multipleExposureUnits),
+                             number(metric.rate)] + numbers
+                            + [experiment.srmPValue.map(number) ?? "", String(experiment.multipleExposureUnits),
                                String(experiment.undeclaredVariations.reduce(0) { $0 + $1.units }),
-                               metric.type, JSONWriter.number(metric.value), String(metric.inverse),
+                               metric.type, number(metric.value), String(metric.inverse),
                                String(metric.missingValues), String(metric.nonNumericValues)] + testColumns
-                            + (c.map { [JSONWriter.number($0.credibleInterval[0]), JSONWriter.number($0.credibleInterval[1])] }
-                               ?? ["", ""])
-                            + [metric.label, String(metric.cuped)] + dimension)
+                            + (c.map { [lift($0.credibleInterval[0], $0), lift($0.credibleInterval[1], $0)] } ?? ["", ""])
+                            + [metric.label, String(metric.cuped)] + dimension + absolute(c))
             }
         }
         return rows
@@ -61,19 +63,19 @@ public enum CSVReport {
     /// (`until`), with the comparison against the baseline (empty for the baseline).
     static func overTime(_ report: AnalysisReport) -> String {
         var rows = [["experiment", "until", "variation", "units", "metric", "conversions", "value", "expected", "ci_lower",
-                     "ci_upper", "p_value", "p_value_adjusted", "chance_to_win", "error"]]
+                     "ci_upper", "p_value", "p_value_adjusted", "chance_to_win", "error", "absolute_expected", "absolute_ci_lower",
+                     "absolute_ci_upper"]]
         for experiment in report.experiments {
             for point in experiment.overTime {
                 for variation in point.variations {
                     for metric in variation.metrics {
                         let c = point.comparisons.first { $0.variation == variation.key && $0.metric == metric.metric }
                         rows.append([experiment.key, point.untilText, variation.key, String(variation.units), metric.metric,
-                                     String(metric.conversions), JSONWriter.number(metric.value)]
+                                     String(metric.conversions), number(metric.value)]
                                     + (c.map { c in
-                                        [JSONWriter.number(c.expected), JSONWriter.number(c.ci[0]), JSONWriter.number(c.ci[1]),
-                                         JSONWriter.number(c.pValue), JSONWriter.number(c.pValueAdjusted),
-                                         JSONWriter.number(c.chanceToWin), c.error ?? ""]
-                                    } ?? Array(repeating: "", count: 7)))
+                                        [lift(c.expected, c), lift(c.ci[0], c), lift(c.ci[1], c), number(c.pValue),
+                                         number(c.pValueAdjusted), number(c.chanceToWin), c.error ?? ""]
+                                    } ?? Array(repeating: "", count: 7)) + absolute(c))
                     }
                 }
             }
@@ -81,8 +83,26 @@ public enum CSVReport {
         return rows.map { $0.map(escape).joined(separator: ",") }.joined(separator: "\n") + "\n"
     }
 
+    /// A number of the report; empty when there is none (not a number).
+    private static func number(_ value: Double) -> String { value.isFinite ? JSONWriter.number(value) : "" }
+
+    /// An effect cell of a comparison: empty when the baseline is 0, which leaves no lift.
+    private static func lift(_ value: Double, _ comparison: AnalysisReport.Comparison) -> String {
+        comparison.liftUndefined ? "" : number(value)
+    }
+
+    /// `absolute_expected`, `absolute_ci_lower`, `absolute_ci_upper`: the absolute difference with
+    /// its CI where the baseline is 0, empty elsewhere.
+    private static func absolute(_ comparison: AnalysisReport.Comparison?) -> [String] {
+        guard let comparison, comparison.liftUndefined else { return ["", "", ""] }
+        return [number(comparison.expected), number(comparison.ci[0]), number(comparison.ci[1])]
+    }
+
+    /// A field as RFC 4180 writes it, its control characters first shown escaped (a name from the
+    /// log can hold a terminal escape; none is left to need a quoted line break).
     private static func escape(_ field: String) -> String {
-        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) else { return field }
+        let field = JSONText.visible(field)
+        guard field.contains(where: { $0 == "," || $0 == "\"" }) else { return field }
         return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }

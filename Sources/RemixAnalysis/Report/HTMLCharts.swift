@@ -14,6 +14,8 @@ enum HTMLChart {
         var pointer: JSONPointer
         /// The verdict, shown after the figure ("" for none).
         var mark = ""
+        /// Shown instead of a figure when there is none to draw (a lift against a baseline of 0).
+        var undefined: String?
     }
 
     /// One bar of the funnel: a variation's share reaching a screen.
@@ -33,42 +35,52 @@ enum HTMLChart {
         var pointer: JSONPointer
     }
 
-    private static let width = 720.0
+    /// Every chart is this wide: drawn at it on a desktop and scaled down to a phone's width, where
+    /// its text stays about 10 px; names go on a line of their own above their marks, so long
+    /// ones need not be cut short.
+    static let width = 440.0
 
-    /// Each row's estimate as a point and its interval as a line, against the zero line, on one axis.
+    /// Each row's label and figure on a line, and under it its estimate as a point and its interval
+    /// as a line, against the zero line, on one axis. A row with `undefined` has no point.
     static func forest(_ rows: [Interval], format: HTMLNumber, relative: Bool, title: String) -> String {
-        let left = 210.0, right = 560.0, rowHeight = 24.0
-        let height = 14 + Double(rows.count) * rowHeight + 30
-        let values = rows.flatMap { [$0.estimate, $0.low, $0.high] }
+        // Room at both ends for the axis' outer labels, centred on their ticks.
+        let left = 26.0, right = width - 26, rowHeight = 36.0, top = 4.0
+        let height = top + Double(rows.count) * rowHeight + 26
+        let values = rows.filter { $0.undefined == nil }.flatMap { [$0.estimate, $0.low, $0.high] }
         let scale = Scale(values + [0], from: left, to: right, clampTo: relative ? (-1, 3) : nil)
-        let described = rows.map { "\($0.label): \(format.text($0.estimate)) [\(format.text($0.low)), \(format.text($0.high))]"
-            + ($0.mark.isEmpty ? "" : " \($0.mark)") }
+        let described = rows.map { row in
+            "\(row.label): " + (row.undefined ?? "\(format.text(row.estimate)) [\(format.text(row.low)), \(format.text(row.high))]")
+                + (row.mark.isEmpty ? "" : " \(row.mark)")
+        }
         var svg = open(height: height, title: title, description: described.joined(separator: "; "))
-        svg += scale.axis(top: 6, bottom: height - 26, format: format)
+        svg += scale.axis(top: top, bottom: height - 22, format: format)
         for (index, row) in rows.enumerated() {
-            let y = 14 + Double(index) * rowHeight + rowHeight / 2
+            let y = top + Double(index) * rowHeight
+            let figure = (row.undefined ?? format.text(row.estimate)) + (row.mark.isEmpty ? "" : " " + row.mark)
             svg += "<g><title>\(HTMLStyle.escape(described[index]))</title>"
-            svg += "<text x=\"6\" y=\"\(n(y + 4))\">\(HTMLStyle.escape(short(row.label, 30)))</text>"
-            if row.estimate.isFinite, row.low.isFinite, row.high.isFinite {
+                + label(row.label, x: 6, y: y + 13, room: width - 24 - textWidth(figure))
+                + "<text class=\"label\" x=\"\(n(width - 6))\" y=\"\(n(y + 13))\" text-anchor=\"end\">"
+                + (row.undefined.map(HTMLStyle.escape) ?? format.element(row.estimate, row.pointer("expected"), tag: "tspan"))
+                + (row.mark.isEmpty ? "" : " " + HTMLStyle.escape(row.mark)) + "</text>"
+            if row.undefined == nil, row.estimate.isFinite, row.low.isFinite, row.high.isFinite {
                 let colour = HTMLStyle.colour(row.colour)
                 svg += "<line class=\"ci \(colour)\" x1=\"\(n(scale.x(row.low)))\" x2=\"\(n(scale.x(row.high)))\" "
-                    + "y1=\"\(n(y))\" y2=\"\(n(y))\"/>"
-                svg += "<circle class=\"\(colour)\" cx=\"\(n(scale.x(row.estimate)))\" cy=\"\(n(y))\" r=\"5\"/>"
+                    + "y1=\"\(n(y + 25))\" y2=\"\(n(y + 25))\"/>"
+                svg += "<circle class=\"\(colour)\" cx=\"\(n(scale.x(row.estimate)))\" cy=\"\(n(y + 25))\" r=\"5\"/>"
             }
-            svg += "<text x=\"\(n(right + 12))\" y=\"\(n(y + 4))\">"
-                + format.element(row.estimate, row.pointer("expected"), tag: "tspan")
-                + (row.mark.isEmpty ? "" : " " + HTMLStyle.escape(row.mark)) + "</text></g>"
+            svg += "</g>"
         }
         return svg + "</svg>"
     }
 
-    /// Bars of the share of each variation reaching each screen, grouped by screen.
+    /// Bars of the share of each variation reaching each screen, under the screen's name.
     static func funnel(_ screens: [(screen: String, bars: [Bar])], title: String) -> String {
-        let left = 170.0, right = 620.0, barHeight = 13.0
-        var y = 8.0
+        let left = 6.0, right = width - 56, barHeight = 13.0
+        var y = 4.0
         var body = "", described: [String] = []
         for (screen, bars) in screens {
-            body += "<text x=\"6\" y=\"\(n(y + barHeight - 2))\">\(HTMLStyle.escape(short(screen, 24)))</text>"
+            body += label(screen, x: left, y: y + 11, room: width - 12)
+            y += 16
             for bar in bars {
                 let share = bar.share.isFinite ? min(max(bar.share, 0), 1) : 0
                 let text = "\(bar.variation) reaching \(screen): \(HTMLNumber.percent.text(bar.share))"
@@ -82,14 +94,13 @@ enum HTMLChart {
             y += 8
         }
         let height = y + 4
-        return open(height: height, title: title, description: described.joined(separator: "; "))
-            + "<line class=\"axis\" x1=\"\(n(left))\" x2=\"\(n(left))\" y1=\"4\" y2=\"\(n(height - 4))\"/>" + body + "</svg>"
+        return open(height: height, title: title, description: described.joined(separator: "; ")) + body + "</svg>"
     }
 
     /// Each series' estimate as a line with its interval as a band, at evenly spaced cuts.
     static func overTime(_ series: [(label: String, colour: Int, points: [Interval])], cuts: [String],
                          format: HTMLNumber, relative: Bool, title: String) -> String {
-        let left = 90.0, right = 700.0, top = 12.0, bottom = 210.0, height = 250.0
+        let left = 56.0, right = width - 10, top = 12.0, bottom = 210.0, height = 250.0
         let values = series.flatMap { $0.points.flatMap { [$0.estimate, $0.low, $0.high] } }
         let scale = Scale(values + [0], from: bottom, to: top, clampTo: relative ? (-1, 3) : nil)
         func x(_ index: Int) -> Double { cuts.count < 2 ? (left + right) / 2 : left + (right - left) * Double(index) / Double(cuts.count - 1) }
@@ -106,7 +117,7 @@ enum HTMLChart {
         for index in Set([0, cuts.count / 2, cuts.count - 1]).sorted() where cuts.indices.contains(index) {
             let anchor = cuts.count > 1 && index == 0 ? "start" : cuts.count > 1 && index == cuts.count - 1 ? "end" : "middle"
             svg += "<text class=\"tick\" x=\"\(n(x(index)))\" y=\"\(n(bottom + 18))\" text-anchor=\"\(anchor)\">"
-                + HTMLStyle.escape(cuts[index]) + "</text>"
+                + HTMLStyle.escape(cuts[index].hasSuffix(":00Z") ? String(cuts[index].dropLast(4)) : cuts[index]) + "</text>"
         }
         for line in series {
             let colour = HTMLStyle.colour(line.colour)
@@ -126,35 +137,50 @@ enum HTMLChart {
         return svg + "</svg>"
     }
 
-    /// Each variation's median (dot) and 90th percentile (square) on a shared seconds axis.
+    /// Each variation's name and figures on a line, and under it its median (dot) and 90th
+    /// percentile (square) on a shared seconds axis.
     static func timing(_ rows: [Timing], title: String) -> String {
-        let left = 150.0, right = 520.0, rowHeight = 24.0
-        let height = 14 + Double(rows.count) * rowHeight + 30
+        // Room at both ends for the axis' outer labels, centred on their ticks.
+        let left = 26.0, right = width - 26, rowHeight = 36.0, top = 4.0
+        let height = top + Double(rows.count) * rowHeight + 26
         let scale = Scale(rows.flatMap { [$0.median, $0.p90].compactMap { $0 } } + [0], from: left, to: right, clampTo: nil)
         let described = rows.map { row in
             "\(row.variation): " + (row.median.map { "median \(HTMLNumber.tenths.text($0)) s, p90 \(HTMLNumber.tenths.text(row.p90 ?? $0)) s" }
                                     ?? "no conversions")
         }
         var svg = open(height: height, title: title, description: described.joined(separator: "; "))
-        svg += scale.axis(top: 6, bottom: height - 26, format: .tenths, unit: " s", marksZero: false)
+        svg += scale.axis(top: top, bottom: height - 22, format: .tenths, unit: " s", marksZero: false)
         for (index, row) in rows.enumerated() {
-            let y = 14 + Double(index) * rowHeight + rowHeight / 2
+            let y = top + Double(index) * rowHeight
             let colour = HTMLStyle.colour(row.colour)
-            svg += "<g><title>\(HTMLStyle.escape(described[index]))</title>"
-                + "<text x=\"6\" y=\"\(n(y + 4))\">\(HTMLStyle.escape(short(row.variation, 20)))</text>"
-            var figures = "no conversions"
+            var figures = "no conversions", plain = figures
+            var marks = ""
             if let median = row.median {
                 let p90 = row.p90 ?? median
-                svg += "<line class=\"ci \(colour)\" x1=\"\(n(scale.x(median)))\" x2=\"\(n(scale.x(p90)))\" y1=\"\(n(y))\" y2=\"\(n(y))\"/>"
-                    + "<circle class=\"\(colour)\" cx=\"\(n(scale.x(median)))\" cy=\"\(n(y))\" r=\"5\"/>"
-                    + "<rect class=\"\(colour)\" x=\"\(n(scale.x(p90) - 4.5))\" y=\"\(n(y - 4.5))\" width=\"9\" height=\"9\"/>"
+                marks = "<line class=\"ci \(colour)\" x1=\"\(n(scale.x(median)))\" x2=\"\(n(scale.x(p90)))\" y1=\"\(n(y + 25))\" "
+                    + "y2=\"\(n(y + 25))\"/><circle class=\"\(colour)\" cx=\"\(n(scale.x(median)))\" cy=\"\(n(y + 25))\" r=\"5\"/>"
+                    + "<rect class=\"\(colour)\" x=\"\(n(scale.x(p90) - 4.5))\" y=\"\(n(y + 20.5))\" width=\"9\" height=\"9\"/>"
                 figures = "median " + HTMLNumber.tenths.element(median, row.pointer("medianSeconds"), tag: "tspan") + " s · p90 "
                     + (row.p90.map { HTMLNumber.tenths.element($0, row.pointer("p90Seconds"), tag: "tspan") } ?? "-") + " s"
+                plain = "median \(HTMLNumber.tenths.text(median)) s · p90 \(HTMLNumber.tenths.text(p90)) s"
             }
-            svg += "<text x=\"\(n(right + 14))\" y=\"\(n(y + 4))\">\(figures)</text></g>"
+            svg += "<g><title>\(HTMLStyle.escape(described[index]))</title>"
+                + label(row.variation, x: 6, y: y + 13, room: width - 24 - textWidth(plain))
+                + "<text class=\"label\" x=\"\(n(width - 6))\" y=\"\(n(y + 13))\" text-anchor=\"end\">\(figures)</text>" + marks + "</g>"
         }
         return svg + "</svg>"
     }
+
+    /// A name as a chart's label at (`x`, `y`), cut to fit `room` units.
+    private static func label(_ text: String, x: Double, y: Double, room: Double) -> String {
+        "<text class=\"label\" x=\"\(n(x))\" y=\"\(n(y))\">\(HTMLStyle.escape(short(text, max(Int(room / characterWidth), 8))))</text>"
+    }
+
+    /// About the width of a character of the charts' 12-unit text (wider than most, so text cut
+    /// to fit never runs into the next).
+    private static let characterWidth = 7.0
+
+    private static func textWidth(_ text: String) -> Double { Double(text.count) * characterWidth }
 
     private static func open(height: Double, title: String, description: String) -> String {
         "<svg role=\"img\" width=\"\(n(width))\" height=\"\(n(height))\" viewBox=\"0 0 \(n(width)) \(n(height))\">"

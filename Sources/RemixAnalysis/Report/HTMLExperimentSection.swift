@@ -79,9 +79,7 @@ struct HTMLExperimentSection {
             let at = pointer("comparisons", index)
             out += "<p><span class=\"key \(HTMLStyle.colour(colour(of: variation.key)))\"></span><b>\(escape(variation.key))</b> vs "
                 + "\(escape(baseline)) on \(escape(primary)): <span class=\"tag \(style)\">\(escape(tag))</span> "
-                + effect.element(comparison.expected, at("expected")) + " ["
-                + effect.element(comparison.ci[0], at("ci", 0)) + ", " + effect.element(comparison.ci[1], at("ci", 1)) + "]"
-                + (said.hasPrefix("⚠") ? " — " + escape(said) : "") + "</p>"
+                + interval(comparison, at) + (said.hasPrefix("⚠") ? " — " + escape(said) : "") + "</p>"
         }
         let moved = experiment.comparisons.filter { verdict($0, in: experiment).hasPrefix("guardrail") }
         if !moved.isEmpty {
@@ -115,10 +113,9 @@ struct HTMLExperimentSection {
         for group in groups where !group.metrics.isEmpty {
             let rows = comparisons.filter { group.metrics.contains($0.element.metric) }.map { index, comparison in
                 let said = verdict(comparison, in: experiment)
-                return HTMLChart.Interval(
-                    label: group.metrics.count == 1 ? comparison.variation : "\(comparison.metric) · \(comparison.variation)",
-                    colour: colour(of: comparison.variation), estimate: comparison.expected, low: comparison.ci[0],
-                    high: comparison.ci[1], pointer: pointer("comparisons", index), mark: Self.mark(said))
+                return forestRow(comparison, label: group.metrics.count == 1 ? comparison.variation
+                                    : "\(comparison.metric) · \(comparison.variation)",
+                                 pointer: pointer("comparisons", index), mark: Self.mark(said))
             }
             guard !rows.isEmpty else { continue }
             let name = group.metrics.count == 1 ? "\(group.name): \(group.metrics[0])" : group.name
@@ -129,6 +126,15 @@ struct HTMLExperimentSection {
         }
     }
 
+    /// A forest plot's row for `comparison`: its effect with the CI, or no point where the baseline
+    /// is 0 and the lift is undefined.
+    func forestRow(_ comparison: AnalysisReport.Comparison, label: String, pointer: JSONPointer, mark: String) -> HTMLChart.Interval {
+        var row = HTMLChart.Interval(label: label, colour: colour(of: comparison.variation), estimate: comparison.expected,
+                                     low: comparison.ci[0], high: comparison.ci[1], pointer: pointer, mark: mark)
+        if comparison.liftUndefined { row.undefined = "lift " + TableReport.liftUndefined }
+        return row
+    }
+
     /// The short verdict a chart row shows.
     static func mark(_ verdict: String) -> String {
         verdict == "WINNER" || verdict == "LOSER" ? verdict
@@ -136,8 +142,19 @@ struct HTMLExperimentSection {
             : verdict.hasPrefix("guardrail") ? "moved" : verdict.hasPrefix("too few") ? "too few units" : ""
     }
 
+    /// The screens any variation's units reached — the union, as a screen only a treatment shows
+    /// (AutoGroupInsertion's `toast`, ExpressionEntry's `expression`) is the point — by units over
+    /// every variation (most first, then by name), `(other screens)` last.
+    static func funnelScreens(_ variations: [AnalysisReport.Variation]) -> [String] {
+        var units: [String: Int] = [:]
+        for step in variations.flatMap(\.funnel) { units[step.screen, default: 0] += step.units }
+        let other = units.removeValue(forKey: ScreenTally.otherName)
+        return units.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map(\.key) + (other.map { _ in [ScreenTally.otherName] } ?? [])
+    }
+
     private mutating func funnel() {
-        let screens = (experiment.variations.first?.funnel ?? []).prefix(8).map(\.screen)
+        let all = Self.funnelScreens(experiment.variations)
+        let screens = all.prefix(8)
         out += "<h3>Funnel</h3>\n"
         guard !screens.isEmpty else {
             out += "<p class=\"note\">No screen events after exposure.</p>\n"
@@ -152,7 +169,7 @@ struct HTMLExperimentSection {
         }
         let title = "Share of each variation's exposed units reaching each screen after exposure"
         out += "<figure>" + legend() + HTMLChart.funnel(data, title: title) + "<figcaption>\(escape(title))"
-            + (screens.count < (experiment.variations.first?.funnel.count ?? 0) ? " (the first 8 screens)" : "")
+            + (screens.count < all.count ? " (the 8 screens most units reached)" : "")
             + ".</figcaption></figure>\n"
     }
 

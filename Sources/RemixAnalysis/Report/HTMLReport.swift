@@ -110,18 +110,18 @@ struct HTMLPage {
                 + "with one, naming its version, app, seed, users and input files.</p></section>\n"
             return
         }
-        out += "<div class=\"scroll\"><table><tr><th class=\"text\">time</th><th class=\"text\">version</th><th class=\"text\">app</th>"
-            + "<th>seed</th><th>users</th><th>shard</th><th class=\"text\">sources (role: path, hash)</th></tr>"
+        var table = HTMLTable([HTMLTable.Column("time", isText: true), HTMLTable.Column("version", isText: true),
+                               HTMLTable.Column("app", isText: true), HTMLTable.Column("seed"), HTMLTable.Column("users"),
+                               HTMLTable.Column("shard"), HTMLTable.Column("sources (role: path, hash)", isText: true)])
         for (index, run) in log.runs.enumerated() {
             let sources = run.sources.map { source in
                 Self.escape(source.role) + ": <code>\(Self.escape(source.path))</code> <code>\(Self.escape(source.hash))</code>"
             }
-            out += "<tr><td class=\"text\">\(Self.escape(run.timestamp))</td><td class=\"text\">\(Self.escape(run.version))</td>"
-                + "<td class=\"text\">\(Self.escape(run.app))</td><td>\(Self.escape(run.seed))</td><td>"
-                + (run.users.map { HTMLNumber.grouped.element(Double($0), pointer("runs", index, "users")) } ?? "-")
-                + "</td><td>\(Self.escape(run.shard))</td><td class=\"text\">\(sources.joined(separator: "<br/>"))</td></tr>"
+            table.add([Self.escape(run.timestamp), Self.escape(run.version), Self.escape(run.app), Self.escape(run.seed),
+                       run.users.map { HTMLNumber.grouped.element(Double($0), pointer("runs", index, "users")) } ?? "-",
+                       Self.escape(run.shard), sources.joined(separator: "<br/>")])
         }
-        out += "</table></div>"
+        out += table.html
         if log.runs.count == AnalysisReport.runRecordLimit {
             out += "<p class=\"note\">The first \(AnalysisReport.runRecordLimit) run records are shown.</p>"
         }

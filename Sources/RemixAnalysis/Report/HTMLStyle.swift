@@ -1,3 +1,5 @@
+import RemixKit
+
 /// The HTML report's shared pieces: the style sheet, text escaping and numbers that name the JSON
 /// report's field they show.
 enum HTMLStyle {
@@ -10,7 +12,7 @@ enum HTMLStyle {
         @media (prefers-color-scheme:dark){:root{--bg:#141414;--fg:#ececec;--muted:#ababab;--grid:#4a4a4a;\
         --panel:#202020;--v0:#56B4E9;--v5:#0072B2}}
         body{background:var(--bg);color:var(--fg);font:15px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;\
-        max-width:980px;margin:0 auto;padding:0 14px 40px}
+        max-width:1100px;margin:0 auto;padding:0 14px 40px}
         h1{font-size:1.5em;margin:.8em 0 .2em}h2{font-size:1.3em;margin:1.6em 0 .3em;border-top:2px solid var(--grid);\
         padding-top:.6em}h3{font-size:1.05em;margin:1.2em 0 .3em}
         .muted,figcaption,.note{color:var(--muted);font-size:.9em}
@@ -24,11 +26,13 @@ enum HTMLStyle {
         .tag.guard{background:var(--warn)}
         .scroll{overflow-x:auto}
         table{border-collapse:collapse;margin:.4em 0;font-variant-numeric:tabular-nums}
-        th,td{padding:.2em .6em;border-bottom:1px solid var(--grid);text-align:right;white-space:nowrap}
+        th,td{padding:.2em .6em;border-bottom:1px solid var(--grid);text-align:right;vertical-align:top}
         th:first-child,td:first-child,td.text,th.text{text-align:left}
+        td.text,th.text,td:first-child{overflow-wrap:break-word}
         figure{margin:.6em 0}
-        svg{width:100%;max-width:860px;height:auto;display:block}
+        svg{width:100%;max-width:600px;height:auto;display:block}
         svg text{fill:var(--fg);font:12px system-ui,sans-serif}
+        svg .label{paint-order:stroke;stroke:var(--bg);stroke-width:3px;stroke-linejoin:round}
         svg .axis{stroke:var(--grid);stroke-width:1}svg .zero{stroke:var(--fg);stroke-width:1.2;stroke-dasharray:4 3}
         svg .tick{fill:var(--muted)}svg .band{stroke:none;fill-opacity:.22}svg .line{fill:none;stroke-width:2}
         svg .ci{stroke-width:2.5}svg .bar{stroke:none}
@@ -37,8 +41,11 @@ enum HTMLStyle {
         .key{display:inline-block;width:.8em;height:.8em;margin-right:.3em;vertical-align:-.05em;border-radius:2px}
         .key.c0{background:var(--v0)}.key.c1{background:var(--v1)}.key.c2{background:var(--v2)}
         .key.c3{background:var(--v3)}.key.c4{background:var(--v4)}.key.c5{background:var(--v5)}
-        @media (max-width:600px){body{font-size:14px}th,td{padding:.15em .35em}figure{overflow-x:auto}\
-        figure svg{min-width:560px}}
+        @media (max-width:600px){body{font-size:14px}th,td{padding:.15em .35em}\
+        table.fit,table.fit tbody,table.fit tr,table.fit td{display:block}table.fit tr:first-child{display:none}\
+        table.fit tr{border-bottom:1px solid var(--grid);padding:.25em 0}table.fit td{border:0;text-align:left;padding:.05em .2em}\
+        table.fit td:empty{display:none}table.fit td::before{content:attr(data-label) ": ";color:var(--muted)}\
+        table.fit td[data-label=""]::before{content:none}}
         @media print{:root{--bg:#fff;--fg:#000;--panel:#fff;--v0:#0072B2;--v5:#56B4E9}body{max-width:none}th,td{white-space:normal}\
         .scroll{overflow:visible}section,figure,.banner{break-inside:avoid}h2{break-after:avoid}}
         """
@@ -46,19 +53,18 @@ enum HTMLStyle {
     /// The colour class of the variation at `index` (the palette repeats after six).
     static func colour(_ index: Int) -> String { "c\(index % 6)" }
 
-    /// `text` made safe as element content or a quoted attribute value (also in XML).
+    /// `text` made safe as element content or a quoted attribute value (also in XML): control
+    /// characters, which XML 1.0 does not allow, shown escaped as every format shows them.
     static func escape(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
-        for character in text.unicodeScalars {
+        for character in JSONText.visible(text).unicodeScalars {
             switch character {
             case "&": out += "&amp;"
             case "<": out += "&lt;"
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
             case "'": out += "&#39;"
-            // Control characters are not allowed in XML 1.0 text: shown as a replacement character.
-            case _ where character.value < 0x20 && character != "\n" && character != "\t": out += "\u{FFFD}"
             default: out.unicodeScalars.append(character)
             }
         }

@@ -91,16 +91,17 @@ public enum JSONReport {
                 out.field("baseline", comparison.baseline)
                 out.field("metric", comparison.metric)
                 out.field("guardrail", comparison.guardrail)
-                out.field("expected", comparison.expected)
-                out.field("ci", comparison.ci)
+                effect("expected", [comparison.expected], of: comparison, into: out)
+                effect("ci", comparison.ci, of: comparison, into: out)
                 out.field("pValue", comparison.pValue)
                 out.field("pValueAdjusted", comparison.pValueAdjusted)
                 out.field("chanceToWin", comparison.chanceToWin)
-                out.field("risk", comparison.risk)
+                effect("risk", comparison.risk, of: comparison, into: out)
                 out.field("error", comparison.error)
                 out.field("inverse", comparison.inverse)
                 out.field("directionDeclared", comparison.directionDeclared)
-                out.field("credibleInterval", comparison.credibleInterval)
+                effect("credibleInterval", comparison.credibleInterval, of: comparison, into: out)
+                absoluteDifference(comparison, into: out)
                 out.key("prior")
                 if let prior = comparison.prior {
                     out.object {
@@ -140,13 +141,42 @@ public enum JSONReport {
                 out.object {
                     out.field("variation", comparison.variation)
                     out.field("metric", comparison.metric)
-                    out.field("expected", comparison.expected)
-                    out.field("ci", comparison.ci)
+                    effect("expected", [comparison.expected], of: comparison, into: out)
+                    effect("ci", comparison.ci, of: comparison, into: out)
                     out.field("pValue", comparison.pValue)
                     out.field("pValueAdjusted", comparison.pValueAdjusted)
                     out.field("chanceToWin", comparison.chanceToWin)
                     out.field("error", comparison.error)
+                    absoluteDifference(comparison, into: out, full: false)
                 }
+            }
+        }
+    }
+
+    /// A comparison's effect field: null when the baseline is 0, which leaves no lift (the
+    /// comparison's `absoluteDifference` then holds it).
+    private static func effect(_ name: String, _ values: [Double], of comparison: AnalysisReport.Comparison, into out: JSONWriter) {
+        if comparison.liftUndefined {
+            out.key(name)
+            out.null()
+        } else if values.count == 1 {
+            out.field(name, values[0])
+        } else {
+            out.field(name, values)
+        }
+    }
+
+    /// `absoluteDifference`: when the baseline is 0, the absolute difference whose lift is null;
+    /// null otherwise (and without `risk` and `credibleInterval` unless `full`).
+    private static func absoluteDifference(_ comparison: AnalysisReport.Comparison, into out: JSONWriter, full: Bool = true) {
+        out.key("absoluteDifference")
+        guard comparison.liftUndefined else { return out.null() }
+        out.object {
+            out.field("expected", comparison.expected)
+            out.field("ci", comparison.ci)
+            if full {
+                out.field("risk", comparison.risk)
+                out.field("credibleInterval", comparison.credibleInterval)
             }
         }
     }
@@ -191,6 +221,7 @@ public enum JSONReport {
                         out.field("inverse", metric.inverse)
                         out.field("missingValues", metric.missingValues)
                         out.field("nonNumericValues", metric.nonNumericValues)
+                        out.field("error", metric.error)
                     }
                 }
             }
@@ -266,5 +297,6 @@ final class JSONWriter {
     /// Shortest round-trip decimal; integral values keep a `.0`-free form; non-finite → null.
     static func number(_ value: Double) -> String { JSONText.number(value) }
 
-    static func quoted(_ text: String) -> String { JSONText.quoted(text) }
+    /// A string literal that prints as it reads (DEL and C1 controls escaped too).
+    static func quoted(_ text: String) -> String { JSONText.printableQuoted(text) }
 }

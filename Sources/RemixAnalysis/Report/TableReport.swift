@@ -1,4 +1,5 @@
 import Foundation
+import RemixKit
 
 /// The report as a terminal table (colour on request) or as Markdown tables.
 public struct TableReport {
@@ -21,16 +22,21 @@ public struct TableReport {
     private var markdown: Bool { if case .markdown = style { true } else { false } }
     private var colour: Bool { if case .terminal(let colour) = style { colour } else { false } }
 
-    private func paint(_ text: String, _ code: String) -> String { colour ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+    /// Adds a line, every control character from the data in it shown escaped (so a name from the
+    /// log cannot move the cursor or forge a line), in colour `code` when colour is on.
+    private mutating func add(_ text: String, colour code: String? = nil) {
+        let shown = JSONText.visible(text)
+        lines.append(colour ? code.map { "\u{1B}[\($0)m\(shown)\u{1B}[0m" } ?? shown : shown)
+    }
 
     private mutating func build(_ report: AnalysisReport) {
         for experiment in report.experiments { section(experiment, report: report) }
         let log = report.log
-        if let warning = log.funnelWarning { lines.append(paint("warning: " + warning, "33")) }
+        if let warning = log.funnelWarning { add("warning: " + warning, colour: "33") }
         if report.experiments.isEmpty {
-            lines.append("no exposures in the log (an exposure needs inExperiment and hashUsed): nothing to compare")
+            add("no exposures in the log (an exposure needs inExperiment and hashUsed): nothing to compare")
         }
-        for absent in report.notRunning { lines.append("not in this log and not running now: \(absent)") }
+        for absent in report.notRunning { add("not in this log and not running now: \(absent)") }
         var summary = log.isStore ? "log: the event store \(log.files[0]), \(Self.grouped(log.lines)) events and run records"
             : "log: \(log.files.count) file\(log.files.count == 1 ? "" : "s"), "
                 + "\(Self.grouped(log.lines)) line\(log.lines == 1 ? "" : "s"), \(Self.grouped(log.badLines)) bad"
@@ -41,7 +47,7 @@ public struct TableReport {
             summary += "; the final line of \(log.tornFiles.joined(separator: ", ")) is torn (the writer stopped mid-line)"
         }
         summary += String(format: "; analysed in %.2f s", report.elapsedSeconds)
-        lines.append(log.badLines > 0 ? paint(summary, "33") : summary)
+        add(summary, colour: log.badLines > 0 ? "33" : nil)
     }
 
     private mutating func section(_ experiment: AnalysisReport.Experiment, report: AnalysisReport) {
@@ -51,26 +57,28 @@ public struct TableReport {
             + " · SRM p = \(srm)"
             + (srmFlag ? " SAMPLE RATIO MISMATCH — do not trust these results" : "")
             + " · multiple-exposure units excluded: \(experiment.multipleExposureUnits)"
-        lines.append(markdown ? "## \(title)" : paint(title, srmFlag ? "1;31" : "1"))
-        for warning in experiment.warnings { lines.append(paint("warning: " + warning, "33")) }
+        add(markdown ? "## \(title)" : title, colour: srmFlag ? "1;31" : "1")
+        for warning in experiment.warnings { add("warning: " + warning, colour: "33") }
         lines += format(Self.variationRows(experiment))
         let label = report.correction == .none ? "unadjusted" : "\(report.correction == .holm ? "Holm" : "BH")-adjusted"
-        lines.append(markdown ? "" : "")
-        lines.append("vs \(experiment.variations.first?.key ?? "-") (\(label) p, α = \(report.alpha)\(Self.describe(report.settings))):")
+        add("")
+        add("vs \(experiment.variations.first?.key ?? "-") (\(label) p, α = \(report.alpha)\(Self.describe(report.settings))):")
         comparisonLines(experiment, report: report)
         let absolute = report.settings.difference == .absolute
         let unit = absolute ? "in the metric's own units" : "as relative lift (0.01 = 1 % of the baseline)"
-        lines.append((markdown ? "\n" : "") + "chance to win: that the variation is better in the metric's direction (↓: lower); "
+        if markdown { add("") }
+        add("chance to win: that the variation is better in the metric's direction (↓: lower); "
                      + "risk: the expected loss of choosing the control or the treatment, \(unit)")
         let own = (experiment.variations.first?.metrics ?? []).compactMap { metric in
             metric.prior.map { "\(metric.metric) N(\(Self.figure($0.mean)), \(Self.figure($0.standardDeviation))²)" }
         }
-        if !own.isEmpty { lines.append("priors of the metrics' own (on the lift): " + own.joined(separator: ", ")) }
+        if !own.isEmpty { add("priors of the metrics' own (on the lift): " + own.joined(separator: ", ")) }
+        if experiment.comparisons.contains(where: \.liftUndefined) { add(Self.liftUndefinedLegend) }
         if experiment.comparisons.contains(where: { $0.guardrail && !$0.directionDeclared }) {
-            lines.append("↑: a guardrail named by its event has no declared direction, so its chance is that of a rise; "
+            add("↑: a guardrail named by its event has no declared direction, so its chance is that of a rise; "
                          + "define it in metrics.yaml (inverse: true when lower is better) to read it as better or worse")
         }
-        lines.append("")
+        add("")
         funnelLines(experiment)
         overTimeLines(experiment, report: report)
         for slice in experiment.slices { sliceLines(slice, experiment: experiment, report: report) }
@@ -81,9 +89,8 @@ public struct TableReport {
         guard let by = report.by, !experiment.overTime.isEmpty, let primary = experiment.variations.first?.metrics.first?.metric
         else { return }
         let absolute = report.settings.difference == .absolute
-        func effect(_ value: Double) -> String { absolute ? Self.signedFigure(value) : Self.signedPercent(value) }
         let treatments = experiment.variations.dropFirst().map(\.key)
-        lines.append("over time (cumulative, by \(by.rawValue); \(primary) vs \(experiment.variations.first?.key ?? "-")):")
+        add("over time (cumulative, by \(by.rawValue); \(primary) vs \(experiment.variations.first?.key ?? "-")):")
         var rows = [["until"] + experiment.variations.map { "\($0.key) units" } + treatments.map { "\($0) \(absolute ? "difference" : "lift") [CI]" }]
         for point in experiment.overTime {
             let units = experiment.variations.map { variation in
@@ -91,13 +98,14 @@ public struct TableReport {
             }
             let effects = treatments.map { key in
                 point.comparisons.first { $0.variation == key && $0.metric == primary }.map { c in
-                    "\(effect(c.expected)) [\(effect(c.ci[0])), \(effect(c.ci[1]))]"
+                    let shown = Self.effect(c, absolute: absolute)
+                    return c.liftUndefined ? "\(shown.effect); \(shown.interval)" : "\(shown.effect) \(shown.interval)"
                 } ?? "-"
             }
             rows.append([point.untilText] + units + effects)
         }
         lines += format(rows)
-        lines.append("")
+        add("")
     }
 
     /// A dimension value's units, metrics and comparisons (the funnel and legend are the experiment's).
@@ -109,32 +117,44 @@ public struct TableReport {
         let title = "\(experiment.key) · \(report.dimension ?? "dimension") = \(slice.value) · "
             + "\(Self.grouped(part.variations.reduce(0) { $0 + $1.units })) units · SRM p = \(srm)"
             + (srmFlag ? " SAMPLE RATIO MISMATCH" : "")
-        lines.append(markdown ? "### \(title)" : paint(title, srmFlag ? "1;31" : "1"))
+        add(markdown ? "### \(title)" : title, colour: srmFlag ? "1;31" : "1")
         lines += format(Self.variationRows(part))
-        lines.append("")
+        add("")
         comparisonLines(part, report: report)
-        lines.append("")
+        add("")
     }
+
+    /// The units column's heading: a unit is a user (the log's `user`), where `simulate`'s summary
+    /// counts exposed sessions.
+    static let unitsHeading = "units (users)"
 
     /// The variations' units and metric figures, with a header row.
     static func variationRows(_ experiment: AnalysisReport.Experiment) -> [[String]] {
         let metrics = experiment.variations.first?.metrics ?? []
-        var rows = [["variation", "feature", "units"] + metrics.map { metric in
+        var rows = [["variation", "feature", unitsHeading] + metrics.map { metric in
             Self.heading(metric) + (experiment.guardrails.contains(metric.metric) ? " (guardrail)" : "")
         }]
         for variation in experiment.variations {
             rows.append([variation.key, variation.feature, Self.grouped(variation.units)]
-                        + variation.metrics.map { $0.type == "rate" ? "\(Self.grouped($0.conversions)) (\(Self.percent($0.rate)))"
-                            : Self.figure($0.value) })
+                        + variation.metrics.map(Self.figureCell))
         }
         return rows
     }
+
+    /// A variation's figure of a metric: conversions and rate, a mean, ratio or quantile, or why
+    /// there is none.
+    static func figureCell(_ metric: AnalysisReport.MetricCount) -> String {
+        if metric.error != nil { return figureMissing }
+        return metric.type == "rate" ? "\(grouped(metric.conversions)) (\(percent(metric.rate)))" : figure(metric.value)
+    }
+
+    /// The figure cell of a metric without a figure (its error is among the warnings).
+    static let figureMissing = "⚠ too large"
 
     /// The comparisons table, coloured by verdict.
     private mutating func comparisonLines(_ experiment: AnalysisReport.Experiment, report: AnalysisReport) {
         let metrics = experiment.variations.first?.metrics ?? []
         let absolute = report.settings.difference == .absolute
-        func effect(_ value: Double) -> String { absolute ? Self.signedFigure(value) : Self.signedPercent(value) }
         let level = Int(((1 - report.alpha) * 100).rounded())
         let interval = report.settings.sequentialTuning == nil ? "\(level)% CI" : "\(level)% CI (sequential)"
         var comparisons: [[String]] = [["variation", "metric", absolute ? "difference" : "lift", interval,
@@ -144,9 +164,11 @@ public struct TableReport {
             let metric = metrics.first { $0.metric == c.metric }.map(Self.heading) ?? c.metric
             // A guardrail of undeclared direction: its chance is the chance of a rise, marked ↑.
             let chance = (c.guardrail && !c.directionDeclared ? "↑ " : "") + Self.percent(c.chanceToWin)
-            comparisons.append([c.variation, metric, effect(c.expected), "[\(effect(c.ci[0])), \(effect(c.ci[1]))]",
+            let shown = Self.effect(c, absolute: absolute)
+            comparisons.append([c.variation, metric, shown.effect, shown.interval,
                                 Self.fixed(c.pValue, 4), Self.fixed(c.pValueAdjusted, 4), chance,
-                                c.risk.map { Self.fixed($0, 5) }.joined(separator: ", "), verdict])
+                                c.risk.map { absolute || c.liftUndefined ? Self.figure($0) : Self.fixed($0, 5) }.joined(separator: ", "),
+                                verdict])
         }
         let formatted = format(comparisons)
         let headerLines = formatted.count - (comparisons.count - 1)
@@ -154,7 +176,7 @@ public struct TableReport {
             let verdict = line >= headerLines ? comparisons[line - headerLines + 1].last ?? "" : ""
             let colour = verdict == "WINNER" || verdict.hasSuffix("(better)") ? "32"
                 : verdict == "LOSER" || verdict.hasSuffix("(worse)") ? "31" : verdict.hasPrefix("guardrail") ? "33" : nil
-            lines.append(colour.map { paint(text, $0) } ?? text)
+            add(text, colour: colour)
         }
     }
 
@@ -170,7 +192,7 @@ public struct TableReport {
         let moved = (c.expected > 0 ? "significantly up" : "significantly down")
             + (c.directionDeclared ? (better ? " (better)" : " (worse)") : "")
         // A relative interval reaching below −100 % says the arms are too small to read it.
-        let tooWide = !absolute && c.error == nil && c.ci[0] < -1
+        let tooWide = !absolute && !c.liftUndefined && c.error == nil && c.ci[0] < -1
         return c.error.map { "⚠ \($0)" }
             ?? (significant && hasFile ? (c.guardrail ? "guardrail \(moved)" : (better ? "WINNER" : "LOSER"))
                 : (tooWide ? "too few units to tell (CI below −100 %)" : (significant ? "significant" : "")))
@@ -179,7 +201,7 @@ public struct TableReport {
     private mutating func funnelLines(_ experiment: AnalysisReport.Experiment) {
         // Time to conversion is measured for a proportion primary metric (a plain event) only.
         let timed = experiment.variations.first?.metrics.first.map { $0.type == "rate" } ?? true
-        lines.append("funnel (share of exposed units reaching each screen after exposure)"
+        add("funnel (share of exposed units reaching each screen after exposure)"
                      + (timed ? " and time to \(experiment.primaryMetric ?? "conversion"):" : ":"))
         for variation in experiment.variations {
             let steps = variation.funnel.prefix(8).map { "\($0.screen) \(Self.percent($0.share))" }.joined(separator: " · ")
@@ -188,17 +210,35 @@ public struct TableReport {
                 "median \(Self.fixed(median, 1)) s, p90 \(Self.fixed(time.p90Seconds ?? median, 1)) s"
             } ?? "no conversions"
             // In Markdown a list item per variation: indented lines would run into one paragraph.
-            lines.append((markdown ? "- **\(variation.key)**: " : "  \(variation.key): ") + (steps.isEmpty ? "-" : steps)
+            add((markdown ? "- **\(variation.key)**: " : "  \(variation.key): ") + (steps.isEmpty ? "-" : steps)
                          + (timed ? " | \(timing)" : ""))
         }
-        lines.append("")
+        add("")
     }
+
+    /// A comparison's effect and its interval as the table shows them: a signed percent, an
+    /// absolute difference with `absolute`, and for a baseline of 0 "undefined (baseline 0)" and
+    /// the absolute difference with its interval.
+    static func effect(_ c: AnalysisReport.Comparison, absolute: Bool) -> (effect: String, interval: String) {
+        func shown(_ value: Double) -> String { absolute || c.liftUndefined ? signedFigure(value) : signedPercent(value) }
+        let interval = "[\(shown(c.ci[0])), \(shown(c.ci[1]))]"
+        return c.liftUndefined ? (liftUndefined, "difference \(shown(c.expected)) \(interval)") : (shown(c.expected), interval)
+    }
+
+    /// The lift column of a comparison whose baseline is 0.
+    static let liftUndefined = "undefined (baseline 0)"
+
+    /// The legend line under comparisons of which some have a baseline of 0.
+    static let liftUndefinedLegend = "undefined (baseline 0): the baseline's figure is 0, so there is no relative lift; the row "
+        + "gives the absolute difference (treatment − control, in the metric's units) with its CI, and its p-value, chance "
+        + "to win and risk are of that difference"
 
     /// The test settings that differ from the defaults, for the comparisons' heading.
     static func describe(_ settings: TestSettings) -> String {
         var parts: [String] = []
         if settings.difference == .absolute { parts.append("absolute differences") }
-        if let tuning = settings.sequentialTuning { parts.append("sequential, tuning \(figure(tuning))") }
+        // The tuning as it is typed (--sequential-tuning 5000), not as a figure.
+        if let tuning = settings.sequentialTuning { parts.append("sequential, tuning \(JSONText.number(tuning))") }
         if let prior = settings.prior {
             parts.append("prior on the lift N(\(figure(prior.mean)), \(figure(prior.standardDeviation))²)")
         }
@@ -211,13 +251,19 @@ public struct TableReport {
         metric.metric + (metric.label == "rate" ? "" : " (\(metric.label))") + (metric.inverse ? " ↓" : "")
     }
 
-    /// A mean or ratio with four significant digits.
+    /// A mean or ratio with four significant digits, from 1,000 on as a whole number with
+    /// thousands separators like every count ("-" when not a number).
     static func figure(_ value: Double) -> String {
-        value >= 10_000 && value < 1e15 ? grouped(Int(value.rounded())) : String(format: "%.4g", value)
+        guard value.isFinite else { return "-" }
+        return abs(value) >= 1000 && abs(value) < 1e15 ? grouped(Int(value.rounded())) : String(format: "%.4g", value)
     }
 
-    /// Rows as aligned text (the header first), or as a Markdown table.
+    /// Rows as aligned text (the header first), or as a Markdown table; control characters in the
+    /// cells shown escaped, and in Markdown a `|` too (it would end the cell).
     private func format(_ rows: [[String]]) -> [String] {
+        let rows = rows.map { row in
+            row.map { markdown ? JSONText.visible($0).replacingOccurrences(of: "|", with: "\\|") : JSONText.visible($0) }
+        }
         if markdown {
             var out: [String] = []
             for (index, row) in rows.enumerated() {
@@ -234,19 +280,14 @@ public struct TableReport {
         }
     }
 
-    static func grouped(_ value: Int) -> String {
-        let digits = String(value)
-        var out = ""
-        for (index, character) in digits.reversed().enumerated() {
-            if index > 0, index % 3 == 0 { out.append(",") }
-            out.append(character)
-        }
-        return String(out.reversed())
-    }
+    static func grouped(_ value: Int) -> String { CountText.grouped(value) }
 
     static func percent(_ value: Double) -> String { value.isFinite ? String(format: "%.1f%%", value * 100) : "-" }
-    /// An absolute difference with four significant digits and its sign.
-    static func signedFigure(_ value: Double) -> String { value.isFinite ? String(format: "%+.4g", value) : "-" }
+    /// An absolute difference as ``figure(_:)`` shows it, with its sign.
+    static func signedFigure(_ value: Double) -> String {
+        guard value.isFinite else { return "-" }
+        return abs(value) >= 1000 && abs(value) < 1e15 ? (value < 0 ? "" : "+") + figure(value) : String(format: "%+.4g", value)
+    }
     static func signedPercent(_ value: Double) -> String { value.isFinite ? String(format: "%+.1f%%", value * 100) : "-" }
     static func fixed(_ value: Double, _ digits: Int) -> String { value.isFinite ? String(format: "%.\(digits)f", value) : "-" }
 }

@@ -42,7 +42,9 @@ enum BayesianTest {
             return uninformative(StatisticsMessage.baselineZero)
         }
         if control.n == 0 || treatment.n == 0 { return uninformative(StatisticsMessage.noUnits) }
-        if control.hasZeroVariance || treatment.hasZeroVariance { return uninformative(StatisticsMessage.zeroVariance) }
+        if settings.zeroBaseline ? Effect.variance(control, treatment, type) <= 0 : control.hasZeroVariance || treatment.hasZeroVariance {
+            return uninformative(StatisticsMessage.zeroVariance)
+        }
         let dataVariance = Effect.variance(control, treatment, type)
         let dataMean = Effect.difference(control, treatment, type)
         var precision = 1 / dataVariance

@@ -44,8 +44,13 @@ enum FrequentistTest {
 
     /// The test `settings` ask for: sequential when it has a tuning parameter.
     static func run<S: TestStatistic>(control: S, treatment: S, settings: TestSettings) -> FrequentistResult {
-        if control.mean == 0 || control.unadjustedMean == 0 { return uninformative(StatisticsMessage.baselineZero) }
-        if control.hasZeroVariance || treatment.hasZeroVariance { return uninformative(StatisticsMessage.zeroVariance) }
+        if settings.zeroBaseline {
+            if control.n == 0 || treatment.n == 0 { return uninformative(StatisticsMessage.noUnits) }
+            if Effect.variance(control, treatment, .absolute) <= 0 { return uninformative(StatisticsMessage.zeroVariance) }
+        } else {
+            if control.mean == 0 || control.unadjustedMean == 0 { return uninformative(StatisticsMessage.baselineZero) }
+            if control.hasZeroVariance || treatment.hasZeroVariance { return uninformative(StatisticsMessage.zeroVariance) }
+        }
         let expected = Effect.difference(control, treatment, settings.difference)
         let variance = Effect.variance(control, treatment, settings.difference)
         let standardError = variance.squareRoot()
@@ -54,9 +59,9 @@ enum FrequentistTest {
             (width, pValue) = sequential(expected: expected, variance: variance, units: control.n + treatment.n,
                                          alpha: settings.alpha, tuning: tuning)
         } else {
-            let dof = pow(treatment.variance / treatment.n + control.variance / control.n, 2)
-                / (pow(treatment.variance, 2) / (pow(treatment.n, 2) * (treatment.n - 1))
-                   + pow(control.variance, 2) / (pow(control.n, 2) * (control.n - 1)))
+            // An arm without variance (only with `zeroBaseline`) adds nothing to the denominator.
+            func term(_ arm: S) -> Double { arm.variance == 0 ? 0 : pow(arm.variance, 2) / (pow(arm.n, 2) * (arm.n - 1)) }
+            let dof = pow(treatment.variance / treatment.n + control.variance / control.n, 2) / (term(treatment) + term(control))
             pValue = 2 * (1 - StudentT.cdf(abs(expected / standardError), dof))
             width = StudentT.quantile(1 - settings.alpha / 2, dof) * standardError
         }

@@ -29,6 +29,10 @@ public struct TestSettings: Sendable, Equatable {
     public var sequentialTuning: Double?
     /// Without one, gbstats' default flat (improper) prior.
     public var prior: BayesianPrior?
+    /// The report's comparison of a zero baseline, on absolute differences: where gbstats stops at
+    /// ZERO_NEGATIVE_BASELINE_VARIATION (or at ZERO_NEGATIVE_VARIANCE, as a baseline of all zeros
+    /// has no variance), the tests run on, needing only that the difference has a variance.
+    var zeroBaseline = false
 
     public init(alpha: Double = 0.05, difference: DifferenceType = .relative, sequentialTuning: Double? = nil,
                 prior: BayesianPrior? = nil) {

@@ -3,7 +3,8 @@ import RemixKit
 
 /// Renders an experiment decision for people (text) and programs (JSON).
 public enum DecisionReport {
-    /// Aligned lines: the decision, the rule, the variation and feature, the bucket.
+    /// Aligned lines: the decision, the rule, the variation and feature, the bucket; control
+    /// characters of names from the files and attributes shown escaped (``JSONText/visible(_:)``).
     public static func text(_ decision: ExperimentDecision, file: String) -> String {
         var lines = [
             "experiment    \(decision.experiment) (\(file))",
@@ -19,7 +20,7 @@ public enum DecisionReport {
         let bucket = decision.bucket.map { String($0) } ?? "not computed"
         lines.append("bucket        \(bucket) (hash of \(decision.hashAttribute)=\"\(decision.hashValue)\")")
         lines.append("hashUsed      \(decision.hashUsed)")
-        return lines.joined(separator: "\n")
+        return lines.map(JSONText.visible).joined(separator: "\n")
     }
 
     /// One JSON object with the decision's fields.

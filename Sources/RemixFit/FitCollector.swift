@@ -75,7 +75,7 @@ struct FitCollector {
             attempts[intent] += 1
             if steps[steps.count - 1].steps.succeeded {
                 successes[intent] += 1
-                addTyping(attempt, of: trace, intent: intent, row: row)
+                addTyping(attempt, of: trace, intent: intent, row: row, steps: steps[steps.count - 1].steps)
             }
         }
         for (offset, entry) in steps.enumerated() {
@@ -105,11 +105,14 @@ struct FitCollector {
     }
 
     /// Counts a successful attempt's values and, where its text is known, the typing on its text screens.
-    private mutating func addTyping(_ attempt: SessionSegments.Attempt, of trace: SessionTrace, intent: Int, row: Int) {
+    private mutating func addTyping(_ attempt: SessionSegments.Attempt, of trace: SessionTrace, intent: Int, row: Int,
+                                    steps: AttemptSteps) {
         guard let success = structure.intents[intent].success,
               let index = attempt.events.first(where: { Self.type(of: trace.events[$0]) == success }),
               case .domain(_, let fields) = trace.events[index].kind else { return }
-        values.add(attempt, success: index, of: trace, intent: intent, survey: survey)
+        var stepCount = [Int](repeating: 0, count: structure.screens.count)
+        for step in steps.steps { stepCount[step.screen] += 1 }
+        values.add(attempt, success: index, of: trace, intent: intent, survey: survey, steps: stepCount)
         let typing = table.layout.typing
         for visit in attempt.visits where visit.steps == 1 && !visit.afterError && visit.exit > visit.enter {
             guard let purposes = survey.textScreens[visit.screen] else { continue }

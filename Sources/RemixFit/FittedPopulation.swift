@@ -43,7 +43,8 @@ public struct FittedPopulation: Sendable {
         public var name: String
         public var start: Population.StartAction?
         public var success: String?
-        public var values: [(texts: [String: [String]], path: [String], weight: Int)]
+        /// Each value, weighed by how often users meant it, with the successes it is seen in.
+        public var values: [(texts: [String: [String]], path: [String], weight: Double, successes: Int)]
         public var attempts: Int
         public var successes: Int
     }

@@ -31,6 +31,20 @@ struct FittedPopulationBuilder {
             sessions: structure.sessions, personaChoice: personaChoice, unknowns: unknowns(), sources: sources)
     }
 
+    /// The chance of surviving the steps counted on each screen, with each screen's chance to give
+    /// up averaged over the personas by their steps there.
+    private func survival(_ steps: [Int]) -> Double {
+        var chance = 1.0
+        for (screen, count) in steps.enumerated() where count > 0 {
+            let weights = mixture.personas.map { $0.steps.indices.contains(screen) ? $0.steps[screen] : 0 }
+            let total = weights.reduce(0, +)
+            guard total > 0 else { continue }
+            let hazard = zip(mixture.personas, weights).reduce(0.0) { $0 + $1.0.abandon[screen] * $1.1 } / total
+            chance *= pow(1 - hazard, Double(count))
+        }
+        return chance
+    }
+
     private func fittedIntents() -> [FittedPopulation.Intent] {
         var names = Set<String>()
         return structure.intents.enumerated().map { index, intent in
@@ -38,7 +52,7 @@ struct FittedPopulationBuilder {
             while !names.insert(name).inserted { name += "-2" }
             return FittedPopulation.Intent(
                 name: name, start: intent.start, success: intent.success,
-                values: collector.values.values(index).map { ($0.texts, $0.path, $0.count) },
+                values: collector.values.values(index, survival: survival).map { ($0.texts, $0.path, $0.weight, $0.successes) },
                 attempts: collector.attempts[index], successes: collector.successes[index])
         }
     }

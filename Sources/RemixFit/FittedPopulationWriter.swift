@@ -64,7 +64,7 @@ public enum FittedPopulationWriter {
             if let start = intent.start { lines.append("    start: \(startText(start))") }
             if let success = intent.success { lines.append("    success: \(YAMLText.quoted(success))") }
             guard !intent.values.isEmpty else { continue }
-            lines.append("    values:                     # from the successes, most frequent first")
+            lines.append("    values:                     # weighed by how often users meant each (successes ÷ the chance of the steps taken)")
             for value in intent.values {
                 var parts = value.texts.keys.sorted().map { purpose -> String in
                     let texts = value.texts[purpose] ?? []
@@ -72,8 +72,8 @@ public enum FittedPopulationWriter {
                     return "\(YAMLText.quoted(purpose)): \(text)"
                 }
                 if !value.path.isEmpty { parts.append("path: [" + value.path.map(YAMLText.quoted).joined(separator: ", ") + "]") }
-                parts.append("weight: \(value.weight)")
-                lines.append("      - {\(parts.joined(separator: ", "))}")
+                parts.append("weight: \(number(value.weight))")
+                lines.append("      - {\(parts.joined(separator: ", "))}   # \(value.successes) successes")
             }
         }
         return lines

@@ -73,22 +73,27 @@ public struct LogProfile: Sendable {
     /// Per experiment, per variation key.
     public var variations: [String: [String: Group]] = [:]
 
-    /// Reads `paths` twice (regular files): first for each user's variations, then session by session.
+    /// Reads `paths` once. A user's sessions count toward a variation from the session in which
+    /// they were first exposed to it on (as the analysis counts events after exposure).
     public static func read(paths: [String]) throws -> LogProfile {
-        let exposures = ExposureVisitor()
-        _ = try EventLineReader.read(paths: paths, visitor: exposures)
         var profile = LogProfile()
         var lastStart: [String: Int64] = [:]
+        var variationOf: [String: [String: String]] = [:]
         let assembler = SessionAssembler { trace in
             let gap = lastStart[trace.user].map { Double(trace.start - $0) / 86_400_000 }
             let isNew = lastStart[trace.user] == nil
             lastStart[trace.user] = trace.start
             profile.all.add(trace, newUser: isNew, gap: gap)
-            for (experiment, variation) in exposures.variationOf[trace.user] ?? [:] {
-                profile.variations[experiment, default: [:]][variation, default: Group()].add(trace, newUser: isNew, gap: gap)
+            for (experiment, variation) in variationOf[trace.user] ?? [:] {
+                profile.variations[experiment, default: [:]][variation, default: Group()].add(trace, newUser: false, gap: gap)
             }
         }
-        _ = try EventLineReader.read(paths: paths, visitor: assembler)
+        let visitor = ProfileVisitor(assembler: assembler) { experiment, variation, user in
+            guard variationOf[user]?[experiment] == nil else { return }
+            variationOf[user, default: [:]][experiment] = variation
+            profile.variations[experiment, default: [:]][variation, default: Group()].users += 1
+        }
+        _ = try EventLineReader.read(paths: paths, visitor: visitor)
         assembler.finish()
         return profile
     }
@@ -113,13 +118,25 @@ extension LogProfile.Group {
     }
 }
 
-/// Notes each user's first variation of each experiment they were exposed to in.
-private final class ExposureVisitor: EventLineVisitor {
-    private(set) var variationOf: [String: [String: String]] = [:]
+/// Hands lines to the session assembler, and each exposure (in an experiment) to `exposed` as it
+/// streams past — before the session it belongs to ends.
+private final class ProfileVisitor: EventLineVisitor {
+    let assembler: SessionAssembler
+    let exposed: (_ experiment: String, _ variation: String, _ user: String) -> Void
+    private var members: [EventLine.Member] = []
 
-    func visit(_ line: EventLine) {
-        guard line.type == "exposure", line.literal("inExperiment") == "true", let experiment = line.string("experiment"),
-              let variation = line.string("variation"), variationOf[line.user]?[experiment] == nil else { return }
-        variationOf[line.user, default: [:]][experiment] = variation
+    init(assembler: SessionAssembler, exposed: @escaping (String, String, String) -> Void) {
+        self.assembler = assembler
+        self.exposed = exposed
+    }
+
+    func visit(_ scanned: ScannedEventLine) {
+        guard MemberWalker.members(of: scanned.raw, into: &members) else { return }
+        let line = EventLine(scanned, members: members)
+        if line.type == "exposure", line.literal("inExperiment") == "true", let experiment = line.string("experiment"),
+           let variation = line.string("variation") {
+            exposed(experiment, variation, line.user)
+        }
+        assembler.visit(line)
     }
 }

@@ -18,6 +18,13 @@ final class SessionAssembler: EventLineVisitor {
         self.completed = completed
     }
 
+    private var members: [EventLine.Member] = []
+
+    func visit(_ scanned: ScannedEventLine) {
+        guard MemberWalker.members(of: scanned.raw, into: &members) else { return }
+        visit(EventLine(scanned, members: members))
+    }
+
     func visit(_ line: EventLine) {
         guard !line.user.isEmpty, let session = line.string("session"), !session.isEmpty else { return }
         switch line.type {

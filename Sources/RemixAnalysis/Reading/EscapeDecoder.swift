@@ -4,7 +4,7 @@
 /// distinct ids equal).
 package enum EscapeDecoder {
     /// The UTF-8 bytes of `raw` (a string's contents between its quotes) with escapes decoded.
-    static func decode(_ raw: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+    package static func decode(_ raw: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         var out: [UInt8] = []
         return decode(raw, into: &out) ? out : nil
     }

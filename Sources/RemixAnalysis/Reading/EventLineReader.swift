@@ -1,7 +1,19 @@
 /// Takes every event line of a log, in order (see ``EventLineReader``).
 package protocol EventLineVisitor: AnyObject {
     /// One well-formed event line; the line is valid only during the call.
-    func visit(_ line: EventLine)
+    func visit(_ line: ScannedEventLine)
+}
+
+/// A well-formed event line: its bytes as written, and its time, type and user decoded. The bytes
+/// point into the reader's buffer, valid only while the visitor holds them.
+package struct ScannedEventLine {
+    /// The line as written (a JSON object the scanner has checked).
+    package let raw: UnsafeBufferPointer<UInt8>
+    /// The event's time, in milliseconds since the epoch.
+    package let time: Int64
+    package let type: String
+    /// The user id; empty for run records.
+    package let user: String
 }
 
 /// What a pass of ``EventLineReader`` saw besides the events.
@@ -16,7 +28,7 @@ package struct EventLineCounts: Sendable {
 
 /// Reads logs line by line, in order and on one thread, for readers whose state spans lines (a
 /// session is many lines): each well-formed event goes to a visitor with its time, type and user
-/// decoded and its other fields at hand. Memory is the read buffer; the visitor keeps what it needs.
+/// decoded and its bytes at hand. Memory is the read buffer; the visitor keeps what it needs.
 package enum EventLineReader {
     /// Visits every event of the logs at `paths` (`-` is standard input) in file order.
     package static func read(paths: [String], visitor: any EventLineVisitor) throws(AnalysisError) -> EventLineCounts {
@@ -45,7 +57,6 @@ private struct VisitingSink: LineSink {
     var badLines: [(line: Int, reason: BadLineReason)] = []
     var numericNames: [[UInt8]] { [] }
     var needles: [[UInt8]] { [] }
-    private var members: [EventLine.Member] = []
     private var timestamps = TimestampCache()
 
     init(visitor: any EventLineVisitor) {
@@ -67,11 +78,9 @@ private struct VisitingSink: LineSink {
         }
         guard fields.type.isPresent else { return .missing(field: "type") }
         guard fields.user.isPresent else { return .missing(field: "user") }
-        var scanner = LineScanner(raw)
-        guard scanner.members(into: &members) else { return .syntax(byte: 1) }
         let type = String(decoding: LogTally.slice(line, fields.type), as: UTF8.self)
         let user = String(decoding: LogTally.slice(line, fields.user), as: UTF8.self)
-        visitor.visit(EventLine(raw: raw, members: members, time: time, type: type, user: user))
+        visitor.visit(ScannedEventLine(raw: raw, time: time, type: type, user: user))
         return nil
     }
 }

@@ -3,6 +3,11 @@ package struct ByteSlice: Equatable {
     package var start: Int
     package var count: Int
 
+    package init(start: Int, count: Int) {
+        self.start = start
+        self.count = count
+    }
+
     static let empty = ByteSlice(start: 0, count: 0)
     /// A field the line does not have (or has with a non-string value).
     static let absent = ByteSlice(start: -1, count: 0)

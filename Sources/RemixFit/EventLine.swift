@@ -1,0 +1,183 @@
+import RemixAnalysis
+import RemixSystem
+
+/// One well-formed event line as the fit reads it: its time, type and user decoded, and any other
+/// top-level field by name. It points into the reader's buffer, so it is valid only while the
+/// visitor holds it.
+struct EventLine {
+    /// Where one top-level member's key and value are in the line.
+    struct Member {
+        var key: ByteSlice
+        var keyEscaped: Bool
+        var value: ByteSlice
+    }
+
+    private let raw: UnsafeBufferPointer<UInt8>
+    private let members: [Member]
+    /// The event's time, in milliseconds since the epoch.
+    let time: Int64
+    /// The event's type (`screen`, `advert_published`, …).
+    let type: String
+    /// The user id; empty for run records.
+    let user: String
+
+    init(_ line: ScannedEventLine, members: [Member]) {
+        raw = line.raw
+        self.members = members
+        time = line.time
+        type = line.type
+        user = line.user
+    }
+
+    /// The field's string value; nil when the line has no such string field.
+    func string(_ name: String) -> String? {
+        guard let member = member(name), member.value.count >= 2, raw[member.value.start] == UInt8(ascii: "\"") else { return nil }
+        return Self.decodedString(raw, ByteSlice(start: member.value.start + 1, count: member.value.count - 2))
+    }
+
+    /// The field's value as an integer; nil when it is absent or not an integer.
+    func integer(_ name: String) -> Int? {
+        guard let member = member(name) else { return nil }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: raw[member.value.start..<(member.value.start + member.value.count)]),
+                          as: UTF8.self)
+        return Int(text)
+    }
+
+    /// Whether the line has the field with the value `null`.
+    func isNull(_ name: String) -> Bool {
+        guard let member = member(name), member.value.count == 4 else { return false }
+        return raw[member.value.start] == UInt8(ascii: "n")
+    }
+
+    /// The field's text as written in the line (a number's digits, a string with its quotes).
+    func literal(_ name: String) -> String? {
+        guard let member = member(name) else { return nil }
+        return String(decoding: UnsafeBufferPointer(rebasing: raw[member.value.start..<(member.value.start + member.value.count)]),
+                      as: UTF8.self)
+    }
+
+    /// The string members of an object field, in line order (members of other kinds are left out);
+    /// empty when the field is absent or not an object.
+    func stringMembers(_ name: String) -> [(key: String, value: String)] {
+        guard let member = member(name), raw[member.value.start] == UInt8(ascii: "{") else { return [] }
+        let object = UnsafeBufferPointer(rebasing: raw[member.value.start..<(member.value.start + member.value.count)])
+        var nested: [Member] = []
+        guard MemberWalker.members(of: object, into: &nested) else { return [] }
+        return nested.compactMap { member in
+            guard member.value.count >= 2, object[member.value.start] == UInt8(ascii: "\""),
+                  let key = Self.decodedString(object, member.key),
+                  let value = Self.decodedString(object, ByteSlice(start: member.value.start + 1, count: member.value.count - 2))
+            else { return nil }
+            return (key, value)
+        }
+    }
+
+    /// The names of the line's top-level fields, in line order.
+    var fieldNames: [String] {
+        members.compactMap { Self.decodedString(raw, $0.key) }
+    }
+
+    private func member(_ name: String) -> Member? {
+        var wanted = name
+        return wanted.withUTF8 { name in
+            members.first { member in
+                if member.keyEscaped { return Self.decodedString(raw, member.key) == String(decoding: name, as: UTF8.self) }
+                return member.key.count == name.count
+                    && memcmp(raw.baseAddress! + member.key.start, name.baseAddress!, name.count) == 0
+            }
+        }
+    }
+
+    /// A string's contents (between its quotes) with escapes decoded; nil for a lone surrogate.
+    static func decodedString(_ bytes: UnsafeBufferPointer<UInt8>, _ slice: ByteSlice) -> String? {
+        let contents = UnsafeBufferPointer(rebasing: bytes[slice.start..<(slice.start + slice.count)])
+        guard contents.contains(UInt8(ascii: "\\")) else { return String(decoding: contents, as: UTF8.self) }
+        return EscapeDecoder.decode(contents).map { String(decoding: $0, as: UTF8.self) }
+    }
+}
+
+
+/// Finds the top-level members of a JSON object the log reader has already checked (so it need
+/// not check the grammar again): where each key and value starts and ends.
+enum MemberWalker {
+    private static let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
+
+    /// The members of the object `bytes` holds; false when it is not an object.
+    static func members(of bytes: UnsafeBufferPointer<UInt8>, into members: inout [EventLine.Member]) -> Bool {
+        members.removeAll(keepingCapacity: true)
+        var index = skipSpace(bytes, 0)
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { return false }
+        index = skipSpace(bytes, index + 1)
+        while index < bytes.count, bytes[index] == quote {
+            let keyStart = index + 1
+            var escaped = false
+            index = endOfString(bytes, keyStart, &escaped)
+            let key = ByteSlice(start: keyStart, count: index - 1 - keyStart)
+            index = skipSpace(bytes, index)
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return false }
+            index = skipSpace(bytes, index + 1)
+            let valueStart = index
+            index = endOfValue(bytes, index)
+            members.append(EventLine.Member(key: key, keyEscaped: escaped, value: ByteSlice(start: valueStart, count: index - valueStart)))
+            index = skipSpace(bytes, index)
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ",") else { break }
+            index = skipSpace(bytes, index + 1)
+        }
+        return true
+    }
+
+    private static func skipSpace(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int {
+        var index = start
+        while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A || bytes[index] == 0x0D {
+            index += 1
+        }
+        return index
+    }
+
+    /// The index after the closing quote of the string whose contents start at `start`.
+    private static func endOfString(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ escaped: inout Bool) -> Int {
+        var index = start
+        while index < bytes.count {
+            if bytes[index] == backslash {
+                escaped = true
+                index += 2
+            } else if bytes[index] == quote {
+                return index + 1
+            } else {
+                index += 1
+            }
+        }
+        return bytes.count
+    }
+
+    /// The index after the value that starts at `start` (a string, number, literal or container).
+    private static func endOfValue(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int {
+        guard start < bytes.count else { return start }
+        var ignored = false
+        switch bytes[start] {
+        case quote:
+            return endOfString(bytes, start + 1, &ignored)
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            var depth = 0
+            var index = start
+            while index < bytes.count {
+                switch bytes[index] {
+                case quote: index = endOfString(bytes, index + 1, &ignored); continue
+                case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    depth -= 1
+                    if depth == 0 { return index + 1 }
+                default: break
+                }
+                index += 1
+            }
+            return bytes.count
+        default:
+            var index = start
+            while index < bytes.count, ![UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) {
+                index += 1
+            }
+            return index
+        }
+    }
+}

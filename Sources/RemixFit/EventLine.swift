@@ -72,6 +72,17 @@ struct EventLine {
         }
     }
 
+    /// The strings of a list field, in order (its other elements left out); empty when the field is
+    /// absent or not a list.
+    func strings(_ name: String) -> [String] {
+        guard let member = member(name), raw[member.value.start] == UInt8(ascii: "[") else { return [] }
+        let list = UnsafeBufferPointer(rebasing: raw[member.value.start..<(member.value.start + member.value.count)])
+        return MemberWalker.elements(of: list).compactMap { element in
+            guard element.count >= 2, list[element.start] == UInt8(ascii: "\"") else { return nil }
+            return Self.decodedString(list, ByteSlice(start: element.start + 1, count: element.count - 2))
+        }
+    }
+
     /// The names of the line's top-level fields, in line order.
     var fieldNames: [String] {
         members.compactMap { Self.decodedString(raw, $0.key) }
@@ -124,6 +135,23 @@ enum MemberWalker {
             index = skipSpace(bytes, index + 1)
         }
         return true
+    }
+
+    /// Where each element of the list `bytes` holds is.
+    static func elements(of bytes: UnsafeBufferPointer<UInt8>) -> [ByteSlice] {
+        var elements: [ByteSlice] = []
+        var index = skipSpace(bytes, 0)
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "[") else { return [] }
+        index = skipSpace(bytes, index + 1)
+        while index < bytes.count, bytes[index] != UInt8(ascii: "]") {
+            let start = index
+            index = endOfValue(bytes, index)
+            elements.append(ByteSlice(start: start, count: index - start))
+            index = skipSpace(bytes, index)
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ",") else { break }
+            index = skipSpace(bytes, index + 1)
+        }
+        return elements
     }
 
     private static func skipSpace(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int {

@@ -17,8 +17,12 @@ struct FitCollector {
     private(set) var screenSteps: [Int]
     private(set) var services: ServiceTally
 
+    /// Events that mean a service failed, which explain an error.
+    private let serviceFailures: Set<String>
+
     init(structure: FitStructure, survey: AppSurvey, services: [ServiceParameterSpec]) {
         self.services = ServiceTally(specs: services)
+        serviceFailures = ServiceTally.failureEvents(services)
         self.structure = structure
         self.survey = survey
         segmenter = SessionSegmenter(survey: survey)
@@ -35,7 +39,7 @@ struct FitCollector {
         table.addSession(row: row, start: trace.start)
         if trace.visit <= 1 { count(trace.attributes) }
         services.add(trace)
-        addTimes(segments, row: row)
+        addTimes(segments, of: trace, row: row)
         addIntents(segments, of: trace, row: row)
     }
 
@@ -51,10 +55,16 @@ struct FitCollector {
 
     /// Thinking time: each stay on the first screen before an action, and each one-step stay on a
     /// screen without text fields; typing: one-step stays on text screens.
-    private mutating func addTimes(_ segments: SessionSegments, row: Int) {
+    private mutating func addTimes(_ segments: SessionSegments, of trace: SessionTrace, row: Int) {
         let layout = table.layout
         for dwell in segments.homeDwells where dwell > 0 { table.addTimeSample(Double(dwell) / 1000, row: row, at: layout.think) }
         for attempt in segments.attempts {
+            for visit in attempt.visits where visit.steps > 0 && !visit.afterError && structure.slipScreens.contains(visit.screen) {
+                table[row, layout.slips] += 1
+                if FitStructureBuilder.retyped(visit, in: attempt, of: trace, serviceFailures: serviceFailures) {
+                    table[row, layout.slips + 1] += 1
+                }
+            }
             for visit in attempt.visits where visit.steps == 1 && !visit.afterError && visit.exit > visit.enter {
                 if survey.textScreens[visit.screen] == nil {
                     table.addTimeSample(Double(visit.exit - visit.enter) / 1000, row: row, at: layout.think)
@@ -116,14 +126,16 @@ struct FitCollector {
         let typing = table.layout.typing
         for visit in attempt.visits where visit.steps == 1 && !visit.afterError && visit.exit > visit.enter {
             guard let purposes = survey.textScreens[visit.screen] else { continue }
-            let characters = purposes.reduce(0) { total, purpose in total + (fields.first { $0.name == purpose }?.value.count ?? 0) }
+            let typed = IntentValueTally.entered(attempt, success: index, of: trace, survey: survey)
+            let characters = Set(purposes).reduce(0) { total, purpose in total + (typed[purpose] ?? []).reduce(0) { $0 + $1.count } }
             guard characters > 0 else { continue }
-            let perCharacter = Double(visit.exit - visit.enter) / 1000 / Double(characters)
+            let dwell = Double(visit.exit - visit.enter) / 1000, count = Double(characters)
             table[row, typing] += 1
-            table[row, typing + 1] += Float(perCharacter)
-            table[row, typing + 2] += Float(perCharacter * perCharacter)
-            table[row, typing + 3] += Float(1 / Double(characters))
-            table[row, typing + 4] += Float(1 / Double(characters * characters))
+            table[row, typing + 1] += Float(dwell)
+            table[row, typing + 2] += Float(dwell * dwell)
+            table[row, typing + 3] += Float(count)
+            table[row, typing + 4] += Float(count * count)
+            table[row, typing + 5] += Float(dwell * count)
         }
     }
 

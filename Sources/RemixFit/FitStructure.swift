@@ -19,6 +19,10 @@ struct FitStructure {
     var screens: [String] = []
     /// Every screen the log shows (stepped on or not, e.g. the first screen and toasts), sorted.
     var shownScreens: [String] = []
+    /// Text screens that refuse a slip: the user typed, pressed on, and stayed to type again, with
+    /// no service failure to explain it, in at least 1 % of the stays there. A slip on another text
+    /// screen passes unseen (it shows only in what was entered).
+    var slipScreens: Set<String> = []
     /// Sessions read, and those with no intent at all.
     var sessions = 0
     var emptySessions = 0
@@ -37,6 +41,10 @@ struct FitStructure {
 /// Builds a ``FitStructure`` session by session (the first pass).
 struct FitStructureBuilder {
     let survey: AppSurvey
+    /// Events that mean a service failed (each a `share` estimate's event), which explain an error.
+    let serviceFailures: Set<String>
+    /// Per text screen: stays with a typing step, and those the user had to type again.
+    private var textStays: [String: (stays: Int, retyped: Int)] = [:]
     private var structure = FitStructure()
     /// Per intent and event type: attempts where the event was the last thing before the user
     /// stopped stepping, minus attempts where the user went on stepping after it.
@@ -45,8 +53,19 @@ struct FitStructureBuilder {
     private var before: [[Int]] = []
     private var shown = Set<String>()
 
-    init(survey: AppSurvey) {
+    init(survey: AppSurvey, serviceFailures: Set<String>) {
         self.survey = survey
+        self.serviceFailures = serviceFailures
+    }
+
+    /// Whether a stay on a text screen made the user type again (an error the screen itself showed).
+    static func retyped(_ visit: SessionSegments.Visit, in attempt: SessionSegments.Attempt, of trace: SessionTrace,
+                        serviceFailures: Set<String>) -> Bool {
+        guard visit.steps > 1 else { return false }
+        return !attempt.events.contains { index in
+            if case .domain(let type, _) = trace.events[index].kind { return serviceFailures.contains(type) }
+            return false
+        }
     }
 
     mutating func add(_ segments: SessionSegments, of trace: SessionTrace) {
@@ -66,6 +85,11 @@ struct FitStructureBuilder {
                 structure.screens.append(visit.screen)
             }
             score(attempt, of: trace, intent: intent)
+            for visit in attempt.visits where visit.steps > 0 && !visit.afterError && survey.textScreens[visit.screen] != nil {
+                let retyped = Self.retyped(visit, in: attempt, of: trace, serviceFailures: serviceFailures)
+                textStays[visit.screen, default: (0, 0)].stays += 1
+                if retyped { textStays[visit.screen, default: (0, 0)].retyped += 1 }
+            }
             for earlier in begun where earlier != intent { before[earlier][intent] += 1 }
             begun.append(intent)
         }
@@ -114,6 +138,7 @@ struct FitStructureBuilder {
     func build() -> FitStructure {
         var result = structure
         result.shownScreens = shown.sorted()
+        result.slipScreens = Set(textStays.filter { $0.value.retyped * 100 >= $0.value.stays && $0.value.retyped > 0 }.keys)
         for index in result.intents.indices {
             let threshold = max(1, result.intents[index].attempts / 20)
             let best = successScores[index].filter { $0.value >= threshold }

@@ -11,9 +11,10 @@ public struct FittedPopulation: Sendable {
 
         /// The uniform range with this mean and standard deviation, kept at `floor` or above.
         static func uniform(mean: Double, sd: Double, floor: Double) -> Range {
-            let half = 3.0.squareRoot() * sd
-            let low = Swift.max(mean - half, floor)
-            return Range(min: low, max: Swift.max(mean + half, low))
+            // A range that would reach below `floor` narrows around the mean rather than being
+            // cut: cutting only its low end would raise the mean the simulation reproduces.
+            let half = Swift.min(3.0.squareRoot() * sd, Swift.max(mean - floor, 0))
+            return Range(min: Swift.max(mean - half, floor), max: Swift.max(mean + half, floor))
         }
     }
 
@@ -44,7 +45,7 @@ public struct FittedPopulation: Sendable {
         public var start: Population.StartAction?
         public var success: String?
         /// Each value, weighed by how often users meant it, with the successes it is seen in.
-        public var values: [(texts: [String: [String]], path: [String], weight: Double, successes: Int)]
+        public var values: [(texts: [String: [String]], path: [String], weight: Double, successes: Double)]
         public var attempts: Int
         public var successes: Int
     }
@@ -63,6 +64,8 @@ public struct FittedPopulation: Sendable {
         public var think: Time
         public var typing: Range?
         public var retryAfterError: Double
+        /// Chance that typed text has a slip.
+        public var typos: Double
         /// Sessions per user: chance of 1, 2, … sessions.
         public var visits: [Double]
         public var daysBetweenVisits: Range

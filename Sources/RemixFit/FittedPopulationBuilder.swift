@@ -71,32 +71,46 @@ struct FittedPopulationBuilder {
             think: .fitted(mean: fitted.thinkMean, sd: fitted.thinkSD, logMean: fitted.thinkLogMean, logSD: fitted.thinkLogSD,
                            floor: 0.05),
             typing: typing(class: index, thinkMean: fitted.thinkMean, thinkSD: fitted.thinkSD),
-            retryAfterError: fitted.retryAfterError, visits: fitted.visits,
+            retryAfterError: fitted.retryAfterError, typos: fitted.typos, visits: fitted.visits,
             daysBetweenVisits: .uniform(mean: fitted.gapMean, sd: fitted.gapSD, floor: 0))
     }
 
     /// Seconds per character on text screens, from dwell = one think + characters × a per-character
-    /// time: mean(dwell/c) − E[think]·mean(1/c), and its spread less the think's share.
+    /// time: the slope of dwell on characters (or, where the texts' lengths hardly vary, the mean
+    /// dwell less a think over the mean length), and the spread left once the think's is taken out.
     private func typing(class c: Int, thinkMean: Double, thinkSD: Double) -> FittedPopulation.Range? {
         let table = collector.table
         let column = table.layout.typing
         let classes = mixture.personas.count
-        var sums = [Double](repeating: 0, count: 5)
+        var sums = [Double](repeating: 0, count: 6)
         for user in 0..<table.count {
             let weight = Double(responsibilities[user * classes + c]) * Double(mixture.userWeights?[user] ?? 1)
             guard weight > 1e-6, table[user, column] > 0 else { continue }
-            for k in 0..<5 { sums[k] += weight * Double(table[user, column + k]) }
+            for k in 0..<6 { sums[k] += weight * Double(table[user, column + k]) }
         }
-        guard sums[0] > 0.5 else { return nil }
-        let perCharacter = sums[1] / sums[0], inverse = sums[3] / sums[0], inverseSquare = sums[4] / sums[0]
-        let mean = max(perCharacter - thinkMean * inverse, 0.001)
-        let thinkShare = (thinkSD * thinkSD + thinkMean * thinkMean) * inverseSquare - thinkMean * thinkMean * inverse * inverse
-        let variance = max(sums[2] / sums[0] - perCharacter * perCharacter - thinkShare, 0)
+        let n = sums[0]
+        guard n > 0.5 else { return nil }
+        let dwell = sums[1] / n, characters = sums[3] / n, squares = sums[4] / n
+        let spread = squares - characters * characters
+        let slope = spread > 0.05 * characters * characters ? (sums[5] / n - dwell * characters) / spread
+            : (dwell - thinkMean) / max(characters, 1)
+        let mean = max(slope, 0.001)
+        let intercept = thinkMean
+        let residual = (sums[2] + n * intercept * intercept + mean * mean * sums[4] - 2 * intercept * sums[1]
+                        - 2 * mean * sums[5] + 2 * intercept * mean * sums[3]) / n
+        let variance = max(residual - thinkSD * thinkSD, 0) / max(squares, 1)
         return .uniform(mean: mean, sd: variance.squareRoot(), floor: 0.001)
     }
 
     private func unknowns() -> [String] {
-        var notes = ["typos: the log has no keystroke events, so slips cannot be told from what was meant; left at 0"]
+        var notes: [String] = []
+        if structure.slipScreens.isEmpty {
+            notes.append("typos: the log has no keystroke events and no screen refused a slip, so slips cannot be told from what "
+                         + "was meant; left at 0 (a slip that went through shows as an entered value)")
+        } else {
+            notes.append("typos: from the slips that \(structure.slipScreens.sorted().joined(separator: ", ")) refused (the user typed "
+                         + "again); a text that is a slip of a more frequent one is counted as that one")
+        }
         notes += collector.services.fitted().unknowns
         for (index, intent) in structure.intents.enumerated() where !collector.values.unrecorded[index].isEmpty {
             let purposes = collector.values.unrecorded[index].sorted().joined(separator: ", ")

@@ -73,7 +73,7 @@ public enum FittedPopulationWriter {
                 }
                 if !value.path.isEmpty { parts.append("path: [" + value.path.map(YAMLText.quoted).joined(separator: ", ") + "]") }
                 parts.append("weight: \(number(value.weight))")
-                lines.append("      - {\(parts.joined(separator: ", "))}   # \(value.successes) successes")
+                lines.append("      - {\(parts.joined(separator: ", "))}   # \(number(value.successes)) successes")
             }
         }
         return lines
@@ -92,7 +92,7 @@ public enum FittedPopulationWriter {
                      }.joined(separator: ", "))
         lines.append("    thinkSeconds: \(time(persona.think))")
         if let typing = persona.typing { lines.append("    typingSecondsPerCharacter: \(range(typing))") }
-        lines.append("    typos: 0")
+        lines.append("    typos: \(number(persona.typos))")
         lines.append("    retryAfterError: \(number(persona.retryAfterError))")
         lines.append("    visits: \(visits(persona.visits))")
         if persona.visits.dropFirst().contains(where: { $0 >= 0.001 }) {

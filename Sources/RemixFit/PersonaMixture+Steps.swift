@@ -36,6 +36,7 @@ extension PersonaMixture {
             gapMean: 1, gapSD: 1, users: users)
         // A few rounds: the splits depend on the chances they estimate.
         for _ in 0..<3 { persona.updateChances(sums, layout: layout) }
+        persona.typos = sums[layout.slips] > 0 ? min(max((sums[layout.slips + 1] + 0.01) / (sums[layout.slips] + 0.02), 0), 1 - Self.floor) : 0
         (persona.thinkMean, persona.thinkSD) = Self.moments(sums, at: layout.think, fallback: (1, 0.5))
         (persona.thinkLogMean, persona.thinkLogSD) = Self.moments([sums[layout.think], sums[layout.think + 3], sums[layout.think + 4]],
                                                                   at: 0, fallback: (0, 0.5))
@@ -150,6 +151,9 @@ extension PersonaMixture.Persona {
                 weights[layout.leftThenEnded(intent: intent, screen: screen)] = log(h + (1 - h) * noFurtherIntent(after: intent))
             }
         }
+        let slip = min(max(typos, floor), 1 - floor)
+        weights[layout.slips] = log(1 - slip)
+        weights[layout.slips + 1] = log(slip) - log(1 - slip)
         Self.gaussian(&weights, at: layout.think, mean: thinkMean, sd: thinkSD)
         Self.gaussian(&weights, at: layout.gaps, mean: gapMean, sd: gapSD)
         return weights

@@ -14,6 +14,8 @@ struct PersonaMixture {
         var intentChances: [Double]
         var abandon: [Double]
         var retryAfterError: Double
+        /// Chance that typed text has a slip, from screens that refuse one.
+        var typos = 0.0
         var thinkMean: Double
         var thinkSD: Double
         /// Mean and standard deviation of the logarithm of thinking time (for a log-normal reading).

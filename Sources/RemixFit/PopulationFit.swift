@@ -43,7 +43,7 @@ public enum PopulationFit {
         let app = try registry.app(named: options.app)
         let survey = try AppSurvey.survey(app: app, registry: registry)
         let segmenter = SessionSegmenter(survey: survey)
-        var builder = FitStructureBuilder(survey: survey)
+        var builder = FitStructureBuilder(survey: survey, serviceFailures: ServiceTally.failureEvents(app.serviceParameters))
         var logUsers = Set<String>()
         var firstStarts: [Int64] = []
         try read(paths) { trace in

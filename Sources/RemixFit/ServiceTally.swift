@@ -15,6 +15,14 @@ struct ServiceTally {
         waits = Array(repeating: (0, 0, 0), count: specs.count)
     }
 
+    /// The events whose share some service parameter is: a service's failures.
+    static func failureEvents(_ specs: [ServiceParameterSpec]) -> Set<String> {
+        Set(specs.compactMap { spec in
+            if case .share(let of, _)? = spec.estimate { return of }
+            return nil
+        })
+    }
+
     mutating func add(_ trace: SessionTrace) {
         var lastScreenChange = trace.start
         for event in trace.events {

@@ -56,12 +56,12 @@ final class SessionAssembler: EventLineVisitor {
         case "run":
             return
         default:
-            var fields: [(name: String, value: String)] = []
+            var fields: [SessionTrace.Field] = []
             for name in line.fieldNames where !["ts", "type", "session", "user"].contains(name) {
                 if let text = line.string(name) {
-                    fields.append((name, text))
+                    fields.append(.init(name: name, value: text, texts: [text]))
                 } else if let literal = line.literal(name), !line.isNull(name) {
-                    fields.append((name, literal))
+                    fields.append(.init(name: name, value: literal, texts: line.strings(name)))
                 }
             }
             open[session]?.events.append(.init(time: line.time, kind: .domain(type: line.type, fields: fields)))

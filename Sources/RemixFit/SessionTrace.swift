@@ -7,12 +7,20 @@ struct SessionTrace {
         enum Kind {
             /// A navigation change: its transition, the screen it names (with context) and the stack.
             case screen(transition: String, screen: String?, stack: String)
-            /// A feature's domain event with its string and number fields (numbers as written).
-            case domain(type: String, fields: [(name: String, value: String)])
+            /// A feature's domain event with its string, number and list fields.
+            case domain(type: String, fields: [Field])
         }
 
         var time: Int64
         var kind: Kind
+    }
+
+    /// A domain event's field: its value as a string (a number as written), and its texts — the
+    /// string itself, or the strings of a list — which is how what users typed is recorded.
+    struct Field {
+        var name: String
+        var value: String
+        var texts: [String]
     }
 
     var id: String

@@ -13,14 +13,16 @@ struct FeatureLayout: Sendable {
     /// Thinking time per step, seconds: count, sum, sum of squares, sum of logarithms and of their
     /// squares (which tell a skewed time from an even one).
     var think: Int { 4 }
-    /// Text screens: count of stays, and sums of dwell per character, its square, one per
-    /// character and its square (dwell = one think + a typing time per character × characters).
+    /// Text screens (dwell d = one think + a typing time per character × c characters): count of
+    /// stays, and the sums of d, d², c, c² and d·c — a regression of dwell on characters.
     var typing: Int { 9 }
+    /// Typing on screens that refuse a slip: stays, and stays where the user had to type again.
+    var slips: Int { 15 }
     /// Per intent: sessions that began it.
-    func tried(_ intent: Int) -> Int { 14 + intent }
+    func tried(_ intent: Int) -> Int { 17 + intent }
     /// Per intent: sessions that reached its turn and did not begin it.
-    func skipped(_ intent: Int) -> Int { 14 + intents + intent }
-    private var screenBase: Int { 14 + 2 * intents }
+    func skipped(_ intent: Int) -> Int { 17 + intents + intent }
+    private var screenBase: Int { 17 + 2 * intents }
     /// Per screen: steps the user went on from, gave up on, retried after an error on, gave up after an error on.
     func survived(_ screen: Int) -> Int { screenBase + screen }
     func abandoned(_ screen: Int) -> Int { screenBase + screens + screen }

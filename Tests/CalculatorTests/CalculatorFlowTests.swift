@@ -79,7 +79,8 @@ final class CalculatorDriver {
         #expect(verdict.content.buttons.map(\.id) == ["ok"])
         #expect(verdict.content.buttons.map(\.role) == [.primary])
         #expect(app.events.events == [DomainEvent("sum_analysed", [EventField("sum", .int(6)),
-                                                                   EventField("prime", .bool(false))])])
+                                                                   EventField("prime", .bool(false)),
+                                                                   EventField("number", .array([.string("4"), .string("2")]))])])
         try app.press("ok")
         #expect(app.state == "sum")
         #expect(try app.front.content.body == ["six"])

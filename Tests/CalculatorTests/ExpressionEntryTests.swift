@@ -27,7 +27,8 @@ import Testing
         #expect(app.state == "expression ^ prime")
         #expect(try app.front.content.body == ["7 is prime\n🤓"])
         #expect(app.events.events == [DomainEvent("sum_analysed", [EventField("sum", .int(7)),
-                                                                   EventField("prime", .bool(true))])])
+                                                                   EventField("prime", .bool(true)),
+                                                                   EventField("expression", .string("3 + 4"))])])
         try app.press("ok")
         #expect(app.state == "expression")
         #expect(app.transitions.map(\.kind).suffix(2) == [.present, .dismiss])

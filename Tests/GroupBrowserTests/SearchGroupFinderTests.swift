@@ -44,7 +44,9 @@ import Testing
         try app.tap("Racers")
         #expect(app.state == "search > item(Racers)")
         #expect(try app.front.content.title == "Racers")
-        #expect(app.events.events == [DomainEvent("group_viewed", [EventField("group", .string("5"))])])
+        #expect(app.events.events == [DomainEvent("group_found", [EventField("query", .string("racer")),
+                                                                  EventField("group", .string("5"))]),
+                                      DomainEvent("group_viewed", [EventField("group", .string("5"))])])
     }
 
     @Test func parentGroupsAreNotResults() throws {
@@ -82,7 +84,10 @@ import Testing
         #expect(app.state == "search")
         #expect(try app.rows == ["Cars"])
         try app.tap("Cars")
-        #expect(app.events.names == ["group_viewed", "group_viewed"])
+        #expect(app.events.names == ["group_found", "group_viewed", "group_found", "group_viewed"])
+        #expect(app.events.events.filter { $0.name == "group_found" }.allSatisfy {
+            $0.fields.first == EventField("query", .string("cars"))
+        })
     }
 
     @Test func unknownInputIsRefused() throws {

@@ -25,7 +25,7 @@ import Testing
         let result = try Remix.run(["features"])
         #expect(result.status == 0)
         #expect(result.stdout.contains("      emits advert_published (advert, group, title)"))
-        #expect(result.stdout.contains("      emits sum_analysed (sum, prime)"))
+        #expect(result.stdout.contains("      emits sum_analysed (sum, prime, number, expression)"))
         // Apps list the service behaviour a population may set.
         #expect(result.stdout.contains("    service publishFailureRate: chance = 0 — Chance that one publish attempt fails"))
         #expect(result.stdout.contains("    service recommendationLatencySeconds: seconds = 2 — "))

@@ -49,9 +49,13 @@ public final class CalculatorCoordinator: AppRoot, SumEntryCoordinatorDelegate, 
         window.setRoot(root)
     }
 
-    public func didEnter(sum: Int) {
+    public func didEnter(sum: Int, typed: [(purpose: String, texts: [String])]) {
         let prime = PrimeInteractor.isPrime(sum)
-        events.record(DomainEvent("sum_analysed", [EventField("sum", .int(sum)), EventField("prime", .bool(prime))]))
+        // What was typed, under its fields' purpose: what an intent's values name (docs/simulation.md).
+        let entered = typed.map { entry in
+            EventField(entry.purpose, entry.texts.count == 1 ? .string(entry.texts[0]) : .array(entry.texts.map { .string($0) }))
+        }
+        events.record(DomainEvent("sum_analysed", [EventField("sum", .int(sum)), EventField("prime", .bool(prime))] + entered))
         let view = makePrimeView()
         view.delegate = self
         view.viewData = PrimeFormatter.prepare(number: sum, isPrime: prime)

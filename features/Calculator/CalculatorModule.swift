@@ -14,7 +14,7 @@ public struct CalculatorModule: FeatureModule {
     public func register(into registrar: ModuleRegistrar) throws {
         registrar.add(FeatureDescriptor(
             name: "Calculator", summary: "Enter a sum through the entry slot; analyse it for primality",
-            events: [DomainEventSpec("sum_analysed", fields: ["sum", "prime"])]
+            events: [DomainEventSpec("sum_analysed", fields: ["sum", "prime", "number", "expression"])]
         ) { context in
             CalculatorFeature(events: context.session.events, entry: try context.session.slot(Self.entrySlot))
         })

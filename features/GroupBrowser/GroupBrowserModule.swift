@@ -47,7 +47,8 @@ public struct GroupBrowserModule: FeatureModule {
         })
         registrar.add(FeatureDescriptor(
             name: "SearchGroupFinder", summary: "Find a group by typing its name over a flat list of leaf groups",
-            role: GroupFinderRole.name, events: [DomainEventSpec("group_search_missed", fields: ["query"])]
+            role: GroupFinderRole.name, events: [DomainEventSpec("group_search_missed", fields: ["query"]),
+                                                           DomainEventSpec("group_found", fields: ["query", "group"])]
         ) { context in
             SearchGroupFinderFeature(groupService: try context.session.services.resolve((any GroupService).self),
                                      events: context.session.events)

@@ -51,7 +51,7 @@ public final class ExpressionEntryCoordinator: SumEntryCoordinator, ExpressionVi
             show(ExpressionFormatter.prepareRejection(expression: expression, parsed: parsed))
             return
         }
-        delegate?.didEnter(sum: sum)
+        delegate?.didEnter(sum: sum, typed: [("expression", [expression])])
     }
 
     private func show(_ data: ExpressionViewData) {

@@ -20,6 +20,7 @@ public final class TwoFieldEntryCoordinator: SumEntryCoordinator, SumViewDelegat
     public weak var delegate: (any SumEntryCoordinatorDelegate)?
     private let sumView: any SumView
     private let interactor = SumInteractor()
+    private var typed = (left: "", right: "")
 
     init(sumView: any SumView) {
         self.sumView = sumView
@@ -34,18 +35,20 @@ public final class TwoFieldEntryCoordinator: SumEntryCoordinator, SumViewDelegat
     public func viewReady() { refresh() }
 
     public func didChange(left: String) {
+        typed.left = left
         interactor.update(left: left)
         refresh()
     }
 
     public func didChange(right: String) {
+        typed.right = right
         interactor.update(right: right)
         refresh()
     }
 
     public func didTapAnalyse() {
         guard let sum = interactor.sum else { return }
-        delegate?.didEnter(sum: sum)
+        delegate?.didEnter(sum: sum, typed: [("number", [typed.left, typed.right])])
     }
 
     private func refresh() {

@@ -25,6 +25,7 @@ public protocol SumEntryCoordinator: AnyObject {
 
 /// Receives the sums a ``SumEntryCoordinator`` enters.
 public protocol SumEntryCoordinatorDelegate: AnyObject {
-    /// The person asked to analyse `sum`.
-    func didEnter(sum: Int)
+    /// The person asked to analyse `sum`, having typed `typed`: each text field's purpose (`number`,
+    /// `expression`) with its texts in screen order, as the event log records them.
+    func didEnter(sum: Int, typed: [(purpose: String, texts: [String])])
 }

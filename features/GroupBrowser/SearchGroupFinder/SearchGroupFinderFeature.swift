@@ -4,7 +4,8 @@ import RemixKit
 
 /// Finding a group by name: one screen with a query field over every leaf group (all of them while
 /// the query is empty). Fewer taps than the tree for a person who knows the name; a mistyped name
-/// finds nothing and records `group_search_missed`.
+/// finds nothing and records `group_search_missed`; a result picked records `group_found` with what
+/// was typed.
 public final class SearchGroupFinderFeature: GroupFinderFeature {
     private let groupService: any GroupService
     private let events: any EventSink
@@ -31,6 +32,8 @@ public final class SearchGroupFinderCoordinator: GroupFinderCoordinator, GroupSe
     private let interactor: GroupSearchInteractor
     private let events: any EventSink
     private let view: any GroupSearchView
+    /// What the person has typed, logged with the group they pick from its results.
+    private var query = ""
 
     init(navigation: any NavigationWireframe, interactor: GroupSearchInteractor, events: any EventSink,
          view: any GroupSearchView) {
@@ -47,6 +50,7 @@ public final class SearchGroupFinderCoordinator: GroupFinderCoordinator, GroupSe
     }
 
     public func didChange(query: String) {
+        self.query = query
         let results = show(query: query)
         if results.isEmpty, !GroupSearchInteractor.isBlank(query) {
             events.record(DomainEvent("group_search_missed", [EventField("query", .string(query))]))
@@ -54,10 +58,12 @@ public final class SearchGroupFinderCoordinator: GroupFinderCoordinator, GroupSe
     }
 
     public func didSelect(groupID: GroupID) {
+        events.record(DomainEvent("group_found", [EventField("query", .string(query)), EventField("group", .string(groupID))]))
         delegate?.didSelect(groupID: groupID)
     }
 
     public func didTapClear() {
+        query = ""
         show(query: "")
     }
 

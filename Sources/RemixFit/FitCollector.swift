@@ -43,6 +43,11 @@ struct FitCollector {
         addIntents(segments, of: trace, row: row)
     }
 
+    /// Packs the users' numbers once the log is read: the form the persona mixture reads.
+    mutating func packTable() {
+        table.packAll()
+    }
+
     private mutating func count(_ attributes: [(name: String, value: String)]) {
         for (name, value) in attributes {
             if let index = self.attributes.firstIndex(where: { $0.name == name }) {

@@ -102,8 +102,17 @@ struct FittedPopulationBuilder {
         return .uniform(mean: mean, sd: variance.squareRoot(), floor: 0.001)
     }
 
+    /// Fewer users than this and the fit says its intervals are wide.
+    static let fewUsers = 1_000
+
     private func unknowns() -> [String] {
         var notes: [String] = []
+        if collector.table.count < Self.fewUsers {
+            let users = collector.table.count
+            notes.append("only \(users) user\(users == 1 ? "" : "s"): the ± beside each value are wide, and so are the intervals of "
+                         + "what this fit predicts (remix fit --replicates says how wide); a log of \(FittedPopulationWriter.grouped(Self.fewUsers)) "
+                         + "users or more pins them down")
+        }
         if structure.slipScreens.isEmpty {
             notes.append("typos: the log has no keystroke events and no screen refused a slip, so slips cannot be told from what "
                          + "was meant; left at 0 (a slip that went through shows as an entered value)")

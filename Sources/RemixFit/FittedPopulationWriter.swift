@@ -135,7 +135,7 @@ public enum FittedPopulationWriter {
 
     private static func percent(_ value: Double) -> String { String(format: "%.1f %%", value * 100) }
 
-    private static func grouped(_ value: Int) -> String {
+    static func grouped(_ value: Int) -> String {
         let digits = String(value)
         guard digits.count > 3 else { return digits }
         var out = ""

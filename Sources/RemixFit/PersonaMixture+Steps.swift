@@ -1,30 +1,47 @@
 import Foundation
 
 extension PersonaMixture {
-    /// The class's parameters from the users' responsibilities (the M step). Ambiguous counts —
-    /// a session that ended after the user left a screen of an intent without success event, a
-    /// give-up after an error — are split by the chance of each reading under the class as it was.
-    func maximise(_ table: UserFeatureTable, _ responsibilities: [Float], class c: Int, classes: Int, mostVisits: Int) -> Persona {
-        let layout = table.layout
-        var sums = [Double](repeating: 0, count: layout.width)
-        var visits = [Double](repeating: 0, count: mostVisits)
-        var users = 0.0
+    /// The classes' parameters from the users' responsibilities (the M step), in one pass over the
+    /// users' packed numbers. Ambiguous counts — a session that ended after the user left a screen
+    /// of an intent without success event, a give-up after an error — are split by the chance of
+    /// each reading under the class as it was.
+    func maximise(_ table: UserFeatureTable, _ responsibilities: [Float], classes: Int, mostVisits: Int) -> [Persona] {
+        let width = layout.width
+        var sums = [Double](repeating: 0, count: width * classes)
+        var visits = [Double](repeating: 0, count: mostVisits * classes)
+        var users = [Double](repeating: 0, count: classes)
         var everyone = 0.0
-        for user in 0..<table.count {
-            let copies = Double(userWeights?[user] ?? 1)
-            everyone += copies
-            let weight = Double(responsibilities[user * classes + c]) * copies
-            guard weight > 1e-7 else { continue }
-            users += weight
-            let vector = table.vector(user)
-            var column = 0
-            for value in vector {
-                if value != 0 { sums[column] += weight * Double(value) }
-                column += 1
+        var weights = [Double](repeating: 0, count: classes)
+        table.packedColumns.withUnsafeBufferPointer { columns in
+            table.packedValues.withUnsafeBufferPointer { values in
+                for user in 0..<table.count {
+                    let copies = Double(userWeights?[user] ?? 1)
+                    everyone += copies
+                    for c in 0..<classes {
+                        weights[c] = Double(responsibilities[user * classes + c]) * copies
+                        users[c] += weights[c]
+                    }
+                    let pairs = table.pairs(user)
+                    for index in pairs {
+                        let base = Int(columns[index]) * classes, value = Double(values[index])
+                        for c in 0..<classes { sums[base + c] += weights[c] * value }
+                    }
+                    let sessions = pairs.isEmpty || columns[pairs.lowerBound] != UInt16(layout.sessions) ? 0 : Int(values[pairs.lowerBound])
+                    guard sessions >= 1 else { continue }
+                    let base = (min(sessions, mostVisits) - 1) * classes
+                    for c in 0..<classes { visits[base + c] += weights[c] }
+                }
             }
-            let sessions = Int(vector[vector.startIndex + layout.sessions])
-            if sessions >= 1 { visits[min(sessions, mostVisits) - 1] += weight }
         }
+        return (0..<classes).map { c in
+            let classSums = (0..<width).map { sums[$0 * classes + c] }
+            let classVisits = (0..<mostVisits).map { visits[$0 * classes + c] }
+            return persona(c, sums: classSums, visits: classVisits, users: users[c], everyone: everyone)
+        }
+    }
+
+    /// Class `c`'s parameters from its weighted sums.
+    private func persona(_ c: Int, sums: [Double], visits: [Double], users: Double, everyone: Double) -> Persona {
         let old = personas.indices.contains(c) ? personas[c] : nil
         var persona = Persona(
             weight: users / max(everyone, 1),
@@ -32,7 +49,7 @@ extension PersonaMixture {
             abandon: old?.abandon ?? Array(repeating: 0.05, count: layout.screens),
             retryAfterError: old?.retryAfterError ?? 0.5,
             thinkMean: 0, thinkSD: 1,
-            visits: visits.map { ($0 + 1e-3) / (users + 1e-3 * Double(mostVisits)) },
+            visits: visits.map { ($0 + 1e-3) / (users + 1e-3 * Double(visits.count)) },
             gapMean: 1, gapSD: 1, users: users)
         // A few rounds: the splits depend on the chances they estimate.
         for _ in 0..<3 { persona.updateChances(sums, layout: layout) }
@@ -56,30 +73,41 @@ extension PersonaMixture {
     /// The users' responsibilities under the current classes (the E step); the log-likelihood.
     func expect(_ table: UserFeatureTable, _ responsibilities: inout [Float]) -> Double {
         let classes = personas.count
-        let weights = personas.map { $0.coefficients(layout: layout) }
+        // Coefficients column by column, so one pass over a user's pairs scores every class.
+        var coefficients = [Double](repeating: 0, count: layout.width * classes)
+        for (c, persona) in personas.enumerated() {
+            for (column, weight) in persona.coefficients(layout: layout).enumerated() { coefficients[column * classes + c] = weight }
+        }
         let constants = personas.map { log(max($0.weight, 1e-12)) }
+        let visitTerms = personas.map { $0.visits.map { log(max($0, 1e-12)) } }
         var total = 0.0
         var scores = [Double](repeating: 0, count: classes)
-        for user in 0..<table.count {
-            let vector = table.vector(user)
-            let sessions = max(1, Int(vector[vector.startIndex + layout.sessions]))
-            var best = -Double.infinity
-            for c in 0..<classes {
-                var score = constants[c]
-                var column = 0
-                for value in vector {
-                    if value != 0 { score += Double(value) * weights[c][column] }
-                    column += 1
+        table.packedColumns.withUnsafeBufferPointer { columns in
+            table.packedValues.withUnsafeBufferPointer { values in
+                for user in 0..<table.count {
+                    let pairs = table.pairs(user)
+                    for c in 0..<classes { scores[c] = constants[c] }
+                    var sessions = 1
+                    for index in pairs {
+                        let column = Int(columns[index]), value = Double(values[index])
+                        if column == layout.sessions { sessions = max(1, Int(value)) }
+                        let base = column * classes
+                        for c in 0..<classes { scores[c] += value * coefficients[base + c] }
+                    }
+                    var best = -Double.infinity
+                    for c in 0..<classes {
+                        scores[c] += visitTerms[c][min(sessions, visitTerms[c].count) - 1]
+                        best = max(best, scores[c])
+                    }
+                    var sum = 0.0
+                    for c in 0..<classes {
+                        scores[c] = exp(scores[c] - best)
+                        sum += scores[c]
+                    }
+                    total += Double(userWeights?[user] ?? 1) * (best + log(sum))
+                    for c in 0..<classes { responsibilities[user * classes + c] = Float(scores[c] / sum) }
                 }
-                let visits = personas[c].visits
-                score += log(max(visits[min(sessions, visits.count) - 1], 1e-12))
-                scores[c] = score
-                best = max(best, score)
             }
-            var sum = 0.0
-            for c in 0..<classes { sum += exp(scores[c] - best) }
-            total += Double(userWeights?[user] ?? 1) * (best + log(sum))
-            for c in 0..<classes { responsibilities[user * classes + c] = Float(exp(scores[c] - best) / sum) }
         }
         return total
     }

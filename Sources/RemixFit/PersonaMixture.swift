@@ -50,23 +50,44 @@ struct PersonaMixture {
     /// The smallest and largest chance a fitted probability may take, so no log is infinite.
     static let floor = 1e-4
 
-    /// Fits `classes` personas to `table` from `restarts` seeded starts; the best likelihood wins.
+    /// Fits `classes` personas to `table` from `restarts` seeded starts: each runs a few passes,
+    /// and the one with the best likelihood then runs to convergence (short-run starts: the
+    /// others would rarely overtake it and cost most of the time).
     static func fit(_ table: UserFeatureTable, classes: Int, seed: UInt64, restarts: Int = 3, iterations: Int = 200,
                     userWeights: [Float]? = nil) -> (mixture: PersonaMixture, responsibilities: [Float]) {
         var best: (mixture: PersonaMixture, responsibilities: [Float])?
-        for restart in 0..<restarts {
+        for restart in 0..<(classes == 1 ? 1 : restarts) {
             var random = SeededGenerator(seed: seed &+ UInt64(restart) &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(classes))
-            let result = run(table, classes: classes, random: &random, iterations: iterations, userWeights: userWeights)
-            if best == nil || result.mixture.logLikelihood > best!.mixture.logLikelihood { best = result }
+            var responsibilities = randomResponsibilities(users: table.count, classes: classes, &random)
+            var mixture = PersonaMixture(layout: table.layout, personas: [], userWeights: userWeights)
+            // No early stop here: a start near the symmetric point gains little for a few passes
+            // before its classes part.
+            mixture.iterate(table, &responsibilities, iterations: min(iterations, Self.shortRun), untilConverged: false)
+            if best == nil || mixture.logLikelihood > best!.mixture.logLikelihood { best = (mixture, responsibilities) }
         }
-        return best!
+        var (mixture, responsibilities) = best!
+        mixture.iterate(table, &responsibilities, iterations: iterations - min(iterations, Self.shortRun))
+        return (mixture, responsibilities)
     }
 
-    private static func run(_ table: UserFeatureTable, classes: Int, random: inout SeededGenerator, iterations: Int,
-                            userWeights: [Float]?) -> (mixture: PersonaMixture, responsibilities: [Float]) {
-        let users = table.count
-        let mostVisits = max(1, (0..<users).reduce(0) { max($0, Int(table[$1, table.layout.sessions])) })
-        // Start from random responsibilities: each user leans to one class.
+    /// Passes each start runs before the best one is kept.
+    static let shortRun = 15
+
+    /// Refines `start`'s classes on `table` (all users, or a bootstrap resample of them): EM from the
+    /// responsibilities those classes give, which converges in a few passes when `start` was fitted
+    /// on a sample of the same users.
+    static func refine(_ start: PersonaMixture, on table: UserFeatureTable, iterations: Int = 200,
+                       userWeights: [Float]? = nil) -> (mixture: PersonaMixture, responsibilities: [Float]) {
+        var mixture = start
+        mixture.userWeights = userWeights
+        var responsibilities = [Float](repeating: 0, count: table.count * start.personas.count)
+        _ = mixture.expect(table, &responsibilities)
+        mixture.iterate(table, &responsibilities, iterations: iterations)
+        return (mixture, responsibilities)
+    }
+
+    /// Responsibilities where each user leans to one class at random.
+    private static func randomResponsibilities(users: Int, classes: Int, _ random: inout SeededGenerator) -> [Float] {
         var responsibilities = [Float](repeating: 0, count: users * classes)
         for user in 0..<users {
             var total: Float = 0
@@ -77,16 +98,21 @@ struct PersonaMixture {
             }
             for c in 0..<classes { responsibilities[user * classes + c] /= total }
         }
-        var mixture = PersonaMixture(layout: table.layout, personas: [], userWeights: userWeights)
+        return responsibilities
+    }
+
+    /// EM passes until a pass gains less than 1/20 000 of a nat per user (or `iterations`): far
+    /// below what the choice of persona count or any fitted value depends on.
+    private mutating func iterate(_ table: UserFeatureTable, _ responsibilities: inout [Float], iterations: Int,
+                                  untilConverged: Bool = true) {
+        let classes = responsibilities.count / max(table.count, 1)
+        let mostVisits = max(1, (0..<table.count).reduce(0) { max($0, Int(table[$1, table.layout.sessions])) })
         var previous = -Double.infinity
         for _ in 0..<iterations {
-            mixture.personas = (0..<classes).map { mixture.maximise(table, responsibilities, class: $0, classes: classes,
-                                                                   mostVisits: mostVisits) }
-            let likelihood = mixture.expect(table, &responsibilities)
-            mixture.logLikelihood = likelihood
-            if likelihood - previous < 1e-6 * abs(likelihood) { break }
-            previous = likelihood
+            personas = maximise(table, responsibilities, classes: classes, mostVisits: mostVisits)
+            logLikelihood = expect(table, &responsibilities)
+            if untilConverged, logLikelihood - previous < 5e-5 * Double(table.count) { break }
+            previous = logLikelihood
         }
-        return (mixture, responsibilities)
     }
 }

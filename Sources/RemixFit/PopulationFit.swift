@@ -51,10 +51,12 @@ public enum PopulationFit {
             builder.add(segments, of: trace)
             if trace.visit <= 1, logUsers.insert(trace.user).inserted { firstStarts.append(trace.start) }
         }
+        logUsers = []
         let structure = builder.build()
         guard structure.sessions > 0 else { throw FitError.noSessions(paths: paths) }
         var collector = FitCollector(structure: structure, survey: survey, services: app.serviceParameters)
         try read(paths) { collector.add($0) }
+        collector.packTable()
         let (mixture, responsibilities, choice) = choosePersonas(collector.table, options: options)
         let starts = firstStarts.sorted()
         let population = FittedPopulationBuilder(structure: structure, collector: collector, mixture: mixture,
@@ -63,8 +65,7 @@ public enum PopulationFit {
         var random = SeededGenerator(seed: options.seed ^ 0xB007_57AB)
         let replicates = (0..<options.replicates).map { index in
             let weights = resample(users: collector.table.count, &random)
-            let refit = PersonaMixture.fit(collector.table, classes: mixture.personas.count, seed: options.seed &+ UInt64(index) &+ 1,
-                                           restarts: 2, userWeights: weights)
+            let refit = PersonaMixture.refine(mixture, on: collector.table, userWeights: weights)
             return FittedPopulationBuilder(structure: structure, collector: collector, mixture: refit.mixture,
                                            responsibilities: refit.responsibilities, app: app.name).build(
                 firstStarts: starts, personaChoice: "\(mixture.personas.count), as the fit (replicate \(index + 1) of \(options.replicates))",
@@ -87,33 +88,54 @@ public enum PopulationFit {
         assembler.finish()
     }
 
+    /// Users the persona count is chosen on (and the classes first fitted on): a larger log's
+    /// classes are then refined on every user, a few passes from that start.
+    static let sampleUsers = 20_000
+
     /// The mixture for the persona count asked for; `automatic` tries 1, 2, … and keeps the count
-    /// with the lowest BIC, stopping after two counts that did not lower it.
+    /// with the lowest BIC, stopping after two counts that did not lower it. On a log of more than
+    /// ``sampleUsers`` users the counts are tried on a sample of that many.
     static func choosePersonas(_ table: UserFeatureTable, options: Options)
         -> (PersonaMixture, [Float], String) {
+        var random = SeededGenerator(seed: options.seed ^ 0x5A3B_1E00)
+        let sampled = table.count > sampleUsers
+        let sample = sampled ? table.sample(sampleRows(users: table.count, &random)) : table
+        let on = sampled ? " on a sample of \(FittedPopulationWriter.grouped(sampleUsers)) users" : ""
+        var chosen: (mixture: PersonaMixture, responsibilities: [Float])
+        var reason: String
         switch options.personas {
         case .fixed(let count):
-            let fitted = PersonaMixture.fit(table, classes: count, seed: options.seed)
-            return (fitted.mixture, fitted.responsibilities, "\(count) as asked (--personas \(count))")
+            chosen = PersonaMixture.fit(sample, classes: count, seed: options.seed)
+            reason = "\(count) as asked (--personas \(count))"
         case .automatic:
-            var best = PersonaMixture.fit(table, classes: 1, seed: options.seed)
-            var bics = [best.mixture.bic(users: table.count)]
+            chosen = PersonaMixture.fit(sample, classes: 1, seed: options.seed)
+            var bics = [chosen.mixture.bic(users: sample.count)]
             var worse = 0
             for count in 2...mostPersonas where worse < 2 {
-                let fitted = PersonaMixture.fit(table, classes: count, seed: options.seed)
-                let bic = fitted.mixture.bic(users: table.count)
+                let fitted = PersonaMixture.fit(sample, classes: count, seed: options.seed)
+                let bic = fitted.mixture.bic(users: sample.count)
                 bics.append(bic)
-                if bic < best.mixture.bic(users: table.count) {
-                    best = fitted
+                if bic < chosen.mixture.bic(users: sample.count) {
+                    chosen = fitted
                     worse = 0
                 } else {
                     worse += 1
                 }
             }
             let tried = bics.enumerated().map { "\($0.offset + 1): \(Int($0.element.rounded()))" }.joined(separator: ", ")
-            return (best.mixture, best.responsibilities,
-                    "\(best.mixture.personas.count) by the lowest BIC (personas: BIC — \(tried))")
+            reason = "\(chosen.mixture.personas.count) by the lowest BIC\(on) (personas: BIC — \(tried))"
         }
+        if sampled { chosen = PersonaMixture.refine(chosen.mixture, on: table) }
+        return (chosen.mixture, chosen.responsibilities, reason)
+    }
+
+    /// `sampleUsers` distinct rows of `users`, in order (a partial Fisher–Yates shuffle).
+    static func sampleRows(users: Int, _ random: inout SeededGenerator) -> [Int] {
+        var rows = Array(0..<users)
+        for index in 0..<min(sampleUsers, users) {
+            rows.swapAt(index, index + Int(random.next() % UInt64(users - index)))
+        }
+        return rows.prefix(sampleUsers).sorted()
     }
 }
 

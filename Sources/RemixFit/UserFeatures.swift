@@ -35,16 +35,34 @@ struct FeatureLayout: Sendable {
     var width: Int { screenBase + 4 * screens + intents * screens }
 }
 
-/// Every user's feature vector, in one flat array (users in first-seen order).
+/// Every user's feature vector (users in first-seen order). A vector is mostly zeros — a user sees
+/// a few screens of the app — so it is dense only while the log is adding to it, in a bounded set
+/// of open rows, and packed as (column, value) pairs once other users have taken its place. A user
+/// who comes back later is unpacked again. Memory grows with the numbers users have, not with the
+/// layout's width or the log's events.
 struct UserFeatureTable {
     let layout: FeatureLayout
-    private(set) var values: [Float] = []
     private(set) var users: [String: Int32] = [:]
     /// Each user's latest session start (ms), for the gaps between visits.
     private var lastStart: [Int64] = []
+    /// Each user's packed pairs: where they start in `packedColumns`/`packedValues`, and how many.
+    private var packedStart: [UInt32] = []
+    private var packedCount: [UInt16] = []
+    private(set) var packedColumns: [UInt16] = []
+    private(set) var packedValues: [Float] = []
+    /// Pairs left behind by users who were unpacked again; compacted away by ``packAll()``.
+    private var abandonedPairs = 0
+    /// The open rows: dense vectors, which user each holds (-1: free), and each open user's slot.
+    private var open: [Float] = []
+    private var openUser: [Int32] = []
+    private var slotOfUser: [Int32: Int32] = [:]
+    /// The next slot to give up when every one is taken (oldest first).
+    private var nextEviction = 0
+    private let openCapacity: Int
 
-    init(layout: FeatureLayout) {
+    init(layout: FeatureLayout, openCapacity: Int = 4096) {
         self.layout = layout
+        self.openCapacity = max(openCapacity, 1)
     }
 
     var count: Int { lastStart.count }
@@ -55,28 +73,41 @@ struct UserFeatureTable {
         let row = lastStart.count
         users[user] = Int32(row)
         lastStart.append(.min)
-        values.append(contentsOf: repeatElement(0, count: layout.width))
+        packedStart.append(0)
+        packedCount.append(0)
         return row
     }
 
     subscript(row: Int, column: Int) -> Float {
-        get { values[row * layout.width + column] }
-        set { values[row * layout.width + column] = newValue }
+        get {
+            if let slot = slotOfUser[Int32(row)] { return open[Int(slot) * layout.width + column] }
+            let start = Int(packedStart[row])
+            for index in start..<(start + Int(packedCount[row])) where Int(packedColumns[index]) == column {
+                return packedValues[index]
+            }
+            return 0
+        }
+        set {
+            let slot = openSlot(row)
+            open[slot * layout.width + column] = newValue
+        }
     }
 
     /// Adds a sample to the (count, sum, sum of squares) triple at `column`.
     mutating func addSample(_ value: Double, row: Int, at column: Int) {
-        self[row, column] += 1
-        self[row, column + 1] += Float(value)
-        self[row, column + 2] += Float(value * value)
+        let base = openSlot(row) * layout.width + column
+        open[base] += 1
+        open[base + 1] += Float(value)
+        open[base + 2] += Float(value * value)
     }
 
     /// Adds a positive sample to the (count, sum, sum of squares, sum of logs, sum of squared logs) at `column`.
     mutating func addTimeSample(_ value: Double, row: Int, at column: Int) {
         addSample(value, row: row, at: column)
         let logarithm = log(value)
-        self[row, column + 3] += Float(logarithm)
-        self[row, column + 4] += Float(logarithm * logarithm)
+        let base = openSlot(row) * layout.width + column
+        open[base + 3] += Float(logarithm)
+        open[base + 4] += Float(logarithm * logarithm)
     }
 
     /// Counts a session of the user starting at `start` (ms), with the gap since their previous one.
@@ -86,11 +117,94 @@ struct UserFeatureTable {
         lastStart[row] = start
     }
 
-    /// The user's vector.
-    func vector(_ row: Int) -> ArraySlice<Float> {
-        values[(row * layout.width)..<((row + 1) * layout.width)]
+    /// Packs every open row (and drops pairs left behind): the form the mixture reads.
+    mutating func packAll() {
+        for slot in openUser.indices where openUser[slot] >= 0 { pack(slot: slot) }
+        slotOfUser.removeAll()
+        open = []
+        openUser = []
+        nextEviction = 0
+        guard abandonedPairs > 0 else { return }
+        var columns: [UInt16] = [], values: [Float] = []
+        columns.reserveCapacity(packedColumns.count - abandonedPairs)
+        values.reserveCapacity(packedColumns.count - abandonedPairs)
+        for row in 0..<count {
+            let start = Int(packedStart[row])
+            packedStart[row] = UInt32(columns.count)
+            columns.append(contentsOf: packedColumns[start..<(start + Int(packedCount[row]))])
+            values.append(contentsOf: packedValues[start..<(start + Int(packedCount[row]))])
+        }
+        (packedColumns, packedValues, abandonedPairs) = (columns, values, 0)
     }
 
-    /// Bytes held per user (the vector, the id's table entry, the last start).
-    var bytesPerUser: Int { layout.width * 4 + 8 + 24 }
+    /// Where the user's pairs are in `packedColumns` and `packedValues` (after ``packAll()``).
+    func pairs(_ row: Int) -> Range<Int> {
+        let start = Int(packedStart[row])
+        return start..<(start + Int(packedCount[row]))
+    }
+
+    /// The users at `rows` alone, packed (after ``packAll()``): a sample to choose personas on.
+    func sample(_ rows: [Int]) -> UserFeatureTable {
+        var table = UserFeatureTable(layout: layout)
+        for row in rows {
+            let range = pairs(row)
+            table.lastStart.append(.min)
+            table.packedStart.append(UInt32(table.packedColumns.count))
+            table.packedCount.append(packedCount[row])
+            table.packedColumns.append(contentsOf: packedColumns[range])
+            table.packedValues.append(contentsOf: packedValues[range])
+        }
+        return table
+    }
+
+    /// Bytes held per user once packed: the pairs, where they are, the id's table entry, the last start.
+    var bytesPerUser: Int {
+        let pairs = Double(packedColumns.count) / Double(max(count, 1))
+        return Int((pairs * 6).rounded(.up)) + 4 + 2 + 8 + 24
+    }
+
+    /// The open slot holding `row`'s dense vector, opening one (and packing its oldest holder when
+    /// all are taken) if the row is packed.
+    private mutating func openSlot(_ row: Int) -> Int {
+        if let slot = slotOfUser[Int32(row)] { return Int(slot) }
+        let width = layout.width
+        let slot: Int
+        if openUser.count < openCapacity {
+            slot = openUser.count
+            openUser.append(-1)
+            open.append(contentsOf: repeatElement(0, count: width))
+        } else {
+            slot = nextEviction
+            nextEviction = (nextEviction + 1) % openCapacity
+            pack(slot: slot)
+        }
+        let base = slot * width
+        let start = Int(packedStart[row])
+        for index in start..<(start + Int(packedCount[row])) {
+            open[base + Int(packedColumns[index])] = packedValues[index]
+        }
+        abandonedPairs += Int(packedCount[row])
+        packedCount[row] = 0
+        openUser[slot] = Int32(row)
+        slotOfUser[Int32(row)] = Int32(slot)
+        return slot
+    }
+
+    /// Appends the slot's non-zero numbers as its user's pairs and frees the slot.
+    private mutating func pack(slot: Int) {
+        let row = Int(openUser[slot])
+        guard row >= 0 else { return }
+        let base = slot * layout.width
+        packedStart[row] = UInt32(packedColumns.count)
+        var pairs = 0
+        for column in 0..<layout.width where open[base + column] != 0 {
+            packedColumns.append(UInt16(column))
+            packedValues.append(open[base + column])
+            open[base + column] = 0
+            pairs += 1
+        }
+        packedCount[row] = UInt16(pairs)
+        slotOfUser[Int32(row)] = nil
+        openUser[slot] = -1
+    }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Calculator
 import Testing
 
@@ -113,5 +114,32 @@ import Testing
 
     @Test func notPrimeText() {
         #expect(PrimeFormatter.prepare(number: 8, isPrime: false).text == "8 is not prime\n😔")
+    }
+}
+
+/// Sums in words say what ICU's English spell-out says, for every sum a person could reach.
+@Suite struct SpelledOutSumTests {
+    static func icu(_ n: Int) -> String {
+        let formatter = NumberFormatter()
+        formatter.numberStyle = .spellOut
+        formatter.locale = Locale(identifier: "en_US")
+        return formatter.string(from: NSNumber(value: n)) ?? ""
+    }
+
+    @Test func wordsAreICUsEnglishSpellOut() {
+        // SplitMix64 steps: the same spread of magnitudes on every run.
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> Int {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return Int(bitPattern: UInt(z ^ (z >> 31)))
+        }
+        var samples = Array(-1_200...2_100) + [Int.max, Int.min, Int.min + 1, 1_000_000, 1_000_001, 2_000_000_000, -1_000]
+        samples += (0..<2_000).map { _ in next() }
+        samples += (0..<2_000).map { _ in next() % 10_000_000 }
+        let differing = samples.filter { SumFormatter.spellOut($0) != Self.icu($0) }
+        #expect(differing.isEmpty, "\(differing.prefix(5).map { "\($0): \(SumFormatter.spellOut($0)) vs \(Self.icu($0))" })")
     }
 }

@@ -47,6 +47,36 @@ import Testing
                           FidelityReportText.table(unseen))
     }
 
+    /// The other seed apps, with their shipped populations as the truths: fitted on 30 000 users of
+    /// their experiment, the fit reproduces a held-out log within the same tolerances.
+    @Test(arguments: [("calculator", "entry", ["TwoFieldEntry", "ExpressionEntry"], "sum_analysed"),
+                      ("groupbrowser", "navigation", ["TreeGroupFinder", "SearchGroupFinder"], "group_viewed")])
+    func anotherAppsPopulationIsReproducedOnHeldOutLogs(app: String, slot: String, features: [String], primary: String) throws {
+        let folder = try TemporaryFolder()
+        let experiments = try Fixture.experiment(app: app, slot: slot, features: features, primary: primary, in: folder)
+        let truth = try Fixture.population(try String(contentsOfFile: Repository.experiments + "/\(app).population.yaml", encoding: .utf8))
+        try Fixture.simulate(truth, users: Self.users, seed: 11, experiments: experiments, to: folder.path("fit.jsonl"))
+        let fitted = try Fixture.fit([folder.path("fit.jsonl")], app: app)
+        try Fixture.simulate(truth, users: Self.comparedUsers, seed: 12, experiments: experiments, to: folder.path("real.jsonl"))
+        try Fixture.simulate(fitted.population, users: Self.comparedUsers, seed: 13, experiments: experiments,
+                             to: folder.path("simulated.jsonl"))
+        let heldOut = try Fixture.compare(real: folder.path("real.jsonl"), simulated: folder.path("simulated.jsonl"),
+                                          experiments: experiments)
+        let table = FidelityReportText.table(heldOut)
+        for feature in features {
+            let scope = "\(app)-test: \(feature)"
+            Self.expectWithin(heldOut, scope: scope, measure: "\(primary) (rate)", points: 0.015, table)
+            Self.expectWithin(heldOut, scope: scope, measure: "share of users exposed", points: 0.02, table)
+            for row in heldOut.rows where row.scope == scope && row.measure.hasPrefix("funnel: ") {
+                #expect(abs(row.difference) <= 0.03, "\(app): \(scope) \(row.measure)\n\(table)")
+            }
+        }
+        let length = try #require(heldOut.rows.first { $0.scope == "all users" && $0.measure.hasPrefix("session length") })
+        #expect(length.difference <= 0.05, "\(app): session length KS \(length.difference)\n\(table)")
+        let sessions = try #require(heldOut.rows.first { $0.scope == "all users" && $0.measure == "sessions per user" })
+        #expect(abs(sessions.difference) <= 0.05 * sessions.real, "\(app): sessions per user\n\(table)")
+    }
+
     static func expectWithin(_ report: FidelityReport, scope: String, measure: String, points: Double, _ table: String,
                              sourceLocation: SourceLocation = #_sourceLocation) {
         guard let row = report.rows.first(where: { $0.scope == scope && $0.measure == measure }) else {

@@ -83,10 +83,12 @@ let package = Package(
             name: "remix-bench",
             dependencies: [
                 "RemixExperiments", "RemixEventLog", remixKit, remixSystem, .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // The fit's proof on generated truths (fit-truths).
+                "RemixFit", "RemixSimulation", "RemixAnalysis", "RemixHost", "RemixTestSupport",
             ],
             path: "Sources/RemixBench"),
         // Runs the built `remix` for the tests that use it as a user would.
-        .target(name: "RemixTestSupport", dependencies: [remixKitTesting, remixSystem], path: "Tests/RemixTestSupport"),
+        .target(name: "RemixTestSupport", dependencies: [remixKit, remixKitTesting, remixSystem], path: "Tests/RemixTestSupport"),
         .testTarget(name: "RemixKitTests", dependencies: [remixKit, remixKitTesting]),
         .testTarget(name: "ClassifiedsTests", dependencies: [remixKit, remixYAML, features]),
         .testTarget(name: "MarketplaceTests", dependencies: [remixKit, remixKitTesting, features, "RemixHost"]),

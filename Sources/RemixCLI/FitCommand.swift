@@ -67,6 +67,7 @@ struct FitCommand: ParsableCommand {
             }
         }
         for note in population.unknowns { printError("note: \(note)") }
-        print("fitted \(population.personas.count) personas from \(population.users) users, \(population.sessions) sessions; wrote \(output)")
+        print("fitted \(population.personas.count) personas from \(population.users) users, \(population.sessions) sessions "
+              + "(\(population.bytesPerUser) bytes a user); wrote \(output)")
     }
 }

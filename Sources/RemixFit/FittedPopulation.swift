@@ -90,4 +90,6 @@ public struct FittedPopulation: Sendable {
     public var unknowns: [String]
     /// Where the population came from (the logs' names).
     public var sources: [String]
+    /// The bytes the fit held for each user's numbers (the persona mixture's input).
+    public var bytesPerUser = 0
 }

@@ -28,7 +28,8 @@ struct FittedPopulationBuilder {
             },
             services: collector.services.fitted().services, intents: intents, personas: personas,
             shownScreens: structure.shownScreens, users: collector.table.count,
-            sessions: structure.sessions, personaChoice: personaChoice, unknowns: unknowns(), sources: sources)
+            sessions: structure.sessions, personaChoice: personaChoice, unknowns: unknowns(), sources: sources,
+            bytesPerUser: collector.table.bytesPerUser)
     }
 
     /// The chance of surviving the steps counted on each screen, with each screen's chance to give

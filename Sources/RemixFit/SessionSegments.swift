@@ -57,9 +57,45 @@ extension SessionSegments {
     /// The front screen a navigation state shows (with its context): the top modal layer, its first
     /// pane, the top of that pane's stack.
     static func front(ofStack stack: String) -> String {
-        let layer = stack.components(separatedBy: " ^ ").last ?? stack
-        let pane = layer.components(separatedBy: " | ").first ?? layer
-        return (pane.components(separatedBy: " > ").last ?? pane).trimmingCharacters(in: .whitespaces)
+        var stack = stack
+        let front = stack.withUTF8 { bytes -> String in
+            let pane = frontPane(bytes)
+            let start = lastSeparator(bytes, " > ", in: pane).map { $0 + 3 } ?? pane.lowerBound
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<pane.upperBound]), as: UTF8.self)
+        }
+        guard let first = front.unicodeScalars.first, let last = front.unicodeScalars.last,
+              CharacterSet.whitespaces.contains(first) || CharacterSet.whitespaces.contains(last) else { return front }
+        return front.trimmingCharacters(in: .whitespaces)
+    }
+
+    /// The bytes of the front pane: after the last ` ^ ` (the top modal layer), before the first
+    /// ` | ` (a split view's primary pane).
+    private static func frontPane(_ bytes: UnsafeBufferPointer<UInt8>) -> Range<Int> {
+        let start = lastSeparator(bytes, " ^ ", in: 0..<bytes.count).map { $0 + 3 } ?? 0
+        let end = firstSeparator(bytes, " | ", in: start..<bytes.count) ?? bytes.count
+        return start..<end
+    }
+
+    /// Where the three-byte `separator` last starts within `range`.
+    private static func lastSeparator(_ bytes: UnsafeBufferPointer<UInt8>, _ separator: StaticString, in range: Range<Int>) -> Int? {
+        let mark = separator.utf8Start
+        var index = range.upperBound - 3
+        while index >= range.lowerBound {
+            if bytes[index] == mark[0], bytes[index + 1] == mark[1], bytes[index + 2] == mark[2] { return index }
+            index -= 1
+        }
+        return nil
+    }
+
+    /// Where the three-byte `separator` first starts within `range`.
+    private static func firstSeparator(_ bytes: UnsafeBufferPointer<UInt8>, _ separator: StaticString, in range: Range<Int>) -> Int? {
+        let mark = separator.utf8Start
+        var index = range.lowerBound
+        while index + 3 <= range.upperBound {
+            if bytes[index] == mark[0], bytes[index + 1] == mark[1], bytes[index + 2] == mark[2] { return index }
+            index += 1
+        }
+        return nil
     }
 
     /// A screen's name without its context: `groups(Bicycles)` → `groups`.
@@ -69,11 +105,21 @@ extension SessionSegments {
 
     /// The contexts along the front pane of a stack, e.g. `[Bicycles, Off road bikes]`.
     static func contexts(ofStack stack: String) -> [String] {
-        let layer = stack.components(separatedBy: " ^ ").last ?? stack
-        let pane = layer.components(separatedBy: " | ").first ?? layer
-        return pane.components(separatedBy: " > ").compactMap { part in
-            guard let open = part.firstIndex(of: "("), part.hasSuffix(")") else { return nil }
-            return String(part[part.index(after: open)..<part.index(before: part.endIndex)])
+        var stack = stack
+        return stack.withUTF8 { bytes in
+            let pane = frontPane(bytes)
+            var contexts: [String] = []
+            var start = pane.lowerBound
+            while start <= pane.upperBound {
+                let end = firstSeparator(bytes, " > ", in: start..<pane.upperBound) ?? pane.upperBound
+                // `name(context)`: the text between the first '(' and the closing ')'.
+                if end > start, bytes[end - 1] == UInt8(ascii: ")"),
+                   let open = (start..<(end - 1)).first(where: { bytes[$0] == UInt8(ascii: "(") }) {
+                    contexts.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[(open + 1)..<(end - 1)]), as: UTF8.self))
+                }
+                start = end + 3
+            }
+            return contexts
         }
     }
 }

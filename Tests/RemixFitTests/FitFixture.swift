@@ -13,30 +13,11 @@ import Testing
 enum Fixture {
     static var root: URL { Repository.root }
 
-    /// The insertion flows by variation key.
-    static let flows = ["manual": "ManualGroupInsertion", "auto": "AutoGroupInsertion", "alternating": "AlternatingInsertion"]
-
     /// A folder with one experiment on Marketplace's insertion slot between `variations` (equal weights).
     static func insertionExperiment(_ variations: [String], in folder: TemporaryFolder, name: String) throws -> String {
         let path = folder.path(name)
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        let weights = variations.map { _ in String(format: "%.4f", 1 / Double(variations.count)) }
-        let text = """
-            key: insertion-flow
-            app: marketplace
-            slot: insertion
-            status: running
-            hashVersion: 2
-            hashAttribute: id
-            variations:
-            \(variations.map { "  - {key: \($0), feature: \(flows[$0] ?? $0)}" }.joined(separator: "\n"))
-            weights: [\(weights.joined(separator: ", "))]
-            coverage: 1
-            metrics:
-              primary: advert_published
-
-            """
-        try text.write(toFile: path + "/insertion-flow.yaml", atomically: true, encoding: .utf8)
+        try TruthExperiment.insertionFlow(variations).write(toFile: path + "/insertion-flow.yaml", atomically: true, encoding: .utf8)
         return path
     }
 

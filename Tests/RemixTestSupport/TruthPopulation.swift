@@ -4,11 +4,13 @@ import RemixKit
 /// Random Marketplace populations to fit against — the truth a fit must recover: 2–4 personas with
 /// random intent mixes, chances to give up per screen, think and typing ranges, retries, returning
 /// users, and random service rates. The intents and their values are the shipped population's.
-struct TruthPopulation {
-    let seed: UInt64
-    let text: String
+/// Used by the fit's tests and by `remix-bench fit-truths`.
+public struct TruthPopulation: Sendable {
+    public let seed: UInt64
+    /// The population file's text.
+    public let text: String
 
-    init(seed: UInt64) {
+    public init(seed: UInt64) {
         self.seed = seed
         var random = SeededGenerator(seed: seed &* 0x2545_F491_4F6C_DD1D | 1)
         func uniform(_ low: Double, _ high: Double) -> Double { low + (high - low) * Double(random.next() >> 11) * 0x1.0p-53 }
@@ -46,9 +48,36 @@ struct TruthPopulation {
 
     /// The shipped population's intents: browse, filter, publish with its titles and paths.
     static let intents: [String] = {
-        let shipped = (try? String(contentsOf: Fixture.root.appendingPathComponent("experiments/population.yaml"), encoding: .utf8)) ?? ""
+        let shipped = (try? String(contentsOf: Repository.root.appendingPathComponent("experiments/population.yaml"), encoding: .utf8)) ?? ""
         let lines = shipped.components(separatedBy: "\n")
         guard let start = lines.firstIndex(of: "intents:"), let end = lines.firstIndex(of: "personas:") else { return [] }
         return Array(lines[start..<end]).filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("#") }
     }()
+}
+
+/// The experiment files the fit's proofs use.
+public enum TruthExperiment {
+    /// The insertion flows by variation key.
+    public static let flows = ["manual": "ManualGroupInsertion", "auto": "AutoGroupInsertion", "alternating": "AlternatingInsertion"]
+
+    /// One experiment on Marketplace's insertion slot between `variations` (keys of ``flows``),
+    /// equal weights, `advert_published` its primary metric.
+    public static func insertionFlow(_ variations: [String]) -> String {
+        let weights = variations.map { _ in String(format: "%.4f", 1 / Double(variations.count)) }
+        return """
+            key: insertion-flow
+            app: marketplace
+            slot: insertion
+            status: running
+            hashVersion: 2
+            hashAttribute: id
+            variations:
+            \(variations.map { "  - {key: \($0), feature: \(flows[$0] ?? $0)}" }.joined(separator: "\n"))
+            weights: [\(weights.joined(separator: ", "))]
+            coverage: 1
+            metrics:
+              primary: advert_published
+
+            """
+    }
 }

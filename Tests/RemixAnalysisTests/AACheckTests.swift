@@ -1,6 +1,7 @@
 import Foundation
 @testable import RemixAnalysis
 @testable import RemixChecks
+import RemixBuiltIns
 import RemixExperiments
 import RemixHost
 import RemixSimulation

@@ -1,4 +1,5 @@
 import Foundation
+import RemixBuiltIns
 import RemixEventLog
 import RemixExperiments
 import RemixHost

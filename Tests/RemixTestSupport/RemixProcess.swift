@@ -1,5 +1,6 @@
 import Foundation
 import RemixSystem
+import Testing
 
 /// What a child process printed and how it ended.
 public struct ProcessResult: Sendable {
@@ -93,8 +94,17 @@ public enum RemixProcess {
         return Bundle.main.bundleURL
     }
 
-    /// The `remix` executable beside the test bundle.
-    public static var remix: URL { buildFolder.appendingPathComponent("remix") }
+    /// The `remix` executable beside the test bundle. Every test that starts it gets it here, so
+    /// that with `REMIX_SPAWN_LOG=FILE` each such test is written to FILE, a line per start: how the
+    /// tests that spawn the binary are counted (docs/architecture.md#tests).
+    public static var remix: URL {
+        if let log = ProcessInfo.processInfo.environment["REMIX_SPAWN_LOG"], let test = Test.current,
+           let file = fopen(log, "a") {
+            fputs("\(test.id)\n", file)  // one append per line: tests that run at once do not mix lines
+            fclose(file)
+        }
+        return buildFolder.appendingPathComponent("remix")
+    }
 
     /// Runs `remix arguments` in `directory`; `environment` sets variables (nil removes one);
     /// `input` is written to standard input, which is empty when nil; `outputFile` (e.g.

@@ -4,7 +4,10 @@ import GroupBrowser
 import Marketplace
 import RemixKit
 
-/// The feature modules linked into the host.
+/// The feature modules built into `remix`: the assembly of the application, made at the top
+/// (beside RemixApp) so that the generic modules — the host, the simulation — link no feature.
+/// A target of its own, without the event store, so that the tests and fuzz checks that need
+/// the built-in registry do not link PostgresNIO.
 public enum BuiltInModules {
     /// Every built-in module, in load order (shared pieces first).
     public static func all() -> [any FeatureModule] {
@@ -17,4 +20,7 @@ public enum BuiltInModules {
         for module in all() { try registry.register(module) }
         return registry
     }
+
+    /// The app `remix` runs, fits and analyses when none is named: Marketplace.
+    public static let defaultApp = "marketplace"
 }

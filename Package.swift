@@ -98,6 +98,8 @@ let package = Package(
             path: "Sources/RemixBench"),
         // Runs the built `remix` for the tests that use it as a user would.
         .target(name: "RemixTestSupport", dependencies: [remixKitTesting, remixSystem], path: "Tests/RemixTestSupport"),
+        // Runs `remix` commands in the test process, for the tests of what a command does.
+        .target(name: "RemixCLITestSupport", dependencies: ["RemixCLI", "RemixTestSupport"], path: "Tests/RemixCLITestSupport"),
         .testTarget(name: "RemixKitTests", dependencies: [remixKit, remixKitTesting]),
         .testTarget(name: "ClassifiedsTests", dependencies: [remixKit, remixYAML, features]),
         .testTarget(name: "MarketplaceTests", dependencies: [remixKit, remixKitTesting, features, "RemixHost", "RemixBuiltIns"]),
@@ -114,8 +116,11 @@ let package = Package(
                            "RemixTestSupport", "RemixChecks", remixKit, remixSystem, features],
             exclude: ["Vectors"]),
         .testTarget(
-            name: "RemixHostTests", dependencies: ["RemixHost", "RemixBuiltIns", "RemixTerminal", "RemixCLI", "RemixTestSupport", remixKit, features]),
-        .testTarget(name: "RemixPluginTests", dependencies: ["RemixHost", "RemixBuiltIns", "RemixTestSupport", remixKit, remixKitTesting, remixSystem, features]),
+            name: "RemixHostTests",
+            dependencies: ["RemixHost", "RemixBuiltIns", "RemixTerminal", "RemixCLITestSupport", "RemixTestSupport", remixKit, features]),
+        .testTarget(
+            name: "RemixPluginTests",
+            dependencies: ["RemixHost", "RemixBuiltIns", "RemixCLITestSupport", "RemixTestSupport", remixKit, remixKitTesting, remixSystem, features]),
         .testTarget(
             name: "RemixInteropTests",
             dependencies: ["RemixInterop", "RemixExperiments", "RemixHost", "RemixBuiltIns", "RemixTestSupport", remixKit, remixYAML],
@@ -135,8 +140,8 @@ let package = Package(
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzChecks", "FuzzStoreChecks"]),
         .testTarget(
             name: "RemixSimulationTests",
-            dependencies: ["RemixSimulation", "RemixEventLog", "RemixExperiments", "RemixHost", "RemixBuiltIns", "RemixTestSupport",
-                           remixKit, remixYAML, features]),
+            dependencies: ["RemixSimulation", "RemixEventLog", "RemixExperiments", "RemixHost", "RemixBuiltIns", "RemixCLITestSupport",
+                           "RemixTestSupport", remixKit, remixYAML, features]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -4,9 +4,9 @@ import RemixApp
 import RemixKit
 import RemixSystem
 
-/// Where the commands read and write: standard input, output and error — or, for a test that runs
-/// a command in process (``RemixCommand/execute(_:)``), buffers of its own. Every command writes
-/// through ``Console/current``.
+/// Where the commands read and write — standard input, output and error — and the environment they
+/// read; or, for a test that runs a command in process (``RemixCommand/execute(_:)``), buffers and
+/// variables of its own. Every command writes through ``Console/current``.
 public struct Console: Sendable {
     /// Writes text to standard output as it is (the caller adds newlines).
     public var out: @Sendable (String) -> Void
@@ -17,15 +17,19 @@ public struct Console: Sendable {
     /// Whether standard output and standard error are terminals (a table is coloured, progress is
     /// one line rewritten in place).
     public var outIsTerminal: Bool, errIsTerminal: Bool
+    /// The environment variables the use cases read (``AppContext/environment``).
+    public var environment: [String: String]
 
-    /// A console of these streams.
+    /// A console of these streams and variables.
     public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
-                readLine: @escaping @Sendable () -> String? = { nil }, outIsTerminal: Bool = false, errIsTerminal: Bool = false) {
+                readLine: @escaping @Sendable () -> String? = { nil }, outIsTerminal: Bool = false, errIsTerminal: Bool = false,
+                environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.out = out
         self.err = err
         self.readLine = readLine
         self.outIsTerminal = outIsTerminal
         self.errIsTerminal = errIsTerminal
+        self.environment = environment
     }
 
     /// The process's standard streams. A failed write to standard output fails the command
@@ -77,7 +81,7 @@ func perform<T>(_ useCase: (AppContext) async throws -> T) async throws -> T {
     let console = Console.current
     let progress = ProgressPrinter(console: console)
     defer { progress.finish() }
-    let context = AppContext(notify: { notice in
+    let context = AppContext(environment: console.environment, notify: { notice in
         progress.finish()
         for line in notice.text.split(separator: "\n", omittingEmptySubsequences: false) {
             console.err(JSONText.visible(String(line)) + "\n")

@@ -9,6 +9,13 @@ public struct ProcessResult: Sendable {
     public let stderr: String
     /// Ended by a signal (`status` is then the signal's number).
     public var signalled = false
+
+    /// The result of a command that exited with `status` after writing `stdout` and `stderr`.
+    public init(status: Int32, stdout: String, stderr: String) {
+        self.status = status
+        self.stdout = stdout
+        self.stderr = stderr
+    }
 }
 
 /// A `remix` started in the background with its output going to files, for tests that race,

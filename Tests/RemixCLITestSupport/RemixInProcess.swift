@@ -1,0 +1,52 @@
+import Foundation
+import RemixCLI
+import RemixTestSupport
+import Synchronization
+
+/// Runs `remix` commands in this process as the binary runs them — parsing, validation, the use
+/// case, rendering and the one error printer (``RemixCommand/execute(_:)``) — with standard input,
+/// output and error as buffers and the environment given: how tests reach what a command does
+/// (argument-parser's `AssertExecuteCommand` does the same). Only what the binary alone shows — its
+/// exit by a signal, a write to a full disk, a memory limit, a pipe from a shell — needs
+/// ``RemixProcess``.
+///
+/// A process has one working folder and the tests run at once, so `arguments` name files by
+/// absolute paths (``TemporaryFolder/path(_:)``, ``Repository``).
+public enum RemixInProcess {
+    /// Runs `remix arguments`; `environment` changes variables (nil removes one); `input` is what
+    /// standard input reads, which is empty when nil.
+    public static func run(_ arguments: [String], environment: [String: String?] = [:], input: String? = nil) async -> ProcessResult {
+        let out = Buffer(), err = Buffer()
+        let lines = Lines(input ?? "")
+        var variables = ProcessInfo.processInfo.environment
+        for (name, value) in environment { variables[name] = value }
+        let console = Console(out: out.append, err: err.append, readLine: lines.next, environment: variables)
+        let status = await Console.$current.withValue(console) { await RemixCommand.execute(arguments) }
+        return ProcessResult(status: status, stdout: out.text, stderr: err.text)
+    }
+}
+
+/// Text written by a command, from whichever thread writes it.
+private final class Buffer: Sendable {
+    private let contents = Mutex("")
+
+    @Sendable func append(_ text: String) { contents.withLock { $0 += text } }
+
+    var text: String { contents.withLock { $0 } }
+}
+
+/// Standard input's lines, read one at a time as `readLine()` reads them: without their newline,
+/// nil at the end.
+private final class Lines: Sendable {
+    private let remaining: Mutex<[String]>
+
+    init(_ input: String) {
+        var lines = input.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if lines.last == "" { lines.removeLast() }
+        remaining = Mutex(lines)
+    }
+
+    @Sendable func next() -> String? {
+        remaining.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+    }
+}

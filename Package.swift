@@ -65,7 +65,7 @@ let package = Package(
         // Populations learned from event logs (`remix fit`).
         .target(
             name: "RemixFit",
-            dependencies: ["RemixSimulation", "RemixAnalysis", "RemixHost", "RemixExperiments", "RemixEventLog", remixKit, remixYAML],
+            dependencies: ["RemixSimulation", "RemixAnalysis", "RemixHost", "RemixExperiments", "RemixEventLog", remixKit, remixYAML, remixSystem],
             swiftSettings: hotPath),
         // The application's assembly: which feature modules are built in. Apart from RemixApp so that
         // tests and fuzz checks that need the built-in registry do not link the event store.
@@ -113,7 +113,7 @@ let package = Package(
         .testTarget(
             name: "RemixAnalysisTests",
             dependencies: ["RemixAnalysis", "RemixSimulation", "RemixEventLog", "RemixExperiments", "RemixHost", "RemixBuiltIns",
-                           "RemixTestSupport", "RemixChecks", remixKit, remixSystem, features],
+                           "RemixTestSupport", "RemixChecks", remixKit, remixYAML, remixSystem, features],
             exclude: ["Vectors"]),
         .testTarget(
             name: "RemixHostTests",
@@ -131,7 +131,10 @@ let package = Package(
             dependencies: ["RemixFit", "RemixSimulation", "RemixAnalysis", "RemixExperiments", "RemixEventLog", "RemixHost",
                            "RemixBuiltIns", "RemixTestSupport", remixKit]),
         .testTarget(name: "RemixEventLogTests", dependencies: ["RemixEventLog", "RemixTestSupport", remixKit]),
-        .testTarget(name: "RemixStoreTests", dependencies: ["RemixStore", "RemixTestSupport", remixSystem]),
+        .testTarget(
+            name: "RemixStoreTests",
+            dependencies: ["RemixStore", "RemixEventLog", "RemixTestSupport", remixKit, remixSystem,
+                           .product(name: "PostgresNIO", package: "postgres-nio")]),
         // What each fuzz target checks, as plain functions the corpus tests call too (Tests/Fuzz/README.md).
         .target(
             name: "FuzzChecks", dependencies: ["RemixAnalysis", "RemixExperiments", "RemixHost", "RemixBuiltIns", "RemixSimulation", remixKit],

@@ -109,11 +109,12 @@ let package = Package(
         .testTarget(name: "GroupBrowserTests", dependencies: [remixKit, features, "RemixHost", "RemixBuiltIns"]),
         .testTarget(name: "CalculatorTests", dependencies: [remixKit, features, "RemixHost", "RemixBuiltIns"]),
         .testTarget(
-            name: "RemixExperimentsTests", dependencies: ["RemixExperiments", "RemixHost", "RemixBuiltIns", "RemixTestSupport", remixKit, remixYAML]),
+            name: "RemixExperimentsTests",
+            dependencies: ["RemixExperiments", "RemixHost", "RemixBuiltIns", "RemixCLITestSupport", "RemixTestSupport", remixKit, remixYAML]),
         .testTarget(
             name: "RemixAnalysisTests",
             dependencies: ["RemixAnalysis", "RemixSimulation", "RemixEventLog", "RemixExperiments", "RemixHost", "RemixBuiltIns",
-                           "RemixTestSupport", "RemixChecks", remixKit, remixYAML, remixSystem, features],
+                           "RemixCLITestSupport", "RemixTestSupport", "RemixChecks", remixKit, remixYAML, remixSystem, features],
             exclude: ["Vectors"]),
         .testTarget(
             name: "RemixHostTests",

@@ -10,8 +10,10 @@ import Synchronization
 /// exit by a signal, a write to a full disk, a memory limit, a pipe from a shell — needs
 /// ``RemixProcess``.
 ///
-/// A process has one working folder and the tests run at once, so `arguments` name files by
-/// absolute paths (``TemporaryFolder/path(_:)``, ``Repository``).
+/// A process has one working folder and the tests run at once, so a relative path in `arguments`
+/// (or an option's default, such as `--experiments experiments`) is read from the test process's
+/// folder, the package root where `swift test` runs — as it was for a `remix` started without a
+/// folder; a test of files of its own names them by absolute paths (``TemporaryFolder/path(_:)``).
 public enum RemixInProcess {
     /// Runs `remix arguments`; `environment` changes variables (nil removes one); `input` is what
     /// standard input reads, which is empty when nil.

@@ -98,8 +98,13 @@ let package = Package(
             path: "Sources/RemixBench"),
         // Runs the built `remix` for the tests that use it as a user would.
         .target(name: "RemixTestSupport", dependencies: [remixKitTesting, remixSystem], path: "Tests/RemixTestSupport"),
-        // Runs `remix` commands in the test process, for the tests of what a command does.
-        .target(name: "RemixCLITestSupport", dependencies: ["RemixCLI", "RemixTestSupport"], path: "Tests/RemixCLITestSupport"),
+        // Runs `remix` commands in the test process, for the tests of what a command does. A sanitizer
+        // run (REMIX_TEST_ONLY, .ci/run) builds neither the CLI nor the event store: there it runs the
+        // built `remix` instead.
+        .target(
+            name: "RemixCLITestSupport",
+            dependencies: (Context.environment["REMIX_TEST_ONLY"] == nil ? ["RemixCLI"] : []) + ["RemixTestSupport"],
+            path: "Tests/RemixCLITestSupport"),
         .testTarget(name: "RemixKitTests", dependencies: [remixKit, remixKitTesting]),
         .testTarget(name: "ClassifiedsTests", dependencies: [remixKit, remixYAML, features]),
         .testTarget(name: "MarketplaceTests", dependencies: [remixKit, remixKitTesting, features, "RemixHost", "RemixBuiltIns"]),
@@ -124,14 +129,15 @@ let package = Package(
             dependencies: ["RemixHost", "RemixBuiltIns", "RemixCLITestSupport", "RemixTestSupport", remixKit, remixKitTesting, remixSystem, features]),
         .testTarget(
             name: "RemixInteropTests",
-            dependencies: ["RemixInterop", "RemixExperiments", "RemixHost", "RemixBuiltIns", "RemixTestSupport", remixKit, remixYAML],
+            dependencies: ["RemixInterop", "RemixExperiments", "RemixHost", "RemixBuiltIns", "RemixCLITestSupport", "RemixTestSupport", remixKit,
+                           remixYAML],
             exclude: ["Python"]),
         .testTarget(name: "RemixFilesTests", dependencies: ["RemixFiles", "RemixTestSupport", remixSystem]),
         .testTarget(
             name: "RemixFitTests",
             dependencies: ["RemixFit", "RemixSimulation", "RemixAnalysis", "RemixExperiments", "RemixEventLog", "RemixHost",
                            "RemixBuiltIns", "RemixTestSupport", remixKit]),
-        .testTarget(name: "RemixEventLogTests", dependencies: ["RemixEventLog", "RemixTestSupport", remixKit]),
+        .testTarget(name: "RemixEventLogTests", dependencies: ["RemixEventLog", "RemixCLITestSupport", "RemixTestSupport", remixKit]),
         .testTarget(
             name: "RemixStoreTests",
             dependencies: ["RemixStore", "RemixEventLog", "RemixTestSupport", remixKit, remixSystem,

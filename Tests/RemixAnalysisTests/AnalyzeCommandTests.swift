@@ -36,15 +36,16 @@ import Testing
     }
 
     /// "1 line", not "1 lines"; bad-line counts grouped like the line count.
-    @Test func theLogSummaryCountsInWords() throws {
+    @Test func theLogSummaryCountsInWords() async throws {
         let folder = try TemporaryFolder()
         try folder.write("one.jsonl", AnalysisFixture.exposure("u", "e", "control", id: 0, at: 1) + "\n")
-        let one = try Self.remix(["analyze", "one.jsonl"], in: folder)
+        try folder.write("experiments/none.txt", "")
+        let one = await Self.analyze(["one.jsonl"], of: folder)
         #expect(one.stdout.contains("log: 1 file, 1 line, 0 bad"), "\(one.stdout)")
         var lines = (0..<2400).map { AnalysisFixture.exposure("u\($0)", "e", "control", id: 0, at: 1) }
         lines += Array(repeating: "not json", count: 1100)
         try folder.write("many.jsonl", lines.joined(separator: "\n") + "\n")
-        let many = try Self.remix(["analyze", "many.jsonl"], in: folder)
+        let many = await Self.analyze(["many.jsonl"], of: folder)
         #expect(many.stdout.contains("log: 1 file, 3,500 lines, 1,100 bad"), "\(many.stdout)")
     }
 

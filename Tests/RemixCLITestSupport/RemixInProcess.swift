@@ -1,5 +1,7 @@
 import Foundation
+#if canImport(RemixCLI)
 import RemixCLI
+#endif
 import RemixTestSupport
 import Synchronization
 
@@ -18,6 +20,7 @@ public enum RemixInProcess {
     /// Runs `remix arguments`; `environment` changes variables (nil removes one); `input` is what
     /// standard input reads, which is empty when nil.
     public static func run(_ arguments: [String], environment: [String: String?] = [:], input: String? = nil) async -> ProcessResult {
+        #if canImport(RemixCLI)
         let out = Buffer(), err = Buffer()
         let lines = Lines(input ?? "")
         var variables = ProcessInfo.processInfo.environment
@@ -25,9 +28,18 @@ public enum RemixInProcess {
         let console = Console(out: out.append, err: err.append, readLine: lines.next, environment: variables)
         let status = await Console.$current.withValue(console) { await RemixCommand.execute(arguments) }
         return ProcessResult(status: status, stdout: out.text, stderr: err.text)
+        #else
+        // A build without the CLI (a sanitizer run, Package.swift): the built `remix` instead.
+        do {
+            return try RemixProcess.run(arguments, environment: environment, input: input)
+        } catch {
+            return ProcessResult(status: -1, stdout: "", stderr: "cannot start remix: \(error)")
+        }
+        #endif
     }
 }
 
+#if canImport(RemixCLI)
 /// Text written by a command, from whichever thread writes it.
 private final class Buffer: Sendable {
     private let contents = Mutex("")
@@ -52,3 +64,4 @@ private final class Lines: Sendable {
         remaining.withLock { $0.isEmpty ? nil : $0.removeFirst() }
     }
 }
+#endif

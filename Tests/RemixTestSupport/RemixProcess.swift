@@ -105,13 +105,18 @@ public enum RemixProcess {
     /// that with `REMIX_SPAWN_LOG=FILE` each such test is written to FILE, a line per start: how the
     /// tests that spawn the binary are counted (docs/architecture.md#tests).
     public static var remix: URL {
-        if let log = ProcessInfo.processInfo.environment["REMIX_SPAWN_LOG"], let test = Test.current,
-           let file = fopen(log, "a") {
-            fputs("\(test.id)\n", file)  // one append per line: tests that run at once do not mix lines
-            fclose(file)
+        if spawnLog >= 0, let test = Test.current {
+            let line = Array("\(test.id)\n".utf8)
+            _ = line.withUnsafeBytes { write(spawnLog, $0.baseAddress, $0.count) }  // one append a line: lines never mix
         }
         return buildFolder.appendingPathComponent("remix")
     }
+
+    /// `REMIX_SPAWN_LOG`, opened once for appending (a test run opening it per start ran out of
+    /// file descriptors and lost lines), or -1.
+    private static let spawnLog: Int32 = ProcessInfo.processInfo.environment["REMIX_SPAWN_LOG"].map {
+        open($0, O_WRONLY | O_APPEND | O_CREAT, 0o644)
+    } ?? -1
 
     /// Runs `remix arguments` in `directory`; `environment` sets variables (nil removes one);
     /// `input` is written to standard input, which is empty when nil; `outputFile` (e.g.

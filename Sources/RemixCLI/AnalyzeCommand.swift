@@ -75,9 +75,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
         return analysis
     }
 
-    func validate() throws {
-        if let problem = analysis.optionProblem() { throw ValidationError(problem) }
-    }
+    func validate() throws { try refuse(analysis.optionProblem()) }
 
     func run() async throws {
         // A failed write to standard output fails the command (StandardOutputCheck).

@@ -45,9 +45,7 @@ struct AACheckCommand: AsyncParsableCommand {
         return check
     }
 
-    func validate() throws {
-        if let problem = check.optionProblem() { throw ValidationError(problem) }
-    }
+    func validate() throws { try refuse(check.optionProblem()) }
 
     func run() async throws {
         let outcome = try await perform(check.run)

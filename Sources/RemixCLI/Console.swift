@@ -90,6 +90,12 @@ func perform<T>(_ useCase: (AppContext) async throws -> T) async throws -> T {
     return try await useCase(context)
 }
 
+/// Refuses the command's options, as ArgumentParser refuses a value that does not parse, when its
+/// use case found a `problem` in them (each use case's `optionProblem()`).
+func refuse(_ problem: String?) throws {
+    if let problem { throw ValidationError(problem) }
+}
+
 /// A command that only groups subcommands (`remix`, `remix log`, …): run without one, it is bad
 /// input like any other — its usage and the subcommands on standard error, exit 1 — where
 /// ArgumentParser would print the help and exit 0.

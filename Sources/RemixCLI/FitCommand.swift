@@ -44,9 +44,7 @@ struct FitCommand: AsyncParsableCommand {
         return fit
     }
 
-    func validate() throws {
-        if let problem = fit.optionProblem() { throw ValidationError(problem) }
-    }
+    func validate() throws { try refuse(fit.optionProblem()) }
 
     func run() async throws {
         let outcome = try await perform(fit.run)

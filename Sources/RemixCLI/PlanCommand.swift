@@ -54,9 +54,7 @@ struct PlanCommand: AsyncParsableCommand {
         return plan
     }
 
-    func validate() throws {
-        if let problem = plan.optionProblem() { throw ValidationError(problem) }
-    }
+    func validate() throws { try refuse(plan.optionProblem()) }
 
     func run() async throws {
         for line in try await perform(plan.run).lines { printOut(line) }

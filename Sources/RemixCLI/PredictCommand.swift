@@ -43,9 +43,7 @@ struct PredictCommand: AsyncParsableCommand {
         return prediction
     }
 
-    func validate() throws {
-        if let problem = prediction.optionProblem() { throw ValidationError(problem) }
-    }
+    func validate() throws { try refuse(prediction.optionProblem()) }
 
     func run() async throws {
         writeOut(PredictionText.table(try await perform(prediction.run)))

@@ -41,9 +41,7 @@ struct RoutesCommand: AsyncParsableCommand {
         return routes
     }
 
-    func validate() throws {
-        if let problem = routes.optionProblem() { throw ValidationError(problem) }
-    }
+    func validate() throws { try refuse(routes.optionProblem()) }
 
     func run() async throws {
         let listings = try await perform(routes.run)

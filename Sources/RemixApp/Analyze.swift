@@ -9,61 +9,61 @@ import RemixYAML
 
 /// `remix analyze`: per-variation results with statistics from event logs (files, standard input or
 /// one event store), as a report in one of five formats, shown or written to a file.
-public struct Analyze {
+package struct Analyze {
     /// A report's format.
-    public enum Format: String, CaseIterable, Sendable {
+    package enum Format: String, CaseIterable, Sendable {
         case table, json, csv, markdown, html
     }
 
     /// Event logs: files, globs, `-` for standard input, or one event store URL.
-    public var logs: [String]
+    package var logs: [String]
     /// The folder of experiment files, when one was named: a missing one is then an error, where
     /// the default `experiments` is only a warning.
-    public var experiments: String?
+    package var experiments: String?
     /// Only this experiment.
-    public var experiment: String?
+    package var experiment: String?
     /// Metrics to report by key or event name, instead of the experiment files'.
-    public var metrics: [String] = []
+    package var metrics: [String] = []
     /// The metric definitions file (nil: the experiments folder's metrics.yaml, if there).
-    public var metricsFile: String?
+    package var metricsFile: String?
     /// The report's format.
-    public var format = Format.table
+    package var format = Format.table
     /// Write the report into this file instead of returning its text.
-    public var output: String?
+    package var output: String?
     /// Significance level.
-    public var alpha = 0.05
+    package var alpha = 0.05
     /// Multiple-testing correction across variations × metrics.
-    public var correction = Correction.holm
+    package var correction = Correction.holm
     /// The tests' settings besides α (nil: GrowthBook's defaults).
-    public var settings: TestSettings?
+    package var settings: TestSettings?
     /// Break every result down by this session attribute.
-    public var dimension: String?
+    package var dimension: String?
     /// Also give cumulative results at every whole hour or day.
-    public var by: TimeBucket?
+    package var by: TimeBucket?
     /// Fail on any line that does not parse.
-    public var strict = false
+    package var strict = false
     /// Reading threads (nil: one per core).
-    public var jobs: Int?
+    package var jobs: Int?
     /// Also write the report as an HTML page to this file.
-    public var html: String?
+    package var html: String?
     /// Colour the table (the CLI does when it shows it on a terminal).
-    public var colour = false
+    package var colour = false
 
     /// The analysis of `logs` with the default options.
-    public init(logs: [String]) {
+    package init(logs: [String]) {
         self.logs = logs
     }
 
     /// What the analysis found.
-    public struct Outcome {
+    package struct Outcome {
         /// The report.
-        public var report: AnalysisReport
+        package var report: AnalysisReport
         /// The report in the format asked for, unless it was written to `output`.
-        public var text: String?
+        package var text: String?
     }
 
     /// Why the options cannot be analysed with, or nil.
-    public func optionProblem() -> String? {
+    package func optionProblem() -> String? {
         guard alpha > 0, alpha < 1 else { return "--alpha must be between 0 and 1 (got \(alpha))" }
         if let jobs, jobs <= 0 { return "--jobs must be at least 1 (got \(jobs))" }
         if let dimension, dimension.isEmpty || !dimension.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) {
@@ -77,7 +77,7 @@ public struct Analyze {
     }
 
     /// Analyses the logs.
-    public func run(_ context: AppContext) async throws -> Outcome {
+    package func run(_ context: AppContext) async throws -> Outcome {
         try await run(context, metricEvents: nil)
     }
 

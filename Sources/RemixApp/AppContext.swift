@@ -2,7 +2,7 @@ import Foundation
 
 /// What a use case tells its user besides its result, as it works. The CLI prints each on
 /// standard error (``Notice/text``); tests keep them and read them.
-public enum Notice: Equatable, Sendable {
+package enum Notice: Equatable, Sendable {
     /// A warning: `remix: warning: …`.
     case warning(String)
     /// A note: `remix: note: …`.
@@ -13,7 +13,7 @@ public enum Notice: Equatable, Sendable {
     case line(String)
 
     /// The line as the user reads it.
-    public var text: String {
+    package var text: String {
         switch self {
         case .warning(let text): "remix: warning: \(text)"
         case .note(let text): "remix: note: \(text)"
@@ -24,9 +24,9 @@ public enum Notice: Equatable, Sendable {
 }
 
 /// How far a long use case has come: `done` of `total` items of `unit`.
-public struct WorkProgress: Equatable, Sendable {
+package struct WorkProgress: Equatable, Sendable {
     /// What is counted.
-    public enum Unit: Equatable, Sendable {
+    package enum Unit: Equatable, Sendable {
         /// Simulated users (`simulate`).
         case users
         /// Whole simulated runs, called `label` (`check aa`: "A/A run"; `plan --simulate`: "run").
@@ -38,14 +38,14 @@ public struct WorkProgress: Equatable, Sendable {
     }
 
     /// What is counted.
-    public var unit: Unit
+    package var unit: Unit
     /// Items done.
-    public var done: Int
+    package var done: Int
     /// Items in all.
-    public var total: Int
+    package var total: Int
 
     /// `done` of `total` items of `unit`.
-    public init(_ unit: Unit, done: Int, total: Int) {
+    package init(_ unit: Unit, done: Int, total: Int) {
         self.unit = unit
         self.done = done
         self.total = total
@@ -55,19 +55,19 @@ public struct WorkProgress: Equatable, Sendable {
 /// What every use case is given besides its options: where its notices and its progress go, the
 /// environment it reads (`REMIX_PLUGIN_PATH`, `REMIX_PLUGIN_TIMING`) and the machine's cores.
 /// The CLI passes the process's; a test passes its own, so that it reads what a user would see.
-public struct AppContext {
+package struct AppContext {
     /// Receives each notice, in order.
-    public var notify: (Notice) -> Void
+    package var notify: (Notice) -> Void
     /// Receives progress; ``WorkProgress/done`` equals ``WorkProgress/total`` once the work is done. It may
     /// be called on a thread of the work's own.
-    public var progress: @Sendable (WorkProgress) -> Void
+    package var progress: @Sendable (WorkProgress) -> Void
     /// The environment variables the use cases read.
-    public var environment: [String: String]
+    package var environment: [String: String]
     /// The cores worker threads are capped at.
-    public var cores: Int
+    package var cores: Int
 
     /// A context that sends notices to `notify` and progress to `progress`.
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment,
+    package init(environment: [String: String] = ProcessInfo.processInfo.environment,
                 cores: Int = ProcessInfo.processInfo.activeProcessorCount,
                 notify: @escaping (Notice) -> Void, progress: @escaping @Sendable (WorkProgress) -> Void = { _ in }) {
         self.notify = notify
@@ -90,18 +90,18 @@ public struct AppContext {
 }
 
 /// Keeps what a use case said, for tests and for callers that show it later.
-public final class NoticeLog {
+package final class NoticeLog {
     /// Every notice, in order.
-    public private(set) var notices: [Notice] = []
+    package private(set) var notices: [Notice] = []
 
     /// An empty log.
-    public init() {}
+    package init() {}
 
     /// A context whose notices go into this log (and its progress nowhere).
-    public func context(environment: [String: String] = ProcessInfo.processInfo.environment, cores: Int = 2) -> AppContext {
+    package func context(environment: [String: String] = ProcessInfo.processInfo.environment, cores: Int = 2) -> AppContext {
         AppContext(environment: environment, cores: cores) { [self] in notices.append($0) }
     }
 
     /// The notices as the CLI prints them, a line each.
-    public var text: String { notices.map(\.text).joined(separator: "\n") }
+    package var text: String { notices.map(\.text).joined(separator: "\n") }
 }

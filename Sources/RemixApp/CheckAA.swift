@@ -6,42 +6,42 @@ import RemixKit
 
 /// `remix check aa`: many A/A runs of an experiment (the control's feature in every variation),
 /// checking that the analysis finds differences no more often than α says it should.
-public struct CheckAA {
+package struct CheckAA {
     /// The experiment (nil: the first, by key, of the population's app).
-    public var experiment: String?
+    package var experiment: String?
     /// The metric tested (nil: the experiment's primary, else its app's default metric).
-    public var metric: String?
+    package var metric: String?
     /// A/A runs, and users per run.
-    public var runs = 200, users = 2000
+    package var runs = 200, users = 2000
     /// The first run's seed; run i uses seed + i.
-    public var seed: UInt64 = 1
+    package var seed: UInt64 = 1
     /// Significance level.
-    public var alpha = 0.05
+    package var alpha = 0.05
     /// Test with sequential testing.
-    public var sequential = false
+    package var sequential = false
     /// Look at each run this many times.
-    public var looks = 1
+    package var looks = 1
     /// The folder of experiment files, and the population file (nil: the folder's population.yaml).
-    public var experiments = "experiments"
-    public var population: String?
+    package var experiments = "experiments"
+    package var population: String?
     /// Threads for each run's simulation and analysis (nil: one per core).
-    public var jobs: Int?
+    package var jobs: Int?
 
     /// A check with the defaults.
-    public init() {}
+    package init() {}
 
     /// What the check found.
-    public struct Outcome {
+    package struct Outcome {
         /// The experiment checked.
-        public var experiment: String
+        package var experiment: String
         /// The check's figures, gates and verdict.
-        public var result: AACheck.Result
+        package var result: AACheck.Result
         /// Seconds it took.
-        public var seconds: Double
+        package var seconds: Double
     }
 
     /// Why the options cannot be checked with, or nil.
-    public func optionProblem() -> String? {
+    package func optionProblem() -> String? {
         guard runs >= 10 else { return "--runs must be at least 10 (got \(runs))" }
         guard users >= 20 else { return "--users must be at least 20 (got \(users))" }
         guard alpha > 0, alpha < 1 else { return "--alpha must be between 0 and 1 (got \(alpha))" }
@@ -51,7 +51,7 @@ public struct CheckAA {
     }
 
     /// Runs the check. A check that does not pass is an outcome, not an error: its figures say why.
-    public func run(_ context: AppContext) async throws -> Outcome {
+    package func run(_ context: AppContext) async throws -> Outcome {
         if let problem = optionProblem() { throw AppError(problem) }
         let inputs = try SimulationInputs(population: population, experimentsFolder: experiments, metric: metric, context)
         let key = experiment ?? inputs.experiments.definitions.first { $0.app == inputs.population.app }?.key ?? ""

@@ -3,37 +3,37 @@ import RemixKit
 import RemixStore
 
 /// `remix log copy SRC DST`: a JSON Lines file into an event store, or a store's events into a file.
-public struct CopyLog {
+package struct CopyLog {
     /// The log to read: a JSON Lines file or an event store's URL.
-    public var source: String
+    package var source: String
     /// Where to write: an event store's URL or a JSON Lines file.
-    public var destination: String
+    package var destination: String
     /// Out of a store: only this run.
-    public var run: String?
+    package var run: String?
     /// Into a store: store the file even if the store holds it already.
-    public var again = false
+    package var again = false
 
     /// A copy of `source` to `destination`.
-    public init(source: String, destination: String) {
+    package init(source: String, destination: String) {
         self.source = source
         self.destination = destination
     }
 
     /// What was copied.
-    public struct Outcome {
+    package struct Outcome {
         /// The copy's figures (events, blocks, the run it became).
-        public var copy: LogCopy.Outcome
+        package var copy: LogCopy.Outcome
         /// Whether it went out of a store into a file.
-        public var fromStore: Bool
+        package var fromStore: Bool
         /// The store's URL without its password.
-        public var store: String
+        package var store: String
         /// Why the copy fails though complete: lines of the file that are not events were skipped.
-        public var failure: AppError?
+        package var failure: AppError?
     }
 
     /// Copies the log. Lines of a file that are not events are skipped and listed in the outcome's
     /// ``Outcome/failure``.
-    public func run(_ context: AppContext) async throws -> Outcome {
+    package func run(_ context: AppContext) async throws -> Outcome {
         let fromStore = StoreURL.isStoreURL(source), toStore = StoreURL.isStoreURL(destination)
         guard fromStore != toStore else {
             throw AppError(fromStore ? "both are event stores: copy one into a file, then the file into the other"

@@ -10,18 +10,18 @@ import RemixYAML
 
 /// `remix validate`: experiment files checked against each other and the registered features,
 /// with their folders' metrics and population files.
-public struct Validate {
+package struct Validate {
     /// Experiment files or folders (empty: `experiments`).
-    public var paths: [String] = []
+    package var paths: [String] = []
     /// Plugins to load besides the built-in modules.
-    public var plugins: [String] = []
+    package var plugins: [String] = []
 
     /// A validation of `experiments/`.
-    public init() {}
+    package init() {}
 
     /// Every problem found; a file that cannot be read at all is reported alone (what follows from
     /// it is a cascade).
-    public func run(_ context: AppContext) async throws -> ExperimentValidation {
+    package func run(_ context: AppContext) async throws -> ExperimentValidation {
         let registry = try Modules.load(plugins: plugins, context)
         let folders = paths.isEmpty ? ["experiments"] : paths
         let validation = ExperimentValidation.run(paths: folders, registry: registry)
@@ -67,31 +67,31 @@ public struct Validate {
 }
 
 /// `remix assign`: the variation an experiment gives a session, and why.
-public struct Assign {
+package struct Assign {
     /// An experiment file, or the key of an experiment in `experiments`.
-    public var experiment: String
+    package var experiment: String
     /// The folder of experiment files (and saved groups).
-    public var experiments = "experiments"
+    package var experiments = "experiments"
     /// The session's attributes and time.
-    public var session = SessionAttributes()
+    package var session = SessionAttributes()
     /// Plugins to load besides the built-in modules.
-    public var plugins: [String] = []
+    package var plugins: [String] = []
     /// Force the session into this variation (key or index).
-    public var force: String?
+    package var force: String?
 
     /// The assignment of `experiment`.
-    public init(experiment: String) {
+    package init(experiment: String) {
         self.experiment = experiment
     }
 
     /// The decision and the file of the experiment it is of.
-    public struct Outcome {
-        public var decision: ExperimentDecision
-        public var file: String
+    package struct Outcome {
+        package var decision: ExperimentDecision
+        package var file: String
     }
 
     /// Evaluates the experiment for the session.
-    public func run(_ context: AppContext) async throws -> Outcome {
+    package func run(_ context: AppContext) async throws -> Outcome {
         let registry = try Modules.load(plugins: plugins, context)
         let isFile = experiment.hasSuffix(".yaml") || experiment.hasSuffix(".yml") || experiment.contains("/")
         let set = try Definitions.experiments(paths: [isFile ? experiment : experiments], registry: registry)
@@ -116,24 +116,24 @@ public struct Assign {
 }
 
 /// `remix export growthbook`: the experiments as the SDK payload GrowthBook's SDKs load.
-public struct ExportGrowthBook {
+package struct ExportGrowthBook {
     /// The experiments folder (or files).
-    public var folder = "experiments"
+    package var folder = "experiments"
     /// Only this app's slots.
-    public var app: String?
+    package var app: String?
     /// Write the payload to this file instead of returning it.
-    public var output: String?
+    package var output: String?
     /// The time the payload is built for (nil: now).
-    public var at: String?
+    package var at: String?
     /// Plugins to load besides the built-in modules.
-    public var plugins: [String] = []
+    package var plugins: [String] = []
 
     /// An export of `experiments/`.
-    public init() {}
+    package init() {}
 
     /// Builds the payload; each mapping is a note. Returns the payload's JSON unless it was written
     /// to `output` (beside it first, then renamed over it: an interrupted export leaves it as it was).
-    public func run(_ context: AppContext) async throws -> String? {
+    package func run(_ context: AppContext) async throws -> String? {
         let date = try SessionAttributes.date(at, option: "--at")
         try Outputs.refuseOverInputs(inputs: [.init("a file of the experiments folder", folder)] + Modules.inputs(plugins, context),
                                      outputs: output.map { [.init("--output", $0)] } ?? [])
@@ -160,18 +160,18 @@ public struct ExportGrowthBook {
 }
 
 /// `remix import growthbook`: a GrowthBook SDK payload's experiment rules as experiment files.
-public struct ImportGrowthBook {
+package struct ImportGrowthBook {
     /// The payload file, the app and slot the experiments fill, and the payload feature to read.
-    public var payload: String, app: String, slot: String, feature: String?
+    package var payload: String, app: String, slot: String, feature: String?
     /// The experiments folder to write to.
-    public var out = "experiments"
+    package var out = "experiments"
     /// Replace experiment files that already exist; leave out rules files cannot express.
-    public var overwrite = false, skipUnsupported = false
+    package var overwrite = false, skipUnsupported = false
     /// Plugins to load besides the built-in modules.
-    public var plugins: [String] = []
+    package var plugins: [String] = []
 
     /// An import of `payload` into `app`'s `slot`.
-    public init(payload: String, app: String, slot: String) {
+    package init(payload: String, app: String, slot: String) {
         self.payload = payload
         self.app = app
         self.slot = slot
@@ -179,7 +179,7 @@ public struct ImportGrowthBook {
 
     /// Plans the files, checks them with the folder's other experiments and writes them — all or
     /// nothing; each problem is a line of the error, unprefixed (it names the payload).
-    public func run(_ context: AppContext) async throws -> GrowthBookImport {
+    package func run(_ context: AppContext) async throws -> GrowthBookImport {
         let registry = try Modules.load(plugins: plugins, context)
         let options = GrowthBookImport.Options(payloadFile: payload, app: app, slot: slot, feature: feature,
                                                outputFolder: out, overwrite: overwrite, skipUnsupported: skipUnsupported)

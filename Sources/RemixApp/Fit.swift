@@ -5,35 +5,35 @@ import RemixHost
 
 /// `remix fit`: a population file learned from event logs (docs/simulation.md#fitting-a-population),
 /// and with `replicates`, the fits of bootstrap resamples beside it for `remix predict`.
-public struct Fit {
+package struct Fit {
     /// Event logs (JSON Lines files).
-    public var logs: [String]
+    package var logs: [String]
     /// The app the logs are of.
-    public var app = BuiltInModules.defaultApp
+    package var app = BuiltInModules.defaultApp
     /// Where to write the population file.
-    public var output = "fitted.population.yaml"
+    package var output = "fitted.population.yaml"
     /// How many personas: a number from 1 to 20, or `auto` (the lowest BIC).
-    public var personas = "auto"
+    package var personas = "auto"
     /// The seed of the mixture's random starts and of the resamples.
-    public var seed: UInt64 = 1
+    package var seed: UInt64 = 1
     /// Bootstrap resamples to fit too (0 to 1000).
-    public var replicates = 0
+    package var replicates = 0
     /// Plugins to load besides the built-in modules.
-    public var plugins: [String] = []
+    package var plugins: [String] = []
 
     /// A fit of `logs` with the defaults.
-    public init(logs: [String]) {
+    package init(logs: [String]) {
         self.logs = logs
     }
 
     /// The population written.
-    public struct Outcome {
-        public var population: FittedPopulation
-        public var output: String
+    package struct Outcome {
+        package var population: FittedPopulation
+        package var output: String
     }
 
     /// Why the options cannot be fitted with, or nil.
-    public func optionProblem() -> String? {
+    package func optionProblem() -> String? {
         guard (0...1000).contains(replicates) else { return "--replicates must be 0 to 1000 (got \(replicates))" }
         guard personaCount != nil else { return "--personas is a number from 1 to 20 or auto (got '\(personas)')" }
         return nil
@@ -46,7 +46,7 @@ public struct Fit {
 
     /// Fits the logs and writes the population file (and the replicates' folder); what the logs
     /// cannot show is said as notes.
-    public func run(_ context: AppContext) async throws -> Outcome {
+    package func run(_ context: AppContext) async throws -> Outcome {
         if let problem = optionProblem() { throw AppError(problem) }
         try Outputs.refuseOverInputs(inputs: logs.map { .init("the log", $0) } + Modules.inputs(plugins, context),
                                      outputs: [.init("the population file", output)])
@@ -68,36 +68,36 @@ public struct Fit {
 }
 
 /// `remix compare`: a real log and a simulated one side by side, each figure with a tolerance.
-public struct Compare {
+package struct Compare {
     /// A report's format.
-    public enum Format: String, CaseIterable, Sendable {
+    package enum Format: String, CaseIterable, Sendable {
         case table, json, html
     }
 
     /// The real log and the simulated one.
-    public var real: String, simulated: String
+    package var real: String, simulated: String
     /// The experiments folder (its metrics.yaml gives the metrics).
-    public var experiments = "experiments"
+    package var experiments = "experiments"
     /// The report's format.
-    public var format = Format.table
+    package var format = Format.table
     /// Write the report here instead of returning its text.
-    public var output: String?
+    package var output: String?
 
     /// A comparison of `real` with `simulated`.
-    public init(real: String, simulated: String) {
+    package init(real: String, simulated: String) {
         self.real = real
         self.simulated = simulated
     }
 
     /// The comparison.
-    public struct Outcome {
-        public var report: FidelityReport
+    package struct Outcome {
+        package var report: FidelityReport
         /// The report in the format asked for, unless it was written to `output`.
-        public var text: String?
+        package var text: String?
     }
 
     /// Compares the logs.
-    public func run(_ context: AppContext) async throws -> Outcome {
+    package func run(_ context: AppContext) async throws -> Outcome {
         try Outputs.refuseOverInputs(inputs: [.init("the real log", real), .init("the simulated log", simulated),
                                               .init("a file of the experiments folder", experiments)],
                                      outputs: output.map { [.init("--output", $0)] } ?? [])

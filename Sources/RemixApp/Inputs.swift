@@ -9,12 +9,12 @@ import RemixStore
 
 /// The feature modules a use case builds from: the built-in ones, then the plugins of
 /// `REMIX_PLUGIN_PATH` and `--plugins`.
-public enum Modules {
+package enum Modules {
     /// The registry of the built-in modules and the plugins `REMIX_PLUGIN_PATH` (in `context`) and
     /// `plugins` name. A broken module (e.g. its catalog file) or plugin is a `PluginError` or a
     /// `RegistryError`; each problem the registry finds is a warning. With `REMIX_PLUGIN_TIMING`,
     /// each plugin's load and registration times are notices.
-    public static func load(plugins: [String], _ context: AppContext) throws -> FeatureRegistry {
+    package static func load(plugins: [String], _ context: AppContext) throws -> FeatureRegistry {
         let registry = try BuiltInModules.registry()
         let loaded = try PluginLoader.load(requestedPaths(plugins, context), into: registry)
         if context.environment["REMIX_PLUGIN_TIMING"] != nil {

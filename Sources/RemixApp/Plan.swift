@@ -5,49 +5,49 @@ import RemixKit
 
 /// `remix plan`: power, minimum detectable effect and duration before an experiment runs — from a
 /// baseline given or estimated from a log (GrowthBook's formulas), or measured by simulating.
-public struct Plan {
+package struct Plan {
     /// Baseline rate of a proportion metric.
-    public var rate: Double?
+    package var rate: Double?
     /// Baseline mean per unit of a mean metric, and the standard deviation of its per-unit values.
-    public var mean: Double?, stddev: Double?
+    package var mean: Double?, stddev: Double?
     /// Estimate baseline, variance and traffic from this event log.
-    public var log: String?
+    package var log: String?
     /// With `log` or `simulate`: the experiment.
-    public var experiment: String?
+    package var experiment: String?
     /// With `log`: the metric (key or event; default: the experiment's primary).
-    public var metric: String?
+    package var metric: String?
     /// The experiments folder.
-    public var experiments = "experiments"
+    package var experiments = "experiments"
     /// Units entering the experiment per day (all variations).
-    public var traffic: Double?
+    package var traffic: Double?
     /// Variations, control included (default 2, or the log's).
-    public var variations: Int?
+    package var variations: Int?
     /// The relative lift to detect.
-    public var effect: Double?
+    package var effect: Double?
     /// Days the experiment runs.
-    public var days: Double?
+    package var days: Double?
     /// The chance of a significant result wanted, and the significance level.
-    public var power = 0.8, alpha = 0.05
+    package var power = 0.8, alpha = 0.05
     /// Plan for sequential testing, with this tuning.
-    public var sequential = false, sequentialTuning = TestSettings.defaultSequentialTuning
+    package var sequential = false, sequentialTuning = TestSettings.defaultSequentialTuning
     /// Measure power by simulating `runs` times at each of `sizes` users (comma-separated).
-    public var simulate = false
-    public var sizes = "500,1000,2000"
-    public var runs = 50
+    package var simulate = false
+    package var sizes = "500,1000,2000"
+    package var runs = 50
     /// With `simulate`: the population file and the first run's seed.
-    public var population: String?
-    public var seed: UInt64 = 1
+    package var population: String?
+    package var seed: UInt64 = 1
 
     /// A plan with the defaults.
-    public init() {}
+    package init() {}
 
     /// The plan's lines, as `remix plan` prints them.
-    public struct Outcome {
-        public var lines: [String]
+    package struct Outcome {
+        package var lines: [String]
     }
 
     /// Why the options cannot be planned with, or nil.
-    public func optionProblem() -> String? {
+    package func optionProblem() -> String? {
         guard alpha > 0, alpha < 1 else { return "--alpha must be between 0 and 1 (got \(alpha))" }
         guard power > 0, power < 1 else { return "--power must be between 0 and 1 (got \(power))" }
         if let rate, !(rate > 0 && rate < 1) { return "--rate must be between 0 and 1 (got \(rate))" }
@@ -88,7 +88,7 @@ public struct Plan {
     }
 
     /// Plans: analytically, or by simulating (`simulate`).
-    public func run(_ context: AppContext) async throws -> Outcome {
+    package func run(_ context: AppContext) async throws -> Outcome {
         if let problem = optionProblem() { throw AppError(problem) }
         return Outcome(lines: simulate ? try measure(context) : try analytic(context))
     }

@@ -5,34 +5,34 @@ import RemixSimulation
 
 /// `remix predict`: what a fitted population says each variation's metrics will be, with 95 %
 /// intervals from its bootstrap replicates.
-public struct Predict {
+package struct Predict {
     /// A population file written by `remix fit --replicates R`.
-    public var population: String
+    package var population: String
     /// The experiments folder to predict (its metrics.yaml gives the metrics).
-    public var experiments = "experiments"
+    package var experiments = "experiments"
     /// Users simulated per population.
-    public var users = 30_000
+    package var users = 30_000
     /// The seed of the first simulation; replicate i uses seed + i.
-    public var seed: UInt64 = 1
+    package var seed: UInt64 = 1
     /// Worker threads (nil: one per core).
-    public var jobs: Int?
+    package var jobs: Int?
     /// Plugins to load besides the built-in modules.
-    public var plugins: [String] = []
+    package var plugins: [String] = []
 
     /// A prediction from `population`.
-    public init(population: String) {
+    package init(population: String) {
         self.population = population
     }
 
     /// Why the options cannot be predicted with, or nil.
-    public func optionProblem() -> String? {
+    package func optionProblem() -> String? {
         guard users >= 1 else { return "--users must be at least 1 (got \(users))" }
         if let jobs, jobs < 1 { return "--jobs must be at least 1 (got \(jobs))" }
         return nil
     }
 
     /// Simulates the population and each replicate through the experiments.
-    public func run(_ context: AppContext) async throws -> PopulationPrediction {
+    package func run(_ context: AppContext) async throws -> PopulationPrediction {
         if let problem = optionProblem() { throw AppError(problem) }
         let registry = try Modules.load(plugins: plugins, context)
         let main = try Self.load(population, context)

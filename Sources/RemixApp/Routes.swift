@@ -4,26 +4,26 @@ import RemixKit
 
 /// `remix routes`: the navigation states an app can be opened at, found by tapping from its first
 /// screen, each opened again directly.
-public struct ListRoutes {
+package struct ListRoutes {
     /// The app, its platform (nil: its first) and `SLOT=FEATURE` choices.
-    public var app = BuiltInModules.defaultApp, platform: String?, slots: [String] = []
+    package var app = BuiltInModules.defaultApp, platform: String?, slots: [String] = []
     /// How many taps deep to look, and at most how many states.
-    public var depth = 4, limit = 100
+    package var depth = 4, limit = 100
     /// Plugins to load besides the built-in modules.
-    public var plugins: [String] = []
+    package var plugins: [String] = []
 
     /// The routes of the default app.
-    public init() {}
+    package init() {}
 
     /// Why the options cannot be explored with, or nil.
-    public func optionProblem() -> String? {
+    package func optionProblem() -> String? {
         guard (0...12).contains(depth) else { return "--depth must be 0 to 12 (got \(depth))" }
         guard limit >= 1 else { return "--limit must be at least 1 (got \(limit))" }
         return nil
     }
 
     /// The states reached, each with its route and why it cannot be opened directly, if it cannot.
-    public func run(_ context: AppContext) async throws -> [RouteExplorer.Listing] {
+    package func run(_ context: AppContext) async throws -> [RouteExplorer.Listing] {
         if let problem = optionProblem() { throw AppError(problem) }
         let registry = try Modules.load(plugins: plugins, context)
         let chooser = try FixedSlotChooser(specs: slots, app: app, registry: registry)
@@ -35,15 +35,15 @@ public struct ListRoutes {
 }
 
 /// `remix features`: the loaded modules, their features and their apps with slots and defaults.
-public struct ListFeatures {
+package struct ListFeatures {
     /// Plugins to load besides the built-in modules.
-    public var plugins: [String] = []
+    package var plugins: [String] = []
 
     /// The listing of the built-in modules (and `REMIX_PLUGIN_PATH`'s).
-    public init() {}
+    package init() {}
 
     /// The listing's text.
-    public func run(_ context: AppContext) async throws -> String {
+    package func run(_ context: AppContext) async throws -> String {
         FeatureListing(registry: try Modules.load(plugins: plugins, context)).text
     }
 }

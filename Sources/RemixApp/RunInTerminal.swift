@@ -10,40 +10,40 @@ import RemixTerminal
 
 /// `remix run`: a person walks an app in the terminal (or scripts it through standard input),
 /// optionally from a route, with slots filled by `--slot` and experiments, and its events logged.
-public struct RunInTerminal {
+package struct RunInTerminal {
     /// The app.
-    public var app = BuiltInModules.defaultApp
+    package var app = BuiltInModules.defaultApp
     /// The platform (nil: the app's first, or the `platform` attribute with experiments).
-    public var platform: String?
+    package var platform: String?
     /// The session's seed.
-    public var seed: UInt64 = 1
+    package var seed: UInt64 = 1
     /// `SLOT=FEATURE` choices, before the experiments'.
-    public var slots: [String] = []
+    package var slots: [String] = []
     /// A folder of experiment files that fill the app's slots.
-    public var experiments: String?
+    package var experiments: String?
     /// The session's user id.
-    public var user = "user-1"
+    package var user = "user-1"
     /// The session's attributes and time.
-    public var session = SessionAttributes()
+    package var session = SessionAttributes()
     /// Plugins to load besides the built-in modules.
-    public var plugins: [String] = []
+    package var plugins: [String] = []
     /// Also log the session's events here: a JSON Lines file (appended to) or an event store's URL.
-    public var log: String?
+    package var log: String?
     /// Start at this navigation state (a route as the log prints it, or `remix://APP/…`).
-    public var route: String?
+    package var route: String?
 
     /// A session of the default app.
-    public init() {}
+    package init() {}
 
     /// The terminal the session runs on: its input lines and where its text goes.
-    public struct Terminal {
+    package struct Terminal {
         /// The next input line; nil at the end of input.
-        public var readLine: () -> String?
+        package var readLine: () -> String?
         /// Writes text (prompts have no newline).
-        public var write: (String) -> Void
+        package var write: (String) -> Void
 
         /// A terminal reading through `readLine` and writing through `write`.
-        public init(readLine: @escaping () -> String?, write: @escaping (String) -> Void) {
+        package init(readLine: @escaping () -> String?, write: @escaping (String) -> Void) {
             self.readLine = readLine
             self.write = write
         }
@@ -51,14 +51,14 @@ public struct RunInTerminal {
 
     /// How the session ended: the input lines that could not be acted on (the session went on
     /// without them).
-    public struct Outcome {
+    package struct Outcome {
         /// Why each such line could not be acted on.
-        public var inputErrors: [String]
+        package var inputErrors: [String]
     }
 
     /// Runs the session on `terminal`. Every option is checked first, whether or not it is used; a
     /// route that cannot open fails before anything of the session is shown.
-    public func run(on terminal: Terminal, _ context: AppContext) async throws -> Outcome {
+    package func run(on terminal: Terminal, _ context: AppContext) async throws -> Outcome {
         let opening = try parsedRoute()
         var attributes = try session.attributes()
         let now = try session.date()

@@ -4,14 +4,14 @@ import RemixKit
 
 /// The attributes and the time of a session that experiments are evaluated for (`remix run`,
 /// `remix assign`): `--attributes` and `--at`.
-public struct SessionAttributes {
+package struct SessionAttributes {
     /// A JSON object of attributes, e.g. `{"id":"u1","platform":"tablet"}`.
-    public var json = "{}"
+    package var json = "{}"
     /// The session's time (RFC 3339 or YYYY-MM-DD; nil: now).
-    public var at: String?
+    package var at: String?
 
     /// No attributes, now.
-    public init() {}
+    package init() {}
 
     /// The parsed attributes.
     func attributes() throws -> [String: AttributeValue] {

@@ -10,49 +10,49 @@ import RemixYAML
 
 /// `remix simulate`: batches of simulated users through the real features and experiments, into a
 /// JSON Lines file or an event store, then (for a file) the analysis of the run.
-public struct Simulate {
+package struct Simulate {
     /// The app (nil: the population file's).
-    public var app: String?
+    package var app: String?
     /// Users in the whole run (default 10 000); `sessions` is the same, and only one may be given.
-    public var users: Int?
+    package var users: Int?
     /// The same as `users`.
-    public var sessions: Int?
+    package var sessions: Int?
     /// The run's seed.
-    public var seed: UInt64 = 1
+    package var seed: UInt64 = 1
     /// Worker threads (nil: one per core).
-    public var jobs: Int?
+    package var jobs: Int?
     /// The population file (nil: the first that exists of APP.population.yaml and
     /// population.yaml in the experiments folder, then in `experiments/`).
-    public var population: String?
+    package var population: String?
     /// The folder of experiment files.
-    public var experiments = "experiments"
+    package var experiments = "experiments"
     /// Plugins to load besides the built-in modules.
-    public var plugins: [String] = []
+    package var plugins: [String] = []
     /// The log: a JSON Lines file, or an event store's URL.
-    public var log = "events.jsonl"
+    package var log = "events.jsonl"
     /// With a store: complete a run that stopped part-way.
-    public var resume = false
+    package var resume = false
     /// With a store: seconds to keep retrying after the connection is lost.
-    public var retrySeconds = 30.0
+    package var retrySeconds = 30.0
     /// Only part I of N of the user indices, as `I/N`.
-    public var shard: String?
+    package var shard: String?
     /// Append to the log file instead of replacing it.
-    public var append = false
+    package var append = false
     /// Analyse the run's log (a file) after it.
-    public var report = true
+    package var report = true
     /// Also write the run's report as an HTML page to this file.
-    public var html: String?
+    package var html: String?
     /// Colour the report's table (the CLI does on a terminal).
-    public var colour = false
+    package var colour = false
 
     /// User indices stay far from overflow in shard arithmetic and virtual time.
-    public static let maximumUsers = 1 << 40
+    package static let maximumUsers = 1 << 40
 
     /// The default options: 10 000 users into `events.jsonl`.
-    public init() {}
+    package init() {}
 
     /// Where the run went.
-    public enum Destination: Equatable, Sendable {
+    package enum Destination: Equatable, Sendable {
         /// The JSON Lines file at this path.
         case file(String)
         /// An event store (its URL without the password), as run `run`, with the blocks stored now
@@ -61,22 +61,22 @@ public struct Simulate {
     }
 
     /// What the run did.
-    public struct Outcome {
+    package struct Outcome {
         /// The app simulated.
-        public var app: String
+        package var app: String
         /// The run's seed and shard.
-        public var seed: UInt64, shard: Shard
+        package var seed: UInt64, shard: Shard
         /// Where its events went.
-        public var destination: Destination
+        package var destination: Destination
         /// The run's summary (sessions, outcomes, exposures), as text.
-        public var summary: String
+        package var summary: String
         /// The analysis of the log, when one was asked for and the log is a file.
-        public var analysis: Analyze.Outcome?
+        package var analysis: Analyze.Outcome?
     }
 
     /// Runs the simulation; bad options, inputs and failures to write are errors, before anything is
     /// written where they can be found first.
-    public func run(_ context: AppContext) async throws -> Outcome {
+    package func run(_ context: AppContext) async throws -> Outcome {
         if let problem = optionProblem() { throw AppError(problem) }
         try Outputs.refuseOverInputs(inputs: inputs(context), outputs: [.init("--log", log)] + (html.map { [.init("--html", $0)] } ?? []))
         let registry = try Modules.load(plugins: plugins, context)

@@ -8,19 +8,19 @@ import RemixKit
 /// (beside RemixApp) so that the generic modules — the host, the simulation — link no feature.
 /// A target of its own, without the event store, so that the tests and fuzz checks that need
 /// the built-in registry do not link PostgresNIO.
-public enum BuiltInModules {
+package enum BuiltInModules {
     /// Every built-in module, in load order (shared pieces first).
-    public static func all() -> [any FeatureModule] {
+    package static func all() -> [any FeatureModule] {
         [ClassifiedsModule(), MarketplaceModule(), GroupBrowserModule(), CalculatorModule()]
     }
 
     /// A registry holding every built-in module.
-    public static func registry() throws -> FeatureRegistry {
+    package static func registry() throws -> FeatureRegistry {
         let registry = FeatureRegistry()
         for module in all() { try registry.register(module) }
         return registry
     }
 
     /// The app `remix` runs, fits and analyses when none is named: Marketplace.
-    public static let defaultApp = "marketplace"
+    package static let defaultApp = "marketplace"
 }

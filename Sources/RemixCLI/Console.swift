@@ -7,21 +7,21 @@ import RemixSystem
 /// Where the commands read and write — standard input, output and error — and the environment they
 /// read; or, for a test that runs a command in process (``RemixCommand/execute(_:)``), buffers and
 /// variables of its own. Every command writes through ``Console/current``.
-public struct Console: Sendable {
+package struct Console: Sendable {
     /// Writes text to standard output as it is (the caller adds newlines).
-    public var out: @Sendable (String) -> Void
+    package var out: @Sendable (String) -> Void
     /// Writes text to standard error as it is.
-    public var err: @Sendable (String) -> Void
+    package var err: @Sendable (String) -> Void
     /// Reads a line of standard input; nil at its end.
-    public var readLine: @Sendable () -> String?
+    package var readLine: @Sendable () -> String?
     /// Whether standard output and standard error are terminals (a table is coloured, progress is
     /// one line rewritten in place).
-    public var outIsTerminal: Bool, errIsTerminal: Bool
+    package var outIsTerminal: Bool, errIsTerminal: Bool
     /// The environment variables the use cases read (``AppContext/environment``).
-    public var environment: [String: String]
+    package var environment: [String: String]
 
     /// A console of these streams and variables.
-    public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
+    package init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
                 readLine: @escaping @Sendable () -> String? = { nil }, outIsTerminal: Bool = false, errIsTerminal: Bool = false,
                 environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.out = out
@@ -34,7 +34,7 @@ public struct Console: Sendable {
 
     /// The process's standard streams. A failed write to standard output fails the command
     /// (``StandardOutputCheck``).
-    public static let standard = Console(
+    package static let standard = Console(
         out: { text in
             errno = 0
             print(text, terminator: "")
@@ -46,7 +46,7 @@ public struct Console: Sendable {
         outIsTerminal: isatty(STDOUT_FILENO) == 1, errIsTerminal: isatty(STDERR_FILENO) == 1)
 
     /// The console the running command uses.
-    @TaskLocal public static var current = Console.standard
+    @TaskLocal package static var current = Console.standard
 }
 
 /// Prints the one-line `message` to standard error, as `remix: message` unless `prefix` is false.

@@ -4,25 +4,25 @@ import RemixHost
 import RemixKit
 
 /// The `remix` command: a thin shell of subcommands over the use cases of RemixApp.
-public struct RemixCommand: AsyncParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct RemixCommand: AsyncParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "remix",
         abstract: "Run apps built from Remix features, and experiment with which features fill their slots.",
         version: RemixVersion.number,
         subcommands: [FeaturesCommand.self, ValidateCommand.self, AssignCommand.self, RunCommand.self, SimulateCommand.self, AnalyzeCommand.self,
                       ExportCommand.self, ImportCommand.self, LogCommand.self, PlanCommand.self, CheckCommand.self, RoutesCommand.self, FitCommand.self, CompareCommand.self, PredictCommand.self])
 
-    public init() {}
+    package init() {}
 
     /// Without a subcommand: bad input, as in every other command group (``CommandGroup``).
-    public func run() async throws {
+    package func run() async throws {
         throw ValidationError("name a subcommand (see 'remix --help')")
     }
 
     /// Parses `arguments` (without the program's name) and runs the command on ``Console/current``;
     /// returns the exit status. Every failure — an unknown option, a value that does not parse, a
     /// failed validation, a use case's error — is shown by ``report(_:)`` alone.
-    public static func execute(_ arguments: [String]) async -> Int32 {
+    package static func execute(_ arguments: [String]) async -> Int32 {
         do {
             var command = try parseAsRoot(arguments)
             if var command = command as? AsyncParsableCommand {

@@ -16,10 +16,10 @@ import Synchronization
 /// (or an option's default, such as `--experiments experiments`) is read from the test process's
 /// folder, the package root where `swift test` runs — as it was for a `remix` started without a
 /// folder; a test of files of its own names them by absolute paths (``TemporaryFolder/path(_:)``).
-public enum RemixInProcess {
+package enum RemixInProcess {
     /// Runs `remix arguments`; `environment` changes variables (nil removes one); `input` is what
     /// standard input reads, which is empty when nil.
-    public static func run(_ arguments: [String], environment: [String: String?] = [:], input: String? = nil) async -> ProcessResult {
+    package static func run(_ arguments: [String], environment: [String: String?] = [:], input: String? = nil) async -> ProcessResult {
         #if canImport(RemixCLI)
         let out = Buffer(), err = Buffer()
         let lines = Lines(input ?? "")

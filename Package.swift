@@ -39,7 +39,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
-        .target(name: "RemixHost", dependencies: [remixKit, remixYAML, remixSystem, features], swiftSettings: hotPath),
+        .target(name: "RemixHost", dependencies: [remixKit, remixYAML, remixSystem], swiftSettings: hotPath),
         // GrowthBook's assignment engine: hashing, conditions, bucketing (Foundation only).
         .target(name: "GrowthBookAssignment", swiftSettings: hotPath),
         .target(name: "RemixExperiments", dependencies: ["GrowthBookAssignment", remixKit, remixYAML], swiftSettings: hotPath),
@@ -65,16 +65,27 @@ let package = Package(
         // Populations learned from event logs (`remix fit`).
         .target(
             name: "RemixFit",
-            dependencies: ["RemixSimulation", "RemixAnalysis", "RemixHost", "RemixExperiments", "RemixEventLog", remixKit, remixYAML],
+            dependencies: ["RemixSimulation", "RemixAnalysis", "RemixHost", "RemixExperiments", "RemixEventLog", remixKit, remixYAML, remixSystem],
             swiftSettings: hotPath),
+        // The application's assembly: which feature modules are built in. Apart from RemixApp so that
+        // tests and fuzz checks that need the built-in registry do not link the event store.
+        .target(name: "RemixBuiltIns", dependencies: [remixKit, features]),
+        // The application layer: one use case per command, taking option values and returning
+        // results or typed errors (docs/architecture.md#layers).
+        .target(
+            name: "RemixApp",
+            dependencies: [
+                "RemixBuiltIns", "RemixHost", "RemixTerminal", "RemixExperiments", "RemixSimulation", "RemixEventLog", "RemixAnalysis",
+                "RemixInterop", "RemixStore", "RemixChecks", "RemixFiles", "RemixFit", remixKit, remixYAML, remixSystem,
+            ]),
+        // The `remix` commands: parse, validate, call a use case, render.
         .target(
             name: "RemixCLI",
             dependencies: [
-                "RemixHost", "RemixTerminal", "RemixExperiments", "RemixSimulation", "RemixEventLog", "RemixAnalysis", "RemixInterop",
-                "RemixStore", "RemixChecks", "RemixFiles", "RemixFit", remixKit, remixYAML, remixSystem,
+                "RemixApp", "RemixBuiltIns", "RemixAnalysis", "RemixExperiments", "RemixFit", "RemixHost", remixKit, remixSystem,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
-        .executableTarget(name: "remix", dependencies: ["RemixCLI"]),
+        .executableTarget(name: "remix", dependencies: ["RemixCLI", remixSystem]),
         // RemixKit and the built-in modules by product: the plugin links their shared libraries.
         .target(name: "QuickInsertion", dependencies: [remixKit, features], path: "features/QuickInsertion/Sources/QuickInsertion"),
         .target(
@@ -84,50 +95,65 @@ let package = Package(
             dependencies: [
                 "RemixExperiments", "RemixEventLog", remixKit, remixSystem, .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // The fit's proof on generated truths (fit-truths).
-                "RemixFit", "RemixSimulation", "RemixAnalysis", "RemixHost", "RemixTestSupport",
+                "RemixFit", "RemixSimulation", "RemixAnalysis", "RemixHost", "RemixBuiltIns", "RemixTestSupport",
             ],
             path: "Sources/RemixBench"),
         // Runs the built `remix` for the tests that use it as a user would.
         .target(name: "RemixTestSupport", dependencies: [remixKit, remixKitTesting, remixSystem], path: "Tests/RemixTestSupport"),
+        // Runs `remix` commands in the test process, for the tests of what a command does. A sanitizer
+        // run (REMIX_TEST_ONLY, .ci/run) builds neither the CLI nor the event store: there it runs the
+        // built `remix` instead.
+        .target(
+            name: "RemixCLITestSupport",
+            dependencies: (Context.environment["REMIX_TEST_ONLY"] == nil ? ["RemixCLI"] : []) + ["RemixTestSupport"],
+            path: "Tests/RemixCLITestSupport"),
         .testTarget(name: "RemixKitTests", dependencies: [remixKit, remixKitTesting]),
         .testTarget(name: "ClassifiedsTests", dependencies: [remixKit, remixYAML, features]),
-        .testTarget(name: "MarketplaceTests", dependencies: [remixKit, remixKitTesting, features, "RemixHost"]),
+        .testTarget(name: "MarketplaceTests", dependencies: [remixKit, remixKitTesting, features, "RemixHost", "RemixBuiltIns"]),
         // The example plugin's own test, written with the testing kit as a plugin author's would be.
         .testTarget(name: "QuickInsertionTests", dependencies: ["QuickInsertion", remixKit, remixKitTesting, features],
                     path: "features/QuickInsertion/Tests/QuickInsertionTests"),
-        .testTarget(name: "GroupBrowserTests", dependencies: [remixKit, features, "RemixHost"]),
-        .testTarget(name: "CalculatorTests", dependencies: [remixKit, features, "RemixHost"]),
+        .testTarget(name: "GroupBrowserTests", dependencies: [remixKit, features, "RemixHost", "RemixBuiltIns"]),
+        .testTarget(name: "CalculatorTests", dependencies: [remixKit, features, "RemixHost", "RemixBuiltIns"]),
         .testTarget(
-            name: "RemixExperimentsTests", dependencies: ["RemixExperiments", "RemixHost", "RemixTestSupport", remixKit, remixYAML]),
+            name: "RemixExperimentsTests",
+            dependencies: ["RemixExperiments", "RemixHost", "RemixBuiltIns", "RemixCLITestSupport", "RemixTestSupport", remixKit, remixYAML]),
         .testTarget(
             name: "RemixAnalysisTests",
-            dependencies: ["RemixAnalysis", "RemixSimulation", "RemixEventLog", "RemixExperiments", "RemixHost", "RemixTestSupport",
-                           "RemixChecks", remixKit, remixSystem, features],
+            dependencies: ["RemixAnalysis", "RemixSimulation", "RemixEventLog", "RemixExperiments", "RemixHost", "RemixBuiltIns",
+                           "RemixCLITestSupport", "RemixTestSupport", "RemixChecks", remixKit, remixYAML, remixSystem, features],
             exclude: ["Vectors"]),
         .testTarget(
-            name: "RemixHostTests", dependencies: ["RemixHost", "RemixTerminal", "RemixCLI", "RemixTestSupport", remixKit, features]),
-        .testTarget(name: "RemixPluginTests", dependencies: ["RemixHost", "RemixTestSupport", remixKit, remixKitTesting, remixSystem, features]),
+            name: "RemixHostTests",
+            dependencies: ["RemixHost", "RemixBuiltIns", "RemixTerminal", "RemixCLITestSupport", "RemixTestSupport", remixKit, features]),
+        .testTarget(
+            name: "RemixPluginTests",
+            dependencies: ["RemixHost", "RemixBuiltIns", "RemixCLITestSupport", "RemixTestSupport", remixKit, remixKitTesting, remixSystem, features]),
         .testTarget(
             name: "RemixInteropTests",
-            dependencies: ["RemixInterop", "RemixExperiments", "RemixHost", "RemixTestSupport", remixKit, remixYAML],
+            dependencies: ["RemixInterop", "RemixExperiments", "RemixHost", "RemixBuiltIns", "RemixCLITestSupport", "RemixTestSupport", remixKit,
+                           remixYAML],
             exclude: ["Python"]),
         .testTarget(name: "RemixFilesTests", dependencies: ["RemixFiles", "RemixTestSupport", remixSystem]),
         .testTarget(
             name: "RemixFitTests",
             dependencies: ["RemixFit", "RemixSimulation", "RemixAnalysis", "RemixExperiments", "RemixEventLog", "RemixHost",
-                           "RemixTestSupport", remixKit]),
-        .testTarget(name: "RemixEventLogTests", dependencies: ["RemixEventLog", "RemixTestSupport", remixKit]),
-        .testTarget(name: "RemixStoreTests", dependencies: ["RemixStore", "RemixTestSupport", remixSystem]),
+                           "RemixBuiltIns", "RemixTestSupport", "RemixCLITestSupport", remixKit]),
+        .testTarget(name: "RemixEventLogTests", dependencies: ["RemixEventLog", "RemixCLITestSupport", "RemixTestSupport", remixKit]),
+        .testTarget(
+            name: "RemixStoreTests",
+            dependencies: ["RemixStore", "RemixEventLog", "RemixTestSupport", remixKit, remixSystem,
+                           .product(name: "PostgresNIO", package: "postgres-nio")]),
         // What each fuzz target checks, as plain functions the corpus tests call too (Tests/Fuzz/README.md).
         .target(
-            name: "FuzzChecks", dependencies: ["RemixAnalysis", "RemixExperiments", "RemixHost", "RemixSimulation", remixKit],
+            name: "FuzzChecks", dependencies: ["RemixAnalysis", "RemixExperiments", "RemixHost", "RemixBuiltIns", "RemixSimulation", remixKit],
             path: "Tests/Fuzz/FuzzChecks"),
         .target(name: "FuzzStoreChecks", dependencies: ["RemixStore"], path: "Tests/Fuzz/FuzzStoreChecks"),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzChecks", "FuzzStoreChecks"]),
         .testTarget(
             name: "RemixSimulationTests",
-            dependencies: ["RemixSimulation", "RemixEventLog", "RemixExperiments", "RemixHost", "RemixTestSupport", remixKit,
-                           remixYAML, features]),
+            dependencies: ["RemixSimulation", "RemixEventLog", "RemixExperiments", "RemixHost", "RemixBuiltIns", "RemixCLITestSupport",
+                           "RemixTestSupport", remixKit, remixYAML, features]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RemixAnalysis
+import RemixBuiltIns
 import RemixEventLog
 import RemixExperiments
 import RemixFit

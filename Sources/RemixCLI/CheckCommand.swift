@@ -1,11 +1,5 @@
 import ArgumentParser
-import Foundation
-import RemixAnalysis
-import RemixChecks
-import RemixExperiments
-import RemixKit
-import RemixSimulation
-import RemixYAML
+import RemixApp
 
 /// `remix check`: self-checks of the whole pipeline.
 struct CheckCommand: CommandGroup {
@@ -16,7 +10,7 @@ struct CheckCommand: CommandGroup {
 
 /// `remix check aa`: many A/A runs of an experiment; exit 1 when the analysis finds differences
 /// more often than α says it should.
-struct AACheckCommand: ParsableCommand {
+struct AACheckCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "aa",
         abstract: "Run an experiment many times with the control's feature in every variation and check the false-positive rate.",
@@ -43,52 +37,27 @@ struct AACheckCommand: ParsableCommand {
     @Option(help: "The population file (default: the experiments folder's population.yaml).") var population: String?
     @Option(parsing: .unconditional, help: "Threads for each run's simulation and analysis.") var jobs: Int?
 
-    func validate() throws {
-        guard runs >= 10 else { throw ValidationError("--runs must be at least 10 (got \(runs))") }
-        guard users >= 20 else { throw ValidationError("--users must be at least 20 (got \(users))") }
-        guard alpha > 0, alpha < 1 else { throw ValidationError("--alpha must be between 0 and 1 (got \(alpha))") }
-        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1 (got \(jobs))") }
-        guard looks >= 1, looks <= 100 else { throw ValidationError("--looks must be between 1 and 100 (got \(looks))") }
+    /// The use case these options ask for.
+    var check: CheckAA {
+        var check = CheckAA()
+        (check.experiment, check.metric, check.runs, check.users, check.seed, check.alpha) = (experiment, metric, runs, users, seed, alpha)
+        (check.sequential, check.looks, check.experiments, check.population, check.jobs) = (sequential, looks, experiments, population, jobs)
+        return check
     }
 
-    func run() throws {
-        let inputs = try SimulationInputs(population: population, experimentsFolder: experiments, metric: metric)
-        let key = experiment ?? inputs.experiments.definitions.first { $0.app == inputs.population.app }?.key ?? ""
-        var options = AACheck.Options(experiment: key)
-        options.metric = metric
-        options.runs = runs
-        options.usersPerRun = users
-        options.seed = seed
-        options.alpha = alpha
-        options.sequentialTuning = sequential ? TestSettings.defaultSequentialTuning : nil
-        options.looks = looks
-        options.jobs = usefulJobs(jobs)
-        let started = ContinuousClock.now
-        let progress = ProgressLine("A/A run")
-        progress.update(0, of: runs)
-        let result: AACheck.Result
-        do {
-            result = try AACheck.run(options, population: inputs.population, experiments: inputs.experiments,
-                                     catalog: inputs.catalog, registry: inputs.registry,
-                                     folder: NSTemporaryDirectory(), progress: progress.update)
-        } catch {
-            progress.finish()
-            printError(String(describing: error))
-            throw ExitCode(1)
-        }
-        progress.finish()
-        let seconds = Double((ContinuousClock.now - started).components.seconds)
-        printOut("A/A check of \(key) (\(runs) runs × \(users) users, seeds \(seed)–\(seed &+ UInt64(runs - 1)), α \(alpha)"
-              + (sequential ? ", sequential" : "") + (looks > 1 ? ", \(looks) looks per run" : "") + String(format: ", %.0f s):", seconds))
+    func validate() throws { try refuse(check.optionProblem()) }
+
+    func run() async throws {
+        let outcome = try await perform(check.run)
+        printOut("A/A check of \(outcome.experiment) (\(runs) runs × \(users) users, seeds \(seed)–\(seed &+ UInt64(runs - 1)), α \(alpha)"
+                 + (sequential ? ", sequential" : "") + (looks > 1 ? ", \(looks) looks per run" : "")
+                 + ", \(Int(outcome.seconds)) s):")
         // Each figure with the gate it must pass, so that what is printed and the verdict agree.
-        for gate in result.gates {
+        for gate in outcome.result.gates {
             printOut("  " + gate.figure)
             printOut("    " + (gate.applies ? "gate: \(gate.rule) — " + (gate.passed ? "ok" : "FAILED") : "not a gate: \(gate.rule)"))
         }
-        guard result.passed else {
-            for failure in result.failures { printError("check failed: " + failure) }
-            throw ExitCode(1)
-        }
+        guard outcome.result.passed else { throw AppError(messages: outcome.result.failures.map { "check failed: " + $0 }) }
         printOut("passed")
     }
 }

@@ -1,12 +1,9 @@
 import ArgumentParser
-import Foundation
-import RemixAnalysis
-import RemixExperiments
-import RemixFit
+import RemixApp
 
 /// `remix compare`: a real log and a simulated one side by side — how faithful a (fitted)
 /// population is (docs/simulation.md#fitting-a-population).
-struct CompareCommand: ParsableCommand {
+struct CompareCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "compare",
         abstract: "Set a real event log and a simulated one side by side, each figure with a tolerance.",
@@ -18,10 +15,6 @@ struct CompareCommand: ParsableCommand {
             way; --strict exits 1 when a figure is out of tolerance.
             """)
 
-    enum Format: String, ExpressibleByArgument, CaseIterable {
-        case table, json, html
-    }
-
     @Argument(help: "The real log (a JSON Lines file).")
     var real: String
 
@@ -32,7 +25,7 @@ struct CompareCommand: ParsableCommand {
     var experiments: String = "experiments"
 
     @Option(help: "table, json or html.")
-    var format: Format = .table
+    var format: Compare.Format = .table
 
     @Option(help: "Write the report here instead of standard output.")
     var output: String?
@@ -40,26 +33,13 @@ struct CompareCommand: ParsableCommand {
     @Flag(help: "Exit 1 when a figure is out of tolerance.")
     var strict = false
 
-    func run() throws {
-        try refuseOutputsOverInputs(inputs: [.init("the real log", real), .init("the simulated log", simulated),
-                                             .init("a file of the experiments folder", experiments)],
-                                    outputs: output.map { [.init("--output", $0)] } ?? [])
-        let (set, problems) = ExperimentSet.load(paths: [experiments])
-        for problem in problems where problem.severity == .error { printError("warning: \(problem) (compared without that file)") }
-        let catalog = try loadMetrics(nil, folder: experiments, named: [])
-        let report = try FidelityReport.compare(
-            real: [real], simulated: [simulated],
-            definitions: Dictionary(set.definitions.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first }), catalog: catalog)
-        let text = switch format {
-        case .table: FidelityReportText.table(report)
-        case .json: FidelityReportText.json(report)
-        case .html: FidelityReportText.html(report)
-        }
-        if let output {
-            try text.write(toFile: output, atomically: true, encoding: .utf8)
-        } else {
-            print(text, terminator: "")
-        }
-        if strict, !report.failures.isEmpty { throw ExitCode(1) }
+    func run() async throws {
+        var comparison = Compare(real: real, simulated: simulated)
+        (comparison.experiments, comparison.format, comparison.output) = (experiments, format, output)
+        let outcome = try await perform(comparison.run)
+        if let text = outcome.text { writeOut(text) }
+        if strict, !outcome.report.failures.isEmpty { throw AppError("\(outcome.report.failures.count) figure(s) out of tolerance (--strict)") }
     }
 }
+
+extension Compare.Format: ExpressibleByArgument {}

@@ -1,8 +1,5 @@
 import ArgumentParser
-import Foundation
-import RemixExperiments
-import RemixFiles
-import RemixInterop
+import RemixApp
 
 /// `remix export`: experiments in other tools' formats.
 struct ExportCommand: CommandGroup {
@@ -13,7 +10,7 @@ struct ExportCommand: CommandGroup {
 }
 
 /// `remix export growthbook`: the experiments as a GrowthBook SDK payload.
-struct ExportGrowthBookCommand: ParsableCommand {
+struct ExportGrowthBookCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "growthbook",
         abstract: "Write the experiments as the SDK payload GrowthBook's SDKs load.",
@@ -42,45 +39,9 @@ struct ExportGrowthBookCommand: ParsableCommand {
 
     @OptionGroup var plugins: PluginOptions
 
-    func run() throws {
-        var date = Date()
-        if let at {
-            guard let parsed = DateParsing.parse(at) else {
-                printError("--at must be a date like 2026-12-01 or 2026-12-01T09:00:00Z (got \(at))")
-                throw ExitCode(1)
-            }
-            date = parsed
-        }
-        try refuseOutputsOverInputs(inputs: [.init("a file of the experiments folder", folder)] + pluginInputs(plugins.paths),
-                                    outputs: output.map { [.init("--output", $0)] } ?? [])
-        let registry = try loadRegistry(plugins: plugins.paths)
-        let set = try loadExperiments(paths: [folder], registry: registry)
-        let export: GrowthBookExport
-        do {
-            export = try GrowthBookExport.make(set, registry: registry, app: app, at: date)
-        } catch {
-            printError(error)
-            throw ExitCode(1)
-        }
-        for note in export.notes { printError("note: \(note)") }
-        guard let output else {
-            writeOut(export.json)
-            return
-        }
-        // Written beside the file and renamed over it: an interrupted export leaves it as it was.
-        let staged = StagedOutput.file(output)
-        do {
-            try export.json.write(toFile: staged.path, atomically: false, encoding: .utf8)
-        } catch {
-            staged.discard()
-            printError("cannot write \(output): \(error.localizedDescription)")
-            throw ExitCode(1)
-        }
-        do {
-            try staged.commit()
-        } catch {
-            printError(error.description)
-            throw ExitCode(1)
-        }
+    func run() async throws {
+        var export = ExportGrowthBook()
+        (export.folder, export.app, export.output, export.at, export.plugins) = (folder, app, output, at, plugins.paths)
+        if let json = try await perform(export.run) { writeOut(json) }
     }
 }

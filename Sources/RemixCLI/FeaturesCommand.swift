@@ -1,17 +1,17 @@
 import ArgumentParser
-import RemixHost
-import RemixKit
+import RemixApp
 
 /// `remix features`: the loaded modules, their features and their apps with slots and defaults.
-struct FeaturesCommand: ParsableCommand {
+struct FeaturesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "features",
         abstract: "List the loaded feature modules, their features, and the apps with their slots.")
 
     @OptionGroup var plugins: PluginOptions
 
-    func run() throws {
-        let registry = try loadRegistry(plugins: plugins.paths)
-        print(FeatureListing(registry: registry).text, terminator: "")
+    func run() async throws {
+        var listing = ListFeatures()
+        listing.plugins = plugins.paths
+        writeOut(try await perform(listing.run))
     }
 }

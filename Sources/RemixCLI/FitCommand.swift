@@ -1,10 +1,9 @@
 import ArgumentParser
-import Foundation
-import RemixFit
-import RemixHost
+import RemixApp
+import RemixBuiltIns
 
 /// `remix fit`: learns a population file from event logs (docs/simulation.md#fitting-a-population).
-struct FitCommand: ParsableCommand {
+struct FitCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fit",
         abstract: "Learn a population file (who the users are and how they behave) from event logs.",
@@ -20,7 +19,7 @@ struct FitCommand: ParsableCommand {
     var logs: [String]
 
     @Option(help: "The app the logs are of (see 'remix features').")
-    var app: String = "marketplace"
+    var app: String = BuiltInModules.defaultApp
 
     @Option(help: "Where to write the population file.")
     var output: String = "fitted.population.yaml"
@@ -36,38 +35,21 @@ struct FitCommand: ParsableCommand {
         valueName: "R"))
     var replicates: Int = 0
 
-    func validate() throws {
-        guard (0...1000).contains(replicates) else { throw ValidationError("--replicates must be 0 to 1000 (got \(replicates))") }
-    }
-
     @OptionGroup var plugins: PluginOptions
 
-    func run() throws {
-        let count: PopulationFit.PersonaCount
-        if personas == "auto" {
-            count = .automatic
-        } else if let number = Int(personas), (1...20).contains(number) {
-            count = .fixed(number)
-        } else {
-            throw ValidationError("--personas is a number from 1 to 20 or auto (got '\(personas)')")
-        }
-        try refuseOutputsOverInputs(inputs: logs.map { .init("the log", $0) } + pluginInputs(plugins.paths),
-                                    outputs: [.init("the population file", output)])
-        let registry = try loadRegistry(plugins: plugins.paths)
-        let fitted = try PopulationFit.fit(paths: logs, registry: registry,
-                                           options: .init(app: app, personas: count, seed: seed, replicates: replicates))
-        let population = fitted.population
-        try FittedPopulationWriter.text(population).write(toFile: output, atomically: true, encoding: .utf8)
-        if replicates > 0 {
-            let folder = FittedPopulationWriter.replicatesFolder(of: output)
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            for (index, replicate) in fitted.replicates.enumerated() {
-                try FittedPopulationWriter.text(replicate).write(
-                    toFile: (folder as NSString).appendingPathComponent("\(index + 1).population.yaml"), atomically: true, encoding: .utf8)
-            }
-        }
-        for note in population.unknowns { printError("note: \(note)") }
-        print("fitted \(population.personas.count) personas from \(population.users) users, \(population.sessions) sessions "
-              + "(\(population.bytesPerUser) bytes a user); wrote \(output)")
+    /// The use case these options ask for.
+    var fit: Fit {
+        var fit = Fit(logs: logs)
+        (fit.app, fit.output, fit.personas, fit.seed, fit.replicates, fit.plugins) = (app, output, personas, seed, replicates, plugins.paths)
+        return fit
+    }
+
+    func validate() throws { try refuse(fit.optionProblem()) }
+
+    func run() async throws {
+        let outcome = try await perform(fit.run)
+        let population = outcome.population
+        printOut("fitted \(population.personas.count) personas from \(population.users) users, \(population.sessions) sessions "
+                 + "(\(population.bytesPerUser) bytes a user); wrote \(outcome.output)")
     }
 }

@@ -1,6 +1,5 @@
 import ArgumentParser
-import Foundation
-import RemixInterop
+import RemixApp
 
 /// `remix import`: experiments from other tools' formats.
 struct ImportCommand: CommandGroup {
@@ -11,7 +10,7 @@ struct ImportCommand: CommandGroup {
 }
 
 /// `remix import growthbook`: a GrowthBook SDK payload's experiment rules as experiment files.
-struct ImportGrowthBookCommand: ParsableCommand {
+struct ImportGrowthBookCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "growthbook",
         abstract: "Turn the experiment rules of a GrowthBook SDK payload's feature into experiment files.",
@@ -48,22 +47,13 @@ struct ImportGrowthBookCommand: ParsableCommand {
 
     @OptionGroup var plugins: PluginOptions
 
-    func run() throws {
-        let registry = try loadRegistry(plugins: plugins.paths)
-        let options = GrowthBookImport.Options(payloadFile: payload, app: app, slot: slot, feature: feature,
-                                               outputFolder: out, overwrite: overwrite, skipUnsupported: skipUnsupported)
-        do {
-            let plan = try GrowthBookImport.plan(options: options, registry: registry)
-            for note in plan.notes { printError("note: \(note)") }
-            try refuseOutputsOverInputs(inputs: [.init("the payload", payload)] + pluginInputs(plugins.paths),
-                                        outputs: plan.files.map { .init("--out", $0.path) })
-            try plan.write()
-            for file in plan.files { printOut("\(file.replaces ? "replaced" : "wrote") \(file.path)") }
-            printOut("\(plan.experiments.count) experiment\(plan.experiments.count == 1 ? "" : "s") from feature "
-                  + "'\(plan.featureKey)'; check them with 'remix validate \(out)'")
-        } catch {
-            printError(error, prefix: false)
-            throw ExitCode(1)
-        }
+    func run() async throws {
+        var importer = ImportGrowthBook(payload: payload, app: app, slot: slot)
+        (importer.feature, importer.out, importer.overwrite, importer.skipUnsupported) = (feature, out, overwrite, skipUnsupported)
+        importer.plugins = plugins.paths
+        let plan = try await perform(importer.run)
+        for file in plan.files { printOut("\(file.replaces ? "replaced" : "wrote") \(file.path)") }
+        printOut("\(plan.experiments.count) experiment\(plan.experiments.count == 1 ? "" : "s") from feature "
+                 + "'\(plan.featureKey)'; check them with 'remix validate \(out)'")
     }
 }

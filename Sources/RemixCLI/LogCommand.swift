@@ -1,9 +1,6 @@
 import ArgumentParser
-import Foundation
+import RemixApp
 import RemixKit
-import RemixEventLog
-import RemixStore
-import RemixSystem
 
 /// `remix log`: event logs as a whole.
 struct LogCommand: CommandGroup {
@@ -13,7 +10,7 @@ struct LogCommand: CommandGroup {
 }
 
 /// `remix log copy SRC DST`: a JSON Lines file into an event store, or a store's events into a file.
-struct LogCopyCommand: ParsableCommand {
+struct LogCopyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "copy",
         abstract: "Copy a JSON Lines log into an event store, or a store's events into a JSON Lines file.",
@@ -40,66 +37,17 @@ struct LogCopyCommand: ParsableCommand {
           help: "Into a store: store the file even if the store holds it already, as a run of its own (its events then count twice).")
     var again = false
 
-    func run() throws {
-        let fromStore = StoreURL.isStoreURL(source), toStore = StoreURL.isStoreURL(destination)
-        guard fromStore != toStore else {
-            printError(fromStore ? "both are event stores: copy one into a file, then the file into the other"
-                                 : "both are files: use cp, or name an event store's postgresql:// URL as one of them")
-            throw ExitCode(1)
+    func run() async throws {
+        var copy = CopyLog(source: source, destination: destination)
+        (copy.run, copy.again) = (runID, again)
+        let outcome = try await perform(copy.run)
+        let figures = outcome.copy
+        if outcome.fromStore {
+            printOut("copied \(CountText.grouped(figures.events)) events from \(outcome.store) to \(destination)")
+        } else {
+            printOut("copied \(CountText.grouped(figures.events)) events from \(source) into \(outcome.store) as \(figures.run ?? "?"): "
+                     + "\(figures.blocksWritten) blocks stored" + (figures.blocksSkipped > 0 ? ", \(figures.blocksSkipped) already stored" : ""))
         }
-        if runID != nil, !fromStore {
-            printError("--run picks a run out of a store; the source is a file here")
-            throw ExitCode(1)
-        }
-        if again, fromStore {
-            printError("--again stores a file into a store once more; the source is a store here")
-            throw ExitCode(1)
-        }
-        try refuseOutputsOverInputs(inputs: [.init("the log", source)], outputs: [.init("the destination", destination)])
-        do {
-            if fromStore {
-                let url = try StoreURL(parsing: source)
-                if let problem = LogTarget.problem(path: destination, replacing: true) {
-                    printError(problem)
-                    throw ExitCode(1)
-                }
-                let outcome = try LogCopy.storeToFile(url, run: runID, destination) { done, total in
-                    Self.progress(done, total, unit: "events")
-                }
-                Self.endProgress()
-                printOut("copied \(CountText.grouped(outcome.events)) events from \(url.redacted) to \(destination)")
-            } else {
-                let url = try StoreURL(parsing: destination)
-                let outcome = try LogCopy.fileToStore(source, url, again: again) { done, total in
-                    Self.progress(done, total, unit: "bytes")
-                }
-                Self.endProgress()
-                printOut("copied \(CountText.grouped(outcome.events)) events from \(source) into \(url.redacted) as \(outcome.run ?? "?"): "
-                      + "\(outcome.blocksWritten) blocks stored" + (outcome.blocksSkipped > 0 ? ", \(outcome.blocksSkipped) already stored" : ""))
-                if outcome.badLines > 0 {
-                    printError("\(CountText.grouped(outcome.badLines)) line(s) are not events and were skipped (first: "
-                               + outcome.firstBadLines.joined(separator: "; ") + ")")
-                    throw ExitCode(1)
-                }
-            }
-        } catch let exit as ExitCode {
-            throw exit
-        } catch {
-            Self.endProgress()
-            printError(String(describing: error))
-            throw ExitCode(1)
-        }
-    }
-
-    /// A progress line on a terminal's standard error (nothing when it is not a terminal).
-    static func progress(_ done: Int, _ total: Int, unit: String) {
-        guard isatty(STDERR_FILENO) == 1 else { return }
-        let percent = total > 0 ? min(done * 100 / total, 100) : 100
-        let bar = String(repeating: "#", count: percent / 5) + String(repeating: ".", count: 20 - percent / 5)
-        printProgress("[\(bar)] \(percent)% \(done)/\(total) \(unit)")
-    }
-
-    static func endProgress() {
-        if isatty(STDERR_FILENO) == 1 { printError("", prefix: false) }
+        if let failure = outcome.failure { throw failure }
     }
 }

@@ -1,36 +1,67 @@
 import ArgumentParser
+import RemixApp
 import RemixHost
+import RemixKit
 
-/// The `remix` command: a thin shell of subcommands over the Remix libraries.
-public struct RemixCommand: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+/// The `remix` command: a thin shell of subcommands over the use cases of RemixApp.
+package struct RemixCommand: AsyncParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "remix",
         abstract: "Run apps built from Remix features, and experiment with which features fill their slots.",
         version: RemixVersion.number,
         subcommands: [FeaturesCommand.self, ValidateCommand.self, AssignCommand.self, RunCommand.self, SimulateCommand.self, AnalyzeCommand.self,
                       ExportCommand.self, ImportCommand.self, LogCommand.self, PlanCommand.self, CheckCommand.self, RoutesCommand.self, FitCommand.self, CompareCommand.self, PredictCommand.self])
 
-    public init() {}
+    package init() {}
 
     /// Without a subcommand: bad input, as in every other command group (``CommandGroup``).
-    public func run() throws {
+    package func run() async throws {
         throw ValidationError("name a subcommand (see 'remix --help')")
     }
 
-    /// Parses the command line and runs the command, like `main()`, except that every bad input —
-    /// an unknown option, a value that does not parse, a failed validation — exits 1, as the
-    /// commands' own input errors do, with ArgumentParser's message and usage on standard error.
-    public static func runMain(_ arguments: [String]? = nil) -> Never {
+    /// Parses `arguments` (without the program's name) and runs the command on ``Console/current``;
+    /// returns the exit status. Every failure — an unknown option, a value that does not parse, a
+    /// failed validation, a use case's error — is shown by ``report(_:)`` alone.
+    package static func execute(_ arguments: [String]) async -> Int32 {
         do {
             var command = try parseAsRoot(arguments)
-            try command.run()
-            Self.exit()
-        } catch {
-            if exitCode(for: error) == .validationFailure {
-                printErrorLines(fullMessage(for: error))
-                Self.exit(withError: ExitCode(1))
+            if var command = command as? AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
             }
-            Self.exit(withError: error)
+            return 0
+        } catch {
+            return report(error)
+        }
+    }
+
+    /// The one error printer: shows why a command failed, every message as `remix: …`, and returns
+    /// the exit status — 1 for any bad input or failure, 0 for `--help` and `--version` (shown on
+    /// standard output), or the status of an `ExitCode` (whose command said why itself).
+    static func report(_ error: any Error) -> Int32 {
+        switch error {
+        case let error as AppError:
+            for problem in error.problems { printError(problem, prefix: false) }
+            for message in error.messages { printError(message) }
+            return 1
+        case let exit as ExitCode:
+            return exit.rawValue
+        default:
+            switch exitCode(for: error) {
+            case .success:
+                writeOut(fullMessage(for: error) + "\n")
+                return 0
+            case .validationFailure:
+                // ArgumentParser's "Error: …" and the usage after it.
+                let lines = fullMessage(for: error).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                printError(lines.first.map { $0.hasPrefix("Error: ") ? String($0.dropFirst(7)) : $0 } ?? "")
+                for line in lines.dropFirst() { printError(line, prefix: false) }
+                return 1
+            default:
+                printError(String(describing: error))
+                return 1
+            }
         }
     }
 }

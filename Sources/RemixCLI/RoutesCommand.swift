@@ -1,10 +1,10 @@
 import ArgumentParser
-import RemixHost
-import RemixKit
+import RemixApp
+import RemixBuiltIns
 
 /// `remix routes`: the navigation states an app can be opened at (`remix run --open`, population
 /// arrivals), found by tapping from its first screen and each opened again directly.
-struct RoutesCommand: ParsableCommand {
+struct RoutesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "routes",
         abstract: "List the navigation states an app can be opened at, with their routes.",
@@ -18,7 +18,7 @@ struct RoutesCommand: ParsableCommand {
             """)
 
     @Option(help: "The app (see 'remix features').")
-    var app: String = "marketplace"
+    var app: String = BuiltInModules.defaultApp
 
     @Option(help: "The platform: phone or tablet (default: the app's first platform).")
     var platform: String?
@@ -34,38 +34,26 @@ struct RoutesCommand: ParsableCommand {
 
     @OptionGroup var plugins: PluginOptions
 
-    func validate() throws {
-        guard (0...12).contains(depth) else { throw ValidationError("--depth must be 0 to 12 (got \(depth))") }
-        guard limit >= 1 else { throw ValidationError("--limit must be at least 1 (got \(limit))") }
+    /// The use case these options ask for.
+    var routes: ListRoutes {
+        var routes = ListRoutes()
+        (routes.app, routes.platform, routes.slots, routes.depth, routes.limit, routes.plugins) = (app, platform, slots, depth, limit, plugins.paths)
+        return routes
     }
 
-    func run() throws {
-        let registry = try loadRegistry(plugins: plugins.paths)
-        let chooser: FixedSlotChooser
-        do {
-            chooser = try FixedSlotChooser(specs: slots, app: app, registry: registry)
-            _ = try AppSession(app: app, platform: platform, registry: registry, chooser: chooser)
-        } catch {
-            printError(String(describing: error))
-            throw ExitCode(1)
-        }
-        let listings = try RouteExplorer.explore(depth: depth, limit: limit) {
-            try AppSession(app: app, platform: platform, registry: registry, chooser: chooser)
-        }
+    func validate() throws { try refuse(routes.optionProblem()) }
+
+    func run() async throws {
+        let listings = try await perform(routes.run)
         let width = min(listings.map(\.route.description.count).max() ?? 0, 70)
         var text = "routes of \(app)\(platform.map { " on \($0)" } ?? ""): \(listings.count) navigation states within \(depth) taps\n"
         for listing in listings {
             let route = listing.route.description
             let padded = route.count < width ? route + String(repeating: " ", count: width - route.count) : route
-            if let problem = listing.problem {
-                text += "  \(padded)  cannot be opened: \(problem)\n"
-            } else {
-                text += "  \(padded)  \(listing.route.url(app: app))\n"
-            }
+            text += "  \(padded)  " + (listing.problem.map { "cannot be opened: \($0)" } ?? listing.route.url(app: app)) + "\n"
         }
         writeOut(text)
-        if listings.contains(where: { $0.problem != nil }) {
-            printError("\(listings.filter { $0.problem != nil }.count) state(s) reached by taps cannot be opened directly")
-        }
+        let unopened = listings.filter { $0.problem != nil }.count
+        if unopened > 0 { printError("\(unopened) state(s) reached by taps cannot be opened directly") }
     }
 }

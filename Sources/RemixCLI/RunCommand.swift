@@ -1,15 +1,9 @@
 import ArgumentParser
-import RemixEventLog
-import RemixExperiments
-import RemixFiles
-import RemixHost
-import RemixKit
-import RemixStore
-import RemixTerminal
-import RemixSystem
+import RemixApp
+import RemixBuiltIns
 
 /// `remix run`: walk an app in the terminal, or script it through standard input.
-struct RunCommand: ParsableCommand {
+struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Walk an app in the terminal: see each screen's data and choose numbered actions.",
@@ -20,7 +14,7 @@ struct RunCommand: ParsableCommand {
             """)
 
     @Option(help: "The app to run (see 'remix features').")
-    var app: String = "marketplace"
+    var app: String = BuiltInModules.defaultApp
 
     @Option(help: "The platform to run on: phone or tablet (default: the app's first platform).")
     var platform: String?
@@ -39,7 +33,7 @@ struct RunCommand: ParsableCommand {
     @Option(help: "The session's user id (the 'id' attribute experiments hash).")
     var user: String = "user-1"
 
-    @OptionGroup var session: SessionAttributeOptions
+    @OptionGroup var attributes: SessionAttributeOptions
 
     @OptionGroup var plugins: PluginOptions
 
@@ -53,92 +47,20 @@ struct RunCommand: ParsableCommand {
                                valueName: "route"))
     var route: String?
 
-    func run() throws {
-        // Every option is checked, whether or not experiments use it.
-        var opening: Route?
-        if let route {
-            do {
-                opening = try Route(parsing: route)
-            } catch {
-                printError(error.description)
-                throw ExitCode(1)
-            }
-            if let other = opening?.app, other != app {
-                printError(RouteError.otherApp(route: route, app: other).description + ", not '\(app)'")
-                throw ExitCode(1)
-            }
+    /// The use case these options ask for.
+    var session: RunInTerminal {
+        var run = RunInTerminal()
+        (run.app, run.platform, run.seed, run.slots, run.experiments) = (app, platform, seed, slots, experiments)
+        (run.user, run.session, run.plugins, run.log, run.route) = (user, attributes.values, plugins.paths, log, route)
+        return run
+    }
+
+    func run() async throws {
+        let console = Console.current
+        let terminal = RunInTerminal.Terminal(readLine: console.readLine, write: writeOut)
+        let outcome = try await perform { try await session.run(on: terminal, $0) }
+        if let first = outcome.inputErrors.first {
+            throw AppError("\(outcome.inputErrors.count) input line(s) could not be acted on; the first: \(first)")
         }
-        _ = try session.parsedAttributes()
-        _ = try session.date()
-        let registry = try loadRegistry(plugins: plugins.paths)
-        let fixed: FixedSlotChooser
-        do {
-            fixed = try FixedSlotChooser(specs: slots, app: app, registry: registry)
-        } catch {
-            printError(String(describing: error))
-            throw ExitCode(1)
-        }
-        var platform = self.platform
-        let output = HeldOutput()
-        let echo = TerminalEventEcho(write: output.write)
-        let sessionLog = log.map { _ in
-            TerminalSessionLog(echo: echo, session: "t\(TerminalSessionLog.now())-\(getpid())", user: user)
-        }
-        let events: any EventSink = sessionLog ?? echo
-        if let log, StoreURL.isStoreURL(log) {
-            do { _ = try StoreURL(parsing: log) } catch {
-                printError(error.description)
-                throw ExitCode(1)
-            }
-        } else if let log, let problem = outputPathProblem(log, option: "--log") {
-            printError(problem)
-            throw ExitCode(1)
-        }
-        try refuseOutputsOverInputs(inputs: (experiments.map { [.init("a file of the experiments folder", $0)] } ?? [])
-                                        + pluginInputs(plugins.paths),
-                                    outputs: log.map { [.init("--log", $0)] } ?? [])
-        var attributes = try session.parsedAttributes()
-        attributes["id"] = attributes["id"] ?? .string(user)
-        if let platform { attributes["platform"] = .string(platform) }
-        sessionLog?.write("session_started", [
-            EventField("app", .string(app)), EventField("persona", .string("terminal")), EventField("visit", .int(1)),
-            EventField("attributes", TerminalSessionLog.eventValue(.object(attributes))),
-        ])
-        var experimentSet: ExperimentSet?
-        let now = try session.date()
-        if let experiments {
-            experimentSet = try loadExperiments(paths: [experiments], registry: registry)
-            platform = platform ?? attributes["platform"]?.stringValue
-        }
-        // The --slot choices, then the experiments' (their exposures going to `events`).
-        let choosers = { [attributes] (events: any EventSink) -> (SlotChooserChain, ExperimentSlotChooser?) in
-            let experimentChooser = experimentSet.map {
-                ExperimentSlotChooser(experiments: $0, attributes: attributes, now: now, events: events)
-            }
-            return (SlotChooserChain([fixed] + (experimentChooser.map { [$0] } ?? [])), experimentChooser)
-        }
-        let (chooser, experimentChooser) = choosers(events)
-        // A route may be tried first in a session like this one that logs nowhere (RouteOpener).
-        let rehearsal = { [app, platform, seed] () throws -> AppSession in
-            let quiet = EventRecorder()
-            return try AppSession(app: app, platform: platform, registry: registry, seed: seed, events: quiet,
-                                  chooser: choosers(quiet).0)
-        }
-        let outcome = try runInTerminal(
-            app: app, platform: platform, registry: registry, seed: seed, chooser: chooser,
-            events: events, output: output, route: opening, rehearsal: rehearsal,
-            observe: { session in session.window.addTransitionObserver { sessionLog?.record($0) } }
-        ) {
-            for decision in experimentChooser?.decisions.values.flatMap({ $0 }) ?? [] {
-                let variation = decision.variation.map { " variation \($0) → \(decision.feature ?? "")" } ?? ""
-                output.write(JSONText.visible("experiment \(decision.experiment):\(variation) (\(decision.rule))") + "\n")
-            }
-        }
-        for warning in RegexBudget.takeWarnings() { printError(warning) }
-        if let log, let sessionLog {
-            sessionLog.end()
-            try TerminalLogWriter.write(sessionLog.events, app: app, seed: seed, to: log)
-        }
-        if !outcome.errors.isEmpty { throw ExitCode(1) }
     }
 }

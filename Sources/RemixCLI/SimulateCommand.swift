@@ -1,15 +1,8 @@
 import ArgumentParser
-import Foundation
-import RemixEventLog
-import RemixExperiments
-import RemixFiles
-import RemixHost
-import RemixKit
-import RemixSimulation
-import RemixYAML
+import RemixApp
 
 /// `remix simulate`: batches of simulated users through the real features and experiments.
-struct SimulateCommand: ParsableCommand {
+struct SimulateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "simulate",
         abstract: "Run simulated user sessions through the app and its experiments, logging every event.",
@@ -73,170 +66,33 @@ struct SimulateCommand: ParsableCommand {
                                valueName: "file"))
     var html: String?
 
-    /// Bad option values are input errors: a message and exit status 1, like every other bad input.
-    private func optionProblem() -> String? {
-        if users != nil, sessions != nil { return "give --users or --sessions, not both (they mean the same)" }
-        let option = users != nil || sessions == nil ? "--users" : "--sessions"
-        if userCount <= 0 { return "\(option) must be at least 1 (got \(userCount))" }
-        if userCount > Self.maximumUsers {
-            return "\(option) must be at most \(Self.maximumUsers) (got \(userCount)); split larger runs with --shard"
-        }
-        if let jobs, jobs <= 0 { return "--jobs must be at least 1 (got \(jobs))" }
-        if let problem = storeOptionProblem() { return problem }
-        if let shard, Shard(spec: shard) == nil { return "--shard must be I/N with 1 ≤ I ≤ N, e.g. 2/4 (got '\(shard)')" }
-        if let shard = shard.flatMap(Shard.init(spec:)), let problem = shard.emptinessProblem(users: userCount) { return problem }
-        if let html, let problem = outputPathProblem(html, option: "--html") { return problem }
-        return nil
+    /// The use case these options ask for.
+    var simulation: Simulate {
+        var simulation = Simulate()
+        (simulation.app, simulation.users, simulation.sessions, simulation.seed, simulation.jobs) = (app, users, sessions, seed, jobs)
+        (simulation.population, simulation.experiments, simulation.plugins) = (population, experiments, plugins.paths)
+        (simulation.log, simulation.resume, simulation.retrySeconds, simulation.shard) = (log, resume, retrySeconds, shard)
+        (simulation.append, simulation.report, simulation.html) = (append, !noReport, html)
+        simulation.colour = Console.current.outIsTerminal
+        return simulation
     }
 
-    /// User indices stay far from overflow in shard arithmetic and virtual time.
-    static let maximumUsers = 1 << 40
-
-    private var userCount: Int { users ?? sessions ?? 10_000 }
-
-    /// The population file: as given, or else the first that exists of APP.population.yaml and
-    /// population.yaml in the experiments folder, then in `experiments/`.
-    private var populationPath: String {
-        if let population { return population }
-        let folder = YAMLFile.kind(of: experiments) == .file ? (experiments as NSString).deletingLastPathComponent : experiments
-        let names = (app.map { ["\($0).population.yaml"] } ?? []) + ["population.yaml"]
-        let candidates = [folder, "experiments"].flatMap { folder in names.map { (folder as NSString).appendingPathComponent($0) } }
-        return candidates.first { YAMLFile.kind(of: $0) == .file } ?? "experiments/population.yaml"
-    }
-
-    func run() throws {
-        if let problem = optionProblem() {
-            printError(problem)
-            throw ExitCode(1)
+    func run() async throws {
+        let outcome = try await perform(simulation.run)
+        switch outcome.destination {
+        case .file(let path):
+            printOut("simulated \(outcome.app) into \(path) (seed \(outcome.seed), shard \(outcome.shard))")
+        case .store(let url, let run, let written, let skipped):
+            printOut("simulated \(outcome.app) into \(url) as \(run) (seed \(outcome.seed), shard \(outcome.shard)): "
+                     + "\(written) blocks stored" + (skipped > 0 ? ", \(skipped) already stored" : ""))
         }
-        try refuseOutputsOverInputs(inputs: inputs(), outputs: [.init("--log", log)] + (html.map { [.init("--html", $0)] } ?? []))
-        let registry = try loadRegistry(plugins: plugins.paths)
-        let (population, problems) = PopulationFile.load(path: populationPath)
-        for problem in problems { printError(problem.description, prefix: false) }
-        guard let population else { throw ExitCode(1) }
-        let appName = app ?? population.app
-        let appDefinition: AppDefinition
-        do {
-            appDefinition = try registry.app(named: appName)
-        } catch {
-            printError(error.description)
-            throw ExitCode(1)
+        printOut(outcome.summary)
+        if case .store = outcome.destination, !noReport {
+            printError("note: no report — the store may hold other runs too; `remix analyze` with the same URL reports "
+                       + "on all it holds (docs/storage.md)")
         }
-        if appName != population.app {
-            printError("warning: \(populationPath) describes users of '\(population.app)', not '\(appName)'; intents the app "
-                       + "cannot serve will show as stuck (give --population, or write \(appName).population.yaml)")
-        }
-        let checked = PopulationCheck.problems(population, app: appDefinition, events: registry.declaredEvents.map(\.name),
-                                               features: registry.features.map(\.name))
-        for problem in checked { printError(problem.description, prefix: false) }
-        if !checked.isEmpty { throw ExitCode(1) }
-        for warning in PopulationCheck.renamedScreenWarnings(population, app: appDefinition) {
-            printError(warning.description, prefix: false)
-        }
-        let set = try loadExperiments(paths: [experiments], registry: registry)
-        // A metric that counts nothing is said before the run, not found as zeros in its report.
-        let metricsFolder = MetricEvents.folders(of: [experiments]).first ?? experiments
-        let catalog = try loadMetrics(nil, folder: metricsFolder, named: [])
-        let metricEvents = MetricEvents(registry: registry, more: population.observedEvents
-                                            + MetricEvents.simulatedUserEvents(folders: [metricsFolder]))
-        try refuseUnknownMetrics(ExperimentSet(definitions: set.definitions.filter { $0.app == appName }), catalog: catalog,
-                                 events: metricEvents)
-        let jobs = usefulJobs(self.jobs)
-        let plan = SimulationPlan(
-            app: appName, users: userCount, seed: seed, jobs: jobs,
-            shard: shard.flatMap(Shard.init(spec:)) ?? .whole, population: population, experiments: set,
-            sources: sources(set))
-        if let problem = plan.problem() {
-            printError(problem)
-            throw ExitCode(1)
-        }
-        if let url = try storeURL() {
-            return try simulate(plan, into: url, registry: registry, population: population, experiments: set)
-        }
-        if let problem = LogTarget.problem(path: log, replacing: !append) {
-            printError(problem)
-            throw ExitCode(1)
-        }
-        let file: JSONLinesFile
-        do {
-            file = try JSONLinesFile(path: log, truncate: !append)
-        } catch {
-            printError(error.description)
-            throw ExitCode(1)
-        }
-        if file.endedTorn {
-            printError("warning: \(log) ended inside a line (a writer stopped mid-line); a newline was added so "
-                       + "that line stays one bad line and this run starts on a line of its own")
-        }
-        ExitFlusher.shared.watch(file)
-        let reporter = ProgressReporter(total: plan.shard.range(of: userCount).count)
-        let summary: SimulationSummary
-        do {
-            summary = try SimulationRunner(plan: plan, registry: registry, log: file).run(progress: reporter.update)
-            try file.close()
-        } catch {
-            try? file.close()
-            printError(String(describing: error))
-            throw ExitCode(1)
-        }
-        ExitFlusher.shared.remove(file)
-        reporter.finish()
-        printOut("simulated \(appName) into \(log) (seed \(seed), shard \(plan.shard))")
-        printSummary(summary, population: population, experiments: set)
-        if noReport {
-            guard let html else { return }
-            return try analyze(logs: [log], experimentsFolder: experiments, experiment: nil, metrics: [], format: .html,
-                               output: html, alpha: 0.05, correction: .holm, strict: false, jobs: jobs, metricEvents: metricEvents)
-        }
+        guard let text = outcome.analysis?.text else { return }
         printOut("")
-        try analyze(logs: [log], experimentsFolder: experiments, experiment: nil, metrics: [], format: .table,
-                    output: nil, alpha: 0.05, correction: .holm, strict: false, jobs: jobs, html: html, metricEvents: metricEvents)
-    }
-
-    /// The files this run reads, which its outputs must never overwrite.
-    private func inputs() -> [OutputCheck.Input] {
-        [.init("the population file", populationPath), .init("a file of the experiments folder", experiments)]
-            + pluginInputs(plugins.paths)
-    }
-
-    private func sources(_ set: ExperimentSet) -> [RunSource] {
-        var files = [("population", populationPath)]
-        files += set.definitions.map { ("experiment", $0.file) }
-        return files.map { role, path in
-            let bytes = FileManager.default.contents(atPath: path).map { [UInt8]($0) } ?? []
-            return RunSource(role: role, path: path, bytes: bytes)
-        }
-    }
-}
-
-/// Progress on standard error: a bar on a terminal, plain lines otherwise (at most one a second).
-final class ProgressReporter {
-    private let total: Int
-    private let started = ContinuousClock.now
-    private var lastLine = ContinuousClock.now
-    private let isTerminal = isatty(STDERR_FILENO) == 1
-
-    init(total: Int) {
-        self.total = total
-    }
-
-    func update(done: Int, total _: Int) {
-        let elapsed = (ContinuousClock.now - started).seconds
-        let rate = elapsed > 0 ? Double(done) / elapsed : 0
-        let eta = rate > 0 ? Double(total - done) / rate : 0
-        let percent = total > 0 ? done * 100 / total : 100
-        if isTerminal {
-            let filled = percent / 5
-            let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: 20 - filled)
-            printProgress(String(format: "[%@] %3d%% %d/%d users, %.0f/s, ETA %.1f s", bar, percent, done, total, rate, eta))
-        } else if ContinuousClock.now - lastLine >= .seconds(1) || done == total {
-            lastLine = .now
-            printError(String(format: "progress: %d/%d users (%d%%), %.0f users/s", done, total, percent, rate),
-                       prefix: false)
-        }
-    }
-
-    func finish() {
-        if isTerminal { printError("", prefix: false) }
+        writeOut(text)
     }
 }

@@ -3,13 +3,13 @@ import RemixSystem
 
 /// Makes a failed write to standard output a failure of the command: a report that never arrived
 /// (a full disk, `> /dev/full`) must not exit 0.
-public enum StandardOutputCheck {
+package enum StandardOutputCheck {
     /// The error number of the first failed flush of standard output, or 0.
     private static let firstFailure = Atomic<Int32>(0)
 
     /// Registers an exit handler that flushes standard output and, when that or an earlier write
     /// failed, says so on standard error and exits 1. Signal exits (`_exit`) skip it, as they should.
-    public static func install() {
+    package static func install() {
         atexit {
             StandardOutputCheck.flush()
             let failure = StandardOutputCheck.firstFailure.load(ordering: .relaxed)

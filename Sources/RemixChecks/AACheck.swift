@@ -86,7 +86,7 @@ public enum AACheck {
             definition.variations[index].feature = control.feature
             definition.variations[index].parameters = control.parameters
         }
-        let metric = options.metric ?? definition.metrics.primary ?? Analyzer.defaultMetric
+        let metric = try SimulatedRun.metric(options.metric, of: definition, registry: registry)
         let set = ExperimentSet(definitions: [definition], savedGroups: experiments.savedGroups)
         let runner = SimulatedRun(definition: definition, experiments: set, population: population, catalog: catalog,
                                   registry: registry, metric: metric, folder: folder, alpha: options.alpha,

@@ -50,7 +50,7 @@ public enum PowerSimulation {
                              + experiments.definitions.map(\.key).joined(separator: ", "))
         }
         let runner = SimulatedRun(definition: definition, experiments: experiments, population: population, catalog: catalog,
-                                  registry: registry, metric: options.metric ?? definition.metrics.primary ?? Analyzer.defaultMetric,
+                                  registry: registry, metric: try SimulatedRun.metric(options.metric, of: definition, registry: registry),
                                   folder: folder, alpha: options.alpha, sequentialTuning: options.sequentialTuning, jobs: options.jobs)
         var rows: [Row] = []
         var done = 0

@@ -20,6 +20,15 @@ struct SimulatedRun {
     let sequentialTuning: Double?
     let jobs: Int
 
+    /// The metric a check tests: `given`, else the experiment's primary metric, else its app's
+    /// default metric (`AppDefinition.defaultMetric`).
+    static func metric(_ given: String?, of definition: ExperimentDefinition, registry: FeatureRegistry) throws -> String {
+        if let metric = given ?? definition.metrics.primary ?? (try? registry.app(named: definition.app))?.defaultMetric {
+            return metric
+        }
+        throw CheckError("\(definition.key) names no primary metric and its app '\(definition.app)' no default metric; give --metric")
+    }
+
     /// The analysis options of the log at `path` (for looks at earlier cuts too).
     func analysis(of path: String) -> AnalysisOptions {
         var options = AnalysisOptions(logs: [path], definitions: [definition.key: definition], experiment: definition.key,

@@ -1,4 +1,5 @@
 import RemixCLI
+import RemixSystem
 
 StandardOutputCheck.install()
-RemixCommand.runMain()
+exit(await RemixCommand.execute(Array(CommandLine.arguments.dropFirst())))

@@ -1,4 +1,5 @@
 import Calculator
+import RemixBuiltIns
 import RemixHost
 import RemixKit
 import Testing

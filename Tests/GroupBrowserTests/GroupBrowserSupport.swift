@@ -1,5 +1,6 @@
 import Classifieds
 import GroupBrowser
+import RemixBuiltIns
 import RemixHost
 import RemixKit
 import Testing

@@ -1,9 +1,11 @@
 import Foundation
 @testable import RemixAnalysis
 @testable import RemixChecks
+import RemixBuiltIns
 import RemixExperiments
 import RemixHost
 import RemixSimulation
+import RemixCLITestSupport
 import RemixTestSupport
 import Testing
 
@@ -82,8 +84,8 @@ import Testing
 
     /// `remix check aa` prints each figure with its gate on standard output, and its progress on
     /// standard error only (it was silent when standard error is not a terminal).
-    @Test func theCommandPrintsItsGatesAndShowsProgressOnStandardError() throws {
-        let result = try RemixProcess.run(["check", "aa", "--runs", "10", "--users", "100", "--jobs", "1"])
+    @Test func theCommandPrintsItsGatesAndShowsProgressOnStandardError() async throws {
+        let result = await RemixInProcess.run(["check", "aa", "--runs", "10", "--users", "100", "--jobs", "1"])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         try #require(lines.count == 8 && lines.last == "passed", "\(result.stdout)")

@@ -1,4 +1,5 @@
 import Foundation
+import RemixBuiltIns
 import RemixSystem
 import RemixTestSupport
 import RemixAnalysis

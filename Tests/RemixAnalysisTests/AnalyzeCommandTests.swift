@@ -1,4 +1,5 @@
 import Foundation
+import RemixCLITestSupport
 import RemixTestSupport
 import Testing
 
@@ -23,37 +24,45 @@ import Testing
         return folder
     }
 
+    /// Runs the built `remix` in `folder`: for what depends on the working folder (`./experiments`).
     static func remix(_ arguments: [String], in folder: TemporaryFolder) throws -> ProcessResult {
         try RemixProcess.run(arguments, in: folder.url)
     }
 
+    /// Runs `remix analyze` in process on `logs` of the project in `folder` (names in it) with its
+    /// experiments folder, then `options`.
+    static func analyze(_ logs: [String] = ["events.jsonl"], of folder: TemporaryFolder, _ options: [String] = []) async -> ProcessResult {
+        await RemixInProcess.run(["analyze"] + logs.map(folder.path) + ["--experiments", folder.path("experiments")] + options)
+    }
+
     /// "1 line", not "1 lines"; bad-line counts grouped like the line count.
-    @Test func theLogSummaryCountsInWords() throws {
+    @Test func theLogSummaryCountsInWords() async throws {
         let folder = try TemporaryFolder()
         try folder.write("one.jsonl", AnalysisFixture.exposure("u", "e", "control", id: 0, at: 1) + "\n")
-        let one = try Self.remix(["analyze", "one.jsonl"], in: folder)
+        try folder.write("experiments/none.txt", "")
+        let one = await Self.analyze(["one.jsonl"], of: folder)
         #expect(one.stdout.contains("log: 1 file, 1 line, 0 bad"), "\(one.stdout)")
         var lines = (0..<2400).map { AnalysisFixture.exposure("u\($0)", "e", "control", id: 0, at: 1) }
         lines += Array(repeating: "not json", count: 1100)
         try folder.write("many.jsonl", lines.joined(separator: "\n") + "\n")
-        let many = try Self.remix(["analyze", "many.jsonl"], in: folder)
+        let many = await Self.analyze(["many.jsonl"], of: folder)
         #expect(many.stdout.contains("log: 1 file, 3,500 lines, 1,100 bad"), "\(many.stdout)")
     }
 
-    @Test func outputToAFullDeviceExitsOneAndNamesTheError() throws {
+    @Test func outputToAFullDeviceExitsOneAndNamesTheError() async throws {
         let folder = try Self.project()
-        let result = try Self.remix(["analyze", "events.jsonl", "--format", "json", "--output", "/dev/full"], in: folder)
+        let result = await Self.analyze(of: folder, ["--format", "json", "--output", "/dev/full"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("remix: cannot write /dev/full: No space left on device"))
         var info = stat()
         #expect(stat("/dev/full", &info) == 0 && info.st_mode & S_IFMT == S_IFCHR)
     }
 
-    @Test func outputThroughASymlinkKeepsTheSymlink() throws {
+    @Test func outputThroughASymlinkKeepsTheSymlink() async throws {
         let folder = try Self.project()
         let target = try folder.write("real.json", "")
         try FileManager.default.createSymbolicLink(atPath: folder.path("link.json"), withDestinationPath: target)
-        let result = try Self.remix(["analyze", "events.jsonl", "--format", "json", "--output", "link.json"], in: folder)
+        let result = await Self.analyze(of: folder, ["--format", "json", "--output", folder.path("link.json")])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder.path("link.json")) == target)
         #expect(try String(contentsOfFile: target, encoding: .utf8).hasPrefix(#"{"experiments":"#))
@@ -71,9 +80,9 @@ import Testing
         #expect(implicit.stderr.contains("warning: no experiments folder here ('experiments')"))
     }
 
-    @Test func exposuresToAnUndeclaredVariationAreLeftOutAndReportedInEveryFormat() throws {
+    @Test func exposuresToAnUndeclaredVariationAreLeftOutAndReportedInEveryFormat() async throws {
         let folder = try Self.project(ghosts: 3)
-        let json = try Self.remix(["analyze", "events.jsonl", "--format", "json"], in: folder)
+        let json = await Self.analyze(of: folder, ["--format", "json"])
         #expect(json.status == 0)
         let warning = "e: 3 unit(s) exposed to variation(s) its experiment file does not declare are left out of the "
             + "results and the SRM test — 'ghost' (variationId 7): 3"
@@ -85,42 +94,44 @@ import Testing
         let undeclared = try #require(experiment["undeclaredVariations"] as? [[String: Any]])
         #expect(undeclared.first?["key"] as? String == "ghost" && undeclared.first?["units"] as? Int == 3)
         #expect(root["warnings"] as? [String] == [warning])
-        let table = try Self.remix(["analyze", "events.jsonl"], in: folder)
+        let table = await Self.analyze(of: folder)
         #expect(table.stdout.contains("warning: " + warning) && table.stdout.contains("SRM p = 1.0000"))
-        let csv = try Self.remix(["analyze", "events.jsonl", "--format", "csv"], in: folder)
+        let csv = await Self.analyze(of: folder, ["--format", "csv"])
         #expect(csv.stdout.split(separator: "\n").first?.contains(",undeclared_variation_units,metric_type,value,inverse,missing_values,non_numeric_values,") == true)
         #expect(csv.stdout.split(separator: "\n").dropFirst().allSatisfy { $0.contains(",3,rate,") })
         #expect(csv.stderr.contains(warning))
-        let markdown = try Self.remix(["analyze", "events.jsonl", "--format", "markdown"], in: folder)
+        let markdown = await Self.analyze(of: folder, ["--format", "markdown"])
         #expect(markdown.stdout.contains(warning))
     }
 
-    @Test func badLinesOfSeveralLogsAreNamedByFileAndLine() throws {
+    @Test func badLinesOfSeveralLogsAreNamedByFileAndLine() async throws {
         let folder = try Self.project()
         try folder.write("a.jsonl", AnalysisFixture.event("x", "m", at: 1) + "\nnot json\n")
         try folder.write("b.jsonl", #"{"ts":"2026-02-31T00:00:00.000Z","type":"m","user":"y"}"# + "\n")
-        let result = try Self.remix(["analyze", "a.jsonl", "b.jsonl", "events.jsonl", "--format", "json"], in: folder)
+        let logs = ["a.jsonl", "b.jsonl", "events.jsonl"]
+        let result = await Self.analyze(logs, of: folder, ["--format", "json"])
         #expect(result.status == 0)
-        #expect(result.stderr.contains(#"(first: a.jsonl:2: not JSON (syntax error at byte 1); b.jsonl:1: "ts" "2026-02-31T00:00:00.000Z" is not"#))
-        let table = try Self.remix(["analyze", "a.jsonl", "b.jsonl", "events.jsonl"], in: folder)
-        #expect(table.stdout.contains("2 bad (first: a.jsonl:2: not JSON"))
+        #expect(result.stderr.contains("(first: \(folder.path("a.jsonl")):2: not JSON (syntax error at byte 1); \(folder.path("b.jsonl")):1: "
+                                       + #""ts" "2026-02-31T00:00:00.000Z" is not"#), "\(result.stderr)")
+        let table = await Self.analyze(logs, of: folder)
+        #expect(table.stdout.contains("2 bad (first: \(folder.path("a.jsonl")):2: not JSON"))
     }
 
-    @Test func anExistingPathWithGlobCharactersIsTakenAsItIs() throws {
+    @Test func anExistingPathWithGlobCharactersIsTakenAsItIs() async throws {
         let folder = try Self.project()
         try FileManager.default.moveItem(atPath: folder.path("events.jsonl"), toPath: folder.path("log[1].jsonl"))
-        let result = try Self.remix(["analyze", "log[1].jsonl", "--format", "csv"], in: folder)
+        let result = await Self.analyze(["log[1].jsonl"], of: folder, ["--format", "csv"])
         #expect(result.status == 0, "\(result.stderr)")
-        let missing = try Self.remix(["analyze", "log[2].jsonl"], in: folder)
-        #expect(missing.status == 1 && missing.stderr.contains("no log matches 'log[2].jsonl'"))
+        let missing = await Self.analyze(["log[2].jsonl"], of: folder)
+        #expect(missing.status == 1 && missing.stderr.contains("no log matches '\(folder.path("log[2].jsonl"))'"), "\(missing.stderr)")
     }
 
-    @Test func aFIFONobodyWritesIsAnErrorNotAHang() throws {
+    @Test func aFIFONobodyWritesIsAnErrorNotAHang() async throws {
         let folder = try Self.project()
         try #require(mkfifo(folder.path("pipe"), 0o600) == 0)
-        let result = try Self.remix(["analyze", "pipe"], in: folder)
+        let result = await Self.analyze(["pipe"], of: folder)
         #expect(result.status == 1)
-        #expect(result.stderr.contains("remix: cannot read pipe: it is a FIFO and nothing was written to it"))
+        #expect(result.stderr.contains("remix: cannot read \(folder.path("pipe")): it is a FIFO and nothing was written to it"))
     }
 
     @Test func aPipeWithAWriterIsRead() throws {
@@ -139,9 +150,9 @@ import Testing
         #expect(text.contains("e,control,0,ManualGroupInsertion,20,advert_published,7,"))
     }
 
-    @Test func devicesAreNotLogs() throws {
+    @Test func devicesAreNotLogs() async throws {
         let folder = try Self.project()
-        let result = try Self.remix(["analyze", "/dev/zero"], in: folder)
+        let result = await RemixInProcess.run(["analyze", "/dev/zero", "--experiments", folder.path("experiments")])
         #expect(result.status == 1)
         #expect(result.stderr.contains("remix: cannot read /dev/zero: it is a device, not a log"))
     }
@@ -149,7 +160,7 @@ import Testing
 
 /// A log analysed without its experiment's file: said in every format, and no verdicts.
 @Suite struct MissingExperimentFileTests {
-    @Test func noVerdictWithoutTheExperimentFile() throws {
+    @Test func noVerdictWithoutTheExperimentFile() async throws {
         let folder = try TemporaryFolder()
         var lines: [String] = []
         for index in 0..<400 {
@@ -161,20 +172,21 @@ import Testing
         try folder.write("events.jsonl", lines.joined(separator: "\n") + "\n")
         try folder.write("experiments/e.yaml", AnalysisFixture.twoArmExperiment(metrics: "  primary: advert_published\n"))
         try FileManager.default.createDirectory(atPath: folder.path("empty"), withIntermediateDirectories: true)
-        let withFile = try RemixProcess.run(["analyze", "events.jsonl", "--experiments", "experiments"], in: folder.url)
+        let log = folder.path("events.jsonl"), empty = folder.path("empty")
+        let withFile = await RemixInProcess.run(["analyze", log, "--experiments", folder.path("experiments")])
         #expect(withFile.stdout.contains("WINNER"), "\(withFile.stdout)")
-        let table = try RemixProcess.run(["analyze", "events.jsonl", "--experiments", "empty"], in: folder.url)
+        let table = await RemixInProcess.run(["analyze", log, "--experiments", empty])
         #expect(table.status == 0, "\(table.stderr)")
         #expect(table.stdout.contains("e: no experiment file · SRM p"))
         let rows = table.stdout.split(separator: "\n")
         #expect(!rows.contains { $0.hasSuffix("WINNER") || $0.hasSuffix("LOSER") } && rows.contains { $0.hasSuffix("significant") },
                 "\(table.stdout)")
         for format in ["json", "markdown", "csv"] {
-            let result = try RemixProcess.run(["analyze", "events.jsonl", "--experiments", "empty", "--format", format], in: folder.url)
+            let result = await RemixInProcess.run(["analyze", log, "--experiments", empty, "--format", format])
             #expect(result.stderr.contains("warning: e: no experiment file for it was read"), "\(format): \(result.stderr)")
             #expect(!result.stdout.split(separator: "\n").contains { $0.hasSuffix("WINNER |") || $0.hasSuffix(",WINNER") })
         }
-        let json = try RemixProcess.run(["analyze", "events.jsonl", "--experiments", "empty", "--format", "json"], in: folder.url)
+        let json = await RemixInProcess.run(["analyze", log, "--experiments", empty, "--format", "json"])
         #expect(json.stdout.contains(#""hasExperimentFile":false"#) && json.stdout.contains("no experiment file for it was read"))
     }
 }

@@ -33,8 +33,8 @@ import Testing
         return folder
     }
 
-    static func json(_ arguments: [String], in folder: TemporaryFolder) throws -> [String: Any] {
-        let result = try RemixProcess.run(["analyze", "events.jsonl", "--format", "json"] + arguments, in: folder.url)
+    static func json(_ arguments: [String], in folder: TemporaryFolder) async throws -> [String: Any] {
+        let result = await AnalyzeCommandTests.analyze(of: folder, ["--format", "json"] + arguments)
         #expect(result.status == 0, "\(result.stderr)")
         return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
     }
@@ -49,10 +49,10 @@ import Testing
         return abs(ours - gbstats) <= 1e-13 * max(abs(gbstats), 1e-3)
     }
 
-    @Test func sequentialTestingEqualsGbstatsAndWidensEveryInterval() throws {
+    @Test func sequentialTestingEqualsGbstatsAndWidensEveryInterval() async throws {
         let folder = try Self.project()
-        let fixed = try Self.json([], in: folder)
-        let root = try Self.json(["--sequential", "--sequential-tuning", "100"], in: folder)
+        let fixed = try await Self.json([], in: folder)
+        let root = try await Self.json(["--sequential", "--sequential-tuning", "100"], in: folder)
         #expect(root["sequentialTuning"] as? Double == 100 && root["difference"] as? String == "relative")
         // gbstats: SequentialTwoSidedTTest(ProportionStatistic(200, 40), (200, 67), tuning 100).
         let rate = try Self.comparison(root, metric: "advert_published")
@@ -64,13 +64,13 @@ import Testing
             let plain = try #require(try Self.comparison(fixed, metric: metric)["ci"] as? [Double])
             #expect(sequential[0] < plain[0] && sequential[1] > plain[1], "\(metric): \(sequential) vs \(plain)")
         }
-        let defaultTuning = try Self.json(["--sequential"], in: folder)
+        let defaultTuning = try await Self.json(["--sequential"], in: folder)
         #expect(defaultTuning["sequentialTuning"] as? Double == 5000)
     }
 
-    @Test func absoluteDifferencesAndAProperPriorEqualGbstats() throws {
+    @Test func absoluteDifferencesAndAProperPriorEqualGbstats() async throws {
         let folder = try Self.project()
-        let root = try Self.json(["--difference", "absolute", "--prior-mean", "-0.05", "--prior-stddev", "0.2"], in: folder)
+        let root = try await Self.json(["--difference", "absolute", "--prior-mean", "-0.05", "--prior-stddev", "0.2"], in: folder)
         #expect(root["difference"] as? String == "absolute" && root["sequentialTuning"] is NSNull)
         let prior = try #require(root["prior"] as? [String: Any])
         #expect(prior["mean"] as? Double == -0.05 && prior["stddev"] as? Double == 0.2)
@@ -83,22 +83,22 @@ import Testing
         #expect(Self.close(rate["chanceToWin"], 0.9711387447853035) && Self.close(risk[0], 0.05635217647902911)
                 && Self.close(risk[1], 0.0003282000996758211), "\(rate)")
         #expect(Self.close(credible[0], -0.001835128831876906) && Self.close(credible[1], 0.11388308159058348), "\(rate)")
-        let onlyMean = try Self.json(["--prior-mean", "0.02"], in: folder)
+        let onlyMean = try await Self.json(["--prior-mean", "0.02"], in: folder)
         #expect((onlyMean["prior"] as? [String: Any])?["stddev"] as? Double == 0.1, "GrowthBook's default stddev")
-        #expect(try Self.json([], in: folder)["prior"] is NSNull)
+        #expect(try await Self.json([], in: folder)["prior"] is NSNull)
     }
 
-    @Test func everyFormatSaysHowTheComparisonsWereTested() throws {
+    @Test func everyFormatSaysHowTheComparisonsWereTested() async throws {
         let folder = try Self.project()
-        let arguments = ["analyze", "events.jsonl", "--difference", "absolute", "--sequential", "--prior-stddev", "0.3"]
-        let table = try RemixProcess.run(arguments, in: folder.url)
+        let arguments = ["--difference", "absolute", "--sequential", "--prior-stddev", "0.3"]
+        let table = await AnalyzeCommandTests.analyze(of: folder, arguments)
         #expect(table.status == 0, "\(table.stderr)")
         #expect(table.stdout.contains("absolute differences, sequential, tuning 5000, prior on the lift N(0, 0.3²)"))
         #expect(table.stdout.contains("difference") && table.stdout.contains("95% CI (sequential)"))
         #expect(table.stdout.contains("+0.135 "), "an absolute difference, not a percentage: \(table.stdout)")
-        let markdown = try RemixProcess.run(arguments + ["--format", "markdown"], in: folder.url)
+        let markdown = await AnalyzeCommandTests.analyze(of: folder, arguments + ["--format", "markdown"])
         #expect(markdown.stdout.contains("| variation | metric | difference | 95% CI (sequential) |"))
-        let csv = try RemixProcess.run(arguments + ["--format", "csv"], in: folder.url)
+        let csv = await AnalyzeCommandTests.analyze(of: folder, arguments + ["--format", "csv"])
         let rows = csv.stdout.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
         let header = try #require(rows.first)
         let treatment = try #require(rows.first { $0[1] == "treatment" })
@@ -106,11 +106,11 @@ import Testing
         #expect(["difference", "sequential_tuning", "prior_mean", "prior_stddev"].map(column) == ["absolute", "5000", "0", "0.3"])
         #expect(["credible_lower", "credible_upper"].allSatisfy { column($0).flatMap(Double.init) != nil })
         #expect(["metric_label", "cuped", "dimension", "dimension_value"].map(column) == ["rate", "false", "", ""])
-        let plain = try RemixProcess.run(["analyze", "events.jsonl"], in: folder.url)
+        let plain = await AnalyzeCommandTests.analyze(of: folder)
         #expect(plain.stdout.contains("lift") && plain.stdout.contains("(Holm-adjusted p, α = 0.05):"))
     }
 
-    @Test func badValuesExitOneWithAMessage() throws {
+    @Test func badValuesExitOneWithAMessage() async throws {
         let folder = try Self.project()
         let cases: [([String], String)] = [
             (["--prior-stddev", "-1"], "--prior-stddev must be a number above 0 (got -1.0)"),
@@ -122,7 +122,7 @@ import Testing
             (["--difference", "scaled"], "Please provide one of 'relative' and 'absolute'"),
         ]
         for (arguments, message) in cases {
-            let result = try RemixProcess.run(["analyze", "events.jsonl"] + arguments, in: folder.url)
+            let result = await AnalyzeCommandTests.analyze(of: folder, arguments)
             #expect(result.status == 1, "\(arguments): exit \(result.status)")
             #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
             #expect(result.stdout.isEmpty, "\(arguments)")

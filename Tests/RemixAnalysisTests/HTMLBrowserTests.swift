@@ -20,10 +20,8 @@ enum HeadlessBrowser {
         return nil
     }
 
-    static var isCI: Bool { ["true", "1"].contains(environment["CI"]?.lowercased() ?? "") }
-
     /// Whether the browser test runs: with a browser, or under CI (to fail there).
-    static var shouldRun: Bool { path != nil || isCI }
+    static var shouldRun: Bool { path != nil || RequiredUnderCI.holds() }
 
     static let skipReason: Comment = "no headless Chromium: install Debian's chromium (as .ci/run does) or set REMIX_CHROMIUM"
 

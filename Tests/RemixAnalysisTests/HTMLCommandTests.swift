@@ -1,13 +1,13 @@
 import Foundation
+import RemixCLITestSupport
 import RemixTestSupport
 import Testing
 
 /// `remix analyze --format html` and `remix simulate --html` as a user runs them.
 @Suite struct HTMLCommandTests {
-    @Test func analyzeWritesThePageWhereOutputSays() throws {
+    @Test func analyzeWritesThePageWhereOutputSays() async throws {
         let folder = try AnalyzeCommandTests.project(ghosts: 2)
-        let result = try AnalyzeCommandTests.remix(["analyze", "events.jsonl", "--experiments", "experiments", "--format", "html",
-                                                    "--output", "report.html"], in: folder)
+        let result = await AnalyzeCommandTests.analyze(of: folder, ["--format", "html", "--output", folder.path("report.html")])
         #expect(result.status == 0 && result.stdout.isEmpty, "\(result.stderr)")
         let page = try String(contentsOfFile: folder.path("report.html"), encoding: .utf8)
         #expect(page.hasPrefix("<!DOCTYPE html>") && page.hasSuffix("</html>\n"))
@@ -15,16 +15,16 @@ import Testing
         #expect(result.stderr.contains("warning: e: 2 unit(s) exposed to variation(s)"))
     }
 
-    @Test func simulateWritesTheRunsPage() throws {
+    @Test func simulateWritesTheRunsPage() async throws {
         let folder = try TemporaryFolder()
         let experiments = AnalysisFixture.repository.appendingPathComponent("experiments").path
-        let result = try RemixProcess.run(["simulate", "--users", "200", "--experiments", experiments, "--no-report",
-                                           "--log", "events.jsonl", "--html", "report.html"], in: folder.url)
+        let result = await RemixInProcess.run(["simulate", "--users", "200", "--experiments", experiments, "--no-report",
+                                               "--log", folder.path("events.jsonl"), "--html", folder.path("report.html")])
         #expect(result.status == 0, "\(result.stderr)")
         let page = try String(contentsOfFile: folder.path("report.html"), encoding: .utf8)
         #expect(page.contains(">insertion-flow</h2>") && page.contains("Run records") && page.contains(">marketplace</td>"))
-        let store = try RemixProcess.run(["simulate", "--users", "2", "--log", "postgresql://localhost/remix", "--html", "r.html"],
-                                         in: folder.url)
+        let store = await RemixInProcess.run(["simulate", "--users", "2", "--log", "postgresql://localhost/remix", "--html",
+                                              folder.path("r.html")])
         #expect(store.status == 1 && store.stderr.contains("--html writes the report of a log file"))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 @testable import RemixAnalysis
+import RemixCLITestSupport
 import RemixTestSupport
 import Testing
 
@@ -68,13 +69,13 @@ import Testing
 
     /// `remix plan --log` needs the figure and its variance per unit: one past the largest double
     /// is a message that says so (once it planned from `variance inf`, or `mean nan`).
-    @Test(arguments: [false, true]) func planRefusesAFigurePastTheLargestDouble(overflowing: Bool) throws {
+    @Test(arguments: [false, true]) func planRefusesAFigurePastTheLargestDouble(overflowing: Bool) async throws {
         let folder = try TemporaryFolder()
         let report = try Self.report(scale: 0x1p1000, overflowing: overflowing)
         try folder.write("experiments/metrics.yaml", "metrics:\n  - {key: size, type: mean, event: sized, value: bytes}\n")
         try folder.write("events.jsonl", try String(contentsOfFile: report.log.files[0], encoding: .utf8))
-        let plan = try RemixProcess.run(["plan", "--log", "events.jsonl", "--experiment", "e", "--metric", "size", "--traffic", "100"],
-                                        in: folder.url)
+        let plan = await RemixInProcess.run(["plan", "--log", folder.path("events.jsonl"), "--experiments", folder.path("experiments"),
+                                              "--experiment", "e", "--metric", "size", "--traffic", "100"])
         #expect(plan.status == 1 && plan.stderr.contains("size in e: ") && plan.stderr.contains("plan with --mean and --stddev"),
                 "\(plan.stdout)\(plan.stderr)")
         #expect(!(plan.stdout + plan.stderr).lowercased().contains("nan") && !(plan.stdout + plan.stderr).contains("inf"))

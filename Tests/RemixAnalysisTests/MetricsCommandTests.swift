@@ -1,4 +1,5 @@
 import Foundation
+import RemixCLITestSupport
 import RemixTestSupport
 import Testing
 
@@ -18,38 +19,38 @@ import Testing
           - {key: adverts-published, type: mean, event: advert_published}
         """
 
-    @Test func analyzeReadsTheFolderMetricsAndValidateChecksTheNames() throws {
+    @Test func analyzeReadsTheFolderMetricsAndValidateChecksTheNames() async throws {
         let folder = try Self.project(metrics: Self.metrics, secondary: "adverts-published")
-        let json = try AnalyzeCommandTests.remix(["analyze", "events.jsonl", "--format", "json"], in: folder)
+        let json = await AnalyzeCommandTests.analyze(of: folder, ["--format", "json"])
         #expect(json.status == 0, "\(json.stderr)")
         #expect(json.stdout.contains(#""adverts-published":{"type":"mean""#))
-        let valid = try AnalyzeCommandTests.remix(["validate", "experiments"], in: folder)
+        let valid = await RemixInProcess.run(["validate", folder.path("experiments")])
         #expect(valid.status == 0, "\(valid.stderr)")
 
         let typo = try Self.project(metrics: Self.metrics, secondary: "adverts-publish")
-        let validate = try AnalyzeCommandTests.remix(["validate", "experiments"], in: typo)
+        let validate = await RemixInProcess.run(["validate", typo.path("experiments")])
         #expect(validate.status == 1)
         #expect(validate.stderr.contains("experiments/e.yaml:"), "\(validate.stderr)")
         #expect(validate.stderr.contains("unknown metric 'adverts-publish'") && validate.stderr.contains("did you mean 'adverts-published'"))
-        let analyze = try AnalyzeCommandTests.remix(["analyze", "events.jsonl"], in: typo)
+        let analyze = await AnalyzeCommandTests.analyze(of: typo)
         #expect(analyze.stderr.contains("experiments/e.yaml:") && analyze.stderr.contains("warning: unknown metric 'adverts-publish'")
                 && analyze.stderr.contains("did you mean 'adverts-published'?"), "\(analyze.stderr)")
     }
 
     /// A `--metric` that is neither a key nor an event any exposed unit has is most likely a typo:
     /// the report of zeros comes with a warning naming the nearest key or event.
-    @Test func aMetricOptionThatMatchesNothingIsWarnedAbout() throws {
+    @Test func aMetricOptionThatMatchesNothingIsWarnedAbout() async throws {
         let folder = try Self.project(metrics: Self.metrics, secondary: "adverts-published")
-        let typo = try AnalyzeCommandTests.remix(["analyze", "events.jsonl", "--metric", "advert_publishd"], in: folder)
+        let typo = await AnalyzeCommandTests.analyze(of: folder, ["--metric", "advert_publishd"])
         #expect(typo.status == 0, "\(typo.stderr)")
-        #expect(typo.stderr.contains("warning: --metric 'advert_publishd' is not a key of experiments/metrics.yaml and no "
+        #expect(typo.stderr.contains("warning: --metric 'advert_publishd' is not a key of \(folder.path("experiments/metrics.yaml")) and no "
                                      + "exposed unit has an event of that type; did you mean 'advert_published'?"), "\(typo.stderr)")
-        let real = try AnalyzeCommandTests.remix(["analyze", "events.jsonl", "--metric", "advert_published"], in: folder)
+        let real = await AnalyzeCommandTests.analyze(of: folder, ["--metric", "advert_published"])
         #expect(real.status == 0 && !real.stderr.contains("--metric"), "\(real.stderr)")
     }
 
     /// A `value` field the event does not carry is caught where the metric is named.
-    @Test func validateChecksValueFieldsAgainstTheDeclaredEvent() throws {
+    @Test func validateChecksValueFieldsAgainstTheDeclaredEvent() async throws {
         let metrics = """
             metrics:
               - {key: time, type: mean, event: session_ended, value: durationMS}
@@ -57,19 +58,19 @@ import Testing
               - {key: per-session, type: ratio, numerator: time, denominator: sessions}
             """
         let folder = try Self.project(metrics: metrics, secondary: "per-session")
-        let result = try AnalyzeCommandTests.remix(["validate", "experiments"], in: folder)
+        let result = await RemixInProcess.run(["validate", folder.path("experiments")])
         #expect(result.status == 1)
         #expect(result.stderr.contains("experiments/metrics.yaml:2:11: warning: metric 'time' sums the field 'durationMS' of "
                                        + "'session_ended', which it does not carry; did you mean 'durationMs'?"), "\(result.stderr)")
         #expect(result.stderr.contains("error: metric 'per-session' sums the field 'durationMS' of 'session_ended' (its part 'time')"))
     }
 
-    @Test func aBrokenMetricsFileStopsTheAnalysis() throws {
+    @Test func aBrokenMetricsFileStopsTheAnalysis() async throws {
         let folder = try Self.project(metrics: "metrics:\n  - {key: x, type: quantile, event: e}\n", secondary: "x")
-        let result = try AnalyzeCommandTests.remix(["analyze", "events.jsonl"], in: folder)
+        let result = await AnalyzeCommandTests.analyze(of: folder)
         #expect(result.status == 1)
         #expect(result.stderr.contains("experiments/metrics.yaml:2:"), "\(result.stderr)")
-        let other = try AnalyzeCommandTests.remix(["analyze", "events.jsonl", "--metrics", "nowhere.yaml"], in: folder)
+        let other = await AnalyzeCommandTests.analyze(of: folder, ["--metrics", folder.path("nowhere.yaml")])
         #expect(other.status == 1 && other.stderr.contains("nowhere.yaml:1:1: error: no such file"), "\(other.stderr)")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 @testable import RemixAnalysis
+import RemixCLITestSupport
 import RemixTestSupport
 import Testing
 
@@ -64,18 +65,18 @@ import Testing
         #expect(factor > 1)
     }
 
-    @Test func theCommandAnswersBothQuestionsAndRefusesNonsense() throws {
-        let plan = try RemixProcess.run(["plan", "--rate", "0.1", "--effect", "0.1", "--traffic", "2000"])
+    @Test func theCommandAnswersBothQuestionsAndRefusesNonsense() async throws {
+        let plan = await RemixInProcess.run(["plan", "--rate", "0.1", "--effect", "0.1", "--traffic", "2000"])
         #expect(plan.status == 0, "\(plan.stderr)")
         #expect(plan.stdout.contains("to detect a lift of +10.00 %: 15,612 units per variation — 15.6 days"), "\(plan.stdout)")
-        let mde = try RemixProcess.run(["plan", "--rate", "0.1", "--days", "14", "--traffic", "2000"])
+        let mde = await RemixInProcess.run(["plan", "--rate", "0.1", "--days", "14", "--traffic", "2000"])
         #expect(mde.stdout.contains("in 14 days (14,000 units per variation): lifts of +10.59 % or more"), "\(mde.stdout)")
         for (arguments, message) in [(["--rate", "1.5"], "--rate must be between 0 and 1"),
                                      (["--rate", "0.1", "--mean", "3"], "give the baseline one way"),
                                      (["--mean", "3"], "--mean needs --stddev"),
                                      (["--log", "x.jsonl"], "--log needs --experiment"),
                                      (["--rate", "0.1", "--alpha", "2"], "--alpha must be between 0 and 1")] {
-            let result = try RemixProcess.run(["plan"] + arguments)
+            let result = await RemixInProcess.run(["plan"] + arguments)
             #expect(result.status != 0 && result.stderr.contains(message), "\(arguments): \(result.stderr)")
         }
     }
@@ -94,7 +95,7 @@ import Testing
     }
 
     /// At the edges the plan is right or refused, never a confident wrong number.
-    @Test func extremesArePlannedOrRefused() throws {
+    @Test func extremesArePlannedOrRefused() async throws {
         let cases: [(arguments: [String], status: Int32, output: String)] = [
             (["--mean", "1e78", "--stddev", "1e78", "--effect", "0.1"], 0, "1,735 units per variation"),
             (["--mean", "1", "--stddev", "1", "--effect", "0.1"], 0, "1,735 units per variation"),
@@ -123,7 +124,7 @@ import Testing
              "in 1e+08 days (5e+307 units per variation): lifts of +7.61e-151 % or more"),
         ]
         for (arguments, status, output) in cases {
-            let result = try RemixProcess.run(["plan"] + arguments)
+            let result = await RemixInProcess.run(["plan"] + arguments)
             #expect(result.status == status, "\(arguments): \(result.stdout) \(result.stderr)")
             #expect((result.stdout + result.stderr).contains(output), "\(arguments): \(result.stdout) \(result.stderr)")
         }

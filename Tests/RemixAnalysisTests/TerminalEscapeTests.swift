@@ -1,5 +1,6 @@
 import Foundation
 @testable import RemixAnalysis
+import RemixCLITestSupport
 import RemixKit
 import RemixTestSupport
 import Testing
@@ -35,6 +36,7 @@ import Testing
     @Test func everyFormatShowsTheNamesEscaped() throws {
         var options = AnalysisOptions(logs: [try Self.log()], jobs: 1)
         options.dimension = "country"
+        options.defaultMetrics = ["advert_published"]  // marketplace's, as `remix analyze` gives it
         let report = try Analyzer.run(options)
         #expect(report.experiments.first?.key == Self.experiment && report.experiments.first?.slices.count == 2)
         let table = TableReport.render(report, style: .terminal(colour: false))
@@ -71,13 +73,13 @@ import Testing
         return count
     }
 
-    /// The built `remix`: the report, its warnings and an error that lists the log's experiments.
-    @Test func theCommandPrintsNoControlCharacters() throws {
+    /// `remix analyze`: the report, its warnings and an error that lists the log's experiments.
+    @Test func theCommandPrintsNoControlCharacters() async throws {
         let folder = try TemporaryFolder()
         let log = try Self.log()
-        let report = try RemixProcess.run(["analyze", log, "--dimension", "country", "--experiments", folder.url.path], in: folder.url)
+        let report = await RemixInProcess.run(["analyze", log, "--dimension", "country", "--experiments", folder.location])
         #expect(report.status == 0, "\(report.stderr)")
-        let unknown = try RemixProcess.run(["analyze", log, "--experiment", "nope"], in: folder.url)
+        let unknown = await RemixInProcess.run(["analyze", log, "--experiments", folder.location, "--experiment", "nope"])
         #expect(unknown.status == 1 && unknown.stderr.contains(#"experiments in it: exp\u001b]0;PWNED\u0007\u001b[2J"#))
         for text in [report.stdout, report.stderr, unknown.stderr] { #expect(Self.controls(text).isEmpty, "\(text)") }
         #expect(report.stdout.contains(#"exp\u001b]0;PWNED\u0007\u001b[2J · country = GB\u001b[1A\u001b[2K\rinsertion-flow"#))
@@ -85,7 +87,7 @@ import Testing
 
     /// Names from experiment files: `remix simulate`'s summary, `validate`, `assign`, `plan --log`
     /// and the payload `export growthbook` prints (JSON, its DEL and C1 controls escaped too).
-    @Test func commandsPrintingExperimentFileNamesEscapeThem() throws {
+    @Test func commandsPrintingExperimentFileNamesEscapeThem() async throws {
         let folder = try TemporaryFolder()
         let shipped = AnalysisFixture.repository.appendingPathComponent("experiments")
         let file = try String(contentsOf: shipped.appendingPathComponent("insertion-flow.yaml"), encoding: .utf8)
@@ -96,15 +98,16 @@ import Testing
             try folder.write("experiments/\(name)", try String(contentsOf: shipped.appendingPathComponent(name), encoding: .utf8))
         }
         let key = "insertion\u{1B}[2J\u{9B}-flow"
-        let simulate = try RemixProcess.run(["simulate", "--users", "200", "--log", "sim.jsonl"], in: folder.url)
+        let experiments = folder.path("experiments"), log = folder.path("sim.jsonl")
+        let simulate = await RemixInProcess.run(["simulate", "--users", "200", "--experiments", experiments, "--log", log])
         #expect(simulate.status == 0, "\(simulate.stderr)")
         #expect(simulate.stdout.contains(#"experiment insertion\u001b[2J\u009b-flow"#) && simulate.stdout.contains(#"man\rual\u007f: "#))
-        let validate = try RemixProcess.run(["validate", "experiments"], in: folder.url)
-        let assign = try RemixProcess.run(["assign", key, "--attributes", #"{"id":"u\u001b[2J1"}"#], in: folder.url)
+        let validate = await RemixInProcess.run(["validate", experiments])
+        let assign = await RemixInProcess.run(["assign", key, "--experiments", experiments, "--attributes", #"{"id":"u\u001b[2J1"}"#])
         #expect(assign.status == 0 && assign.stdout.contains(#"hash of id="u\u001b[2J1""#), "\(assign.stderr)")
-        let plan = try RemixProcess.run(["plan", "--log", "sim.jsonl", "--experiment", key, "--traffic", "100"], in: folder.url)
+        let plan = await RemixInProcess.run(["plan", "--log", log, "--experiments", experiments, "--experiment", key, "--traffic", "100"])
         #expect(plan.status == 0, "\(plan.stderr)")
-        let export = try RemixProcess.run(["export", "growthbook"], in: folder.url)
+        let export = await RemixInProcess.run(["export", "growthbook", experiments])
         #expect(export.status == 0 && export.stdout.contains(#""key": "insertion\u001b[2J\u009b-flow""#), "\(export.stdout)\(export.stderr)")
         for result in [simulate, validate, assign, plan, export] {
             #expect(Self.controls(result.stdout + result.stderr).isEmpty, "\(result.stdout)\(result.stderr)")

@@ -1,4 +1,5 @@
 import Foundation
+import RemixCLITestSupport
 import RemixTestSupport
 import RemixEventLog
 import RemixKit
@@ -46,10 +47,9 @@ import Testing
     }
 
     @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full"), "needs Linux's /dev/full"))
-    func aFullDiskStopsSimulateWithExitOne() throws {
-        let result = try RemixProcess.run(["simulate", "--sessions", "2000", "--no-report", "--log", "/dev/full"],
-                                          in: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-                                              .deletingLastPathComponent().deletingLastPathComponent())
+    func aFullDiskStopsSimulateWithExitOne() async throws {
+        let result = await RemixInProcess.run(["simulate", "--sessions", "2000", "--no-report", "--experiments", Repository.experiments,
+                                               "--log", "/dev/full"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("cannot write the event log /dev/full: No space left on device"), "\(result.stderr)")
         #expect(!result.stderr.contains("Fatal error"))

@@ -1,14 +1,17 @@
 import Foundation
+import RemixCLITestSupport
 import RemixExperiments
 import RemixKit
 import RemixTestSupport
 import Testing
 
-/// `remix validate`, `remix assign` and `remix run --experiments`, run as the built binary.
+/// `remix validate`, `remix assign` and `remix run --experiments`, as a user runs them.
 @Suite struct AssignCLITests {
-    /// Runs the built `remix` in `directory` (default: the repo root).
-    static func remix(_ arguments: [String], in directory: URL = Fixture.repoRoot, input: String = "") throws -> ProcessResult {
-        try RemixProcess.run(arguments, in: directory, input: input)
+    /// Runs `remix` in process from the repository root (the test process's folder), or the built
+    /// `remix` in `directory`, for tests whose files are named relative to a folder of their own.
+    static func remix(_ arguments: [String], in directory: URL? = nil, input: String = "") async throws -> ProcessResult {
+        guard let directory else { return await RemixInProcess.run(arguments, input: input) }
+        return try RemixProcess.run(arguments, in: directory, input: input)
     }
 
     static func shipped() throws -> ExperimentSet {
@@ -24,18 +27,18 @@ import Testing
         return (try Fixture.userID { rule($0) == "assigned" }, try Fixture.userID { rule($0) == "namespace" })
     }
 
-    @Test func validateOnTheShippedFolderExitsZero() throws {
-        let result = try Self.remix(["validate"])
+    @Test func validateOnTheShippedFolderExitsZero() async throws {
+        let result = try await Self.remix(["validate"])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(result.stdout == "5 experiments, 0 errors, 0 warnings\n")
         #expect(result.stderr.isEmpty)
     }
 
-    @Test func validateOnABrokenFolderPrintsPositionedErrorsAndExitsOne() throws {
+    @Test func validateOnABrokenFolderPrintsPositionedErrorsAndExitsOne() async throws {
         let folder = try ExperimentFolder()
         try folder.write("bad.yaml", Fixture.experiment("bad", "wieghts: [0.5, 0.5]\ncoverage: lots"))
         try folder.write("other.yaml", Fixture.experiment("other", app: "marketplce"))
-        let result = try Self.remix(["validate", "."], in: folder.url)
+        let result = try await Self.remix(["validate", "."], in: folder.url)
         #expect(result.status == 1)
         #expect(result.stderr.split(separator: "\n") == [
             "./bad.yaml:8:1: error: unknown key 'wieghts' in an experiment; did you mean 'weights'?",
@@ -44,16 +47,16 @@ import Testing
         ])
         #expect(result.stdout == "2 experiments, 3 errors, 0 warnings\n")
         // Without arguments it reads ./experiments.
-        let nothing = try Self.remix(["validate"], in: folder.url)
+        let nothing = try await Self.remix(["validate"], in: folder.url)
         #expect(nothing.status == 1 && nothing.stderr.hasPrefix("experiments:1:1: error: no such file or folder"))
     }
 
-    @Test func assignJSONMatchesTheEvaluator() throws {
+    @Test func assignJSONMatchesTheEvaluator() async throws {
         let set = try Self.shipped()
         let flow = try #require(set.definition(key: "insertion-flow"))
         let (assigned, outside) = try Self.ids()
         for id in ["u1", assigned, outside] {
-            let result = try Self.remix(["assign", "insertion-flow", "--attributes", "{\"id\":\"\(id)\"}", "--json"])
+            let result = try await Self.remix(["assign", "insertion-flow", "--attributes", "{\"id\":\"\(id)\"}", "--json"])
             #expect(result.status == 0, "stderr: \(result.stderr)")
             #expect(result.stdout.split(separator: "\n").count == 1)
             let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
@@ -74,11 +77,11 @@ import Testing
         }
     }
 
-    @Test func forcingAVariationIsNotHashAssigned() throws {
+    @Test func forcingAVariationIsNotHashAssigned() async throws {
         let (_, outside) = try Self.ids()
         for force in ["auto", "1"] {
-            let result = try Self.remix(["assign", "insertion-flow", "--attributes", "{\"id\":\"\(outside)\"}",
-                                         "--force", force, "--json"])
+            let result = try await Self.remix(["assign", "insertion-flow", "--attributes", "{\"id\":\"\(outside)\"}",
+                                               "--force", force, "--json"])
             #expect(result.status == 0, "stderr: \(result.stderr)")
             let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
             #expect(object["hashUsed"] as? Bool == false && object["inExperiment"] as? Bool == true)
@@ -88,32 +91,32 @@ import Testing
         }
     }
 
-    @Test func textOutputNamesTheRule() throws {
+    @Test func textOutputNamesTheRule() async throws {
         let (assigned, outside) = try Self.ids()
-        let inResult = try Self.remix(["assign", "insertion-flow", "--attributes", "{\"id\":\"\(assigned)\"}"])
+        let inResult = try await Self.remix(["assign", "insertion-flow", "--attributes", "{\"id\":\"\(assigned)\"}"])
         #expect(inResult.status == 0)
         #expect(inResult.stdout.contains("experiment    insertion-flow (experiments/insertion-flow.yaml)"))
         #expect(inResult.stdout.contains("decision      in experiment"))
         #expect(inResult.stdout.contains("rule          assigned: assigned to a variation by hash"))
         #expect(inResult.stdout.contains("hashUsed      true"))
-        let outResult = try Self.remix(["assign", "experiments/insertion-flow.yaml", "--attributes", "{\"id\":\"\(outside)\"}"])
+        let outResult = try await Self.remix(["assign", "experiments/insertion-flow.yaml", "--attributes", "{\"id\":\"\(outside)\"}"])
         #expect(outResult.status == 0, "stderr: \(outResult.stderr)")
         #expect(outResult.stdout.contains("rule          namespace: not in experiment: outside the experiment's namespace slice"))
         #expect(!outResult.stdout.contains("variation "))
     }
 
-    @Test func atSetsTheSessionTimeForSchedules() throws {
+    @Test func atSetsTheSessionTimeForSchedules() async throws {
         let uk = try #require(try Self.shipped().definition(key: "uk-manual-first"))
         let december = try #require(DateParsing.parse("2026-12-15"))
         let id = try Fixture.userID { id in
             ExperimentEvaluator().decide(uk, attributes: ["id": .string(id), "country": "GB"], now: december).inExperiment
         }
         let attributes = "{\"id\":\"\(id)\",\"country\":\"GB\"}"
-        let before = try Self.remix(["assign", "uk-manual-first", "--attributes", attributes, "--at", "2026-11-30"])
+        let before = try await Self.remix(["assign", "uk-manual-first", "--attributes", attributes, "--at", "2026-11-30"])
         #expect(before.status == 0, "stderr: \(before.stderr)")
         #expect(before.stdout.contains("decision      not in experiment"))
         #expect(before.stdout.contains("rule          schedule: not in experiment: the session's time is outside its schedule"))
-        let during = try Self.remix(["assign", "uk-manual-first", "--attributes", attributes, "--at", "2026-12-15T10:00:00Z"])
+        let during = try await Self.remix(["assign", "uk-manual-first", "--attributes", attributes, "--at", "2026-12-15T10:00:00Z"])
         #expect(during.stdout.contains("rule          assigned: assigned to a variation by hash"))
     }
 
@@ -124,37 +127,37 @@ import Testing
         (["--force", "atuo"], "remix: --force: experiment 'insertion-flow' has no variation 'atuo'; did you mean 'auto'?"),
         (["--force", "3"], "remix: --force: experiment 'insertion-flow' has no variation '3'"),
     ])
-    func badOptionsGiveAClearMessageAndExitOne(options: [String], message: String) throws {
-        let result = try Self.remix(["assign", "insertion-flow"] + options)
+    func badOptionsGiveAClearMessageAndExitOne(options: [String], message: String) async throws {
+        let result = try await Self.remix(["assign", "insertion-flow"] + options)
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix(message), "stderr: \(result.stderr)")
         #expect(result.stdout.isEmpty && !result.stderr.contains("Fatal error"))
     }
 
-    @Test func unknownExperimentKeySuggestsTheNearest() throws {
-        let result = try Self.remix(["assign", "insertion-flw"])
+    @Test func unknownExperimentKeySuggestsTheNearest() async throws {
+        let result = try await Self.remix(["assign", "insertion-flw"])
         #expect(result.status == 1)
         #expect(result.stderr == "remix: no experiment 'insertion-flw' in experiments/; did you mean 'insertion-flow'? "
                 + "(known experiments: calculator-entry, groupbrowser-navigation, insertion-flow, tablet-auto-message, "
                 + "uk-manual-first)\n")
     }
 
-    @Test func assignRefusesExperimentsWithErrors() throws {
+    @Test func assignRefusesExperimentsWithErrors() async throws {
         let folder = try ExperimentFolder()
         try folder.write("k.yaml", Fixture.experiment("k", "coverage: 7"))
-        let result = try Self.remix(["assign", "k", "--experiments", folder.path])
+        let result = try await Self.remix(["assign", "k", "--experiments", folder.path])
         #expect(result.status == 1 && result.stdout.isEmpty)
         #expect(result.stderr.contains("k.yaml:8:11: error: coverage must be between 0 and 1, not 7.0"))
         #expect(result.stderr.contains("remix: the experiments have 1 error(s); fix them (see 'remix validate')"))
     }
 
-    @Test func runWithExperimentsPrintsDecisionsAndTheExposure() throws {
+    @Test func runWithExperimentsPrintsDecisionsAndTheExposure() async throws {
         let set = try Self.shipped()
         let (assigned, _) = try Self.ids()
         let flow = try #require(set.definition(key: "insertion-flow"))
         let decision = ExperimentEvaluator().decide(flow, attributes: ["id": .string(assigned)], now: Date())
         let variation = try #require(decision.variation), feature = try #require(decision.feature)
-        let result = try Self.remix(["run", "--experiments", "experiments", "--user", assigned], input: "5\nq\n")
+        let result = try await Self.remix(["run", "--experiments", "experiments", "--user", assigned], input: "5\nq\n")
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(result.stdout.contains("experiment insertion-flow: variation \(variation) → \(feature) (assigned)"))
         // insertion-flow's slice of the shared namespace is outside the others' slices.

@@ -1,6 +1,8 @@
 import Foundation
+import RemixBuiltIns
 import RemixExperiments
 import RemixHost
+import RemixCLITestSupport
 import RemixTestSupport
 import Testing
 
@@ -26,9 +28,8 @@ import Testing
                 "\(full)")
     }
 
-    @Test func validateShowsTheMap() throws {
-        let result = try RemixProcess.run(["validate", "--namespaces"], in: URL(fileURLWithPath: Fixture.shippedExperiments)
-            .deletingLastPathComponent())
+    @Test func validateShowsTheMap() async throws {
+        let result = await RemixInProcess.run(["validate", Fixture.shippedExperiments, "--namespaces"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == """
             namespaces:

@@ -1,4 +1,5 @@
 import Foundation
+import RemixBuiltIns
 import RemixExperiments
 import RemixHost
 import RemixKit

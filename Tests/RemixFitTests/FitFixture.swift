@@ -1,5 +1,6 @@
 import Foundation
 import RemixAnalysis
+import RemixBuiltIns
 import RemixEventLog
 import RemixExperiments
 import RemixFit

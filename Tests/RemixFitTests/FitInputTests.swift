@@ -1,4 +1,5 @@
 import Foundation
+import RemixCLITestSupport
 import RemixFit
 import RemixTestSupport
 import Testing
@@ -31,7 +32,7 @@ import Testing
 
     /// A few sessions a person typed through `remix run --log`: the fit learns from them and says
     /// that so few users make wide intervals, in the file and on standard error.
-    @Test func aPersonsTerminalSessionsFitAndSayTheirIntervalsAreWide() throws {
+    @Test func aPersonsTerminalSessionsFitAndSayTheirIntervalsAreWide() async throws {
         let folder = try TemporaryFolder()
         let log = folder.path("mine.jsonl")
         let sessions = [
@@ -42,7 +43,7 @@ import Testing
             ("cy", "5\nb\nq\n"),
         ]
         for (user, input) in sessions {
-            let result = try RemixProcess.run(["run", "--experiments", Repository.experiments, "--user", user, "--log", log], input: input)
+            let result = await RemixInProcess.run(["run", "--experiments", Repository.experiments, "--user", user, "--log", log], input: input)
             #expect(result.status == 0, "\(result.stderr)")
         }
         let fitted = try Fixture.fit([log], personas: .fixed(1))
@@ -50,10 +51,10 @@ import Testing
         #expect(fitted.text.contains("only 3 users: the ± beside each value are wide"), "\(fitted.text)")
 
         let output = folder.path("mine.population.yaml")
-        let command = try RemixProcess.run(["fit", log, "--output", output])
+        let command = await RemixInProcess.run(["fit", log, "--output", output])
         #expect(command.status == 0, "\(command.stderr)")
         #expect(command.stderr.contains("remix: note: only 3 users: the ± beside each value are wide"), "\(command.stderr)")
-        let check = try RemixProcess.run(["simulate", "--population", output, "--users", "50", "--no-report",
+        let check = await RemixInProcess.run(["simulate", "--population", output, "--users", "50", "--no-report",
                                           "--log", folder.path("rehearsal.jsonl")])
         #expect(check.status == 0, "the fitted file runs as it is: \(check.stderr)")
     }

@@ -1,10 +1,13 @@
 import Foundation
+import RemixCLITestSupport
 import RemixHost
 import RemixTestSupport
 import Testing
 
 /// Every command answers bad input one way: a message on standard error naming the value, and exit 1
-/// — whether ArgumentParser or the command itself finds the problem.
+/// — whether ArgumentParser or the command itself finds the problem. The commands run in process
+/// (``RemixInProcess``); ``binaryExitsWithTheCommandsStatus()`` checks that the binary exits with
+/// the status they return.
 @Suite struct BadOptionTests {
     static let cases: [([String], String)] = [
         (["simulate", "--sessions", "-5"], "--sessions must be at least 1 (got -5)"),
@@ -77,42 +80,53 @@ import Testing
     ]
 
     @Test(arguments: negativeNumbers)
-    func negativeNumbersAreReadAndRefusedWhereTheyMeanNothing(arguments: [String], message: String) throws {
-        try badInputExitsOneWithAMessage(arguments: arguments, message: message)
+    func negativeNumbersAreReadAndRefusedWhereTheyMeanNothing(arguments: [String], message: String) async throws {
+        try await badInputExitsOneWithAMessage(arguments: arguments, message: message)
     }
 
     /// Where a negative number means something, it is taken: a fall to detect.
-    @Test func aNegativeLiftIsPlannedFor() throws {
-        let result = try RemixProcess.run(["plan", "--rate", "0.5", "--effect", "-0.05"])
+    @Test func aNegativeLiftIsPlannedFor() async throws {
+        let result = await RemixInProcess.run(["plan", "--rate", "0.5", "--effect", "-0.05"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("to detect a lift of -5.00 %: 5,973 units per variation"), "\(result.stdout)")
     }
 
     @Test(arguments: cases)
-    func badInputExitsOneWithAMessage(arguments: [String], message: String) throws {
-        let result = try RemixProcess.run(arguments)
+    func badInputExitsOneWithAMessage(arguments: [String], message: String) async throws {
+        let result = await RemixInProcess.run(arguments)
         #expect(result.status == 1, "exit \(result.status) for \(arguments): \(result.stderr)")
         #expect(result.stderr.contains(message), "stderr: \(result.stderr)")
         #expect(!result.stderr.contains("Fatal error"))
     }
 
+    /// The binary prints what the in-process runs print and exits with their status: 1 for an option
+    /// ArgumentParser refuses and for a use case's error, 0 for `--version`.
+    @Test func binaryExitsWithTheCommandsStatus() throws {
+        let option = try RemixProcess.run(["simulate", "--bogus"])
+        #expect(option.status == 1 && option.stderr.hasPrefix("remix: Unknown option '--bogus'"), "\(option.stderr)")
+        let app = try RemixProcess.run(["run", "--app", "marketplce"])
+        #expect(app.status == 1 && app.stderr.contains("remix: unknown app 'marketplce'; did you mean 'marketplace'?"), "\(app.stderr)")
+        let version = try RemixProcess.run(["--version"])
+        #expect(version.status == 0 && version.stdout == RemixVersion.number + "\n")
+    }
+
     /// Counts past what an integer holds are printed, not converted (a crash before).
-    @Test func planPrintsHugeCounts() throws {
-        let result = try RemixProcess.run(["plan", "--rate", "0.5", "--effect", "0.03", "--traffic", "1e19"])
+    @Test func planPrintsHugeCounts() async throws {
+        let result = await RemixInProcess.run(["plan", "--rate", "0.5", "--effect", "0.03", "--traffic", "1e19"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("traffic 1e+19 units a day"), "\(result.stdout)")
     }
 
-    @Test func versionAndHelpExitZero() throws {
-        let version = try RemixProcess.run(["--version"])
+    @Test func versionAndHelpExitZero() async throws {
+        let version = await RemixInProcess.run(["--version"])
         #expect(version.status == 0)
         #expect(version.stdout == RemixVersion.number + "\n")
         #expect(RemixVersion.text == "remix " + RemixVersion.number)
-        let help = try RemixProcess.run(["analyze", "--help"])
+        let help = await RemixInProcess.run(["analyze", "--help"])
         #expect(help.status == 0)
         #expect(help.stdout.contains("--correction <correction>"))
         for command in ["simulate", "analyze"] {
-            let help = try RemixProcess.run([command, "--help"]).stdout
+            let help = await RemixInProcess.run([command, "--help"]).stdout
             let entry = try #require(help.components(separatedBy: "--jobs <jobs>").last?
                 .components(separatedBy: "\n  -").first)
             #expect(entry.components(separatedBy: "default").count == 2, "one default for --jobs: \(entry)")

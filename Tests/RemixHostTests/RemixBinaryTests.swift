@@ -1,15 +1,16 @@
 import Foundation
+import RemixCLITestSupport
 import RemixTestSupport
 import Testing
 
-/// Runs the built `remix` executable as a user would, with piped input.
+/// Runs `remix` commands as a user would, with piped input (in process: ``RemixInProcess``).
 @Suite struct RemixBinaryTests {
-    static func remix(_ arguments: [String], input: String = "") throws -> ProcessResult {
-        try RemixProcess.run(arguments, input: input)
+    static func remix(_ arguments: [String], input: String = "") async throws -> ProcessResult {
+        await RemixInProcess.run(arguments, input: input)
     }
 
-    @Test func featuresListsAppsSlotsAndFeatures() throws {
-        let result = try Self.remix(["features"])
+    @Test func featuresListsAppsSlotsAndFeatures() async throws {
+        let result = try await Self.remix(["features"])
         #expect(result.status == 0)
         for name in ["marketplace", "groupbrowser", "calculator", "Discovery", "AdvertList", "GroupSelection",
                      "ManualGroupInsertion", "AutoGroupInsertion", "AlternatingInsertion", "GroupBrowser", "Calculator",
@@ -25,8 +26,8 @@ import Testing
         ("AutoGroupInsertion", "5\n1\nMountain bike\n2\nq\n", "group=\"4\" title=\"Mountain bike\""),
         ("AlternatingInsertion", "5\n2\n1\nFirst\n2\n6\n1\nBMX bike\n2\nq\n", "group=\"3\" title=\"BMX bike\""),
     ])
-    func scriptedRunPublishesThroughEachFlow(flow: String, script: String, published: String) throws {
-        let result = try Self.remix(["run", "--app", "marketplace", "--slot", "insertion=\(flow)"], input: script)
+    func scriptedRunPublishesThroughEachFlow(flow: String, script: String, published: String) async throws {
+        let result = try await Self.remix(["run", "--app", "marketplace", "--slot", "insertion=\(flow)"], input: script)
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(result.stdout.contains(published))
     }
@@ -41,25 +42,25 @@ import Testing
         (["--app", "calculator", "--slot", "entry=TwoFieldEntry"], "1\n4\n2\n3\n3\nq\n",
          "── sum ^ prime ──", "sum_analysed sum=7 prime=true"),
     ])
-    func scriptedRunFillsTheSeedAppsSlots(arguments: [String], script: String, screen: String, event: String) throws {
-        let result = try Self.remix(["run"] + arguments, input: script)
+    func scriptedRunFillsTheSeedAppsSlots(arguments: [String], script: String, screen: String, event: String) async throws {
+        let result = try await Self.remix(["run"] + arguments, input: script)
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(result.stderr.isEmpty)
         #expect(result.stdout.contains(screen), "\(result.stdout)")
         #expect(result.stdout.contains(event))
     }
 
-    @Test func badInputGivesAClearMessageAndExitOne() throws {
-        let unknownApp = try Self.remix(["run", "--app", "marketplce"])
+    @Test func badInputGivesAClearMessageAndExitOne() async throws {
+        let unknownApp = try await Self.remix(["run", "--app", "marketplce"])
         #expect(unknownApp.status == 1)
         #expect(unknownApp.stderr.contains("unknown app 'marketplce'; did you mean 'marketplace'?"))
-        let platform = try Self.remix(["run", "--platform", "watch"])
+        let platform = try await Self.remix(["run", "--platform", "watch"])
         #expect(platform.status == 1)
         #expect(platform.stderr.contains("does not run on 'watch'"))
-        let slot = try Self.remix(["run", "--slot", "insertion=Calculator"])
+        let slot = try await Self.remix(["run", "--slot", "insertion=Calculator"])
         #expect(slot.status == 1)
         #expect(slot.stderr.contains("cannot fill slot 'insertion'"))
-        let action = try Self.remix(["run"], input: "seven\nq\n")
+        let action = try await Self.remix(["run"], input: "seven\nq\n")
         #expect(action.status == 1)
         #expect(action.stdout.contains("unknown action 'seven'"))
         #expect(!action.stderr.contains("Fatal error"))

@@ -1,3 +1,5 @@
+import RemixBuiltIns
+import RemixCLITestSupport
 import RemixHost
 import RemixKit
 import RemixTestSupport
@@ -134,26 +136,26 @@ import Testing
         }
     }
 
-    @Test func routesListsTheStatesAnAppOpensAtAndRunOpensThem() throws {
-        let listed = try RemixProcess.run(["routes", "--app", "groupbrowser", "--depth", "2"], in: Repository.root)
+    @Test func routesListsTheStatesAnAppOpensAtAndRunOpensThem() async throws {
+        let listed = await RemixInProcess.run(["routes", "--app", "groupbrowser", "--depth", "2"])
         #expect(listed.status == 0, "\(listed.stderr)")
         #expect(listed.stdout.contains("groups > groups(Bicycles) > item(Racers)")
                 && listed.stdout.contains("remix://groupbrowser/groups/groups(Bicycles)/item(Racers)"), "\(listed.stdout)")
         #expect(!listed.stdout.contains("cannot be opened"))
-        let opened = try RemixProcess.run(["run", "--app", "groupbrowser", "--open", "remix://groupbrowser/groups/groups(Bicycles)/item(Racers)"],
-                                          in: Repository.root, input: "q\n")
+        let opened = await RemixInProcess.run(["run", "--app", "groupbrowser", "--open", "remix://groupbrowser/groups/groups(Bicycles)/item(Racers)"],
+                                              input: "q\n")
         #expect(opened.status == 0 && opened.stdout.contains("── groups > groups(Bicycles) > item(Racers) ──"), "\(opened.stdout)")
-        let bad = try RemixProcess.run(["run", "--app", "groupbrowser", "--open", "groups > groups(Boats)"], in: Repository.root, input: "q\n")
+        let bad = await RemixInProcess.run(["run", "--app", "groupbrowser", "--open", "groups > groups(Boats)"], input: "q\n")
         #expect(bad.status == 1 && bad.stderr.contains("cannot open step 2 of the route, groups(Boats), from groups"), "\(bad.stderr)")
-        let other = try RemixProcess.run(["run", "--app", "groupbrowser", "--open", "remix://marketplace/adverts"], in: Repository.root)
+        let other = await RemixInProcess.run(["run", "--app", "groupbrowser", "--open", "remix://marketplace/adverts"])
         #expect(other.status == 1 && other.stderr.contains("is for app 'marketplace'"), "\(other.stderr)")
-        #expect(try RemixProcess.run(["routes", "--app", "nosuchapp"], in: Repository.root).status == 1)
+        #expect(await RemixInProcess.run(["routes", "--app", "nosuchapp"]).status == 1)
     }
 
     /// A route that cannot open prints nothing of its session — not its exposures, not the events of
     /// the taps that led elsewhere — only why; a step that names no screen of the app says so, with
     /// the nearest name and `remix routes`. A route that opens prints what it did before.
-    @Test func aRouteThatCannotOpenPrintsOnlyWhy() throws {
+    @Test func aRouteThatCannotOpenPrintsOnlyWhy() async throws {
         let routes = "(`remix routes --app marketplace` lists the routes that open)"
         let cases: [([String], String)] = [
             (["--open", "advert"], "remix: step 1 of the route, 'advert', is no screen of marketplace; did you mean 'adverts', "
@@ -163,15 +165,14 @@ import Testing
             (["--open", "adverts > gropus", "--platform", "tablet"], "remix: step 2 of the route, 'gropus', is no screen of "
                 + "marketplace (none it shows within 4 taps has that name); did you mean 'groups'? (known screens: adverts, filter, groups, "
                 + "item, title) (`remix routes --app marketplace --platform tablet` lists the routes that open)\n"),
-            (["--open", "* > * > * > * > *", "--experiments", "experiments"], "remix: opening step 2 of the route, *, showed adverts instead\n"),
+            (["--open", "* > * > * > * > *", "--experiments", Repository.experiments], "remix: opening step 2 of the route, *, showed adverts instead\n"),
         ]
         for (arguments, message) in cases {
-            let result = try RemixProcess.run(["run"] + arguments, in: Repository.root, input: "q\n")
+            let result = await RemixInProcess.run(["run"] + arguments, input: "q\n")
             #expect(result.status == 1 && result.stdout.isEmpty, "\(arguments): \(result.stdout)")
             #expect(result.stderr == message, "\(arguments): \(result.stderr)")
         }
-        let opened = try RemixProcess.run(["run", "--open", "adverts > *", "--experiments", "experiments"], in: Repository.root,
-                                          input: "q\n")
+        let opened = await RemixInProcess.run(["run", "--open", "adverts > *", "--experiments", Repository.experiments], input: "q\n")
         #expect(opened.status == 0, "\(opened.stderr)")
         let decision = try #require(opened.stdout.range(of: "experiment insertion-flow:"))
         let started = try #require(opened.stdout.range(of: "  • insertion_started"))

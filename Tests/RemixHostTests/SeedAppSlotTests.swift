@@ -1,3 +1,4 @@
+import RemixBuiltIns
 import RemixHost
 import RemixKit
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import Marketplace
+import RemixBuiltIns
 import RemixHost
 import RemixKit
 import Testing

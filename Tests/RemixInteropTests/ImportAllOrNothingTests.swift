@@ -1,4 +1,5 @@
 import Foundation
+import RemixCLITestSupport
 import RemixTestSupport
 import Testing
 
@@ -24,11 +25,16 @@ import Testing
         ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
     }
 
-    @Test func aKeyTooLongForAFileNameStopsTheImportBeforeAnyFileIsWritten() throws {
+    /// Runs `remix import growthbook` in process on the folder's payload.json, into its `imported`.
+    static func importPayload(in folder: TemporaryFolder) async -> ProcessResult {
+        await RemixInProcess.run(["import", "growthbook", folder.path("payload.json"), "--app", "marketplace", "--slot", "insertion",
+                                  "--out", folder.path("imported")], environment: ["REMIX_PLUGIN_PATH": nil])
+    }
+
+    @Test func aKeyTooLongForAFileNameStopsTheImportBeforeAnyFileIsWritten() async throws {
         let folder = try TemporaryFolder()
         try folder.write("payload.json", Self.payload(keys: ["first", String(repeating: "k", count: 300)]))
-        let result = try RemixProcess.run(["import", "growthbook", "payload.json"] + Self.importArguments, in: folder.url,
-                                          environment: ["REMIX_PLUGIN_PATH": nil])
+        let result = await Self.importPayload(in: folder)
         #expect(result.status == 1)
         #expect(result.stderr.contains("rule 2 ('kkkk") && result.stderr.contains("has a key of 300 bytes"), "\(result.stderr)")
         #expect(result.stderr.hasSuffix("nothing was written\n"), "\(result.stderr)")
@@ -36,20 +42,18 @@ import Testing
 
         // Into a folder that exists: it keeps what it held.
         try folder.write("imported/kept.yaml", "# not an experiment yet\n")
-        let again = try RemixProcess.run(["import", "growthbook", "payload.json"] + Self.importArguments, in: folder.url,
-                                         environment: ["REMIX_PLUGIN_PATH": nil])
+        let again = await Self.importPayload(in: folder)
         #expect(again.status == 1)
         #expect(Self.names(folder.path("imported")) == ["kept.yaml"])
     }
 
-    @Test func aGoodPayloadArrivesWhole() throws {
+    @Test func aGoodPayloadArrivesWhole() async throws {
         let folder = try TemporaryFolder()
         try folder.write("payload.json", Self.payload(keys: ["first", "second"]))
-        let result = try RemixProcess.run(["import", "growthbook", "payload.json"] + Self.importArguments, in: folder.url,
-                                          environment: ["REMIX_PLUGIN_PATH": nil])
+        let result = await Self.importPayload(in: folder)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(Self.names(folder.path("imported")) == ["first.yaml", "saved-groups.yaml", "second.yaml"])
-        let validate = try RemixProcess.run(["validate", "imported"], in: folder.url, environment: ["REMIX_PLUGIN_PATH": nil])
+        let validate = await RemixInProcess.run(["validate", folder.path("imported")], environment: ["REMIX_PLUGIN_PATH": nil])
         #expect(validate.status == 0, "\(validate.stderr)")
     }
 

@@ -1,17 +1,18 @@
 import Foundation
+import RemixCLITestSupport
 import RemixExperiments
 import RemixInterop
 import RemixTestSupport
 import Testing
 
-/// `remix export growthbook` and `remix import growthbook`, run as the built binary.
+/// `remix export growthbook` and `remix import growthbook`, as a user runs them from the repository root.
 @Suite struct InteropCLITests {
-    static func remix(_ arguments: [String], in directory: URL = Paths.root) throws -> ProcessResult {
-        try RemixProcess.run(arguments, in: directory, environment: ["REMIX_PLUGIN_PATH": nil])
+    static func remix(_ arguments: [String]) async -> ProcessResult {
+        await RemixInProcess.run(arguments, environment: ["REMIX_PLUGIN_PATH": nil])
     }
 
-    @Test func exportPrintsTheLibrarysPayloadAndNotesOnStandardError() throws {
-        let result = try Self.remix(["export", "growthbook", "--at", "2026-12-15T12:00:00Z"])
+    @Test func exportPrintsTheLibrarysPayloadAndNotesOnStandardError() async throws {
+        let result = await Self.remix(["export", "growthbook", "--at", "2026-12-15T12:00:00Z"])
         #expect(result.status == 0, "\(result.stderr)")
         let registry = try Fixtures.registry()
         let expected = try GrowthBookExport.make(Fixtures.load([Paths.experiments], registry: registry),
@@ -22,26 +23,26 @@ import Testing
                 + "the payload, so this payload holds its rule until it ends; export again then\n")
     }
 
-    @Test func exportThenImportWritesFilesThatValidate() throws {
+    @Test func exportThenImportWritesFilesThatValidate() async throws {
         let folder = try TemporaryFolder()
         let payload = folder.path("payload.json")
-        let export = try Self.remix(["export", "growthbook", "experiments/plugins", "--plugins", RemixProcess.buildFolder.path,
-                                     "--app", "marketplace", "--output", payload])
+        let export = await Self.remix(["export", "growthbook", "experiments/plugins", "--plugins", RemixProcess.buildFolder.path,
+                                       "--app", "marketplace", "--output", payload])
         #expect(export.status == 0 && export.stdout.isEmpty, "\(export.stderr)")
         let out = folder.path("imported")
-        let imported = try Self.remix(["import", "growthbook", payload, "--app", "marketplace", "--slot", "insertion",
-                                       "--out", out, "--plugins", RemixProcess.buildFolder.path])
+        let imported = await Self.remix(["import", "growthbook", payload, "--app", "marketplace", "--slot", "insertion",
+                                         "--out", out, "--plugins", RemixProcess.buildFolder.path])
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(imported.stdout == "wrote \(out)/quick-insertion.yaml\nwrote \(out)/wizard-insertion.yaml\n"
                 + "2 experiments from feature 'marketplace.insertion'; check them with 'remix validate \(out)'\n")
-        let validate = try Self.remix(["validate", out, "--plugins", RemixProcess.buildFolder.path])
+        let validate = await Self.remix(["validate", out, "--plugins", RemixProcess.buildFolder.path])
         #expect(validate.status == 0 && validate.stdout == "2 experiments, 0 errors, 0 warnings\n", "\(validate.stderr)")
-        let again = try Self.remix(["export", "growthbook", out, "--plugins", RemixProcess.buildFolder.path,
-                                    "--app", "marketplace"])
+        let again = await Self.remix(["export", "growthbook", out, "--plugins", RemixProcess.buildFolder.path,
+                                      "--app", "marketplace"])
         #expect(again.stdout == (try String(contentsOfFile: payload, encoding: .utf8)))
         // Without the plugin, QuickInsertion is no registered feature.
-        let missing = try Self.remix(["import", "growthbook", payload, "--app", "marketplace", "--slot", "insertion",
-                                      "--out", folder.path("other")])
+        let missing = await Self.remix(["import", "growthbook", payload, "--app", "marketplace", "--slot", "insertion",
+                                        "--out", folder.path("other")])
         #expect(missing.status == 1 && missing.stdout.isEmpty)
         #expect(missing.stderr.contains("variation 3 ('quick'): unknown feature 'QuickInsertion'; a plugin may provide it: "
                                         + "load one with --plugins PATH or REMIX_PLUGIN_PATH=PATH"), "\(missing.stderr)")
@@ -60,33 +61,33 @@ import Testing
         (["import", "growthbook", "Package.swift", "--app", "marketplace", "--slot", "insertoin"],
          "--app/--slot: app 'marketplace' has no slot 'insertoin'; did you mean 'insertion'?"),
     ])
-    func badInputIsAClearMessageAndExitOne(arguments: [String], message: String) throws {
-        let result = try Self.remix(arguments)
+    func badInputIsAClearMessageAndExitOne(arguments: [String], message: String) async throws {
+        let result = await Self.remix(arguments)
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix(message), "\(result.stderr)")
         #expect(!result.stderr.contains("Fatal error"))
     }
 
-    @Test func anUnsupportedRuleNamesTheFileAndWhatToDo() throws {
+    @Test func anUnsupportedRuleNamesTheFileAndWhatToDo() async throws {
         let folder = try TemporaryFolder()
         let payload = try folder.write("p.json", """
             {"features": {"marketplace.insertion": {"rules": [{"force": "ManualGroupInsertion"}]}}}
             """)
-        let result = try Self.remix(["import", "growthbook", payload, "--app", "marketplace", "--slot", "insertion",
-                                     "--out", folder.path("x")])
+        let result = await Self.remix(["import", "growthbook", payload, "--app", "marketplace", "--slot", "insertion",
+                                       "--out", folder.path("x")])
         #expect(result.status == 1)
         #expect(result.stderr == "\(payload): feature 'marketplace.insertion' rule 1 is a force rule (a rollout or an "
                 + "override), which sets one value rather than running an experiment; an experiment file has no form for "
                 + "it; leave it out with --skip-unsupported\nnothing was written\n")
-        let skipped = try Self.remix(["import", "growthbook", payload, "--app", "marketplace", "--slot", "insertion",
-                                      "--out", folder.path("x"), "--skip-unsupported"])
+        let skipped = await Self.remix(["import", "growthbook", payload, "--app", "marketplace", "--slot", "insertion",
+                                        "--out", folder.path("x"), "--skip-unsupported"])
         #expect(skipped.status == 0 && skipped.stdout.hasPrefix("0 experiments"))
         #expect(skipped.stderr.contains("remix: note: feature 'marketplace.insertion' rule 1 is left out"))
     }
 
     @Test(arguments: [["export", "growthbook"], ["import", "growthbook"]])
-    func helpDescribesTheCommand(command: [String]) throws {
-        let result = try Self.remix(command + ["--help"])
+    func helpDescribesTheCommand(command: [String]) async throws {
+        let result = await Self.remix(command + ["--help"])
         #expect(result.status == 0)
         #expect(result.stdout.contains("docs/growthbook.md"))
         #expect(result.stdout.contains(command[0] == "export" ? "--output" : "--skip-unsupported"))

@@ -1,4 +1,5 @@
 import Foundation
+import RemixBuiltIns
 import RemixExperiments
 import RemixHost
 import RemixInterop
@@ -30,10 +31,8 @@ enum GrowthBookPython {
         return FileManager.default.isExecutableFile(atPath: venv) ? venv : nil
     }
 
-    static var isCI: Bool { ["true", "1"].contains(environment["CI"]?.lowercased() ?? "") }
-
     /// Whether the SDK tests run: with a Python, or under CI (to fail there).
-    static var shouldRun: Bool { path != nil || isCI }
+    static var shouldRun: Bool { path != nil || RequiredUnderCI.holds() }
 
     static let skipReason: Comment = """
         no Python with GrowthBook's SDK: set REMIX_PYTHON, or run .ci/run (it makes .build-venv with \

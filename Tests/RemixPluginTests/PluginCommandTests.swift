@@ -5,8 +5,8 @@ import Testing
 /// Every command that loads features takes `--plugins` and `REMIX_PLUGIN_PATH`, and sees plugin
 /// features exactly like built-in ones; bad plugins end the command with one line and exit 1.
 @Suite struct PluginCommandTests {
-    @Test func featuresListsThePluginFromTheEnvironment() throws {
-        let result = try Remix.run(["features"], pluginPath: Build.folder)
+    @Test func featuresListsThePluginFromTheEnvironment() async throws {
+        let result = await Remix.run(["features"], pluginPath: Build.folder)
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(result.stdout.contains("QuickInsertionPlugin (\(Build.plugin))"))
         #expect(result.stdout.contains("QuickInsertion [insertion]"))
@@ -14,36 +14,36 @@ import Testing
         #expect(result.stderr.isEmpty)
     }
 
-    @Test func featuresListsThePluginFromTheOption() throws {
-        let result = try Remix.run(["features", "--plugins", Build.plugin])
+    @Test func featuresListsThePluginFromTheOption() async throws {
+        let result = await Remix.run(["features", "--plugins", Build.plugin])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(result.stdout.contains("QuickInsertion [insertion]"))
-        let without = try Remix.run(["features"])
+        let without = await Remix.run(["features"])
         #expect(without.status == 0)
         #expect(!without.stdout.contains("QuickInsertion"))
     }
 
-    @Test func validateNeedsThePluginForThePluginExperiment() throws {
-        let with = try Remix.run(["validate", "experiments/plugins", "--plugins", Build.folder])
+    @Test func validateNeedsThePluginForThePluginExperiment() async throws {
+        let with = await Remix.run(["validate", Build.experiments, "--plugins", Build.folder])
         #expect(with.status == 0, "stderr: \(with.stderr)")
         #expect(with.stdout.contains("2 experiments, 0 errors"))
-        let without = try Remix.run(["validate", "experiments/plugins"])
+        let without = await Remix.run(["validate", Build.experiments])
         #expect(without.status == 1)
         #expect(without.stderr.contains("unknown feature 'QuickInsertion'"))
-        let defaults = try Remix.run(["validate"], pluginPath: Build.folder)
+        let defaults = await Remix.run(["validate"], pluginPath: Build.folder)
         #expect(defaults.status == 0, "the default experiments must stay valid: \(defaults.stderr)")
     }
 
     /// Without its plugin, a plugin's feature is named as one a plugin may provide, with how to load
     /// it, and beside it only the features that can fill the slot — not every registered feature.
-    @Test func aPluginFeatureWithoutItsPluginSaysHowToLoadOne() throws {
+    @Test func aPluginFeatureWithoutItsPluginSaysHowToLoadOne() async throws {
         let hint = "unknown feature 'QuickInsertion'; a plugin may provide it: load one with --plugins PATH or "
             + "REMIX_PLUGIN_PATH=PATH (`remix features` lists what is loaded)"
         let fillers = "(known marketplace/insertion features: AlternatingInsertion, AutoGroupInsertion, ManualGroupInsertion)"
-        for arguments in [["validate", "experiments/plugins"], ["run", "--slot", "insertion=QuickInsertion"],
+        for arguments in [["validate", Build.experiments], ["run", "--slot", "insertion=QuickInsertion"],
                           ["routes", "--slot", "insertion=QuickInsertion"],
-                          ["simulate", "--experiments", "experiments/plugins", "--users", "10", "--log", "/dev/null"]] {
-            let result = try Remix.run(arguments, input: "")
+                          ["simulate", "--experiments", Build.experiments, "--users", "10", "--log", "/dev/null"]] {
+            let result = await Remix.run(arguments, input: "")
             // validate's summary line is its output; the others print nothing.
             #expect(result.status == 1 && (result.stdout.isEmpty || arguments[0] == "validate"), "\(arguments): \(result.stdout)")
             #expect(result.stderr.contains(hint) && result.stderr.contains(fillers), "\(arguments): \(result.stderr)")
@@ -51,20 +51,20 @@ import Testing
         }
     }
 
-    @Test func assignExplainsAnAssignmentToThePluginFeature() throws {
+    @Test func assignExplainsAnAssignmentToThePluginFeature() async throws {
         var found = false
         for user in (1...40).map({ "u\($0)" }) where !found {
-            let result = try Remix.run(["assign", "quick-insertion", "--experiments", "experiments/plugins", "--json",
-                                        "--plugins", Build.folder, "--attributes", "{\"id\":\"\(user)\"}"])
+            let result = await Remix.run(["assign", "quick-insertion", "--experiments", Build.experiments, "--json",
+                                          "--plugins", Build.folder, "--attributes", "{\"id\":\"\(user)\"}"])
             #expect(result.status == 0, "stderr: \(result.stderr)")
             found = result.stdout.contains("\"QuickInsertion\"")
         }
         #expect(found, "no user out of 40 was assigned QuickInsertion")
     }
 
-    @Test func runWalksThePluginFlowInTheTerminal() throws {
+    @Test func runWalksThePluginFlowInTheTerminal() async throws {
         let script = "5\n6\n5\nMountain bike\n2\n6\nq\n"
-        let result = try Remix.run(["run", "--slot", "insertion=QuickInsertion", "--plugins", Build.folder], input: script)
+        let result = await Remix.run(["run", "--slot", "insertion=QuickInsertion", "--plugins", Build.folder], input: script)
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(result.stdout.contains("── adverts > quick ──"))
         #expect(result.stdout.contains("Choose a group for your advert"))
@@ -98,12 +98,12 @@ import Testing
         sessions.filter { events in events.contains { $0["type"] as? String == "advert_published" } }
     }
 
-    @Test func aSimulationExposesAndPublishesThroughThePluginFeatures() throws {
+    @Test func aSimulationExposesAndPublishesThroughThePluginFeatures() async throws {
         let folder = try TemporaryFolder()
         let log = folder.path("events.jsonl")
         // The two plugin experiments share their namespace half each: 600 sessions give each enough.
-        let result = try Remix.run(["simulate", "--plugins", Build.folder, "--experiments", "experiments/plugins",
-                                    "--sessions", "600", "--no-report", "--jobs", "2", "--log", log])
+        let result = await Remix.run(["simulate", "--plugins", Build.folder, "--experiments", Build.experiments,
+                                      "--sessions", "600", "--no-report", "--jobs", "2", "--log", log])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(result.stdout.contains("experiment quick-insertion"))
         #expect(result.stdout.contains("experiment wizard-insertion"))
@@ -122,11 +122,11 @@ import Testing
                 "simulated users walk the wizard: \(published(wizard).count) of \(wizard.count) published")
     }
 
-    @Test func runWalksTheWizardStepByStepInTheTerminal() throws {
+    @Test func runWalksTheWizardStepByStepInTheTerminal() async throws {
         // Next without a title, type it, Next; Bicycles › Off road bikes › Mountain bikes; back from the
         // review; Trail bikes instead; Publish.
         let script = "5\n2\n1\nMountain bike\n2\n1\n1\n2\nb\n1\n1\nq\n"
-        let result = try Remix.run(["run", "--slot", "insertion=WizardInsertion", "--plugins", Build.folder], input: script)
+        let result = await Remix.run(["run", "--slot", "insertion=WizardInsertion", "--plugins", Build.folder], input: script)
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(result.stdout.contains("── adverts > wizard-title ──\nStep 1 of 3: Title\n  Type a title for your advert\n"))
         #expect(result.stdout.contains("  2) [Next]\n"))
@@ -139,25 +139,25 @@ import Testing
         #expect(result.stdout.contains("insertion_completed"))
     }
 
-    @Test func thePluginExperimentsShareTheirNamespaceWithoutOverlap() throws {
-        let result = try Remix.run(["validate", "experiments/plugins", "--namespaces"], pluginPath: Build.folder)
+    @Test func thePluginExperimentsShareTheirNamespaceWithoutOverlap() async throws {
+        let result = await Remix.run(["validate", Build.experiments, "--namespaces"], pluginPath: Build.folder)
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(result.stdout.contains("  insertion-plugins: [0, 0.5) quick-insertion, [0.5, 1) wizard-insertion\n"))
-        let onlyQuick = try Remix.run(["validate", "experiments/plugins", "--plugins", Build.plugin])
+        let onlyQuick = await Remix.run(["validate", Build.experiments, "--plugins", Build.plugin])
         #expect(onlyQuick.status == 1)
         #expect(onlyQuick.stderr.contains("unknown feature 'WizardInsertion'"))
     }
 
-    @Test func simulateSeesNoPluginExperimentByDefault() throws {
+    @Test func simulateSeesNoPluginExperimentByDefault() async throws {
         let folder = try TemporaryFolder()
-        let result = try Remix.run(["simulate", "--sessions", "20", "--no-report", "--jobs", "1",
-                                    "--log", folder.path("events.jsonl")], pluginPath: Build.folder)
+        let result = await Remix.run(["simulate", "--sessions", "20", "--no-report", "--jobs", "1",
+                                      "--log", folder.path("events.jsonl")], pluginPath: Build.folder)
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(!result.stdout.contains("quick-insertion"))
         #expect(!result.stdout.contains("wizard-insertion"))
     }
 
-    // MARK: Bad plugins, in the remix process
+    // MARK: Bad plugins (a library that is no plugin, or a second copy of one, only in a remix process of its own)
 
     private func expectRefusal(_ result: Remix.Result, file: String, saying reason: String,
                                sourceLocation: SourceLocation = #_sourceLocation) {
@@ -169,42 +169,42 @@ import Testing
                 sourceLocation: sourceLocation)
     }
 
-    @Test func aMissingFileIsRefused() throws {
-        let result = try Remix.run(["features", "--plugins", "/nonexistent/libNope.so"])
+    @Test func aMissingFileIsRefused() async throws {
+        let result = await Remix.run(["features", "--plugins", "/nonexistent/libNope.so"])
         expectRefusal(result, file: "/nonexistent/libNope.so", saying: "no such file or directory")
-        let fromEnvironment = try Remix.run(["validate"], pluginPath: "/nonexistent")
+        let fromEnvironment = await Remix.run(["validate"], pluginPath: "/nonexistent")
         expectRefusal(fromEnvironment, file: "/nonexistent", saying: "no such file or directory")
     }
 
-    @Test func aTextFileIsRefused() throws {
+    @Test func aTextFileIsRefused() async throws {
         let folder = try TemporaryFolder()
         let file = try folder.write("x.so", "hello\n")
-        expectRefusal(try Remix.run(["features", "--plugins", file]), file: file, saying: "not a shared library")
-        expectRefusal(try Remix.run(["assign", "insertion-flow", "--attributes", "{\"id\":\"u1\"}"], pluginPath: folder.location),
+        expectRefusal(await Remix.run(["features", "--plugins", file]), file: file, saying: "not a shared library")
+        expectRefusal(await Remix.run(["assign", "insertion-flow", "--attributes", "{\"id\":\"u1\"}"], pluginPath: folder.location),
                       file: file, saying: "not a shared library")
     }
 
     @Test func aLibraryWithoutTheEntryPointIsRefused() throws {
         let folder = try TemporaryFolder()
         let copy = try folder.copy(Build.folder + "/libRemixKit.so", as: "libNotAPlugin.so")
-        expectRefusal(try Remix.run(["features", "--plugins", copy]), file: copy,
+        expectRefusal(try Remix.spawned(["features", "--plugins", copy]), file: copy,
                       saying: "no plugin entry point 'remix_plugin_register'")
         let original = try folder.copy(Build.folder + "/libRemixFeatures.so", as: "libRemixFeatures.so")
         #expect(FileManager.default.fileExists(atPath: original))
-        let scanned = try Remix.run(["run"], pluginPath: folder.location, input: "q\n")
+        let scanned = try Remix.spawned(["run"], pluginPath: folder.location, input: "q\n")
         expectRefusal(scanned, file: copy, saying: "no plugin entry point")
     }
 
     @Test func aSecondCopyOfAPluginIsRefusedByName() throws {
         let folder = try TemporaryFolder()
         let copy = try folder.copy(Build.plugin, as: "libQuickInsertionAgain.so")
-        let result = try Remix.run(["simulate", "--sessions", "1", "--no-report", "--plugins", Build.plugin,
+        let result = try Remix.spawned(["simulate", "--sessions", "1", "--no-report", "--plugins", Build.plugin,
                                     "--plugins", copy, "--log", folder.path("events.jsonl")])
         expectRefusal(result, file: copy, saying: "refused: module 'QuickInsertionPlugin' is already loaded")
     }
 
-    @Test func theSamePluginFromBothSourcesIsLoadedOnce() throws {
-        let result = try Remix.run(["features", "--plugins", Build.plugin], pluginPath: Build.folder)
+    @Test func theSamePluginFromBothSourcesIsLoadedOnce() async throws {
+        let result = await Remix.run(["features", "--plugins", Build.plugin], pluginPath: Build.folder)
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(result.stdout.components(separatedBy: "QuickInsertion [insertion]").count == 2)
     }

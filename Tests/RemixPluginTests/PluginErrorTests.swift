@@ -1,4 +1,5 @@
 import Foundation
+import RemixBuiltIns
 import RemixTestSupport
 import RemixHost
 import RemixKit

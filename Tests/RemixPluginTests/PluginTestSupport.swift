@@ -1,4 +1,6 @@
 import Foundation
+import RemixBuiltIns
+import RemixCLITestSupport
 import RemixHost
 import RemixKit
 import RemixKitTesting
@@ -19,6 +21,9 @@ enum Build {
     /// The repository root.
     static var root: URL { Repository.root }
 
+    /// The experiments of the example plugins.
+    static var experiments: String { root.appendingPathComponent("experiments/plugins").path }
+
     /// A registry with the built-in modules and the example plugin.
     static func registryWithPlugin() throws -> FeatureRegistry {
         try registry(loading: [plugin])
@@ -32,12 +37,19 @@ enum Build {
     }
 }
 
-/// Runs the built `remix` executable from the repository root, as a user would.
+/// Runs `remix` commands as a user would: in process, or — for plugins that must not be loaded
+/// into the test process — as the built executable.
 enum Remix {
     typealias Result = ProcessResult
 
-    /// Runs `remix arguments`; `pluginPath` sets REMIX_PLUGIN_PATH (which is otherwise removed).
-    static func run(_ arguments: [String], pluginPath: String? = nil, input: String = "") throws -> Result {
+    /// Runs `remix arguments` in process; `pluginPath` sets REMIX_PLUGIN_PATH (which is otherwise removed).
+    static func run(_ arguments: [String], pluginPath: String? = nil, input: String = "") async -> Result {
+        await RemixInProcess.run(arguments, environment: [PluginLoader.environmentVariable: pluginPath], input: input)
+    }
+
+    /// Runs the built `remix` from the repository root: for libraries that are no plugin, or a second
+    /// copy of one, which would stay loaded in the test process.
+    static func spawned(_ arguments: [String], pluginPath: String? = nil, input: String = "") throws -> Result {
         try RemixProcess.run(arguments, in: Build.root, environment: [PluginLoader.environmentVariable: pluginPath],
                              input: input)
     }

@@ -24,15 +24,15 @@ import Testing
     }
 
     /// Published share per variation of a run of the wizard experiment alone (no namespace, all users).
-    static func run(_ population: String) throws -> [String: Double] {
+    static func run(_ population: String) async throws -> [String: Double] {
         let folder = try TemporaryFolder()
         let wizard = try String(contentsOf: Build.root.appendingPathComponent("experiments/plugins/wizard-insertion.yaml"), encoding: .utf8)
         try folder.write("experiments/wizard-insertion.yaml",
                          wizard.split(separator: "\n").filter { !$0.hasPrefix("namespace:") }.joined(separator: "\n"))
         let populationFile = try folder.write("population.yaml", population)
         let log = folder.path("events.jsonl")
-        let result = try Remix.run(["simulate", "--plugins", Build.wizardPlugin, "--experiments", folder.path("experiments"),
-                                    "--population", populationFile, "--users", "600", "--no-report", "--log", log])
+        let result = await Remix.run(["simulate", "--plugins", Build.wizardPlugin, "--experiments", folder.path("experiments"),
+                                      "--population", populationFile, "--users", "600", "--no-report", "--log", log])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let pattern = #/^  (manual|wizard): (\d+) exposed sessions, intent achieved in (\d+) /#
         var rates: [String: Double] = [:]
@@ -44,16 +44,16 @@ import Testing
         return rates
     }
 
-    @Test func wizardConversionsFollowTheAbandonChanceOfItsScreens() throws {
-        let patient = try Self.run(Self.population(abandoning: "wizard-group", chance: 0))
+    @Test func wizardConversionsFollowTheAbandonChanceOfItsScreens() async throws {
+        let patient = try await Self.run(Self.population(abandoning: "wizard-group", chance: 0))
         #expect(patient["wizard"] == 1 && patient["manual"] == 1, "\(patient)")
         // Leaving each group level with chance 0.3: paths of one to three levels publish 0.7–0.34 of the time.
-        let groupAverse = try Self.run(Self.population(abandoning: "wizard-group", chance: 0.3))
+        let groupAverse = try await Self.run(Self.population(abandoning: "wizard-group", chance: 0.3))
         #expect(groupAverse["manual"] == 1)
         let wizard = try #require(groupAverse["wizard"])
         #expect(wizard > 0.35 && wizard < 0.75, "wizard \(wizard)")
         // The review step is one screen: leaving it with chance 0.5 halves the wizard's conversions.
-        let reviewAverse = try Self.run(Self.population(abandoning: "wizard-review", chance: 0.5))
+        let reviewAverse = try await Self.run(Self.population(abandoning: "wizard-review", chance: 0.5))
         #expect(reviewAverse["manual"] == 1)
         let review = try #require(reviewAverse["wizard"])
         #expect(review > 0.38 && review < 0.62, "wizard \(review)")

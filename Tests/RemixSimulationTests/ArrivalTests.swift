@@ -77,10 +77,10 @@ import Testing
         #expect(try readLog(path).allSatisfy { $0.type != "session_started" || $0["arrival"] == nil })
     }
 
-    @Test func aRouteTheAppCannotOpenIsAPositionedErrorAndExitOne() throws {
+    @Test func aRouteTheAppCannotOpenIsAPositionedErrorAndExitOne() async throws {
         let folder = try TemporaryFolder()
         let file = try folder.write("arrive.yaml", try Self.population(arrivals: #"[{route: "adverts > nowhere", share: 1}]"#))
-        let result = try Remix.run(["simulate", "--population", file, "--users", "20", "--no-report", "--log", folder.path("e.jsonl")])
+        let result = await Remix.run(["simulate", "--population", file, "--users", "20", "--no-report", "--log", folder.path("e.jsonl")])
         #expect(result.status == 1)
         #expect(result.stderr.contains("\(file):") && result.stderr.contains("persona 'decisive seller' arrives through 'adverts > nowhere'"),
                 "\(result.stderr)")

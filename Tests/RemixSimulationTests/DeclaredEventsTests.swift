@@ -1,4 +1,5 @@
 import Foundation
+import RemixBuiltIns
 import RemixHost
 import RemixKit
 import RemixSimulation
@@ -9,10 +10,10 @@ import Testing
 /// the host or the simulated users, and a metric naming an event nobody emits fails validation.
 @Suite struct DeclaredEventsTests {
     @Test(arguments: ["marketplace", "groupbrowser", "calculator"])
-    func everyLoggedEventIsDeclared(app: String) throws {
+    func everyLoggedEventIsDeclared(app: String) async throws {
         let folder = try TemporaryFolder()
         let log = folder.path("events.jsonl")
-        let result = try Remix.run(["simulate", "--app", app, "--sessions", "300", "--no-report", "--log", log])
+        let result = await Remix.run(["simulate", "--app", app, "--sessions", "300", "--no-report", "--log", log])
         #expect(result.status == 0, "\(result.stderr)")
         let observed = try Fixture.population().observedEvents
         let declared = Set(try BuiltInModules.registry().declaredEvents.map(\.name) + observed)
@@ -21,8 +22,8 @@ import Testing
         #expect(logged.count > 5, "the run logged its domain events: \(logged.sorted())")
     }
 
-    @Test func featuresListsWhatEachFeatureEmits() throws {
-        let result = try Remix.run(["features"])
+    @Test func featuresListsWhatEachFeatureEmits() async throws {
+        let result = await Remix.run(["features"])
         #expect(result.status == 0)
         #expect(result.stdout.contains("      emits advert_published (advert, group, title)"))
         #expect(result.stdout.contains("      emits sum_analysed (sum, prime, number, expression)"))
@@ -31,7 +32,7 @@ import Testing
         #expect(result.stdout.contains("    service recommendationLatencySeconds: seconds = 2 — "))
     }
 
-    @Test func aMisspeltMetricEventFailsValidationWithTheNearestEvent() throws {
+    @Test func aMisspeltMetricEventFailsValidationWithTheNearestEvent() async throws {
         let folder = try TemporaryFolder()
         let experiments = folder.path("experiments")
         try FileManager.default.copyItem(atPath: Fixture.experimentsPath, toPath: experiments)
@@ -39,7 +40,7 @@ import Testing
         let text = try String(contentsOfFile: file, encoding: .utf8)
         try text.replacingOccurrences(of: "primary: advert_published", with: "primary: advert_publish")
             .write(toFile: file, atomically: false, encoding: .utf8)
-        let result = try Remix.run(["validate", experiments])
+        let result = await Remix.run(["validate", experiments])
         #expect(result.status == 1)
         #expect(result.stderr.contains("error: unknown metric 'advert_publish': not a key of \(experiments)/metrics.yaml "
                                        + "and not an event any registered feature emits; did you mean 'advert_published'?"),

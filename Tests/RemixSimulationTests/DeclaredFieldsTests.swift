@@ -1,4 +1,5 @@
 import Foundation
+import RemixBuiltIns
 import RemixHost
 import RemixKit
 import RemixTestSupport

@@ -1,7 +1,8 @@
 import Foundation
-import RemixTestSupport
+import RemixBuiltIns
 import RemixHost
 import RemixSimulation
+import RemixTestSupport
 import Testing
 
 /// The same seed and inputs give a byte-identical log, whatever the number of jobs, in-process and
@@ -39,11 +40,11 @@ import Testing
         #expect(b.dropFirst().allSatisfy { $0.session.hasPrefix("s2-") })
     }
 
-    @Test func theBinaryIsDeterministicAcrossJobsAndMatchesTheRunner() throws {
+    @Test func theBinaryIsDeterministicAcrossJobsAndMatchesTheRunner() async throws {
         let folder = try TemporaryFolder()
         for jobs in [1, 3] {
-            let result = try Remix.run(["simulate", "--sessions", "600", "--seed", "5", "--jobs", "\(jobs)",
-                                        "--log", folder.path("cli\(jobs).jsonl")])
+            let result = await Remix.run(["simulate", "--sessions", "600", "--seed", "5", "--jobs", "\(jobs)",
+                                          "--log", folder.path("cli\(jobs).jsonl")])
             #expect(result.status == 0, "stderr: \(result.stderr)")
         }
         let cli = try Self.bytes(folder.path("cli1.jsonl"))

@@ -28,11 +28,11 @@ import Testing
     ]
 
     @Test(arguments: hugeValues)
-    func hugeTimesAreRefusedBeforeAnythingRuns(key: String, value: String, message: String) throws {
+    func hugeTimesAreRefusedBeforeAnythingRuns(key: String, value: String, message: String) async throws {
         let folder = try TemporaryFolder()
         let population = try Self.population(in: folder, replacing: key, with: value)
         let log = try folder.write("events.jsonl", "{\"kept\":true}\n")
-        let result = try Remix.run(["simulate", "--sessions", "3000", "--population", population, "--log", log])
+        let result = await Remix.run(["simulate", "--sessions", "3000", "--population", population, "--log", log])
         #expect(result.status == 1, "exit \(result.status): \(result.stderr)")
         #expect(result.stderr.contains("\(population):"), "positioned: \(result.stderr)")
         #expect(result.stderr.contains(message), "stderr: \(result.stderr)")
@@ -40,69 +40,69 @@ import Testing
         SimulateCommandTests.expectNoCrash(result)
     }
 
-    @Test func aRunThatWouldPassTheYear9999IsRefused() throws {
+    @Test func aRunThatWouldPassTheYear9999IsRefused() async throws {
         let folder = try TemporaryFolder()
         let population = try Self.population(in: folder, replacing: "start", with: "9999-12-31T23:59:59Z")
         let log = try folder.write("events.jsonl", "{\"kept\":true}\n")
-        let result = try Remix.run(["simulate", "--sessions", "10", "--population", population, "--log", log])
+        let result = await Remix.run(["simulate", "--sessions", "10", "--population", population, "--log", log])
         #expect(result.status == 1)
         #expect(result.stderr.contains("remix: the simulated sessions would run past 9999-12-31T23:59:59Z"), "\(result.stderr)")
         #expect(try String(contentsOfFile: log, encoding: .utf8) == "{\"kept\":true}\n")
     }
 
     @Test(arguments: ["2026-02-31", "2026-11-23T24:00:00Z", "2026-11-23T23:59:60Z", "0000-01-01", "10000-01-01"])
-    func impossibleStartsAreRefused(start: String) throws {
+    func impossibleStartsAreRefused(start: String) async throws {
         let folder = try TemporaryFolder()
         let population = try Self.population(in: folder, replacing: "start", with: start)
-        let result = try Remix.run(["simulate", "--sessions", "10", "--population", population,
-                                    "--log", folder.path("e.jsonl")])
+        let result = await Remix.run(["simulate", "--sessions", "10", "--population", population,
+                                      "--log", folder.path("e.jsonl")])
         #expect(result.status == 1)
         #expect(result.stderr.contains("'\(start)' is not a date"), "\(result.stderr)")
     }
 
-    @Test func theFirstYearIsWrittenAsItself() throws {
+    @Test func theFirstYearIsWrittenAsItself() async throws {
         let folder = try TemporaryFolder()
         let population = try Self.population(in: folder, replacing: "start", with: "0001-01-01")
         let log = folder.path("e.jsonl")
-        let result = try Remix.run(["simulate", "--sessions", "3", "--no-report", "--population", population, "--log", log])
+        let result = await Remix.run(["simulate", "--sessions", "3", "--no-report", "--population", population, "--log", log])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try String(contentsOfFile: log, encoding: .utf8).hasPrefix("{\"ts\":\"0001-01-01T00:00:00.000Z\""))
     }
 
-    @Test func theLogIsNeverAnInputOfTheRun() throws {
+    @Test func theLogIsNeverAnInputOfTheRun() async throws {
         let folder = try TemporaryFolder()
         let experiments = folder.path("experiments")
         try FileManager.default.copyItem(atPath: Fixture.experimentsPath, toPath: experiments)
         let target = experiments + "/insertion-flow.yaml"
         let before = try String(contentsOfFile: target, encoding: .utf8)
         for (log, append) in [(target, false), (target, true), (experiments + "/population.yaml", false)] {
-            let result = try Remix.run(["simulate", "--sessions", "5", "--experiments", experiments,
-                                        "--population", experiments + "/population.yaml", "--log", log]
-                                       + (append ? ["--append"] : []))
+            let result = await Remix.run(["simulate", "--sessions", "5", "--experiments", experiments,
+                                          "--population", experiments + "/population.yaml", "--log", log]
+                                         + (append ? ["--append"] : []))
             #expect(result.status == 1)
             #expect(result.stderr.contains("remix: refusing to write --log \(log): it is "), "\(result.stderr)")
         }
         #expect(try String(contentsOfFile: target, encoding: .utf8) == before)
     }
 
-    @Test func aFileThatIsNotALogIsNotReplaced() throws {
+    @Test func aFileThatIsNotALogIsNotReplaced() async throws {
         let folder = try TemporaryFolder()
         let notes = try folder.write("notes.md", "# my notes\n")
-        let result = try Remix.run(["simulate", "--sessions", "5", "--log", notes])
+        let result = await Remix.run(["simulate", "--sessions", "5", "--log", notes])
         #expect(result.status == 1)
         #expect(result.stderr.contains("refusing to replace \(notes): it does not look like an event log"))
         #expect(try String(contentsOfFile: notes, encoding: .utf8) == "# my notes\n")
     }
 
-    @Test func appendingOntoATornLogKeepsTheNewRunOnItsOwnLine() throws {
+    @Test func appendingOntoATornLogKeepsTheNewRunOnItsOwnLine() async throws {
         let folder = try TemporaryFolder()
         let log = folder.path("events.jsonl")
-        #expect(try Remix.run(["simulate", "--sessions", "3", "--no-report", "--log", log]).status == 0)
+        #expect(await Remix.run(["simulate", "--sessions", "3", "--no-report", "--log", log]).status == 0)
         let handle = try #require(FileHandle(forWritingAtPath: log))
         try handle.seekToEnd()
         try handle.write(contentsOf: Data("{\"ts\":\"2026-11-23T09:0".utf8))
         try handle.close()
-        let result = try Remix.run(["simulate", "--sessions", "3", "--seed", "2", "--append", "--no-report", "--log", log])
+        let result = await Remix.run(["simulate", "--sessions", "3", "--seed", "2", "--append", "--no-report", "--log", log])
         #expect(result.status == 0)
         #expect(result.stderr.contains("ended inside a line"), "\(result.stderr)")
         let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
@@ -121,14 +121,14 @@ import Testing
         #expect(result.stderr.contains("remix: cannot write standard output: No space left on device"), "\(result.stderr)")
     }
 
-    @Test func tooManyJobsAreCappedAtTheCores() throws {
+    @Test func tooManyJobsAreCappedAtTheCores() async throws {
         let folder = try TemporaryFolder()
         let log = folder.path("e.jsonl"), reference = folder.path("r.jsonl")
-        let result = try Remix.run(["simulate", "--sessions", "300", "--jobs", "2000", "--no-report", "--log", log])
+        let result = await Remix.run(["simulate", "--sessions", "300", "--jobs", "2000", "--no-report", "--log", log])
         #expect(result.status == 0)
         let cores = ProcessInfo.processInfo.activeProcessorCount
         #expect(result.stderr.contains("warning: --jobs 2000 is more than this machine's \(cores) cores; using \(cores)"))
-        #expect(try Remix.run(["simulate", "--sessions", "300", "--jobs", "1", "--no-report", "--log", reference]).status == 0)
+        #expect(await Remix.run(["simulate", "--sessions", "300", "--jobs", "1", "--no-report", "--log", reference]).status == 0)
         #expect(FileManager.default.contents(atPath: log) == FileManager.default.contents(atPath: reference))
     }
 }

@@ -1,17 +1,18 @@
 import Foundation
-import RemixTestSupport
+import RemixBuiltIns
 import RemixExperiments
 import RemixHost
 import RemixSimulation
+import RemixTestSupport
 import Testing
 
 /// What a simulation log holds: the run record, whole sessions in order, exposures.
 @Suite struct LogStructureTests {
-    @Test func theRunRecordListsThePopulationAndExperimentFilesWithHashes() throws {
+    @Test func theRunRecordListsThePopulationAndExperimentFilesWithHashes() async throws {
         let folder = try TemporaryFolder()
         let log = folder.path("run.jsonl")
-        let result = try Remix.run(["simulate", "--sessions", "200", "--seed", "42", "--shard", "2/2", "--jobs", "1",
-                                    "--log", log])
+        let result = await Remix.run(["simulate", "--sessions", "200", "--seed", "42", "--shard", "2/2", "--jobs", "1",
+                                      "--log", log])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let lines = try readLog(log)
         let run = try #require(lines.first)

@@ -1,4 +1,5 @@
 import Foundation
+import RemixBuiltIns
 import RemixTestSupport
 import RemixExperiments
 import RemixHost

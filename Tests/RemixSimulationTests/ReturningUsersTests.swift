@@ -87,19 +87,19 @@ import Testing
         #expect(shards == full)
     }
 
-    @Test func theAnalysisCountsUsersNotSessions() throws {
+    @Test func theAnalysisCountsUsersNotSessions() async throws {
         let folder = try TemporaryFolder()
         let log = folder.path("events.jsonl")
         let population = try folder.write("calculator.population.yaml", Self.yaml)
-        let simulated = try Remix.run(["simulate", "--app", "calculator", "--users", "400", "--population", population,
-                                       "--no-report", "--log", log])
+        let simulated = await Remix.run(["simulate", "--app", "calculator", "--users", "400", "--population", population,
+                                         "--no-report", "--log", log])
         #expect(simulated.status == 0, "\(simulated.stderr)")
         #expect(simulated.stdout.contains("users      400 ("))
         let lines = try readLog(log)
         let exposedUsers = Set(lines.filter { $0.type == "exposure" }.map { $0.string("user") ?? "" })
         let exposedSessions = Set(lines.filter { $0.type == "exposure" }.map(\.session))
         #expect(exposedSessions.count > exposedUsers.count + 200)
-        let report = try Remix.run(["analyze", log, "--format", "csv", "--metric", "sum_analysed"])
+        let report = await Remix.run(["analyze", log, "--format", "csv", "--metric", "sum_analysed"])
         #expect(report.status == 0, "\(report.stderr)")
         let rows = report.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
         let units = rows.filter { $0.count > 5 && $0[5] == "sum_analysed" }.compactMap { Int($0[4]) }

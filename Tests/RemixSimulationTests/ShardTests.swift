@@ -1,7 +1,8 @@
 import Foundation
-import RemixTestSupport
+import RemixBuiltIns
 import RemixHost
 import RemixSimulation
+import RemixTestSupport
 import Testing
 
 /// Shards: contiguous ranges that together are exactly one full run.
@@ -40,15 +41,15 @@ import Testing
     /// More shards than users leave some empty: such a shard is refused with one message naming
     /// the fix, exit 1, and the log is not touched — not a run of nothing that warns about every
     /// screen its users never saw.
-    @Test func aShardWithNoUsersIsRefusedOnce() throws {
+    @Test func aShardWithNoUsersIsRefusedOnce() async throws {
         let folder = try TemporaryFolder()
         let log = try folder.write("kept.jsonl", "{\"type\":\"run\"}\n")
-        let result = try Remix.run(["simulate", "--shard", "3/1000", "--users", "10", "--log", log])
+        let result = await Remix.run(["simulate", "--shard", "3/1000", "--users", "10", "--log", log])
         #expect(result.status == 1)
         #expect(result.stderr == "remix: --shard 3/1000 holds none of the run's 10 users (1000 shards of 10 users leave 990 "
                 + "empty); split the run into at most 10 shards, or give more --users\n")
         #expect(try String(contentsOfFile: log, encoding: .utf8) == "{\"type\":\"run\"}\n")
-        #expect(try Remix.run(["simulate", "--shard", "100/1000", "--users", "10", "--no-report", "--log", log]).status == 0,
+        #expect(await Remix.run(["simulate", "--shard", "100/1000", "--users", "10", "--no-report", "--log", log]).status == 0,
                 "a shard that holds a user runs")
     }
 

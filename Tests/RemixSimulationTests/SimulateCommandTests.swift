@@ -1,6 +1,6 @@
 import Foundation
-@testable import RemixSimulation
 import RemixKit
+@testable import RemixSimulation
 import RemixTestSupport
 import Testing
 
@@ -21,10 +21,10 @@ import Testing
     ]
 
     @Test(arguments: usageErrors)
-    func badOptionsFailWithAClearMessage(arguments: [String], message: String) throws {
+    func badOptionsFailWithAClearMessage(arguments: [String], message: String) async throws {
         let folder = try TemporaryFolder()
         let log = folder.path("events.jsonl")
-        let result = try Remix.run(["simulate", "--log", log] + arguments)
+        let result = await Remix.run(["simulate", "--log", log] + arguments)
         #expect(result.status != 0)
         #expect(result.stderr.contains(message), "stderr: \(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: log), "nothing is simulated")
@@ -32,14 +32,14 @@ import Testing
     }
 
     @Test(arguments: usageErrors)
-    func badOptionsExitWithOne(arguments: [String], message: String) throws {
+    func badOptionsExitWithOne(arguments: [String], message: String) async throws {
         let folder = try TemporaryFolder()
-        let result = try Remix.run(["simulate", "--log", folder.path("events.jsonl")] + arguments)
+        let result = await Remix.run(["simulate", "--log", folder.path("events.jsonl")] + arguments)
         #expect(result.status == 1, "exit status \(result.status)")
     }
 
-    @Test func anUnwritableLogFailsNamingThePath() throws {
-        let result = try Remix.run(["simulate", "--sessions", "10", "--log", "/proc/nope/x.jsonl"])
+    @Test func anUnwritableLogFailsNamingThePath() async throws {
+        let result = await Remix.run(["simulate", "--sessions", "10", "--log", "/proc/nope/x.jsonl"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("remix: cannot open the event log /proc/nope/x.jsonl: "), "stderr: \(result.stderr)")
         #expect(result.stderr.contains("choose a writable path with --log"))
@@ -47,7 +47,7 @@ import Testing
         Self.expectNoCrash(result)
     }
 
-    @Test func aBrokenPopulationFileFailsWithPositionedProblems() throws {
+    @Test func aBrokenPopulationFileFailsWithPositionedProblems() async throws {
         let folder = try TemporaryFolder()
         let population = try folder.write("population.yaml", """
             app: marketplace
@@ -59,14 +59,14 @@ import Testing
 
             """)
         let log = folder.path("events.jsonl")
-        let result = try Remix.run(["simulate", "--sessions", "10", "--population", population, "--log", log])
+        let result = await Remix.run(["simulate", "--sessions", "10", "--population", population, "--log", log])
         #expect(result.status == 1)
         #expect(result.stderr.contains(
             "\(population):6:5: error: unknown key 'retryAfterEror' in a persona; did you mean 'retryAfterError'?"), "\(result.stderr)")
         // The file alone reads well once the key is fixed; checked against the app, its values are wrong.
         try String(contentsOfFile: population, encoding: .utf8).replacingOccurrences(of: "retryAfterEror", with: "retryAfterError")
             .write(toFile: population, atomically: false, encoding: .utf8)
-        let checked = try Remix.run(["simulate", "--sessions", "10", "--population", population, "--log", log])
+        let checked = await Remix.run(["simulate", "--sessions", "10", "--population", population, "--log", log])
         #expect(checked.status == 1)
         for message in [
             "\(population):2:12: error: publishFailureRate is a chance and must be between 0 and 1, not 1.5",
@@ -75,45 +75,45 @@ import Testing
         ] {
             #expect(checked.stderr.contains(message), "missing '\(message)' in: \(checked.stderr)")
         }
-        let unknown = try Remix.run(["simulate", "--sessions", "10", "--population", population, "--app", "calculator", "--log", log])
+        let unknown = await Remix.run(["simulate", "--sessions", "10", "--population", population, "--app", "calculator", "--log", log])
         #expect(unknown.stderr.contains("error: app 'calculator' has no service parameter 'publishFailureRate'; "
                                         + "calculator declares no service parameters"), "\(unknown.stderr)")
         #expect(!FileManager.default.fileExists(atPath: log), "no log is opened for a broken population")
         Self.expectNoCrash(result)
         let malformed = try folder.write("malformed.yaml", "app: [unclosed\n")
-        let second = try Remix.run(["simulate", "--population", malformed, "--log", log])
+        let second = await Remix.run(["simulate", "--population", malformed, "--log", log])
         #expect(second.status == 1)
         #expect(second.stderr.contains("\(malformed):2:1: error: malformed YAML"), "stderr: \(second.stderr)")
         Self.expectNoCrash(second)
-        let missing = try Remix.run(["simulate", "--population", folder.path("nope.yaml"), "--log", log])
+        let missing = await Remix.run(["simulate", "--population", folder.path("nope.yaml"), "--log", log])
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("\(folder.path("nope.yaml")):1:1: error: cannot read the population file"))
     }
 
-    @Test func anAbandonChanceForAScreenNoSessionShowedIsAPositionedWarning() throws {
+    @Test func anAbandonChanceForAScreenNoSessionShowedIsAPositionedWarning() async throws {
         let folder = try TemporaryFolder()
         let shipped = try String(contentsOfFile: Fixture.populationPath, encoding: .utf8)
         let population = try folder.write("population.yaml", shipped.replacingOccurrences(
             of: "abandon: {groups: 0.04, filter: 0.04, title: 0.05", with: "abandon: {groups: 0.04, filter: 0.04, titel: 0.05"))
-        let result = try Remix.run(["simulate", "--sessions", "100", "--population", population, "--no-report",
-                                    "--log", folder.path("e.jsonl")])
+        let result = await Remix.run(["simulate", "--sessions", "100", "--population", population, "--no-report",
+                                      "--log", folder.path("e.jsonl")])
         #expect(result.status == 0, "a warning does not fail the run: \(result.stderr)")
         #expect(result.stderr.contains("\(population):52:43: warning: persona 'decisive seller' may abandon on screen 'titel', "
                                        + "but no session showed a screen of that name (did you mean 'title'?)"), "\(result.stderr)")
     }
 
-    @Test func anUnknownAppIsReported() throws {
+    @Test func anUnknownAppIsReported() async throws {
         let folder = try TemporaryFolder()
-        let result = try Remix.run(["simulate", "--app", "marketplce", "--sessions", "5", "--log", folder.path("e.jsonl")])
+        let result = await Remix.run(["simulate", "--app", "marketplce", "--sessions", "5", "--log", folder.path("e.jsonl")])
         #expect(result.status == 1)
         #expect(result.stderr.contains("unknown app 'marketplce'"), "stderr: \(result.stderr)")
         Self.expectNoCrash(result)
     }
 
-    @Test func theSummaryListsSessionsEventsOutcomesAndVariations() throws {
+    @Test func theSummaryListsSessionsEventsOutcomesAndVariations() async throws {
         let folder = try TemporaryFolder()
         let log = folder.path("events.jsonl")
-        let result = try Remix.run(["simulate", "--sessions", "500", "--seed", "3", "--jobs", "2", "--log", log])
+        let result = await Remix.run(["simulate", "--sessions", "500", "--seed", "3", "--jobs", "2", "--log", log])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "simulated marketplace into \(log) (seed 3, shard 1/1)")
@@ -172,9 +172,9 @@ import Testing
         #expect(lines.contains("  a: 1,234 exposed sessions, intent achieved in 1,000 (81.0%)"), "\(lines)")
     }
 
-    @Test func variationsFollowTheExperimentFile() throws {
+    @Test func variationsFollowTheExperimentFile() async throws {
         let folder = try TemporaryFolder()
-        let result = try Remix.run(["simulate", "--sessions", "400", "--no-report", "--log", folder.path("e.jsonl")])
+        let result = await Remix.run(["simulate", "--sessions", "400", "--no-report", "--log", folder.path("e.jsonl")])
         #expect(result.status == 0)
         let lines = result.stdout.split(separator: "\n").map(String.init)
         let start = try #require(lines.firstIndex(of: "experiment insertion-flow"))
@@ -185,7 +185,7 @@ import Testing
 
 /// A screen that got a name of its own: a population written before gives it only the old key.
 @Suite struct RenamedScreenTests {
-    @Test func aPopulationThatNamesOnlyTheOldScreenIsPointedToTheNewName() throws {
+    @Test func aPopulationThatNamesOnlyTheOldScreenIsPointedToTheNewName() async throws {
         let folder = try TemporaryFolder()
         let experiments = folder.path("experiments")
         try FileManager.default.copyItem(atPath: Fixture.experimentsPath, toPath: experiments)
@@ -196,11 +196,11 @@ import Testing
         let expected = "\(file):52:15: warning: persona 'decisive seller': 'groups' also named the advert list's filter picker "
             + "before, which is 'filter' now; 'groups' now names only the other screen, so 'filter' gets the default chance (0) "
             + "— add 'filter: 0.04' to keep what the file meant"
-        let validated = try Remix.run(["validate", experiments])
+        let validated = await Remix.run(["validate", experiments])
         #expect(validated.status == 0, "a warning: \(validated.stderr)")
         #expect(validated.stderr.contains(expected), "\(validated.stderr)")
-        let simulated = try Remix.run(["simulate", "--sessions", "20", "--experiments", experiments, "--no-report",
-                                       "--log", folder.path("e.jsonl")])
+        let simulated = await Remix.run(["simulate", "--sessions", "20", "--experiments", experiments, "--no-report",
+                                         "--log", folder.path("e.jsonl")])
         #expect(simulated.status == 0, "\(simulated.stderr)")
         #expect(simulated.stderr.contains(expected), "\(simulated.stderr)")
         #expect(!simulated.stderr.contains("hesitant seller': 'groups'"), "the other personas name both")

@@ -1,4 +1,6 @@
 import Foundation
+import RemixBuiltIns
+import RemixCLITestSupport
 import RemixEventLog
 import RemixExperiments
 import RemixHost
@@ -100,12 +102,12 @@ func sessions(_ lines: [LogLine]) -> [(id: String, lines: [LogLine])] {
     return result
 }
 
-/// Runs the `remix` executable built beside the test bundle, from the repository root.
+/// Runs `remix` commands in process, as the binary runs them.
 enum Remix {
     typealias Result = ProcessResult
 
-    static func run(_ arguments: [String]) throws -> Result {
-        try RemixProcess.run(arguments, in: Fixture.root)
+    static func run(_ arguments: [String]) async -> Result {
+        await RemixInProcess.run(arguments)
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import PostgresNIO
+import RemixTestSupport
 import Testing
 @testable import RemixStore
 
@@ -23,7 +24,7 @@ enum StoreServer {
             if let url = environment["REMIX_TEST_POSTGRES_URL"], !url.isEmpty {
                 self = .given(url)
             } else {
-                self = ["true", "1"].contains(environment["CI"]?.lowercased() ?? "") ? .missingUnderCI : .absent
+                self = RequiredUnderCI.holds(in: environment) ? .missingUnderCI : .absent
             }
         }
 

@@ -1,5 +1,6 @@
 import Foundation
 import RemixSystem
+import Testing
 
 /// What a child process printed and how it ended.
 public struct ProcessResult: Sendable {
@@ -8,6 +9,13 @@ public struct ProcessResult: Sendable {
     public let stderr: String
     /// Ended by a signal (`status` is then the signal's number).
     public var signalled = false
+
+    /// The result of a command that exited with `status` after writing `stdout` and `stderr`.
+    public init(status: Int32, stdout: String, stderr: String) {
+        self.status = status
+        self.stdout = stdout
+        self.stderr = stderr
+    }
 }
 
 /// A `remix` started in the background with its output going to files, for tests that race,
@@ -93,8 +101,22 @@ public enum RemixProcess {
         return Bundle.main.bundleURL
     }
 
-    /// The `remix` executable beside the test bundle.
-    public static var remix: URL { buildFolder.appendingPathComponent("remix") }
+    /// The `remix` executable beside the test bundle. Every test that starts it gets it here, so
+    /// that with `REMIX_SPAWN_LOG=FILE` each such test is written to FILE, a line per start: how the
+    /// tests that spawn the binary are counted (docs/architecture.md#tests).
+    public static var remix: URL {
+        if spawnLog >= 0, let test = Test.current {
+            let line = Array("\(test.id)\n".utf8)
+            _ = line.withUnsafeBytes { write(spawnLog, $0.baseAddress, $0.count) }  // one append a line: lines never mix
+        }
+        return buildFolder.appendingPathComponent("remix")
+    }
+
+    /// `REMIX_SPAWN_LOG`, opened once for appending (a test run opening it per start ran out of
+    /// file descriptors and lost lines), or -1.
+    private static let spawnLog: Int32 = ProcessInfo.processInfo.environment["REMIX_SPAWN_LOG"].map {
+        open($0, O_WRONLY | O_APPEND | O_CREAT, 0o644)
+    } ?? -1
 
     /// Runs `remix arguments` in `directory`; `environment` sets variables (nil removes one);
     /// `input` is written to standard input, which is empty when nil; `outputFile` (e.g.
@@ -127,8 +149,10 @@ public enum RemixProcess {
         process.standardError = stderr
         try process.run()
         if let input {
-            stdin.fileHandleForWriting.write(Data(input.utf8))
-            try stdin.fileHandleForWriting.close()
+            // A child that ends without reading it all (refusing a plugin at once) closes the pipe:
+            // the write fails with EPIPE, which must not end the test run (`write(_:)` trapped).
+            try? stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8))
+            try? stdin.fileHandleForWriting.close()
         }
         let errors = DrainedHandle(stderr.fileHandleForReading)
         if outputHandle != nil { try stdout.fileHandleForWriting.close() }

@@ -34,7 +34,8 @@ public struct CalculatorModule: FeatureModule {
             name: "calculator", summary: "Enter a sum and test it for primality",
             platforms: ["phone", "tablet"],
             slots: [SlotDefinition(name: Self.entrySlot, role: SumEntryRole.name, defaultFeature: "TwoFieldEntry",
-                                   summary: "How the sum to analyse is entered")]
+                                   summary: "How the sum to analyse is entered")],
+            defaultMetric: "sum_analysed"
         ) { session in
             try session.makeFeature(named: "Calculator", as: CalculatorFeature.self).makeCoordinator(window: session.window)
         })

@@ -57,7 +57,8 @@ public struct GroupBrowserModule: FeatureModule {
             name: "groupbrowser", summary: "Find groups and read their descriptions",
             platforms: ["phone", "tablet"],
             slots: [SlotDefinition(name: Self.navigationSlot, role: GroupFinderRole.name,
-                                   defaultFeature: "TreeGroupFinder", summary: "How a person finds a group")]
+                                   defaultFeature: "TreeGroupFinder", summary: "How a person finds a group")],
+            defaultMetric: "group_viewed"
         ) { session in
             session.services.register(InMemoryGroupService(groups: catalog.groups), as: (any GroupService).self)
             return try session.makeFeature(named: "GroupBrowser", as: GroupBrowserFeature.self)

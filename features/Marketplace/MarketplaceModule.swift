@@ -41,6 +41,7 @@ public struct MarketplaceModule: FeatureModule {
             serviceParameters: Self.serviceParameters,
             renamedScreens: [ScreenRename(formerName: "groups", screen: MarketplaceScreens.filter,
                                           summary: "the advert list's filter picker")],
+            defaultMetric: "advert_published",
             configureServices: Self.configure
         ) { session in
             try MarketplaceApp(session: session, catalog: catalog)

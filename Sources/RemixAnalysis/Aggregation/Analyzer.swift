@@ -12,6 +12,10 @@ public struct AnalysisOptions: Sendable {
     public var experiment: String?
     /// Metrics to report instead of the experiment files' metrics.
     public var metrics: [String]
+    /// The metrics reported when neither `metrics` nor an experiment definition names one: the
+    /// default metric of the log's app, which the caller knows (`AppDefinition.defaultMetric`).
+    /// Empty, such a report has units and no metrics.
+    public var defaultMetrics: [String] = []
     public var alpha: Double
     public var correction: Correction
     /// Relative lift (default) or absolute difference.
@@ -66,9 +70,6 @@ public struct AnalysisOptions: Sendable {
 
 /// Streams logs into per-experiment, per-variation results with statistics.
 public enum Analyzer {
-    /// The metric used when neither `--metric` nor an experiment file names one.
-    public static let defaultMetric = "advert_published"
-
     /// Reads the logs and computes the report.
     public static func run(_ options: AnalysisOptions) throws(AnalysisError) -> AnalysisReport {
         let started = ContinuousClock.now
@@ -146,7 +147,7 @@ public enum Analyzer {
     static func trackedMetrics(_ options: AnalysisOptions) -> [String] {
         if !options.metrics.isEmpty { return unique(options.metrics) }
         let all = options.definitions.values.sorted { $0.key < $1.key }.flatMap(\.metrics.all)
-        return all.isEmpty ? [defaultMetric] : unique(all)
+        return unique(all.isEmpty ? options.defaultMetrics : all)
     }
 
     /// The events whose time to conversion is reported: each experiment's primary metric's, when

@@ -1,5 +1,6 @@
 import Foundation
 import RemixAnalysis
+import RemixBuiltIns
 import RemixExperiments
 import RemixHost
 import RemixKit

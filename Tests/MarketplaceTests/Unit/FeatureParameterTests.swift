@@ -1,5 +1,6 @@
 import Classifieds
 import Marketplace
+import RemixBuiltIns
 import RemixHost
 import RemixKit
 import Testing

@@ -111,13 +111,14 @@ public struct AppDefinition: Sendable {
         let attributes: [String]
         let serviceParameters: [ServiceParameterSpec]
         let renamedScreens: [ScreenRename]
+        let defaultMetric: String?
         let module: String
         let factory: @Sendable (SessionEnvironment) throws -> any AppRoot
         let applySettings: (@Sendable (SessionEnvironment, ServiceSettings) -> Void)?
 
         init(
             name: String, summary: String, platforms: [String], slots: [SlotDefinition], attributes: [String],
-            serviceParameters: [ServiceParameterSpec], renamedScreens: [ScreenRename], module: String,
+            serviceParameters: [ServiceParameterSpec], renamedScreens: [ScreenRename], defaultMetric: String?, module: String,
             factory: @escaping @Sendable (SessionEnvironment) throws -> any AppRoot,
             applySettings: (@Sendable (SessionEnvironment, ServiceSettings) -> Void)?
         ) {
@@ -128,6 +129,7 @@ public struct AppDefinition: Sendable {
             self.attributes = attributes
             self.serviceParameters = serviceParameters
             self.renamedScreens = renamedScreens
+            self.defaultMetric = defaultMetric
             self.module = module
             self.factory = factory
             self.applySettings = applySettings
@@ -151,6 +153,10 @@ public struct AppDefinition: Sendable {
     /// Screens that once shared a name with another, so that files written before (population
     /// `abandon` keys) can be pointed to the new names.
     public var renamedScreens: [ScreenRename] { parts.renamedScreens }
+    /// The event that tells whether a session did what the app is for (Marketplace:
+    /// `advert_published`): the metric an analysis or a check reports when no experiment file and
+    /// no option names one. Nil: the app has none, and a metric must be named.
+    public var defaultMetric: String? { parts.defaultMetric }
     /// The module that registered it (set on registration).
     public internal(set) var module: String {
         get { parts.module }
@@ -158,7 +164,7 @@ public struct AppDefinition: Sendable {
             parts = Parts(
                 name: parts.name, summary: parts.summary, platforms: parts.platforms, slots: parts.slots,
                 attributes: parts.attributes, serviceParameters: parts.serviceParameters,
-                renamedScreens: parts.renamedScreens, module: newValue,
+                renamedScreens: parts.renamedScreens, defaultMetric: parts.defaultMetric, module: newValue,
                 factory: parts.factory, applySettings: parts.applySettings)
         }
     }
@@ -169,13 +175,14 @@ public struct AppDefinition: Sendable {
     public init(
         name: String, summary: String, platforms: [String], slots: [SlotDefinition] = [],
         attributes: [String] = ["id", "platform"], serviceParameters: [ServiceParameterSpec] = [],
-        renamedScreens: [ScreenRename] = [],
+        renamedScreens: [ScreenRename] = [], defaultMetric: String? = nil,
         configureServices: (@Sendable (SessionEnvironment, ServiceSettings) -> Void)? = nil,
         make: @escaping @Sendable (SessionEnvironment) throws -> any AppRoot
     ) {
         parts = Parts(
             name: name, summary: summary, platforms: platforms, slots: slots, attributes: attributes,
-            serviceParameters: serviceParameters, renamedScreens: renamedScreens, module: "", factory: make,
+            serviceParameters: serviceParameters, renamedScreens: renamedScreens, defaultMetric: defaultMetric, module: "",
+            factory: make,
             applySettings: configureServices)
     }
 

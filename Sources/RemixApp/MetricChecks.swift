@@ -1,4 +1,3 @@
-import ArgumentParser
 import Foundation
 import RemixAnalysis
 import RemixExperiments
@@ -65,7 +64,6 @@ struct MetricEvents {
 func refuseUnknownMetrics(_ experiments: ExperimentSet, catalog: MetricCatalog, events: MetricEvents) throws {
     let errors = events.problems(in: experiments.definitions, catalog: catalog).filter { $0.severity == .error }
     guard !errors.isEmpty else { return }
-    for error in errors { printError(error.description, prefix: false) }
-    printError("the experiments name \(errors.count) metric(s) that would count nothing; fix them (see 'remix validate')")
-    throw ExitCode(1)
+    throw AppError("the experiments name \(errors.count) metric(s) that would count nothing; fix them (see 'remix validate')",
+                   problems: errors.map(\.description))
 }

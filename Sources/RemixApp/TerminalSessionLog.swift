@@ -1,4 +1,3 @@
-import ArgumentParser
 import Foundation
 import RemixEventLog
 import RemixExperiments
@@ -71,41 +70,39 @@ final class TerminalSessionLog: EventSink {
 
 /// Writes a terminal session's events, after a run record, to a file or an event store.
 enum TerminalLogWriter {
-    /// Appends to the JSON Lines file `log` or stores into the store it names; exits 1 on failure,
-    /// saying so and leaving what was there untouched.
-    static func write(_ events: [LoggedEvent], app: String, seed: UInt64, to log: String) throws {
+    /// Appends to the JSON Lines file `log` or stores into the store it names, leaving what was
+    /// there untouched when it cannot.
+    static func write(_ events: [LoggedEvent], app: String, seed: UInt64, to log: String, _ context: AppContext) throws {
         let record = LoggedEvent(timestamp: events.first?.timestamp ?? TerminalSessionLog.now(), type: "run", session: "",
                                  user: "", fields: [
                                      EventField("version", .string(RemixVersion.text)), EventField("app", .string(app)),
                                      EventField("seed", .string(String(seed))), EventField("users", .int(1)),
                                      EventField("shard", .string("1/1")), EventField("mode", .string("terminal")),
                                  ])
+        if !StoreURL.isStoreURL(log), let problem = LogTarget.problem(path: log, replacing: false) { throw AppError(problem) }
         do {
             if StoreURL.isStoreURL(log) {
-                let url = try StoreURL(parsing: log)
-                let run = "terminal-" + (events.first?.session ?? "session")
-                let sink = StoreBlockSink(url: url, run: run, shard: 1, shards: 1, resume: false, retrySeconds: 30)
-                sink.onRetry = { printError("warning: \($0)") }
-                defer { sink.close() }
-                try sink.begin(run: record)
-                try sink.write(block: 0, lines: [], events: events, users: 1)
-                try sink.finish()
-                printError("logged \(CountText.grouped(events.count)) events into \(url.redacted) as \(run)")
+                try store([record] + events, into: try StoreURL(parsing: log), context)
             } else {
-                if let problem = LogTarget.problem(path: log, replacing: false) {
-                    printError(problem)
-                    throw ExitCode(1)
-                }
                 let file = try JSONLinesFile(path: log)
                 try file.append([record] + events)
                 try file.close()
-                printError("logged \(CountText.grouped(events.count)) events to \(log)")
+                context.notify(.message("logged \(CountText.grouped(events.count)) events to \(log)"))
             }
-        } catch let exit as ExitCode {
-            throw exit
         } catch {
-            printError("could not write the session's events to \(StoreURL.isStoreURL(log) ? "the event store" : log): \(error)")
-            throw ExitCode(1)
+            throw AppError("could not write the session's events to \(StoreURL.isStoreURL(log) ? "the event store" : log): \(error)")
         }
+    }
+
+    /// Stores the run record and `events` as a run of their own.
+    private static func store(_ events: [LoggedEvent], into url: StoreURL, _ context: AppContext) throws {
+        let run = "terminal-" + (events.dropFirst().first?.session ?? "session")
+        let sink = StoreBlockSink(url: url, run: run, shard: 1, shards: 1, resume: false, retrySeconds: 30)
+        sink.onRetry = { context.warn($0) }
+        defer { sink.close() }
+        try sink.begin(run: events[0])
+        try sink.write(block: 0, lines: [], events: Array(events.dropFirst()), users: 1)
+        try sink.finish()
+        context.notify(.message("logged \(CountText.grouped(events.count - 1)) events into \(url.redacted) as \(run)"))
     }
 }

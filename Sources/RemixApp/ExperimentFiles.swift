@@ -1,0 +1,197 @@
+import Foundation
+import RemixAnalysis
+import RemixExperiments
+import RemixFiles
+import RemixHost
+import RemixInterop
+import RemixKit
+import RemixSimulation
+import RemixYAML
+
+/// `remix validate`: experiment files checked against each other and the registered features,
+/// with their folders' metrics and population files.
+package struct Validate {
+    /// Experiment files or folders (empty: `experiments`).
+    package var paths: [String] = []
+    /// Plugins to load besides the built-in modules.
+    package var plugins: [String] = []
+
+    /// A validation of `experiments/`.
+    package init() {}
+
+    /// Every problem found; a file that cannot be read at all is reported alone (what follows from
+    /// it is a cascade).
+    package func run(_ context: AppContext) async throws -> ExperimentValidation {
+        let registry = try Modules.load(plugins: plugins, context)
+        let folders = paths.isEmpty ? ["experiments"] : paths
+        let validation = ExperimentValidation.run(paths: folders, registry: registry)
+        let unreadableMetrics = MetricEvents.metricsFiles(of: folders).compactMap(MetricsFileParser.fileProblem)
+        guard validation.unreadableFiles.isEmpty && unreadableMetrics.isEmpty else { return validation.stopped(at: unreadableMetrics) }
+        return validation.adding(Self.metricProblems(paths: folders, experiments: validation.experiments, registry: registry)
+            + Self.populationProblems(folders: MetricEvents.folders(of: folders), registry: registry))
+    }
+
+    /// The problems of the folders' population files: the file's own, those against its app (services,
+    /// success events, effects), and screen names the app has since split (warnings).
+    static func populationProblems(folders: [String], registry: FeatureRegistry) -> [Diagnostic] {
+        var problems: [Diagnostic] = []
+        for folder in folders {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+            for name in names.sorted() where name.hasSuffix(ExperimentSet.populationSuffix) {
+                let (population, found) = PopulationFile.load(path: (folder as NSString).appendingPathComponent(name))
+                problems += found
+                guard let population, let app = try? registry.app(named: population.app) else { continue }
+                problems += PopulationCheck.problems(population, app: app, events: registry.declaredEvents.map(\.name),
+                                                     features: registry.features.map(\.name))
+                problems += PopulationCheck.renamedScreenWarnings(population, app: app)
+            }
+        }
+        return problems
+    }
+
+    /// The problems of each folder's metrics.yaml — the folders named, and those of files named
+    /// alone — and of every metric the experiments name: a metric key or an event that the
+    /// registered features (or the host, or simulated users) emit.
+    static func metricProblems(paths: [String], experiments: ExperimentSet, registry: FeatureRegistry) -> [Diagnostic] {
+        var problems: [Diagnostic] = []
+        var definitions: [MetricDefinition] = []
+        let files = MetricEvents.metricsFiles(of: paths)
+        for path in files {
+            let (catalog, found) = MetricsFileParser.load(path)
+            problems += found
+            definitions += catalog.definitions
+        }
+        let events = MetricEvents(registry: registry, more: MetricEvents.simulatedUserEvents(folders: MetricEvents.folders(of: paths)))
+        return problems + events.problems(in: experiments.definitions, catalog: MetricCatalog(definitions, file: files.first))
+    }
+}
+
+/// `remix assign`: the variation an experiment gives a session, and why.
+package struct Assign {
+    /// An experiment file, or the key of an experiment in `experiments`.
+    package var experiment: String
+    /// The folder of experiment files (and saved groups).
+    package var experiments = "experiments"
+    /// The session's attributes and time.
+    package var session = SessionAttributes()
+    /// Plugins to load besides the built-in modules.
+    package var plugins: [String] = []
+    /// Force the session into this variation (key or index).
+    package var force: String?
+
+    /// The assignment of `experiment`.
+    package init(experiment: String) {
+        self.experiment = experiment
+    }
+
+    /// The decision and the file of the experiment it is of.
+    package struct Outcome {
+        package var decision: ExperimentDecision
+        package var file: String
+    }
+
+    /// Evaluates the experiment for the session.
+    package func run(_ context: AppContext) async throws -> Outcome {
+        let registry = try Modules.load(plugins: plugins, context)
+        let isFile = experiment.hasSuffix(".yaml") || experiment.hasSuffix(".yml") || experiment.contains("/")
+        let set = try Definitions.experiments(paths: [isFile ? experiment : experiments], registry: registry)
+        let definition = isFile ? set.definitions.first { $0.file == experiment } : set.definition(key: experiment)
+        guard let definition else {
+            throw AppError("no experiment '\(experiment)' in \(experiments)/"
+                           + NameSuggestion.hint(for: experiment, among: set.definitions.map(\.key), noun: "experiment"))
+        }
+        let forced = try force.map { try Self.variationIndex($0, in: definition) }
+        let decision = ExperimentEvaluator(savedGroups: set.savedGroups)
+            .decide(definition, attributes: try session.attributes(), now: try session.date(), forcedVariation: forced)
+        for warning in RegexBudget.takeWarnings() { context.notify(.message(warning)) }
+        return Outcome(decision: decision, file: definition.file)
+    }
+
+    private static func variationIndex(_ value: String, in definition: ExperimentDefinition) throws -> Int {
+        if let index = definition.variations.firstIndex(where: { $0.key == value }) { return index }
+        if let index = Int(value), definition.variations.indices.contains(index) { return index }
+        throw AppError("--force: experiment '\(definition.key)' has no variation '\(value)'"
+                       + NameSuggestion.hint(for: value, among: definition.variations.map(\.key), noun: "variation"))
+    }
+}
+
+/// `remix export growthbook`: the experiments as the SDK payload GrowthBook's SDKs load.
+package struct ExportGrowthBook {
+    /// The experiments folder (or files).
+    package var folder = "experiments"
+    /// Only this app's slots.
+    package var app: String?
+    /// Write the payload to this file instead of returning it.
+    package var output: String?
+    /// The time the payload is built for (nil: now).
+    package var at: String?
+    /// Plugins to load besides the built-in modules.
+    package var plugins: [String] = []
+
+    /// An export of `experiments/`.
+    package init() {}
+
+    /// Builds the payload; each mapping is a note. Returns the payload's JSON unless it was written
+    /// to `output` (beside it first, then renamed over it: an interrupted export leaves it as it was).
+    package func run(_ context: AppContext) async throws -> String? {
+        let date = try SessionAttributes.date(at, option: "--at")
+        try Outputs.refuseOverInputs(inputs: [.init("a file of the experiments folder", folder)] + Modules.inputs(plugins, context),
+                                     outputs: output.map { [.init("--output", $0)] } ?? [])
+        let registry = try Modules.load(plugins: plugins, context)
+        let set = try Definitions.experiments(paths: [folder], registry: registry)
+        let export: GrowthBookExport
+        do {
+            export = try GrowthBookExport.make(set, registry: registry, app: app, at: date)
+        } catch {
+            throw AppError(messages: error.lines)
+        }
+        for note in export.notes { context.notify(.note(note.description)) }
+        guard let output else { return export.json }
+        let staged = StagedOutput.file(output)
+        do {
+            try export.json.write(toFile: staged.path, atomically: false, encoding: .utf8)
+        } catch {
+            staged.discard()
+            throw AppError("cannot write \(output): \(error.localizedDescription)")
+        }
+        try staged.commit()
+        return nil
+    }
+}
+
+/// `remix import growthbook`: a GrowthBook SDK payload's experiment rules as experiment files.
+package struct ImportGrowthBook {
+    /// The payload file, the app and slot the experiments fill, and the payload feature to read.
+    package var payload: String, app: String, slot: String, feature: String?
+    /// The experiments folder to write to.
+    package var out = "experiments"
+    /// Replace experiment files that already exist; leave out rules files cannot express.
+    package var overwrite = false, skipUnsupported = false
+    /// Plugins to load besides the built-in modules.
+    package var plugins: [String] = []
+
+    /// An import of `payload` into `app`'s `slot`.
+    package init(payload: String, app: String, slot: String) {
+        self.payload = payload
+        self.app = app
+        self.slot = slot
+    }
+
+    /// Plans the files, checks them with the folder's other experiments and writes them — all or
+    /// nothing; each problem is a line of the error, unprefixed (it names the payload).
+    package func run(_ context: AppContext) async throws -> GrowthBookImport {
+        let registry = try Modules.load(plugins: plugins, context)
+        let options = GrowthBookImport.Options(payloadFile: payload, app: app, slot: slot, feature: feature,
+                                               outputFolder: out, overwrite: overwrite, skipUnsupported: skipUnsupported)
+        do {
+            let plan = try GrowthBookImport.plan(options: options, registry: registry)
+            for note in plan.notes { context.notify(.note(note)) }
+            try Outputs.refuseOverInputs(inputs: [.init("the payload", payload)] + Modules.inputs(plugins, context),
+                                         outputs: plan.files.map { .init("--out", $0.path) })
+            try plan.write()
+            return plan
+        } catch let error as InteropError {
+            throw AppError(messages: [], problems: error.lines)
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import RemixBuiltIns
+import RemixFit
+import RemixHost
+
+/// `remix fit`: a population file learned from event logs (docs/simulation.md#fitting-a-population),
+/// and with `replicates`, the fits of bootstrap resamples beside it for `remix predict`.
+package struct Fit {
+    /// Event logs (JSON Lines files).
+    package var logs: [String]
+    /// The app the logs are of.
+    package var app = BuiltInModules.defaultApp
+    /// Where to write the population file.
+    package var output = "fitted.population.yaml"
+    /// How many personas: a number from 1 to 20, or `auto` (the lowest BIC).
+    package var personas = "auto"
+    /// The seed of the mixture's random starts and of the resamples.
+    package var seed: UInt64 = 1
+    /// Bootstrap resamples to fit too (0 to 1000).
+    package var replicates = 0
+    /// Plugins to load besides the built-in modules.
+    package var plugins: [String] = []
+
+    /// A fit of `logs` with the defaults.
+    package init(logs: [String]) {
+        self.logs = logs
+    }
+
+    /// The population written.
+    package struct Outcome {
+        package var population: FittedPopulation
+        package var output: String
+    }
+
+    /// Why the options cannot be fitted with, or nil.
+    package func optionProblem() -> String? {
+        guard (0...1000).contains(replicates) else { return "--replicates must be 0 to 1000 (got \(replicates))" }
+        guard personaCount != nil else { return "--personas is a number from 1 to 20 or auto (got '\(personas)')" }
+        return nil
+    }
+
+    private var personaCount: PopulationFit.PersonaCount? {
+        if personas == "auto" { return .automatic }
+        return Int(personas).flatMap { (1...20).contains($0) ? .fixed($0) : nil }
+    }
+
+    /// Fits the logs and writes the population file (and the replicates' folder); what the logs
+    /// cannot show is said as notes.
+    package func run(_ context: AppContext) async throws -> Outcome {
+        if let problem = optionProblem() { throw AppError(problem) }
+        try Outputs.refuseOverInputs(inputs: logs.map { .init("the log", $0) } + Modules.inputs(plugins, context),
+                                     outputs: [.init("the population file", output)])
+        let registry = try Modules.load(plugins: plugins, context)
+        let fitted = try PopulationFit.fit(paths: logs, registry: registry,
+                                           options: .init(app: app, personas: personaCount ?? .automatic, seed: seed, replicates: replicates))
+        try FittedPopulationWriter.text(fitted.population).write(toFile: output, atomically: true, encoding: .utf8)
+        if replicates > 0 {
+            let folder = FittedPopulationWriter.replicatesFolder(of: output)
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            for (index, replicate) in fitted.replicates.enumerated() {
+                try FittedPopulationWriter.text(replicate).write(
+                    toFile: (folder as NSString).appendingPathComponent("\(index + 1).population.yaml"), atomically: true, encoding: .utf8)
+            }
+        }
+        for note in fitted.population.unknowns { context.notify(.note(note)) }
+        return Outcome(population: fitted.population, output: output)
+    }
+}
+
+/// `remix compare`: a real log and a simulated one side by side, each figure with a tolerance.
+package struct Compare {
+    /// A report's format.
+    package enum Format: String, CaseIterable, Sendable {
+        case table, json, html
+    }
+
+    /// The real log and the simulated one.
+    package var real: String, simulated: String
+    /// The experiments folder (its metrics.yaml gives the metrics).
+    package var experiments = "experiments"
+    /// The report's format.
+    package var format = Format.table
+    /// Write the report here instead of returning its text.
+    package var output: String?
+
+    /// A comparison of `real` with `simulated`.
+    package init(real: String, simulated: String) {
+        self.real = real
+        self.simulated = simulated
+    }
+
+    /// The comparison.
+    package struct Outcome {
+        package var report: FidelityReport
+        /// The report in the format asked for, unless it was written to `output`.
+        package var text: String?
+    }
+
+    /// Compares the logs.
+    package func run(_ context: AppContext) async throws -> Outcome {
+        try Outputs.refuseOverInputs(inputs: [.init("the real log", real), .init("the simulated log", simulated),
+                                              .init("a file of the experiments folder", experiments)],
+                                     outputs: output.map { [.init("--output", $0)] } ?? [])
+        let definitions = Definitions.lenient(folder: experiments, without: "compared without that file", context)
+        let catalog = try Definitions.metrics(nil, folder: experiments, named: [], context)
+        let report = try FidelityReport.compare(real: [real], simulated: [simulated], definitions: definitions, catalog: catalog)
+        let text = switch format {
+        case .table: FidelityReportText.table(report)
+        case .json: FidelityReportText.json(report)
+        case .html: FidelityReportText.html(report)
+        }
+        if let output { try text.write(toFile: output, atomically: true, encoding: .utf8) }
+        return Outcome(report: report, text: output == nil ? text : nil)
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import RemixAnalysis
+import RemixExperiments
+import RemixKit
+import RemixSimulation
+
+/// What the commands that simulate experiments many times (`plan --simulate`, `check aa`) read:
+/// the registry, the population (checked against the app and the registered features), the
+/// experiments and the metrics. Any problem fails it.
+struct SimulationInputs {
+    let registry: FeatureRegistry
+    let populationPath: String
+    let population: Population
+    let experiments: ExperimentSet
+    let catalog: MetricCatalog
+
+    init(population given: String?, experimentsFolder: String, metric: String?, _ context: AppContext) throws {
+        registry = try Modules.load(plugins: [], context)
+        populationPath = given ?? (experimentsFolder as NSString).appendingPathComponent("population.yaml")
+        let (loaded, _) = try PopulationInput.load(populationPath, app: nil, registry: registry, context)
+        population = loaded
+        experiments = try Definitions.experiments(paths: [experimentsFolder], registry: registry)
+        catalog = try Definitions.metrics(nil, folder: experimentsFolder, named: metric.map { [$0] } ?? [], context)
+        // The runs are simulated here, so a metric must be a key or an event the features emit.
+        let events = registry.declaredEvents.map(\.name)
+        if let metric, catalog[metric] == nil, !events.contains(metric) {
+            throw AppError(unknownMetric(metric, catalog: catalog, events: events, because: "not an event any registered feature emits"))
+        }
+    }
+}
+
+/// A population file, read and checked against its app for a use case that simulates it.
+enum PopulationInput {
+    /// The population at `path` and the app it is simulated in (`app`, else the file's own),
+    /// checked against that app and the registered features and events; problems fail, screen
+    /// names the app has since split are warnings.
+    static func load(_ path: String, app name: String?, registry: FeatureRegistry,
+                     _ context: AppContext) throws -> (Population, AppDefinition) {
+        let (loaded, problems) = PopulationFile.load(path: path)
+        guard let population = loaded else { throw AppError(messages: [], problems: problems.map(\.description)) }
+        for problem in problems { context.notify(.line(problem.description)) }
+        let app = try registry.app(named: name ?? population.app)
+        let checked = PopulationCheck.problems(population, app: app, events: registry.declaredEvents.map(\.name),
+                                               features: registry.features.map(\.name))
+        if !checked.isEmpty { throw AppError(messages: [], problems: checked.map(\.description)) }
+        for warning in PopulationCheck.renamedScreenWarnings(population, app: app) { context.notify(.line(warning.description)) }
+        return (population, app)
+    }
+}

@@ -1,0 +1,109 @@
+import ArgumentParser
+import Foundation
+import RemixApp
+import RemixKit
+import RemixSystem
+
+/// Where the commands read and write — standard input, output and error — and the environment they
+/// read; or, for a test that runs a command in process (``RemixCommand/execute(_:)``), buffers and
+/// variables of its own. Every command writes through ``Console/current``.
+package struct Console: Sendable {
+    /// Writes text to standard output as it is (the caller adds newlines).
+    package var out: @Sendable (String) -> Void
+    /// Writes text to standard error as it is.
+    package var err: @Sendable (String) -> Void
+    /// Reads a line of standard input; nil at its end.
+    package var readLine: @Sendable () -> String?
+    /// Whether standard output and standard error are terminals (a table is coloured, progress is
+    /// one line rewritten in place).
+    package var outIsTerminal: Bool, errIsTerminal: Bool
+    /// The environment variables the use cases read (``AppContext/environment``).
+    package var environment: [String: String]
+
+    /// A console of these streams and variables.
+    package init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
+                readLine: @escaping @Sendable () -> String? = { nil }, outIsTerminal: Bool = false, errIsTerminal: Bool = false,
+                environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.out = out
+        self.err = err
+        self.readLine = readLine
+        self.outIsTerminal = outIsTerminal
+        self.errIsTerminal = errIsTerminal
+        self.environment = environment
+    }
+
+    /// The process's standard streams. A failed write to standard output fails the command
+    /// (``StandardOutputCheck``).
+    package static let standard = Console(
+        out: { text in
+            errno = 0
+            print(text, terminator: "")
+            StandardOutputCheck.checkWrite()
+            StandardOutputCheck.flush()
+        },
+        err: { FileHandle.standardError.write(Data($0.utf8)) },
+        readLine: { Swift.readLine() },
+        outIsTerminal: isatty(STDOUT_FILENO) == 1, errIsTerminal: isatty(STDERR_FILENO) == 1)
+
+    /// The console the running command uses.
+    @TaskLocal package static var current = Console.standard
+}
+
+/// Prints the one-line `message` to standard error, as `remix: message` unless `prefix` is false.
+/// Messages quote names from logs and files, which can hold any character: every control
+/// character is shown escaped (``JSONText/visible(_:)``), so none can move the cursor, clear the
+/// screen or start a forged line.
+func printError(_ message: String, prefix: Bool = true) {
+    Console.current.err("\(prefix ? "remix: " : "")\(JSONText.visible(message))\n")
+}
+
+/// Rewrites the progress line on standard error (a terminal) with `text`, shown as
+/// ``printError(_:prefix:)`` shows a message; ``printError(_:prefix:)`` with "" ends it.
+func printProgress(_ text: String) {
+    Console.current.err("\r\(JSONText.visible(text))")
+}
+
+/// Prints `text` to standard output, each of its lines with its control characters shown escaped
+/// (names from logs and experiment files can hold terminal escapes).
+func printOut(_ text: String) {
+    Console.current.out(text.split(separator: "\n", omittingEmptySubsequences: false).map { JSONText.visible(String($0)) }
+        .joined(separator: "\n") + "\n")
+}
+
+/// Writes `text` to standard output as it is, at once (prompts have no newline to flush them).
+func writeOut(_ text: String) {
+    Console.current.out(text)
+}
+
+/// Runs a use case with a context whose notices go to standard error, each on a line of its own,
+/// and whose progress is shown there (``ProgressPrinter``), ended when the use case is.
+func perform<T>(_ useCase: (AppContext) async throws -> T) async throws -> T {
+    let console = Console.current
+    let progress = ProgressPrinter(console: console)
+    defer { progress.finish() }
+    let context = AppContext(environment: console.environment, notify: { notice in
+        progress.finish()
+        for line in notice.text.split(separator: "\n", omittingEmptySubsequences: false) {
+            console.err(JSONText.visible(String(line)) + "\n")
+        }
+    }, progress: progress.show)
+    return try await useCase(context)
+}
+
+/// Refuses the command's options, as ArgumentParser refuses a value that does not parse, when its
+/// use case found a `problem` in them (each use case's `optionProblem()`).
+func refuse(_ problem: String?) throws {
+    if let problem { throw ValidationError(problem) }
+}
+
+/// A command that only groups subcommands (`remix`, `remix log`, …): run without one, it is bad
+/// input like any other — its usage and the subcommands on standard error, exit 1 — where
+/// ArgumentParser would print the help and exit 0.
+protocol CommandGroup: AsyncParsableCommand {}
+
+extension CommandGroup {
+    func run() async throws {
+        let names = Self.configuration.subcommands.compactMap { $0.configuration.commandName }
+        throw ValidationError("name a subcommand: \(names.joined(separator: ", ")) (see --help)")
+    }
+}

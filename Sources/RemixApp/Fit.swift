@@ -2,11 +2,13 @@ import Foundation
 import RemixBuiltIns
 import RemixFit
 import RemixHost
+import RemixStore
 
 /// `remix fit`: a population file learned from event logs (docs/simulation.md#fitting-a-population),
 /// and with `replicates`, the fits of bootstrap resamples beside it for `remix predict`.
 package struct Fit {
-    /// Event logs (JSON Lines files).
+    /// Event logs: JSON Lines files, or event stores' URLs (copied to a temporary file first: the
+    /// fit reads its logs twice).
     package var logs: [String]
     /// The app the logs are of.
     package var app = BuiltInModules.defaultApp
@@ -51,7 +53,9 @@ package struct Fit {
         try Outputs.refuseOverInputs(inputs: logs.map { .init("the log", $0) } + Modules.inputs(plugins, context),
                                      outputs: [.init("the population file", output)])
         let registry = try Modules.load(plugins: plugins, context)
-        let fitted = try PopulationFit.fit(paths: logs, registry: registry,
+        let (files, copies) = try await Self.files(logs, context)
+        defer { for copy in copies { try? FileManager.default.removeItem(atPath: copy) } }
+        let fitted = try PopulationFit.fit(paths: files, registry: registry,
                                            options: .init(app: app, personas: personaCount ?? .automatic, seed: seed, replicates: replicates))
         try FittedPopulationWriter.text(fitted.population).write(toFile: output, atomically: true, encoding: .utf8)
         if replicates > 0 {
@@ -64,6 +68,32 @@ package struct Fit {
         }
         for note in fitted.population.unknowns { context.notify(.note(note)) }
         return Outcome(population: fitted.population, output: output)
+    }
+}
+
+extension Fit {
+    /// The logs as files: a store's events are copied into a temporary file (returned as a copy to
+    /// remove), files stay as they are.
+    static func files(_ logs: [String], _ context: AppContext) async throws -> (files: [String], copies: [String]) {
+        var files: [String] = [], copies: [String] = []
+        do {
+            for (index, log) in logs.enumerated() {
+                guard StoreURL.isStoreURL(log) else {
+                    files.append(log)
+                    continue
+                }
+                let url = try StoreURL(parsing: log)
+                let copy = (NSTemporaryDirectory() as NSString).appendingPathComponent("remix-fit-\(getpid())-\(index + 1).jsonl")
+                copies.append(copy)
+                let progress = context.progress
+                _ = try await LogCopy.storeToFile(url, run: nil, copy) { progress(WorkProgress(.events, done: $0, total: $1)) }
+                files.append(copy)
+            }
+        } catch {
+            for copy in copies { try? FileManager.default.removeItem(atPath: copy) }
+            throw error
+        }
+        return (files, copies)
     }
 }
 

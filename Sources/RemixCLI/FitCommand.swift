@@ -8,14 +8,16 @@ struct FitCommand: AsyncParsableCommand {
         commandName: "fit",
         abstract: "Learn a population file (who the users are and how they behave) from event logs.",
         discussion: """
-            Reads the logs twice (they must be regular files): first for the intents users come with \
-            and the screens they step on, then for each user's counts and times. Personas are fitted \
-            as a mixture of classes (--personas K, or auto: the count with the lowest BIC). The file \
+            Reads the logs twice, streaming: first for the intents users come with and the screens \
+            they step on, then for each user's counts and times (an event store's events are copied \
+            into a temporary file first). Personas are fitted as a mixture of classes (--personas K, \
+            or auto: the count with the lowest BIC, chosen on a sample of 20 000 users when there are \
+            more). The file \
             written runs as it is with 'remix simulate --population'; beside each value it says what \
             the value comes from, and at the top what the log cannot show.
             """)
 
-    @Argument(help: "Event logs (JSON Lines files).")
+    @Argument(help: "Event logs: JSON Lines files, or an event store's postgresql:// URL.")
     var logs: [String]
 
     @Option(help: "The app the logs are of (see 'remix features').")

@@ -22,7 +22,9 @@ struct FittedPopulationBuilder {
         let gap = firstStarts.count > 1 ? Double(firstStarts[firstStarts.count - 1] - start) / 1000 / Double(firstStarts.count - 1) : 0
         return FittedPopulation(
             app: app, startMilliseconds: start, sessionGapSeconds: gap,
-            attributes: collector.attributes.map { attribute in
+            // By name: a store keeps no order of an event's members, so first-seen order would
+            // depend on where the log was read from.
+            attributes: collector.attributes.sorted { $0.name < $1.name }.map { attribute in
                 (attribute.name, attribute.counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
                     .map { ($0.key, $0.value) })
             },

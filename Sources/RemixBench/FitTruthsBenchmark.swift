@@ -61,6 +61,7 @@ struct FitTruthsBenchmark: ParsableCommand {
             let outcome = try FitTruth(seed: seed, users: users, compared: compared, replicates: replicates, predicted: predicted,
                                        registry: registry, folder: work).run(two: two, three: three)
             print(outcome.line)
+            fflush(stdout)
             outcomes.append(outcome)
         }
         let heldOut = outcomes.filter(\.heldOutWithin).count

@@ -8,6 +8,7 @@ import RemixFit
 import RemixHost
 import RemixKit
 import RemixSimulation
+import RemixSystem
 import RemixTestSupport
 
 /// `remix-bench fit-truths`: the fit's proof on many generated truths (docs/simulation.md,
@@ -61,7 +62,7 @@ struct FitTruthsBenchmark: ParsableCommand {
             let outcome = try FitTruth(seed: seed, users: users, compared: compared, replicates: replicates, predicted: predicted,
                                        registry: registry, folder: work).run(two: two, three: three)
             print(outcome.line)
-            fflush(stdout)
+            fflush(SystemCalls.standardOutput)
             outcomes.append(outcome)
         }
         let heldOut = outcomes.filter(\.heldOutWithin).count

@@ -40,22 +40,26 @@ let package = Package(
     ],
     targets: [
         .target(name: "RemixHost", dependencies: [remixKit, remixYAML, remixSystem, features], swiftSettings: hotPath),
-        // GrowthBook's assignment engine: hashing, conditions, bucketing (Foundation only).
-        .target(name: "GrowthBookAssignment", swiftSettings: hotPath),
-        .target(name: "RemixExperiments", dependencies: ["GrowthBookAssignment", remixKit, remixYAML], swiftSettings: hotPath),
+        // The formats the host reads and writes, apart from any command: JSON, RFC 3339 times,
+        // grouped counts, FNV-1a run ids (the standard library only).
+        .target(name: "RemixFormats"),
+        // GrowthBook's assignment engine: hashing, conditions, bucketing (Foundation and RemixFormats only).
+        .target(name: "GrowthBookAssignment", dependencies: ["RemixFormats"], swiftSettings: hotPath),
+        .target(name: "RemixExperiments", dependencies: ["GrowthBookAssignment", "RemixFormats", remixKit, remixYAML], swiftSettings: hotPath),
         // What a command writes: outputs checked against its inputs, staged outputs, stop signals.
         .target(name: "RemixFiles", dependencies: [remixSystem]),
-        .target(name: "RemixEventLog", dependencies: ["RemixFiles", remixKit, remixSystem], swiftSettings: hotPath),
-        .target(name: "RemixAnalysis", dependencies: ["RemixExperiments", remixKit, remixYAML, remixSystem]),
+        .target(name: "RemixEventLog", dependencies: ["RemixFiles", "RemixFormats", remixKit, remixSystem], swiftSettings: hotPath),
+        .target(name: "RemixAnalysis", dependencies: ["RemixExperiments", "RemixFormats", remixKit, remixYAML, remixSystem]),
         // The PostgreSQL event store (docs/storage.md): store URLs, connections, the schema.
         .target(
             name: "RemixStore",
-            dependencies: ["RemixEventLog", "RemixAnalysis", "RemixFiles", remixKit, .product(name: "PostgresNIO", package: "postgres-nio")]),
+            dependencies: ["RemixEventLog", "RemixAnalysis", "RemixFiles", "RemixFormats", remixKit,
+                           .product(name: "PostgresNIO", package: "postgres-nio")]),
         // GrowthBook SDK payloads: export experiments as one, import one as experiment files.
-        .target(name: "RemixInterop", dependencies: ["RemixExperiments", "RemixFiles", remixKit, remixYAML]),
+        .target(name: "RemixInterop", dependencies: ["RemixExperiments", "RemixFiles", "RemixFormats", remixKit, remixYAML]),
         .target(
             name: "RemixSimulation",
-            dependencies: ["RemixHost", "RemixExperiments", "RemixEventLog", remixKit, remixYAML],
+            dependencies: ["RemixHost", "RemixExperiments", "RemixEventLog", "RemixFormats", remixKit, remixYAML],
             swiftSettings: hotPath),
         .target(name: "RemixTerminal", dependencies: ["RemixHost", remixKit]),
         // Self-checks of the whole pipeline (docs/planning.md): the A/A check.
@@ -65,13 +69,14 @@ let package = Package(
         // Populations learned from event logs (`remix fit`).
         .target(
             name: "RemixFit",
-            dependencies: ["RemixSimulation", "RemixAnalysis", "RemixHost", "RemixExperiments", "RemixEventLog", remixKit, remixYAML],
+            dependencies: ["RemixSimulation", "RemixAnalysis", "RemixHost", "RemixExperiments", "RemixEventLog", "RemixFormats", remixKit,
+                           remixYAML],
             swiftSettings: hotPath),
         .target(
             name: "RemixCLI",
             dependencies: [
                 "RemixHost", "RemixTerminal", "RemixExperiments", "RemixSimulation", "RemixEventLog", "RemixAnalysis", "RemixInterop",
-                "RemixStore", "RemixChecks", "RemixFiles", "RemixFit", remixKit, remixYAML, remixSystem,
+                "RemixStore", "RemixChecks", "RemixFiles", "RemixFit", "RemixFormats", remixKit, remixYAML, remixSystem,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "remix", dependencies: ["RemixCLI"]),
@@ -82,12 +87,14 @@ let package = Package(
         .executableTarget(
             name: "remix-bench",
             dependencies: [
-                "RemixExperiments", "RemixEventLog", remixKit, remixSystem, .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "RemixExperiments", "RemixEventLog", "RemixFormats", remixKit, remixSystem,
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/RemixBench"),
         // Runs the built `remix` for the tests that use it as a user would.
         .target(name: "RemixTestSupport", dependencies: [remixKitTesting, remixSystem], path: "Tests/RemixTestSupport"),
         .testTarget(name: "RemixKitTests", dependencies: [remixKit, remixKitTesting]),
+        .testTarget(name: "RemixFormatsTests", dependencies: ["RemixFormats"]),
         .testTarget(name: "ClassifiedsTests", dependencies: [remixKit, remixYAML, features]),
         .testTarget(name: "MarketplaceTests", dependencies: [remixKit, remixKitTesting, features, "RemixHost"]),
         // The example plugin's own test, written with the testing kit as a plugin author's would be.
@@ -100,7 +107,7 @@ let package = Package(
         .testTarget(
             name: "RemixAnalysisTests",
             dependencies: ["RemixAnalysis", "RemixSimulation", "RemixEventLog", "RemixExperiments", "RemixHost", "RemixTestSupport",
-                           "RemixChecks", remixKit, remixSystem, features],
+                           "RemixChecks", "RemixFormats", remixKit, remixSystem, features],
             exclude: ["Vectors"]),
         .testTarget(
             name: "RemixHostTests", dependencies: ["RemixHost", "RemixTerminal", "RemixCLI", "RemixTestSupport", remixKit, features]),
@@ -114,7 +121,7 @@ let package = Package(
             name: "RemixFitTests",
             dependencies: ["RemixFit", "RemixSimulation", "RemixAnalysis", "RemixExperiments", "RemixEventLog", "RemixHost",
                            "RemixTestSupport", remixKit]),
-        .testTarget(name: "RemixEventLogTests", dependencies: ["RemixEventLog", "RemixTestSupport", remixKit]),
+        .testTarget(name: "RemixEventLogTests", dependencies: ["RemixEventLog", "RemixFormats", "RemixTestSupport", remixKit]),
         .testTarget(name: "RemixStoreTests", dependencies: ["RemixStore", "RemixTestSupport", remixSystem]),
         // What each fuzz target checks, as plain functions the corpus tests call too (Tests/Fuzz/README.md).
         .target(
@@ -124,8 +131,8 @@ let package = Package(
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzChecks", "FuzzStoreChecks"]),
         .testTarget(
             name: "RemixSimulationTests",
-            dependencies: ["RemixSimulation", "RemixEventLog", "RemixExperiments", "RemixHost", "RemixTestSupport", remixKit,
-                           remixYAML, features]),
+            dependencies: ["RemixSimulation", "RemixEventLog", "RemixExperiments", "RemixFormats", "RemixHost", "RemixTestSupport",
+                           remixKit, remixYAML, features]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -3,6 +3,7 @@ import Foundation
 import RemixAnalysis
 import RemixExperiments
 import RemixFiles
+import RemixFormats
 import RemixHost
 import RemixKit
 import RemixStore

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RemixFormats
 import RemixHost
 import RemixInterop
 import RemixKit

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RemixFormats
 import RemixKit
 import RemixEventLog
 import RemixStore

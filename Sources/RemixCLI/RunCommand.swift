@@ -2,6 +2,7 @@ import ArgumentParser
 import RemixEventLog
 import RemixExperiments
 import RemixFiles
+import RemixFormats
 import RemixHost
 import RemixKit
 import RemixStore

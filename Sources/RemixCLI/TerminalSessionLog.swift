@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RemixEventLog
 import RemixExperiments
+import RemixFormats
 import RemixHost
 import RemixKit
 import RemixStore

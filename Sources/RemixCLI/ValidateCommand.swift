@@ -2,6 +2,7 @@ import ArgumentParser
 import RemixAnalysis
 import RemixExperiments
 import Foundation
+import RemixFormats
 import RemixKit
 import RemixSimulation
 import RemixYAML

@@ -1,5 +1,6 @@
 import Foundation
 @testable import RemixAnalysis
+import RemixFormats
 import RemixKit
 import RemixTestSupport
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import RemixFormats
 @testable import RemixSimulation
 import RemixKit
 import RemixTestSupport

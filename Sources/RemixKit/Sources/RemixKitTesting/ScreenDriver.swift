@@ -17,7 +17,7 @@ public struct ScreenDriverError: Error, CustomStringConvertible {
 /// try registry.register(MarketplaceModule())
 /// try registry.register(MyInsertionModule())
 /// let driver = try ScreenDriver(app: "marketplace", registry: registry,
-///                               chooser: FixedSlotFiller("MyInsertion"))
+///                               chooser: FixedSlotChooser("MyInsertion"))
 /// try driver.press("New advert", on: "adverts")
 /// ```
 public final class ScreenDriver {
@@ -132,24 +132,5 @@ public final class ScreenDriver {
                                     + "\(fields.map { "\($0.label) (\($0.purpose))" })")
         }
         return field
-    }
-}
-
-/// Fills every slot it is asked about with one feature (and its parameters), as an experiment
-/// would, and counts the first uses.
-public final class FixedSlotFiller: SlotChooser {
-    public let feature: String
-    public let parameters: [String: ParameterValue]
-    public private(set) var firstUses = 0
-    public private(set) var asked = 0
-
-    public init(_ feature: String, parameters: [String: ParameterValue] = [:]) {
-        self.feature = feature
-        self.parameters = parameters
-    }
-
-    public func choose(slot: SlotDefinition, app: AppDefinition) -> SlotAssignment? {
-        asked += 1
-        return SlotAssignment(feature: feature, parameters: parameters) { [weak self] in self?.firstUses += 1 }
     }
 }

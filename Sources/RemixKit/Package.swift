@@ -26,6 +26,9 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        // `swift package generate-documentation` (the DocC catalogs of RemixKit and RemixKitTesting);
+        // a plugin only, so nothing that depends on RemixKit fetches or builds it.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .target(name: "RemixKit", swiftSettings: hotPath),

@@ -9,7 +9,7 @@ public struct ScreenDriverError: Error, CustomStringConvertible {
 /// Drives one session of an app the way a person would — through the window's panels, by screen
 /// name and by the titles, roles and purposes the screens declare — and records what happens: the
 /// navigation state, the features' events, virtual time. The testing kit for feature and plugin
-/// authors: register your module (and the app it plugs into) in a ``FeatureRegistry``, fill the
+/// authors: register your module (and the app it plugs into) in a `FeatureRegistry`, fill the
 /// slot with your feature, and drive it.
 ///
 /// ```swift

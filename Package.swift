@@ -40,22 +40,26 @@ let package = Package(
     ],
     targets: [
         .target(name: "RemixHost", dependencies: [remixKit, remixYAML, remixSystem], swiftSettings: hotPath),
-        // GrowthBook's assignment engine: hashing, conditions, bucketing (Foundation only).
-        .target(name: "GrowthBookAssignment", swiftSettings: hotPath),
-        .target(name: "RemixExperiments", dependencies: ["GrowthBookAssignment", remixKit, remixYAML], swiftSettings: hotPath),
+        // The formats the host reads and writes, apart from any command: JSON, RFC 3339 times,
+        // grouped counts, FNV-1a run ids (the standard library only).
+        .target(name: "RemixFormats"),
+        // GrowthBook's assignment engine: hashing, conditions, bucketing (Foundation and RemixFormats only).
+        .target(name: "GrowthBookAssignment", dependencies: ["RemixFormats"], swiftSettings: hotPath),
+        .target(name: "RemixExperiments", dependencies: ["GrowthBookAssignment", "RemixFormats", remixKit, remixYAML], swiftSettings: hotPath),
         // What a command writes: outputs checked against its inputs, staged outputs, stop signals.
         .target(name: "RemixFiles", dependencies: [remixSystem]),
-        .target(name: "RemixEventLog", dependencies: ["RemixFiles", remixKit, remixSystem], swiftSettings: hotPath),
-        .target(name: "RemixAnalysis", dependencies: ["RemixExperiments", remixKit, remixYAML, remixSystem]),
+        .target(name: "RemixEventLog", dependencies: ["RemixFiles", "RemixFormats", remixKit, remixSystem], swiftSettings: hotPath),
+        .target(name: "RemixAnalysis", dependencies: ["RemixExperiments", "RemixFormats", remixKit, remixYAML, remixSystem]),
         // The PostgreSQL event store (docs/storage.md): store URLs, connections, the schema.
         .target(
             name: "RemixStore",
-            dependencies: ["RemixEventLog", "RemixAnalysis", "RemixFiles", remixKit, .product(name: "PostgresNIO", package: "postgres-nio")]),
+            dependencies: ["RemixEventLog", "RemixAnalysis", "RemixFiles", "RemixFormats", remixKit,
+                           .product(name: "PostgresNIO", package: "postgres-nio")]),
         // GrowthBook SDK payloads: export experiments as one, import one as experiment files.
-        .target(name: "RemixInterop", dependencies: ["RemixExperiments", "RemixFiles", remixKit, remixYAML]),
+        .target(name: "RemixInterop", dependencies: ["RemixExperiments", "RemixFiles", "RemixFormats", remixKit, remixYAML]),
         .target(
             name: "RemixSimulation",
-            dependencies: ["RemixHost", "RemixExperiments", "RemixEventLog", remixKit, remixYAML],
+            dependencies: ["RemixHost", "RemixExperiments", "RemixEventLog", "RemixFormats", remixKit, remixYAML],
             swiftSettings: hotPath),
         .target(name: "RemixTerminal", dependencies: ["RemixHost", remixKit]),
         // Self-checks of the whole pipeline (docs/planning.md): the A/A check.
@@ -65,7 +69,8 @@ let package = Package(
         // Populations learned from event logs (`remix fit`).
         .target(
             name: "RemixFit",
-            dependencies: ["RemixSimulation", "RemixAnalysis", "RemixHost", "RemixExperiments", "RemixEventLog", remixKit, remixYAML, remixSystem],
+            dependencies: ["RemixSimulation", "RemixAnalysis", "RemixHost", "RemixExperiments", "RemixEventLog", "RemixFormats", remixKit, remixYAML,
+                           remixSystem],
             swiftSettings: hotPath),
         // The application's assembly: which feature modules are built in. Apart from RemixApp so that
         // tests and fuzz checks that need the built-in registry do not link the event store.
@@ -76,13 +81,13 @@ let package = Package(
             name: "RemixApp",
             dependencies: [
                 "RemixBuiltIns", "RemixHost", "RemixTerminal", "RemixExperiments", "RemixSimulation", "RemixEventLog", "RemixAnalysis",
-                "RemixInterop", "RemixStore", "RemixChecks", "RemixFiles", "RemixFit", remixKit, remixYAML, remixSystem,
+                "RemixInterop", "RemixStore", "RemixChecks", "RemixFiles", "RemixFit", "RemixFormats", remixKit, remixYAML, remixSystem,
             ]),
         // The `remix` commands: parse, validate, call a use case, render.
         .target(
             name: "RemixCLI",
             dependencies: [
-                "RemixApp", "RemixBuiltIns", "RemixAnalysis", "RemixExperiments", "RemixFit", "RemixHost", remixKit, remixSystem,
+                "RemixApp", "RemixBuiltIns", "RemixAnalysis", "RemixFormats", "RemixExperiments", "RemixFit", "RemixHost", remixKit, remixSystem,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "remix", dependencies: ["RemixCLI", remixSystem]),
@@ -93,7 +98,7 @@ let package = Package(
         .executableTarget(
             name: "remix-bench",
             dependencies: [
-                "RemixExperiments", "RemixEventLog", remixKit, remixSystem, .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "RemixExperiments", "RemixEventLog", "RemixFormats", remixKit, remixSystem, .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // The fit's proof on generated truths (fit-truths).
                 "RemixFit", "RemixSimulation", "RemixAnalysis", "RemixHost", "RemixBuiltIns", "RemixTestSupport",
             ],
@@ -108,6 +113,7 @@ let package = Package(
             dependencies: (Context.environment["REMIX_TEST_ONLY"] == nil ? ["RemixCLI"] : []) + ["RemixTestSupport"],
             path: "Tests/RemixCLITestSupport"),
         .testTarget(name: "RemixKitTests", dependencies: [remixKit, remixKitTesting]),
+        .testTarget(name: "RemixFormatsTests", dependencies: ["RemixFormats"]),
         .testTarget(name: "ClassifiedsTests", dependencies: [remixKit, remixYAML, features]),
         .testTarget(name: "MarketplaceTests", dependencies: [remixKit, remixKitTesting, features, "RemixHost", "RemixBuiltIns"]),
         // The example plugin's own test, written with the testing kit as a plugin author's would be.
@@ -121,7 +127,7 @@ let package = Package(
         .testTarget(
             name: "RemixAnalysisTests",
             dependencies: ["RemixAnalysis", "RemixSimulation", "RemixEventLog", "RemixExperiments", "RemixHost", "RemixBuiltIns",
-                           "RemixCLITestSupport", "RemixTestSupport", "RemixChecks", remixKit, remixYAML, remixSystem, features],
+                           "RemixCLITestSupport", "RemixTestSupport", "RemixChecks", "RemixFormats", remixKit, remixYAML, remixSystem, features],
             exclude: ["Vectors"]),
         .testTarget(
             name: "RemixHostTests",
@@ -139,7 +145,7 @@ let package = Package(
             name: "RemixFitTests",
             dependencies: ["RemixFit", "RemixSimulation", "RemixAnalysis", "RemixExperiments", "RemixEventLog", "RemixHost",
                            "RemixBuiltIns", "RemixTestSupport", "RemixCLITestSupport", remixKit]),
-        .testTarget(name: "RemixEventLogTests", dependencies: ["RemixEventLog", "RemixCLITestSupport", "RemixTestSupport", remixKit]),
+        .testTarget(name: "RemixEventLogTests", dependencies: ["RemixEventLog", "RemixFormats", "RemixCLITestSupport", "RemixTestSupport", remixKit]),
         .testTarget(
             name: "RemixStoreTests",
             dependencies: ["RemixStore", "RemixEventLog", "RemixTestSupport", remixKit, remixSystem,
@@ -153,7 +159,7 @@ let package = Package(
         .testTarget(
             name: "RemixSimulationTests",
             dependencies: ["RemixSimulation", "RemixEventLog", "RemixExperiments", "RemixHost", "RemixBuiltIns", "RemixCLITestSupport",
-                           "RemixTestSupport", remixKit, remixYAML, features]),
+                           "RemixTestSupport", "RemixFormats", remixKit, remixYAML, features]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,5 @@
+import RemixFormats
+
 /// An attribute name with its hash worked out once, when a condition or experiment is compiled,
 /// so that looking it up in an `AttributeIndex` hashes nothing.
 struct AttributeKey: Sendable {
@@ -22,15 +24,8 @@ struct NameBits: Sendable {
     }
 
     /// FNV-1a 64 over the UTF-8 bytes: attribute names are chosen by the app, not by users,
-    /// so a fast deterministic hash is enough. (Written here rather than taken from RemixKit's
-    /// `FNV1a64`: this engine target depends on Foundation alone.)
-    static func hash(_ name: String) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in name.utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-        }
-        return hash
-    }
+    /// so a fast deterministic hash is enough.
+    static func hash(_ name: String) -> UInt64 { FNV1a64.hash(name.utf8) }
 }
 
 /// A byte string's length and first 16 bytes packed into two words (zero-padded), so that two

@@ -3,6 +3,7 @@ import RemixAnalysis
 import RemixBuiltIns
 import RemixExperiments
 import RemixFiles
+import RemixFormats
 import RemixKit
 import RemixStore
 import RemixYAML

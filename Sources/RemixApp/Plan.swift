@@ -1,6 +1,7 @@
 import Foundation
 import RemixAnalysis
 import RemixChecks
+import RemixFormats
 import RemixKit
 
 /// `remix plan`: power, minimum detectable effect and duration before an experiment runs — from a

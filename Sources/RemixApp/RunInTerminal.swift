@@ -2,6 +2,7 @@ import Foundation
 import RemixBuiltIns
 import RemixEventLog
 import RemixExperiments
+import RemixFormats
 import RemixHost
 import RemixKit
 import RemixStore

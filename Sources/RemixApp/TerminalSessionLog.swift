@@ -1,6 +1,7 @@
 import Foundation
 import RemixEventLog
 import RemixExperiments
+import RemixFormats
 import RemixHost
 import RemixKit
 import RemixStore

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RemixEventLog
+import RemixFormats
 import RemixKit
 import RemixSystem
 

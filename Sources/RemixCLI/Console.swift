@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RemixApp
+import RemixFormats
 import RemixKit
 import RemixSystem
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import RemixApp
+import RemixFormats
 import RemixKit
 
 /// `remix log`: event logs as a whole.

@@ -1,5 +1,6 @@
 import Foundation
 import RemixApp
+import RemixFormats
 import RemixKit
 import Synchronization
 

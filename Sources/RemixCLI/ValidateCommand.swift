@@ -1,6 +1,7 @@
 import ArgumentParser
 import RemixApp
 import RemixExperiments
+import RemixFormats
 import RemixKit
 
 /// `remix validate`: check experiment files against each other and the registered features.

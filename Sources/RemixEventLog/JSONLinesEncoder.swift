@@ -1,3 +1,4 @@
+import RemixFormats
 import RemixKit
 
 /// Encodes events as JSON Lines into a byte buffer: one object per line, keys in a fixed order
@@ -156,16 +157,6 @@ public struct JSONLinesEncoder {
     /// Appends `string` as a JSON string literal.
     public mutating func appendString(_ string: String) {
         write(atMost: Self.bound(string)) { $0.string(string) }
-    }
-
-    /// Appends an integer in decimal.
-    public mutating func appendInteger(_ value: Int) {
-        write(atMost: 20) { $0.integer(value) }
-    }
-
-    /// Appends a double as JSON: shortest round-trip form; non-finite values become null.
-    public mutating func appendDouble(_ value: Double) {
-        write(atMost: JSONByteWriter.doubleBound) { $0.double(value) }
     }
 
     /// Runs `body` on a writer over a line buffer of at least `bound` bytes, then appends what it

@@ -1,4 +1,5 @@
 import Foundation
+import RemixFormats
 import RemixKit
 
 /// The fidelity report as text: a table for a terminal, JSON, or one self-contained HTML page with

@@ -1,3 +1,4 @@
+import RemixFormats
 import RemixKit
 import Foundation
 import RemixExperiments
@@ -24,7 +25,7 @@ public enum PayloadJSON {
             throw ReadError(file: file, message: "the file is empty; expected a GrowthBook SDK payload (a JSON object)")
         }
         do {
-            return try JSONReader.parse(Array(data))
+            return try JSONReader<AttributeValue>.parse(Array(data))
         } catch where !error.isSyntax {
             throw ReadError(file: file, message: error.description)
         } catch {

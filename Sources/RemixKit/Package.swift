@@ -1,9 +1,18 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import PackageDescription
 
 // The feature SDK: the only code that crosses the plugin boundary. Both products are dynamic
 // libraries so that the host, the built-in feature modules and run-time plugins share one copy
 // of every type (see docs/architecture.md).
+
+// Every simulated session runs through RemixKit's window, containers, clock and session
+// environment, so release builds skip run-time exclusivity checks there, as the root manifest's
+// `hotPath` targets do: each of those objects belongs to one session and is used on its thread,
+// the compiler still checks what it can statically, and debug builds (the tests) keep the dynamic
+// checks (docs/performance.md). Tools version 6.2 is what lets a plugin depend on this package by
+// URL and version all the same: from 6.2 on, SwiftPM accepts a dependency's unsafe flags when its
+// manifest declares 6.2 or later (docs/plugins.md).
+let hotPath: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
 let package = Package(
     name: "RemixKit",
     platforms: [.macOS(.v15)],
@@ -17,9 +26,12 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        // `swift package generate-documentation` (the DocC catalogs of RemixKit and RemixKitTesting);
+        // a plugin only, so nothing that depends on RemixKit fetches or builds it.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
-        .target(name: "RemixKit"),
+        .target(name: "RemixKit", swiftSettings: hotPath),
         .target(name: "RemixKitTesting", dependencies: ["RemixKit"]),
         .target(name: "RemixSystem"),
         .target(name: "RemixYAML", dependencies: ["RemixSystem", .product(name: "Yams", package: "Yams")]),

@@ -1,5 +1,6 @@
 import Foundation
 import RemixExperiments
+import RemixFormats
 import RemixKit
 import RemixYAML
 

@@ -1,4 +1,5 @@
 import RemixEventLog
+import RemixFormats
 import RemixHost
 import RemixExperiments
 import RemixKit

@@ -1,4 +1,5 @@
 import Foundation
+import RemixFormats
 import RemixKit
 import RemixYAML
 

@@ -2,6 +2,7 @@ import Foundation
 import PostgresNIO
 import RemixEventLog
 import RemixFiles
+import RemixFormats
 import RemixKit
 
 /// `remix log copy`: event logs between JSON Lines files and an event store, streaming both ways.
@@ -96,53 +97,41 @@ public enum LogCopy {
 
     struct LineProblem: Error { var text: String }
 
-    /// One log line as an event: `ts`, `type`, `session`, `user` and the other fields in any order.
+    /// One log line as an event: `ts`, `type`, `session`, `user` and the other fields in any order,
+    /// read as the analysis reads them (the host's JSON reader: numbers exactly, integers told from
+    /// doubles; `ts` by `CivilTime.milliseconds`), so a copy in the store analyses like its file.
     static func event(from line: [UInt8]) -> Result<LoggedEvent, LineProblem> {
         guard line.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { return .failure(LineProblem(text: "empty line")) }
-        guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else {
+        guard case .object(let members)? = try? JSONReader<EventValue>.parse(line) else {
             return .failure(LineProblem(text: "not a JSON object"))
         }
-        guard let ts = object["ts"] as? String, let type = object["type"] as? String, let user = object["user"] as? String else {
+        func text(_ key: String) -> String? {
+            guard case .string(let text)? = members.first(where: { $0.name == key })?.value else { return nil }
+            return text
+        }
+        guard let ts = text("ts"), let type = text("type"), let user = text("user") else {
             return .failure(LineProblem(text: "no \"ts\", \"type\" and \"user\" strings"))
         }
-        guard let time = (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(ts))
-                ?? (try? Date.ISO8601FormatStyle().parse(ts)) else {
+        var timestamp = ts
+        guard let time = timestamp.withUTF8(CivilTime.milliseconds) else {
             return .failure(LineProblem(text: "\"ts\" \(ts) is not an RFC 3339 date and time"))
         }
         // JSON allows \u0000; PostgreSQL's text and jsonb do not, and would fail the whole block.
-        guard !holdsNUL(object) else {
+        guard !holdsNUL(.object(members)) else {
             return .failure(LineProblem(text: "a NUL character (\\u0000) in a name or string, which PostgreSQL cannot "
                                         + "store; remove it from the line"))
         }
-        let fields = object.filter { !["ts", "type", "session", "user"].contains($0.key) }.sorted { $0.key < $1.key }
-            .map { EventField($0.key, value($0.value)) }
-        return .success(LoggedEvent(timestamp: Int64((time.timeIntervalSince1970 * 1000).rounded()), type: type,
-                                    session: object["session"] as? String ?? "", user: user, fields: fields))
+        let fields = members.filter { !["ts", "type", "session", "user"].contains($0.name) }
+        return .success(LoggedEvent(timestamp: time, type: type, session: text("session") ?? "", user: user, fields: fields))
     }
 
-    /// Whether a value JSONSerialization read holds U+0000 in a string or an object's key.
-    static func holdsNUL(_ any: Any) -> Bool {
-        switch any {
-        case let text as String: return text.utf8.contains(0)
-        case let items as [Any]: return items.contains(where: holdsNUL)
-        case let object as [String: Any]: return object.contains { holdsNUL($0.key) || holdsNUL($0.value) }
-        default: return false
-        }
-    }
-
-    /// A value JSONSerialization read, as an event value (booleans, integers and doubles told apart).
-    static func value(_ any: Any) -> EventValue {
-        switch any {
-        case let text as String: return .string(text)
-        case let number as NSNumber:
-            switch String(cString: number.objCType) {
-            case "c": return .bool(number.boolValue)
-            case "d", "f": return .double(number.doubleValue)
-            default: return .int(number.intValue)
-            }
-        case let items as [Any]: return .array(items.map(value))
-        case let object as [String: Any]: return .object(object.sorted { $0.key < $1.key }.map { EventField($0.key, value($0.value)) })
-        default: return .null
+    /// Whether `value` holds U+0000 in a string or an object's member name.
+    static func holdsNUL(_ value: EventValue) -> Bool {
+        switch value {
+        case .string(let text): text.utf8.contains(0)
+        case .array(let items): items.contains(where: holdsNUL)
+        case .object(let fields): fields.contains { $0.name.utf8.contains(0) || holdsNUL($0.value) }
+        case .int, .double, .bool, .null: false
         }
     }
 }

@@ -92,7 +92,7 @@ struct AlternationTests {
 
     @Test(arguments: ["phone", "tablet"])
     func onFirstUseRunsOnceOnTheFirstNewAdvertTapNotAtSessionStart(platform: String) throws {
-        let chooser = FixedChooser(InsertionFlow.alternating)
+        let chooser = FixedSlotChooser(InsertionFlow.alternating)
         let app = try MarketplaceDriver(platform: platform, chooser: chooser)
         #expect(chooser.asked == 1)
         #expect(chooser.firstUses == 0)
@@ -108,7 +108,7 @@ struct AlternationTests {
     }
 
     @Test func filteringDoesNotCountAsExposure() throws {
-        let chooser = FixedChooser(InsertionFlow.manual)
+        let chooser = FixedSlotChooser(InsertionFlow.manual)
         let app = try MarketplaceDriver(platform: "phone", chooser: chooser)
         try app.openFilters()
         try app.select("Cars", on: "filter")

@@ -2,11 +2,12 @@ import Foundation
 import RemixBuiltIns
 import RemixSystem
 import RemixTestSupport
-import RemixAnalysis
+@testable import RemixAnalysis
 import RemixEventLog
 import RemixExperiments
 import RemixHost
 import RemixSimulation
+import Testing
 
 /// Temporary logs and simulated logs for analysis tests.
 enum AnalysisFixture {
@@ -88,5 +89,28 @@ enum AnalysisFixture {
     /// One event line of `type` for `user`.
     static func event(_ user: String, _ type: String, at second: Int, extra: String = "") -> String {
         #"{"ts":"2026-11-23T09:00:\#(String(format: "%02d", second)).000Z","type":"\#(type)","session":"s-\#(user)","user":"\#(user)"\#(extra)}"#
+    }
+}
+
+extension AnalysisFixture {
+    /// The report on `lines` and its one experiment, analysed for `metrics` of `catalog` and read in 97-byte chunks
+    /// (in parallel from 64 bytes) so that lines straddle chunks, with `keptBytes` of events kept by
+    /// the first pass; checks that one unit saw both variations and that each metric's statistic is
+    /// the one computed directly (`expected`: metric → statistic per variation, in order).
+    static func experiment(_ lines: [String], metrics: [String], catalog: MetricCatalog, jobs: Int, keptBytes: Int,
+                           expected: [String: [MetricStatistic]]) throws -> (report: AnalysisReport, experiment: AnalysisReport.Experiment) {
+        var options = AnalysisOptions(logs: [try log(lines)], metrics: metrics, jobs: jobs)
+        options.catalog = catalog
+        options.keptEventBytes = keptBytes
+        options.readSizes = LogReader.Sizes(chunk: 97, parallelMinimum: 64, maxLineLength: 1 << 20)
+        let report = try Analyzer.run(options)
+        let experiment = try #require(report.experiments.first)
+        #expect(experiment.multipleExposureUnits == 1)
+        for (slot, variation) in experiment.variations.enumerated() {
+            for metric in variation.metrics {
+                #expect(metric.statistic == expected[metric.metric]?[slot], "\(metric.metric) in \(variation.key)")
+            }
+        }
+        return (report, experiment)
     }
 }

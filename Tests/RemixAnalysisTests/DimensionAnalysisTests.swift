@@ -1,5 +1,6 @@
 import Foundation
 @testable import RemixAnalysis
+import RemixKit
 import Testing
 
 /// `--dimension`: each unit's value from its earliest session_started event, in any line order,

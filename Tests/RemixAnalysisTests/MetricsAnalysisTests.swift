@@ -107,20 +107,10 @@ import Testing
     /// With the events kept by the first pass (the default budget) and, with no budget, read again.
     @Test(arguments: [1, 2], [0, 128 << 20]) func meanRatioAndWindowEqualADirectComputation(jobs: Int, keptBytes: Int) throws {
         let (lines, exposures, events) = Self.scenario()
-        let path = try AnalysisFixture.log(lines)
         let keys = ["time", "sessions", "per-session", "capped", "first-hour", "published-share"]
-        var options = AnalysisOptions(logs: [path], metrics: keys, jobs: jobs)
-        options.catalog = Self.catalog
-        options.keptEventBytes = keptBytes
-        options.readSizes = LogReader.Sizes(chunk: 97, parallelMinimum: 64, maxLineLength: 1 << 20)
-        let report = try Analyzer.run(options)
-        let experiment = try #require(report.experiments.first)
-        #expect(experiment.multipleExposureUnits == 1)
-        let expected = Self.expected(exposures, events)
+        let (report, experiment) = try AnalysisFixture.experiment(
+            lines, metrics: keys, catalog: Self.catalog, jobs: jobs, keptBytes: keptBytes, expected: Self.expected(exposures, events))
         for (slot, variation) in experiment.variations.enumerated() {
-            for metric in variation.metrics {
-                #expect(metric.statistic == expected[metric.metric]?[slot], "\(metric.metric) in \(variation.key)")
-            }
             let time = try #require(variation.metrics.first { $0.metric == "time" })
             let withoutValue = events.filter { event in
                 exposures[event.user]?.variation == slot && event.type == "session_ended" && event.duration == nil

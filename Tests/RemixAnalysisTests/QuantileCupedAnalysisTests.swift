@@ -93,18 +93,10 @@ import Testing
     @Test(arguments: [1, 2], [0, 128 << 20])
     func quantilesCupedAndPercentileCapsEqualADirectComputation(jobs: Int, keptBytes: Int) throws {
         let (lines, exposures, events) = Self.scenario()
-        var options = AnalysisOptions(logs: [try AnalysisFixture.log(lines)], metrics: Self.catalog.keys, jobs: jobs)
-        options.catalog = Self.catalog
-        options.keptEventBytes = keptBytes
-        options.readSizes = LogReader.Sizes(chunk: 97, parallelMinimum: 64, maxLineLength: 1 << 20)
-        let report = try Analyzer.run(options)
-        let experiment = try #require(report.experiments.first)
-        #expect(experiment.multipleExposureUnits == 1)
-        let expected = Self.expected(exposures, events)
-        for (slot, variation) in experiment.variations.enumerated() {
-            for metric in variation.metrics {
-                #expect(metric.statistic == expected[metric.metric]?[slot], "\(metric.metric) in \(variation.key)")
-            }
+        let (report, experiment) = try AnalysisFixture.experiment(
+            lines, metrics: Self.catalog.keys, catalog: Self.catalog, jobs: jobs, keptBytes: keptBytes,
+            expected: Self.expected(exposures, events))
+        for variation in experiment.variations {
             #expect(variation.metrics.map(\.label) == ["p75", "p75 of events", "mean, CUPED", "rate, CUPED", "mean"])
             #expect(variation.metrics[0].nonNumericValues > 0 && variation.metrics[1].nonNumericValues > 0)
         }

@@ -1,6 +1,7 @@
 import Foundation
 @testable import RemixAnalysis
 import RemixCLITestSupport
+import RemixFormats
 import RemixKit
 import RemixTestSupport
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 @testable import RemixAnalysis
+import RemixKit
 import Testing
 
 /// Time to conversion runs from the first exposure to the first primary-metric event at or after

@@ -1,11 +1,12 @@
 import Foundation
 @testable import RemixAnalysis
+import RemixFormats
 import Testing
 
 /// `ts` is RFC 3339 as docs/events.md gives it, checked against the calendar.
 @Suite struct TimestampTests {
     static func parse(_ text: String) -> Int64? {
-        Array(text.utf8).withUnsafeBufferPointer { TimestampParser.milliseconds($0) }
+        Array(text.utf8).withUnsafeBufferPointer { CivilTime.milliseconds($0) }
     }
 
     /// Milliseconds since the epoch by Foundation's Gregorian calendar, for comparison.

@@ -1,5 +1,6 @@
 import Foundation
 import RemixEventLog
+import RemixFormats
 import RemixKit
 import Testing
 

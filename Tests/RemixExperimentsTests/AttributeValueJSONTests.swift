@@ -2,8 +2,8 @@ import Foundation
 import RemixExperiments
 import Testing
 
-/// JSON input, and in particular telling booleans from numbers: on Linux both arrive from
-/// `JSONSerialization` as `NSNumber`, and `NSNumber(1) as? Bool` succeeds there.
+/// JSON input as `--attributes`, conditions and payloads are read: booleans stay booleans, numbers
+/// are read exactly, and anything that is not one JSON value is refused with a reason.
 @Suite("AttributeValue JSON")
 struct AttributeValueJSONTests {
     @Test("JSON booleans stay booleans and 0/1 stay numbers")
@@ -12,25 +12,10 @@ struct AttributeValueJSONTests {
         #expect(parsed == [.bool(true), .bool(false), 1, 0, 1.5, -2, .number(1.2345678901234567e19)])
     }
 
-    @Test("NSNumber booleans and numbers are told apart without CoreFoundation")
-    func nsNumbers() {
-        #expect(AttributeValue(jsonObject: NSNumber(value: true)) == .bool(true))
-        #expect(AttributeValue(jsonObject: NSNumber(value: false)) == .bool(false))
-        #expect(AttributeValue(jsonObject: NSNumber(value: 1)) == .number(1))
-        #expect(AttributeValue(jsonObject: NSNumber(value: 0)) == .number(0))
-        #expect(AttributeValue(jsonObject: NSNumber(value: 2.5)) == .number(2.5))
-        #expect(AttributeValue(jsonObject: NSNumber(value: UInt64.max)) == .number(Double(UInt64.max)))
-    }
-
-    @Test("native Swift values convert like their JSON counterparts")
-    func nativeValues() {
-        let object: [String: Any] = [
-            "flag": true, "count": 3, "ratio": 0.25, "name": "x", "list": [1, "a", false], "none": NSNull(),
-        ]
-        let expected: AttributeValue = [
-            "flag": true, "count": 3, "ratio": 0.25, "name": "x", "list": [1, "a", false], "none": nil,
-        ]
-        #expect(AttributeValue(jsonObject: object) == expected)
+    @Test("numbers read exactly as Double(String) reads them (Foundation on Linux is off by one unit here)")
+    func exactNumbers() throws {
+        #expect(try AttributeValue.parse(json: "0.8599999999999999") == .number(Double("0.8599999999999999")!))
+        #expect(try AttributeValue.parse(jsonData: Data("[1e2, -0.5E-1]".utf8)) == [100, -0.05])
     }
 
     @Test("fragments, nesting and key order")
@@ -43,13 +28,15 @@ struct AttributeValueJSONTests {
         #expect(first["a"]?["b"]?.arrayValue?.count == 2)
     }
 
-    @Test("invalid JSON throws an error that says what to do")
+    @Test("invalid JSON throws an error that says where and what to do")
     func invalid() {
         #expect(throws: AttributeValueParseError.self) { try AttributeValue.parse(json: "{\"a\": ") }
         do {
             _ = try AttributeValue.parse(json: "nope")
+            Issue.record("'nope' was read as JSON")
         } catch {
-            #expect(String(describing: error).contains("invalid JSON"))
+            #expect(String(describing: error) == "invalid JSON: line 1, column 1: expected 'null'; "
+                    + "check the text is a single well-formed JSON value")
         }
     }
 }

@@ -1,27 +1,11 @@
 import RemixExperiments
+import RemixKit
 import Testing
 
 /// Compiling and evaluating arbitrary JSON as conditions never crashes, and both ways of
 /// evaluating agree.
 @Suite("Condition robustness")
 struct ConditionRobustnessTests {
-    /// A small deterministic generator (SplitMix64), so a failure reproduces.
-    struct Generator {
-        var state: UInt64
-
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-
-        mutating func pick<T>(_ choices: [T]) -> T {
-            choices[Int(next() % UInt64(choices.count))]
-        }
-    }
-
     static let keys = [
         "a", "b", "a.b", "tags", "$or", "$and", "$nor", "$not", "$eq", "$ne", "$lt", "$gte", "$in", "$nin",
         "$ini", "$all", "$alli", "$elemMatch", "$size", "$exists", "$type", "$regex", "$regexi", "$vgt",
@@ -31,7 +15,7 @@ struct ConditionRobustnessTests {
         nil, true, false, 0, 1, -1.5, 1e21, "", "a", "1.2.3", "v2.0-beta+x", "(", "[^]", "\u{1F600}", "null", "array",
     ]
 
-    static func value(_ generator: inout Generator, depth: Int) -> AttributeValue {
+    static func value(_ generator: inout SeededGenerator, depth: Int) -> AttributeValue {
         guard depth > 0 else { return generator.pick(scalars) }
         switch generator.next() % 4 {
         case 0:
@@ -49,7 +33,7 @@ struct ConditionRobustnessTests {
 
     @Test("random conditions evaluate without crashing, the same way through both paths")
     func randomConditions() {
-        var generator = Generator(state: 20_240_601)
+        var generator = SeededGenerator(seed: 20_240_601)
         let groups: [String: AttributeValue] = ["a": [1, "a"], "b": "text", "1": 5]
         var disagreements: [String] = []
         for _ in 0..<3000 {
@@ -62,5 +46,13 @@ struct ConditionRobustnessTests {
             }
         }
         #expect(disagreements.isEmpty, "paths disagree on: \(disagreements.prefix(5))")
+    }
+}
+
+extension SeededGenerator {
+    /// One of `choices`, drawn with RemixKit's seeded generator (SplitMix64) so that a failure
+    /// reproduces.
+    mutating func pick<T>(_ choices: [T]) -> T {
+        choices[Int(next() % UInt64(choices.count))]
     }
 }

@@ -26,19 +26,8 @@ import Testing
         try Fixture.simulate(truth, users: Self.comparedUsers, seed: 12, experiments: two, to: folder.path("real.jsonl"))
         try Fixture.simulate(fitted.population, users: Self.comparedUsers, seed: 13, experiments: two, to: folder.path("simulated.jsonl"))
         let heldOut = try Fixture.compare(real: folder.path("real.jsonl"), simulated: folder.path("simulated.jsonl"), experiments: two)
-        let table = FidelityReportText.table(heldOut)
-        for variation in ["manual", "auto"] {
-            let scope = "insertion-flow: \(variation)"
-            Self.expectWithin(heldOut, scope: scope, measure: "advert_published (rate)", points: 0.015, table)
-            Self.expectWithin(heldOut, scope: scope, measure: "share of users exposed", points: 0.02, table)
-            for row in heldOut.rows where row.scope == scope && row.measure.hasPrefix("funnel: ") {
-                #expect(abs(row.difference) <= 0.03, "truth \(truthSeed): \(scope) \(row.measure)\n\(table)")
-            }
-        }
-        let length = try #require(heldOut.rows.first { $0.scope == "all users" && $0.measure.hasPrefix("session length") })
-        #expect(length.difference <= 0.05, "truth \(truthSeed): session length KS \(length.difference)\n\(table)")
-        let sessions = try #require(heldOut.rows.first { $0.scope == "all users" && $0.measure == "sessions per user" })
-        #expect(abs(sessions.difference) <= 0.05 * sessions.real, "truth \(truthSeed): sessions per user\n\(table)")
+        try Self.expectHeldOut(heldOut, scopes: ["manual", "auto"].map { "insertion-flow: \($0)" }, primary: "advert_published",
+                               "truth \(truthSeed)")
 
         try Fixture.simulate(truth, users: Self.comparedUsers, seed: 14, experiments: three, to: folder.path("real3.jsonl"))
         try Fixture.simulate(fitted.population, users: Self.comparedUsers, seed: 15, experiments: three, to: folder.path("simulated3.jsonl"))
@@ -62,19 +51,28 @@ import Testing
                              to: folder.path("simulated.jsonl"))
         let heldOut = try Fixture.compare(real: folder.path("real.jsonl"), simulated: folder.path("simulated.jsonl"),
                                           experiments: experiments)
-        let table = FidelityReportText.table(heldOut)
-        for feature in features {
-            let scope = "\(app)-test: \(feature)"
-            Self.expectWithin(heldOut, scope: scope, measure: "\(primary) (rate)", points: 0.015, table)
-            Self.expectWithin(heldOut, scope: scope, measure: "share of users exposed", points: 0.02, table)
-            for row in heldOut.rows where row.scope == scope && row.measure.hasPrefix("funnel: ") {
-                #expect(abs(row.difference) <= 0.03, "\(app): \(scope) \(row.measure)\n\(table)")
+        try Self.expectHeldOut(heldOut, scopes: features.map { "\(app)-test: \($0)" }, primary: primary, app)
+    }
+
+    /// The held-out tolerances: in each scope the primary conversion ±1.5 points, the share
+    /// of users exposed ±2 points and each funnel step ±3 points; over all users a session-length
+    /// KS distance of at most 0.05 and sessions per user ±5 %.
+    static func expectHeldOut(_ report: FidelityReport, scopes: [String], primary: String, _ label: String,
+                              sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let table = FidelityReportText.table(report)
+        for scope in scopes {
+            expectWithin(report, scope: scope, measure: "\(primary) (rate)", points: 0.015, table, sourceLocation: sourceLocation)
+            expectWithin(report, scope: scope, measure: "share of users exposed", points: 0.02, table, sourceLocation: sourceLocation)
+            for row in report.rows where row.scope == scope && row.measure.hasPrefix("funnel: ") {
+                #expect(abs(row.difference) <= 0.03, "\(label): \(scope) \(row.measure)\n\(table)", sourceLocation: sourceLocation)
             }
         }
-        let length = try #require(heldOut.rows.first { $0.scope == "all users" && $0.measure.hasPrefix("session length") })
-        #expect(length.difference <= 0.05, "\(app): session length KS \(length.difference)\n\(table)")
-        let sessions = try #require(heldOut.rows.first { $0.scope == "all users" && $0.measure == "sessions per user" })
-        #expect(abs(sessions.difference) <= 0.05 * sessions.real, "\(app): sessions per user\n\(table)")
+        let length = try #require(report.rows.first { $0.scope == "all users" && $0.measure.hasPrefix("session length") },
+                                  sourceLocation: sourceLocation)
+        #expect(length.difference <= 0.05, "\(label): session length KS \(length.difference)\n\(table)", sourceLocation: sourceLocation)
+        let sessions = try #require(report.rows.first { $0.scope == "all users" && $0.measure == "sessions per user" },
+                                    sourceLocation: sourceLocation)
+        #expect(abs(sessions.difference) <= 0.05 * sessions.real, "\(label): sessions per user\n\(table)", sourceLocation: sourceLocation)
     }
 
     static func expectWithin(_ report: FidelityReport, scope: String, measure: String, points: Double, _ table: String,

@@ -16,7 +16,7 @@ public enum BadLineReason: Sendable, Equatable, CustomStringConvertible {
     case tooLong(limit: Int)
     /// A field every event has (`ts`, `type`, `user`) is missing or not a string.
     case missing(field: String)
-    /// `ts` is not an RFC 3339 date and time (see ``TimestampParser``); holds its start.
+    /// `ts` is not an RFC 3339 date and time (as `CivilTime.milliseconds` reads it); holds its start.
     case badTimestamp(String)
 
     public var description: String {

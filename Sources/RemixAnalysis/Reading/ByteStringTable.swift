@@ -1,3 +1,4 @@
+import RemixFormats
 import RemixSystem
 import RemixKit
 

@@ -1,4 +1,5 @@
 import Foundation
+import RemixFormats
 import RemixKit
 
 /// The report as CSV: one row per experiment × variation × metric, with the comparison against
@@ -40,14 +41,9 @@ public enum CSVReport {
         for variation in experiment.variations {
             for metric in variation.metrics {
                 let c = experiment.comparisons.first { $0.variation == variation.key && $0.metric == metric.metric }
-                let numbers = c.map { c in
-                    [c.baseline, lift(c.expected, c), lift(c.ci[0], c), lift(c.ci[1], c),
-                     number(c.pValue), number(c.pValueAdjusted), number(c.chanceToWin),
-                     lift(c.risk.first ?? .nan, c), lift(c.risk.last ?? .nan, c), c.error ?? ""]
-                } ?? Array(repeating: "", count: 10)
                 rows.append([experiment.key, variation.key, String(variation.variationId), variation.feature,
                              String(variation.units), metric.metric, String(metric.conversions),
-                             number(metric.rate)] + numbers
+                             number(metric.rate), c?.baseline ?? ""] + comparisonCells(c, risks: true)
                             + [experiment.srmPValue.map(number) ?? "", String(experiment.multipleExposureUnits),
                                String(experiment.undeclaredVariations.reduce(0) { $0 + $1.units }),
                                metric.type, number(metric.value), String(metric.inverse),
@@ -71,16 +67,22 @@ public enum CSVReport {
                     for metric in variation.metrics {
                         let c = point.comparisons.first { $0.variation == variation.key && $0.metric == metric.metric }
                         rows.append([experiment.key, point.untilText, variation.key, String(variation.units), metric.metric,
-                                     String(metric.conversions), number(metric.value)]
-                                    + (c.map { c in
-                                        [lift(c.expected, c), lift(c.ci[0], c), lift(c.ci[1], c), number(c.pValue),
-                                         number(c.pValueAdjusted), number(c.chanceToWin), c.error ?? ""]
-                                    } ?? Array(repeating: "", count: 7)) + absolute(c))
+                                     String(metric.conversions), number(metric.value)] + comparisonCells(c, risks: false) + absolute(c))
                     }
                 }
             }
         }
         return rows.map { $0.map(escape).joined(separator: ",") }.joined(separator: "\n") + "\n"
+    }
+
+    /// `expected`, `ci_lower`, `ci_upper`, `p_value`, `p_value_adjusted`, `chance_to_win`, (with
+    /// `risks`) `risk_control` and `risk_treatment`, then `error`: all empty without a comparison
+    /// (the baseline's rows).
+    private static func comparisonCells(_ comparison: AnalysisReport.Comparison?, risks: Bool) -> [String] {
+        guard let c = comparison else { return Array(repeating: "", count: risks ? 9 : 7) }
+        return [lift(c.expected, c), lift(c.ci[0], c), lift(c.ci[1], c), number(c.pValue), number(c.pValueAdjusted),
+                number(c.chanceToWin)] + (risks ? [lift(c.risk.first ?? .nan, c), lift(c.risk.last ?? .nan, c)] : [])
+            + [c.error ?? ""]
     }
 
     /// A number of the report; empty when there is none (not a number).

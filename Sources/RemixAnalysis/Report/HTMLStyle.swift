@@ -1,3 +1,4 @@
+import RemixFormats
 import RemixKit
 
 /// The HTML report's shared pieces: the style sheet, text escaping and numbers that name the JSON

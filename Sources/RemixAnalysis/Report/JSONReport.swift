@@ -1,3 +1,4 @@
+import RemixFormats
 import RemixKit
 import Foundation
 
@@ -52,15 +53,7 @@ public enum JSONReport {
             out.field("correction", report.correction.rawValue)
             out.field("difference", report.settings.difference.rawValue)
             out.field("sequentialTuning", report.settings.sequentialTuning)
-            out.key("prior")
-            if let prior = report.settings.prior {
-                out.object {
-                    out.field("mean", prior.mean)
-                    out.field("stddev", prior.standardDeviation)
-                }
-            } else {
-                out.null()
-            }
+            prior(report.settings.prior, into: out)
         }
         return out.text + "\n"
     }
@@ -85,34 +78,7 @@ public enum JSONReport {
         out.key("variations")
         out.array(experiment.variations) { variation in variationObject(variation, into: out) }
         out.key("comparisons")
-        out.array(experiment.comparisons) { comparison in
-            out.object {
-                out.field("variation", comparison.variation)
-                out.field("baseline", comparison.baseline)
-                out.field("metric", comparison.metric)
-                out.field("guardrail", comparison.guardrail)
-                effect("expected", [comparison.expected], of: comparison, into: out)
-                effect("ci", comparison.ci, of: comparison, into: out)
-                out.field("pValue", comparison.pValue)
-                out.field("pValueAdjusted", comparison.pValueAdjusted)
-                out.field("chanceToWin", comparison.chanceToWin)
-                effect("risk", comparison.risk, of: comparison, into: out)
-                out.field("error", comparison.error)
-                out.field("inverse", comparison.inverse)
-                out.field("directionDeclared", comparison.directionDeclared)
-                effect("credibleInterval", comparison.credibleInterval, of: comparison, into: out)
-                absoluteDifference(comparison, into: out)
-                out.key("prior")
-                if let prior = comparison.prior {
-                    out.object {
-                        out.field("mean", prior.mean)
-                        out.field("stddev", prior.standardDeviation)
-                    }
-                } else {
-                    out.null()
-                }
-            }
-        }
+        out.array(experiment.comparisons) { comparison in comparisonObject(comparison, full: true, into: out) }
     }
 
     /// One cut of `--by`: units and figures per variation, and the comparisons' effect, CI and p-values.
@@ -124,31 +90,61 @@ public enum JSONReport {
                 out.object {
                     out.field("key", variation.key)
                     out.field("units", variation.units)
-                    out.key("metrics")
-                    out.object {
-                        for metric in variation.metrics {
-                            out.key(metric.metric)
-                            out.object {
-                                out.field("conversions", metric.conversions)
-                                out.field("value", metric.value)
-                            }
-                        }
+                    metricsObject(variation.metrics, into: out) { metric in
+                        out.field("conversions", metric.conversions)
+                        out.field("value", metric.value)
                     }
                 }
             }
             out.key("comparisons")
-            out.array(point.comparisons) { comparison in
-                out.object {
-                    out.field("variation", comparison.variation)
-                    out.field("metric", comparison.metric)
-                    effect("expected", [comparison.expected], of: comparison, into: out)
-                    effect("ci", comparison.ci, of: comparison, into: out)
-                    out.field("pValue", comparison.pValue)
-                    out.field("pValueAdjusted", comparison.pValueAdjusted)
-                    out.field("chanceToWin", comparison.chanceToWin)
-                    out.field("error", comparison.error)
-                    absoluteDifference(comparison, into: out, full: false)
-                }
+            out.array(point.comparisons) { comparison in comparisonObject(comparison, full: false, into: out) }
+        }
+    }
+
+    /// A variation compared with the baseline on a metric: effect, CI, p-values, chance to win,
+    /// error and the absolute difference; `full` (the report's comparisons, not a `--by` cut's)
+    /// adds the baseline, guardrail, risk, direction, credible interval and prior.
+    private static func comparisonObject(_ comparison: AnalysisReport.Comparison, full: Bool, into out: JSONWriter) {
+        out.object {
+            out.field("variation", comparison.variation)
+            if full { out.field("baseline", comparison.baseline) }
+            out.field("metric", comparison.metric)
+            if full { out.field("guardrail", comparison.guardrail) }
+            effect("expected", [comparison.expected], of: comparison, into: out)
+            effect("ci", comparison.ci, of: comparison, into: out)
+            out.field("pValue", comparison.pValue)
+            out.field("pValueAdjusted", comparison.pValueAdjusted)
+            out.field("chanceToWin", comparison.chanceToWin)
+            if full { effect("risk", comparison.risk, of: comparison, into: out) }
+            out.field("error", comparison.error)
+            if full {
+                out.field("inverse", comparison.inverse)
+                out.field("directionDeclared", comparison.directionDeclared)
+                effect("credibleInterval", comparison.credibleInterval, of: comparison, into: out)
+            }
+            absoluteDifference(comparison, into: out, full: full)
+            if full { prior(comparison.prior, into: out) }
+        }
+    }
+
+    /// `prior`: the Bayesian test's proper prior (mean and standard deviation), or null for flat.
+    private static func prior(_ prior: BayesianPrior?, into out: JSONWriter) {
+        out.key("prior")
+        guard let prior else { return out.null() }
+        out.object {
+            out.field("mean", prior.mean)
+            out.field("stddev", prior.standardDeviation)
+        }
+    }
+
+    /// `metrics`: each metric's figures under its key, written by `fields`.
+    private static func metricsObject(_ metrics: [AnalysisReport.MetricCount], into out: JSONWriter,
+                                      _ fields: (AnalysisReport.MetricCount) -> Void) {
+        out.key("metrics")
+        out.object {
+            for metric in metrics {
+                out.key(metric.metric)
+                out.object { fields(metric) }
             }
         }
     }
@@ -168,7 +164,7 @@ public enum JSONReport {
 
     /// `absoluteDifference`: when the baseline is 0, the absolute difference whose lift is null;
     /// null otherwise (and without `risk` and `credibleInterval` unless `full`).
-    private static func absoluteDifference(_ comparison: AnalysisReport.Comparison, into out: JSONWriter, full: Bool = true) {
+    private static func absoluteDifference(_ comparison: AnalysisReport.Comparison, into out: JSONWriter, full: Bool) {
         out.key("absoluteDifference")
         guard comparison.liftUndefined else { return out.null() }
         out.object {
@@ -207,23 +203,17 @@ public enum JSONReport {
             out.field("variationId", variation.variationId)
             out.field("feature", variation.feature)
             out.field("units", variation.units)
-            out.key("metrics")
-            out.object {
-                for metric in variation.metrics {
-                    out.key(metric.metric)
-                    out.object {
-                        out.field("type", metric.type)
-                        out.field("label", metric.label)
-                        out.field("cuped", metric.cuped)
-                        out.field("conversions", metric.conversions)
-                        out.field("rate", metric.rate)
-                        out.field("value", metric.value)
-                        out.field("inverse", metric.inverse)
-                        out.field("missingValues", metric.missingValues)
-                        out.field("nonNumericValues", metric.nonNumericValues)
-                        out.field("error", metric.error)
-                    }
-                }
+            metricsObject(variation.metrics, into: out) { metric in
+                out.field("type", metric.type)
+                out.field("label", metric.label)
+                out.field("cuped", metric.cuped)
+                out.field("conversions", metric.conversions)
+                out.field("rate", metric.rate)
+                out.field("value", metric.value)
+                out.field("inverse", metric.inverse)
+                out.field("missingValues", metric.missingValues)
+                out.field("nonNumericValues", metric.nonNumericValues)
+                out.field("error", metric.error)
             }
             out.key("funnel")
             out.object {

@@ -1,4 +1,5 @@
-import Foundation
+import RemixExperiments
+import RemixFormats
 
 extension AnalysisReport {
     /// A run record of the log (an event of type `run`, written by `remix simulate` at the start
@@ -29,12 +30,11 @@ extension AnalysisReport {
 extension AnalysisReport.RunRecord {
     /// The record of one raw log line, or nil when it is not a JSON object of type `run`.
     init?(line: [UInt8]) {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
-              object["type"] as? String == "run" else { return nil }
+        guard let object = (try? JSONReader<AttributeValue>.parse(line))?.objectValue, object["type"] == "run" else { return nil }
         func text(_ key: String) -> String {
             switch object[key] {
-            case let string as String: string
-            case let number as NSNumber: number.stringValue
+            case .string(let string)?: string
+            case .number(let number)?: JSONText.number(number)
             default: ""
             }
         }
@@ -42,12 +42,12 @@ extension AnalysisReport.RunRecord {
         version = text("version")
         app = text("app")
         seed = text("seed")
-        users = (object["users"] as? NSNumber)?.intValue
+        users = object["users"]?.numberValue.flatMap { Int(exactly: $0) }
         shard = text("shard")
-        sources = (object["sources"] as? [Any] ?? []).compactMap { item in
-            guard let source = item as? [String: Any] else { return nil }
-            return Source(role: source["role"] as? String ?? "", path: source["path"] as? String ?? "",
-                          hash: source["hash"] as? String ?? "")
+        sources = (object["sources"]?.arrayValue ?? []).compactMap { item in
+            guard let source = item.objectValue else { return nil }
+            return Source(role: source["role"]?.stringValue ?? "", path: source["path"]?.stringValue ?? "",
+                          hash: source["hash"]?.stringValue ?? "")
         }
     }
 }

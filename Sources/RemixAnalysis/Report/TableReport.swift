@@ -1,4 +1,5 @@
 import Foundation
+import RemixFormats
 import RemixKit
 
 /// The report as a terminal table (colour on request) or as Markdown tables.

@@ -1,4 +1,5 @@
 import Foundation
+import RemixFormats
 import RemixKit
 
 /// Renders an experiment decision for people (text) and programs (JSON).

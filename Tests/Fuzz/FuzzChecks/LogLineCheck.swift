@@ -44,7 +44,7 @@ enum LogLineCheck {
                 return mismatch(line, "\(key): scanner \(String(describing: scanned)), JSONSerialization \(String(describing: expected))")
             }
         }
-        let values = object.mapValues(AttributeValue.init(jsonObject:))
+        let values = object.mapValues(foundationScalar)
         for (key, flag) in [("inExperiment", kept.inExperiment), ("hashUsed", kept.hashUsed)]
         where flag != (values[key] == .bool(true)) {
             return mismatch(line, "\(key): scanner \(flag), JSONSerialization \(String(describing: values[key]))")
@@ -55,6 +55,15 @@ enum LogLineCheck {
                 + "JSONSerialization \(String(describing: values["variationId"]))")
         }
         return nil
+    }
+
+    /// A flag or a number as Foundation reads it, for comparing with what the scanner kept (anything
+    /// else is null): both arrive as `NSNumber`, and `NSNumber(1) as? Bool` succeeds on Linux, so a
+    /// boolean is told by its type code `c`.
+    static func foundationScalar(_ any: Any) -> AttributeValue {
+        if type(of: any) == Bool.self, let flag = any as? Bool { return .bool(flag) }
+        guard !(any is String), let number = any as? NSNumber else { return .null }
+        return number.objCType.pointee == CChar(UInt8(ascii: "c")) ? .bool(number.boolValue) : .number(number.doubleValue)
     }
 
     /// Whether Foundation would decode `line` as other than UTF-8: it guesses UTF-16 or UTF-32 from a

@@ -2,16 +2,11 @@ import Classifieds
 import Marketplace
 import RemixKit
 
-/// The sample tree and adverts of the Marketplace catalog, in code, for component-level tests.
+/// The sample tree and adverts of the Marketplace catalog, for component-level tests: the tree as
+/// the bundled catalog file has it (empty if the file cannot be read, which fails the tests that
+/// use it), the adverts in code.
 enum SampleData {
-    static let groups = [
-        Group(groupID: "1", children: ["2", "5"], title: "Bicycles"),
-        Group(groupID: "2", parent: "1", children: ["3", "4"], title: "Off road bikes"),
-        Group(groupID: "3", parent: "2", title: "Trail bikes"),
-        Group(groupID: "4", parent: "2", title: "Mountain bikes"),
-        Group(groupID: "5", parent: "1", title: "Racers"),
-        Group(groupID: "10", title: "Cars"),
-    ]
+    static let groups: [Group] = MarketplaceModule.bundledCatalog.flatMap { try? Catalog.load(contentsOf: $0).groups } ?? []
 
     static let adverts = [
         Advert(advertID: "1", title: "Specialized", description: "A tired old mountain bike.", groupID: "4"),

@@ -8,9 +8,6 @@ import RemixKitTesting
 /// A step the driver could not take (the testing kit's error).
 typealias DriverError = ScreenDriverError
 
-/// Fills every slot with one feature (with parameters) and counts first uses, like an experiment would.
-typealias FixedChooser = FixedSlotFiller
-
 /// The registered names of the insertion flows.
 enum InsertionFlow {
     static let manual = "ManualGroupInsertion"
@@ -28,7 +25,7 @@ final class MarketplaceDriver {
     /// A started session on `platform`; `flow` fixes the insertion slot (nil: the slot's default).
     convenience init(platform: String = "phone", flow: String? = nil,
                      parameters: [String: ParameterValue] = [:], start: Bool = true) throws {
-        try self.init(platform: platform, chooser: flow.map { FixedChooser($0, parameters: parameters) }, start: start)
+        try self.init(platform: platform, chooser: flow.map { FixedSlotChooser($0, parameters: parameters) }, start: start)
     }
 
     init(platform: String, chooser: (any SlotChooser)?, start: Bool = true) throws {

@@ -32,20 +32,12 @@ public final class GroupSelectionFeature: Feature {
 
 /// The flow of group selection: one pushed list per level; leaves end it.
 public final class GroupSelectionCoordinator: GroupSelectionViewDelegate {
-    // Exclusivity is unchecked in release builds: this object belongs to one session and is
-    // used on its thread only; debug builds (the tests) keep the checks (docs/performance.md).
     /// Receives the selection or the cancellation.
-    #if !DEBUG
-    @exclusivity(unchecked)
-    #endif
     public weak var delegate: (any GroupSelectionCoordinatorDelegate)?
     private let navigation: any NavigationWireframe
     private let interactor: GroupSelectionInteractor
     private let makeView: () -> any GroupSelectionView
     private let screenName: String
-    #if !DEBUG
-    @exclusivity(unchecked)
-    #endif
     private weak var rootView: (any GroupSelectionView)?
 
     init(navigation: any NavigationWireframe, interactor: GroupSelectionInteractor,

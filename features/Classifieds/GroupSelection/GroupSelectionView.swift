@@ -65,38 +65,24 @@ public protocol GroupSelectionView: View {
 /// The headless group list: rows to select and a Reset button. A group with children drills
 /// down; a leaf group completes the choice. Each row's value is the group's title.
 public final class HeadlessGroupSelectionView: GroupSelectionView {
-    // Exclusivity is unchecked in release builds: this object belongs to one session and is
-    // used on its thread only; debug builds (the tests) keep the checks (docs/performance.md).
-    #if !DEBUG
-    @exclusivity(unchecked)
-    #endif
     public weak var delegate: (any GroupSelectionViewDelegate)?
-    #if !DEBUG
-    @exclusivity(unchecked)
-    #endif
-    public var viewData = GroupSelectionViewData(title: "", items: []) {
-        didSet { content = nil }
-    }
+    public var viewData = GroupSelectionViewData(title: "", items: []) { didSet { cache.reset() } }
     /// The screen for the current view data, made on first request (drivers read it every step).
-    #if !DEBUG
-    @exclusivity(unchecked)
-    #endif
-    private var content: ScreenContent?
+    private var cache = ScreenCache()
 
     /// Makes an empty group list.
     public init() {}
 
     public var screen: ScreenContent {
-        if let content { return content }
-        let made = ScreenContent(
-            name: viewData.screenName, context: viewData.parentTitle, title: viewData.title,
-            items: viewData.items.map {
-                ScreenItem(id: $0.groupID, title: $0.title, kind: $0.hasChildren ? .drillDown : .choice,
-                           value: $0.title)
-            },
-            buttons: [ScreenButton(id: "reset", title: "Reset", role: .destructive)])
-        content = made
-        return made
+        cache.screen {
+            ScreenContent(
+                name: viewData.screenName, context: viewData.parentTitle, title: viewData.title,
+                items: viewData.items.map {
+                    ScreenItem(id: $0.groupID, title: $0.title, kind: $0.hasChildren ? .drillDown : .choice,
+                               value: $0.title)
+                },
+                buttons: [ScreenButton(id: "reset", title: "Reset", role: .destructive)])
+        }
     }
 
     public var screenID: ScreenID { ScreenID(name: viewData.screenName, context: viewData.parentTitle) }

@@ -19,11 +19,6 @@ public protocol ItemDetailView: View {
 
 /// The headless detail screen.
 public final class HeadlessItemDetailView: ItemDetailView {
-    // Exclusivity is unchecked in release builds: this object belongs to one session and is
-    // used on its thread only; debug builds (the tests) keep the checks (docs/performance.md).
-    #if !DEBUG
-    @exclusivity(unchecked)
-    #endif
     public var viewData = ItemDetailViewData(title: "", detail: "")
 
     /// Makes an empty detail view.

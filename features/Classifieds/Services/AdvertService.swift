@@ -12,17 +12,9 @@ public protocol AdvertService: AnyObject {
 
 /// Adverts held in memory. Published adverts get a fresh id and an empty description.
 public final class InMemoryAdvertService: AdvertService {
-    // Exclusivity is unchecked in release builds: this object belongs to one session and is
-    // used on its thread only; debug builds (the tests) keep the checks (docs/performance.md).
     /// The adverts, in service order.
-    #if !DEBUG
-    @exclusivity(unchecked)
-    #endif
     public var adverts: [Advert]
     /// Decides, per publish attempt, whether the service is down (simulations and tests set it).
-    #if !DEBUG
-    @exclusivity(unchecked)
-    #endif
     public var failsPublish: () -> Bool = { false }
     private let makeID: () -> AdvertID
 

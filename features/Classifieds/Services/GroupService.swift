@@ -10,12 +10,7 @@ public protocol GroupService: AnyObject {
 
 /// Groups held in memory (the only implementation, as in the seed).
 public final class InMemoryGroupService: GroupService {
-    // Exclusivity is unchecked in release builds: this object belongs to one session and is
-    // used on its thread only; debug builds (the tests) keep the checks (docs/performance.md).
     /// The groups, in service order.
-    #if !DEBUG
-    @exclusivity(unchecked)
-    #endif
     public var groups: [Group]
 
     /// Makes the service with `groups`.

@@ -33,12 +33,7 @@ public final class AdvertListFeature: Feature {
 
 /// Shows the list and passes the user's choices up; reloads on request, keeping the filter.
 public final class AdvertListCoordinator: AdvertListViewDelegate {
-    // Exclusivity is unchecked in release builds: this object belongs to one session and is
-    // used on its thread only; debug builds (the tests) keep the checks (docs/performance.md).
     /// Receives the user's choices.
-    #if !DEBUG
-    @exclusivity(unchecked)
-    #endif
     public weak var delegate: (any AdvertListCoordinatorDelegate)?
     private let navigation: any NavigationWireframe
     private let interactor: AdvertListInteractor

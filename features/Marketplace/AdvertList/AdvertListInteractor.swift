@@ -18,12 +18,7 @@ public struct AdvertListing: Equatable, Sendable {
 public final class AdvertListInteractor {
     private let advertService: any AdvertService
     private let groupService: any GroupService
-    // Exclusivity is unchecked in release builds: this object belongs to one session and is
-    // used on its thread only; debug builds (the tests) keep the checks (docs/performance.md).
     /// The group the list is filtered by; kept across reloads.
-    #if !DEBUG
-    @exclusivity(unchecked)
-    #endif
     public private(set) var filteredGroupID: GroupID?
 
     /// Makes the interactor.

@@ -44,39 +44,25 @@ public protocol AdvertListView: View {
 
 /// The headless advert list.
 public final class HeadlessAdvertListView: AdvertListView {
-    // Exclusivity is unchecked in release builds: this object belongs to one session and is
-    // used on its thread only; debug builds (the tests) keep the checks (docs/performance.md).
-    #if !DEBUG
-    @exclusivity(unchecked)
-    #endif
     public weak var delegate: (any AdvertListViewDelegate)?
-    #if !DEBUG
-    @exclusivity(unchecked)
-    #endif
-    public var viewData = AdvertListViewData(items: []) {
-        didSet { content = nil }
-    }
+    public var viewData = AdvertListViewData(items: []) { didSet { cache.reset() } }
     /// The screen for the current view data, made on first request (drivers read it every step).
-    #if !DEBUG
-    @exclusivity(unchecked)
-    #endif
-    private var content: ScreenContent?
+    private var cache = ScreenCache()
 
     /// Makes an empty list.
     public init() {}
 
     public var screen: ScreenContent {
-        if let content { return content }
-        let made = ScreenContent(
-            name: "adverts", context: viewData.filterTitle,
-            title: viewData.filterTitle.map { "Adverts in \($0)" } ?? "Adverts",
-            items: viewData.items.map {
-                ScreenItem(id: $0.advertID, title: $0.title, detail: $0.group, kind: .item, value: $0.advertID)
-            },
-            buttons: [ScreenButton(id: "new", title: "New advert", role: .primary),
-                      ScreenButton(id: "filters", title: "Filters", role: .other)])
-        content = made
-        return made
+        cache.screen {
+            ScreenContent(
+                name: "adverts", context: viewData.filterTitle,
+                title: viewData.filterTitle.map { "Adverts in \($0)" } ?? "Adverts",
+                items: viewData.items.map {
+                    ScreenItem(id: $0.advertID, title: $0.title, detail: $0.group, kind: .item, value: $0.advertID)
+                },
+                buttons: [ScreenButton(id: "new", title: "New advert", role: .primary),
+                          ScreenButton(id: "filters", title: "Filters", role: .other)])
+        }
     }
 
     public var screenID: ScreenID { ScreenID(name: "adverts", context: viewData.filterTitle) }

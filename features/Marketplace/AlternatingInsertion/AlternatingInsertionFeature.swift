@@ -4,11 +4,6 @@ import RemixKit
 /// counting every started attempt, cancelled ones included. The seed's A/B mechanism.
 public final class AlternatingInsertionFeature: FlowFeature {
     private let subfeatures: [any FlowFeature]
-    // Exclusivity is unchecked in release builds: this object belongs to one session and is
-    // used on its thread only; debug builds (the tests) keep the checks (docs/performance.md).
-    #if !DEBUG
-    @exclusivity(unchecked)
-    #endif
     private var index = 0
 
     /// Makes the feature over `subfeatures` (at least one), starting with the first.

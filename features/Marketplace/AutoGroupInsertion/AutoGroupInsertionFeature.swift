@@ -68,11 +68,6 @@ public final class AutoGroupInsertionFeature: FlowFeature {
 /// Title step → loading toast → recommendation → publish; a failed publish shows an error toast
 /// for a while and leaves the user on the title step. Back cancels and discards the title.
 final class AutoGroupInsertionCoordinator: FlowCoordinator, TextEntryStepViewDelegate {
-    // Exclusivity is unchecked in release builds: this object belongs to one session and is
-    // used on its thread only; debug builds (the tests) keep the checks (docs/performance.md).
-    #if !DEBUG
-    @exclusivity(unchecked)
-    #endif
     weak var delegate: (any FlowCoordinatorDelegate)?
     private let navigation: any NavigationWireframe
     private let wireframes: any WireframeFactory

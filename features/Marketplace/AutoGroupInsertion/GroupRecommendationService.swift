@@ -12,12 +12,7 @@ public protocol GroupRecommendationService: AnyObject {
 public final class KeywordGroupRecommendationService: GroupRecommendationService {
     private let table: RecommendationTable
     private let clock: any Clock
-    // Exclusivity is unchecked in release builds: this object belongs to one session and is
-    // used on its thread only; debug builds (the tests) keep the checks (docs/performance.md).
     /// How long a recommendation takes.
-    #if !DEBUG
-    @exclusivity(unchecked)
-    #endif
     public var delay: Duration
 
     /// Makes the service.

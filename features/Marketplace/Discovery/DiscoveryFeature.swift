@@ -60,6 +60,18 @@ extension DiscoveryFeature.Dependencies {
         events.record(DomainEvent(name, fields))
     }
 
+    /// Fetches an advert and hands `show` its detail page, recording `advert_viewed`; a failed
+    /// fetch shows nothing. (The phone pushes the page, the tablet shows it in the split's detail.)
+    func showDetail(of advertID: AdvertID, from interactor: DiscoveryInteractor, in show: (any ItemDetailView) -> Void) {
+        interactor.fetchDetail(advertID: advertID) { result in
+            guard case .success(let advert) = result else { return }
+            let view = makeDetailView()
+            view.viewData = AdvertDetailFormatter.prepare(advert)
+            record("advert_viewed", [EventField("advert", .string(advertID))])
+            show(view)
+        }
+    }
+
     /// The insertion flow to run now, reporting `insertion_started` (nil if the slot's feature is no flow).
     func startInsertion(on navigation: any NavigationWireframe, delegate: any FlowCoordinatorDelegate) -> (any FlowCoordinator)? {
         guard let feature = insertion.use(as: (any FlowFeature).self) else { return nil }

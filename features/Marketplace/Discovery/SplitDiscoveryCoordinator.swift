@@ -11,20 +11,9 @@ public final class SplitDiscoveryCoordinator: AppRoot, AdvertListCoordinatorDele
     private let interactor: DiscoveryInteractor
     private let advertList: AdvertListCoordinator
     private let masterNavigation: any NavigationWireframe
-    // Exclusivity is unchecked in release builds: this object belongs to one session and is
-    // used on its thread only; debug builds (the tests) keep the checks (docs/performance.md).
-    #if !DEBUG
-    @exclusivity(unchecked)
-    #endif
     private var groupSelection: GroupSelectionCoordinator?
-    #if !DEBUG
-    @exclusivity(unchecked)
-    #endif
     private var insertion: (any FlowCoordinator)?
     /// When the running insertion started (session time), for its duration.
-    #if !DEBUG
-    @exclusivity(unchecked)
-    #endif
     private var insertionStart: Duration?
 
     init(window: Window, dependencies: DiscoveryFeature.Dependencies, interactor: DiscoveryInteractor) {
@@ -44,13 +33,7 @@ public final class SplitDiscoveryCoordinator: AppRoot, AdvertListCoordinatorDele
     }
 
     public func didSelect(advertID: AdvertID) {
-        interactor.fetchDetail(advertID: advertID) { result in
-            guard case .success(let advert) = result else { return }
-            let view = dependencies.makeDetailView()
-            view.viewData = AdvertDetailFormatter.prepare(advert)
-            dependencies.record("advert_viewed", [EventField("advert", .string(advertID))])
-            split.detail = window.makeViewable(view)
-        }
+        dependencies.showDetail(of: advertID, from: interactor) { split.detail = window.makeViewable($0) }
     }
 
     public func didSelectFiltersAction() {

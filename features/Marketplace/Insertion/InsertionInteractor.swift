@@ -10,12 +10,7 @@ public enum InsertionRole {
 
 /// Keeps one insertion attempt's draft and publishes it, reporting the outcome as domain events.
 public final class InsertionInteractor {
-    // Exclusivity is unchecked in release builds: this object belongs to one session and is
-    // used on its thread only; debug builds (the tests) keep the checks (docs/performance.md).
     /// The draft being built.
-    #if !DEBUG
-    @exclusivity(unchecked)
-    #endif
     public private(set) var draft = Draft()
     private let advertService: any AdvertService
     private let events: any EventSink

@@ -31,19 +31,11 @@ public final class ManualGroupInsertionFeature: FlowFeature {
 /// and the title is remembered when the user goes back from the title step.
 final class ManualGroupInsertionCoordinator: FlowCoordinator, GroupSelectionCoordinatorDelegate,
     TextEntryStepViewDelegate {
-    // Exclusivity is unchecked in release builds: this object belongs to one session and is
-    // used on its thread only; debug builds (the tests) keep the checks (docs/performance.md).
-    #if !DEBUG
-    @exclusivity(unchecked)
-    #endif
     weak var delegate: (any FlowCoordinatorDelegate)?
     private let navigation: any NavigationWireframe
     private let groupSelection: GroupSelectionFeature
     private let interactor: InsertionInteractor
     private let makeTitleView: () -> any TextEntryStepView
-    #if !DEBUG
-    @exclusivity(unchecked)
-    #endif
     private var groupSelectionCoordinator: GroupSelectionCoordinator?
 
     init(navigation: any NavigationWireframe, groupSelection: GroupSelectionFeature,

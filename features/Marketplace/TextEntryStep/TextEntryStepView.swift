@@ -28,22 +28,11 @@ public protocol TextEntryStepView: View {
 
 /// The headless text entry step: a text field and a Next button.
 public final class HeadlessTextEntryStepView: TextEntryStepView {
-    // Exclusivity is unchecked in release builds: this object belongs to one session and is
-    // used on its thread only; debug builds (the tests) keep the checks (docs/performance.md).
-    #if !DEBUG
-    @exclusivity(unchecked)
-    #endif
     public weak var delegate: (any TextEntryStepViewDelegate)?
     /// Setting view data also resets the text being edited.
-    #if !DEBUG
-    @exclusivity(unchecked)
-    #endif
     public var viewData = TextEntryStepViewData(title: "", value: "") {
         didSet { text = viewData.value }
     }
-    #if !DEBUG
-    @exclusivity(unchecked)
-    #endif
     private var text = ""
     private let screenName: String
     private let purpose: FieldPurpose

@@ -9,7 +9,7 @@ public struct ScreenDriverError: Error, CustomStringConvertible {
 /// Drives one session of an app the way a person would — through the window's panels, by screen
 /// name and by the titles, roles and purposes the screens declare — and records what happens: the
 /// navigation state, the features' events, virtual time. The testing kit for feature and plugin
-/// authors: register your module (and the app it plugs into) in a ``FeatureRegistry``, fill the
+/// authors: register your module (and the app it plugs into) in a `FeatureRegistry`, fill the
 /// slot with your feature, and drive it.
 ///
 /// ```swift
@@ -17,7 +17,7 @@ public struct ScreenDriverError: Error, CustomStringConvertible {
 /// try registry.register(MarketplaceModule())
 /// try registry.register(MyInsertionModule())
 /// let driver = try ScreenDriver(app: "marketplace", registry: registry,
-///                               chooser: FixedSlotFiller("MyInsertion"))
+///                               chooser: FixedSlotChooser("MyInsertion"))
 /// try driver.press("New advert", on: "adverts")
 /// ```
 public final class ScreenDriver {
@@ -132,24 +132,5 @@ public final class ScreenDriver {
                                     + "\(fields.map { "\($0.label) (\($0.purpose))" })")
         }
         return field
-    }
-}
-
-/// Fills every slot it is asked about with one feature (and its parameters), as an experiment
-/// would, and counts the first uses.
-public final class FixedSlotFiller: SlotChooser {
-    public let feature: String
-    public let parameters: [String: ParameterValue]
-    public private(set) var firstUses = 0
-    public private(set) var asked = 0
-
-    public init(_ feature: String, parameters: [String: ParameterValue] = [:]) {
-        self.feature = feature
-        self.parameters = parameters
-    }
-
-    public func choose(slot: SlotDefinition, app: AppDefinition) -> SlotAssignment? {
-        asked += 1
-        return SlotAssignment(feature: feature, parameters: parameters) { [weak self] in self?.firstUses += 1 }
     }
 }

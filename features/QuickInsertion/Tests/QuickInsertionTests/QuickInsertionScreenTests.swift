@@ -13,7 +13,7 @@ import Testing
         for module: any FeatureModule in [ClassifiedsModule(), MarketplaceModule(), QuickInsertionPlugin()] {
             try registry.register(module)
         }
-        return try ScreenDriver(app: "marketplace", registry: registry, chooser: FixedSlotFiller("QuickInsertion"))
+        return try ScreenDriver(app: "marketplace", registry: registry, chooser: FixedSlotChooser("QuickInsertion"))
     }
 
     @Test func aTitleAndALeafGroupPublishOnOneScreen() throws {

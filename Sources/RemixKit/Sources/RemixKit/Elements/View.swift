@@ -37,43 +37,14 @@ public struct ScreenContent: Equatable, Sendable {
     /// its only owner, so a box shared between values (or threads) is never written.
     @usableFromInline
     final class Storage: @unchecked Sendable {
-        // Exclusivity is unchecked in release builds: a box is written only while one value owns
-        // it (copy-on-write), on that value's thread; debug builds (the tests) keep the checks.
-        #if !DEBUG
-        @exclusivity(unchecked)
-        #endif
         @usableFromInline var name: String
-        #if !DEBUG
-        @exclusivity(unchecked)
-        #endif
         @usableFromInline var context: String?
-        #if !DEBUG
-        @exclusivity(unchecked)
-        #endif
         @usableFromInline var title: String
-        #if !DEBUG
-        @exclusivity(unchecked)
-        #endif
         @usableFromInline var body: [String]
-        #if !DEBUG
-        @exclusivity(unchecked)
-        #endif
         @usableFromInline var items: [ScreenItem]
-        #if !DEBUG
-        @exclusivity(unchecked)
-        #endif
         @usableFromInline var fields: [ScreenTextField]
-        #if !DEBUG
-        @exclusivity(unchecked)
-        #endif
         @usableFromInline var buttons: [ScreenButton]
-        #if !DEBUG
-        @exclusivity(unchecked)
-        #endif
         @usableFromInline var blocksInput: Bool
-        #if !DEBUG
-        @exclusivity(unchecked)
-        #endif
         @usableFromInline var isBusy: Bool
 
         @usableFromInline

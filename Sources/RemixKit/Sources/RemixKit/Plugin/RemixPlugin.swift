@@ -98,7 +98,7 @@ public enum RemixPlugin {
 
 extension RegistryError {
     /// Whether the error says a module, feature or app name is already registered.
-    public var isNameTaken: Bool {
+    var isNameTaken: Bool {
         switch self {
         case .duplicateModule, .duplicateFeature, .duplicateApp: true
         default: false

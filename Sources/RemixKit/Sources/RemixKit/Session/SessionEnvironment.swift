@@ -18,12 +18,7 @@ public final class SessionEnvironment {
     /// Services shared by the session's features, registered by the app's root.
     public let services = ServiceContainer()
     private let chooser: (any SlotChooser)?
-    // Exclusivity is unchecked in release builds: an environment belongs to one session and
-    // is used on its thread only; debug builds (the tests) keep the checks (docs/performance.md).
     /// The slots made so far; an app has a handful, so a list searched by name.
-    #if !DEBUG
-    @exclusivity(unchecked)
-    #endif
     private var slots: [Slot] = []
 
     /// Makes a session environment. `chooser` decides slot fillers (nil: every slot gets its default).
@@ -116,11 +111,6 @@ public final class Slot {
     /// The name of the feature that fills it.
     public let featureName: String
     @usableFromInline let feature: any Feature
-    // Exclusivity is unchecked in release builds: a slot belongs to one session and
-    // is used on its thread only; debug builds (the tests) keep the checks (docs/performance.md).
-    #if !DEBUG
-    @exclusivity(unchecked)
-    #endif
     @usableFromInline var onFirstUse: (() -> Void)?
 
     init(name: String, featureName: String, feature: any Feature, onFirstUse: (() -> Void)?) {
@@ -169,12 +159,7 @@ public final class ServiceContainer {
         }
     }
 
-    // Exclusivity is unchecked in release builds: a container belongs to one session and
-    // is used on its thread only; debug builds (the tests) keep the checks (docs/performance.md).
     /// Sized for the handful of services an app registers, so registering does not regrow it.
-    #if !DEBUG
-    @exclusivity(unchecked)
-    #endif
     @usableFromInline var services = [ObjectIdentifier: AnyObject](minimumCapacity: 8)
 
     /// Makes an empty container.

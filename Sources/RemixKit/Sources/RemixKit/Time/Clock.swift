@@ -16,19 +16,8 @@ public final class VirtualClock: Clock {
         let action: () -> Void
     }
 
-    // Exclusivity is unchecked in release builds: a virtual clock belongs to one session and
-    // is used on its thread only; debug builds (the tests) keep the checks (docs/performance.md).
-    #if !DEBUG
-    @exclusivity(unchecked)
-    #endif
     public private(set) var now: Duration = .zero
-    #if !DEBUG
-    @exclusivity(unchecked)
-    #endif
     private var pending: [Pending] = []
-    #if !DEBUG
-    @exclusivity(unchecked)
-    #endif
     private var scheduled: UInt64 = 0
 
     /// Makes a clock at time zero.

@@ -19,12 +19,7 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
 
 /// The session's source of randomness, shared by reference among its features.
 public final class RandomSource {
-    // Exclusivity is unchecked in release builds: a source belongs to one session and
-    // is used on its thread only; debug builds (the tests) keep the checks (docs/performance.md).
     /// The underlying generator.
-    #if !DEBUG
-    @exclusivity(unchecked)
-    #endif
     public var generator: SeededGenerator
 
     /// Makes a source from a seed.

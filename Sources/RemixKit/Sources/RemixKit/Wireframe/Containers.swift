@@ -5,23 +5,9 @@ final class NavigationStack: NavigationWireframe {
         let action: () -> Void
     }
 
-    // Exclusivity is unchecked in release builds: a stack belongs to one session's window and
-    // is used on its thread only; debug builds (the tests) keep the checks (docs/performance.md).
-    #if !DEBUG
-    @exclusivity(unchecked)
-    #endif
     private weak var window: Window?
-    #if !DEBUG
-    @exclusivity(unchecked)
-    #endif
     private var views: [any View] = []
-    #if !DEBUG
-    @exclusivity(unchecked)
-    #endif
     private var checkpoints: [ObjectIdentifier] = []
-    #if !DEBUG
-    @exclusivity(unchecked)
-    #endif
     private var leftButtons: [ObjectIdentifier: LeftButton] = [:]
 
     init(window: Window) {
@@ -82,27 +68,16 @@ final class NavigationStack: NavigationWireframe {
 
 /// The headless split view.
 final class SplitContainer: SplitWireframe {
-    // Exclusivity is unchecked in release builds: a split belongs to one session's window and
-    // is used on its thread only; debug builds (the tests) keep the checks (docs/performance.md).
-    #if !DEBUG
-    @exclusivity(unchecked)
-    #endif
     private weak var window: Window?
 
     init(window: Window) {
         self.window = window
     }
 
-    #if !DEBUG
-    @exclusivity(unchecked)
-    #endif
     var master: (any Viewable)? {
         didSet { window?.notify(.show, screen: master.flatMap(Window.layer)?.screens.last, in: self) }
     }
 
-    #if !DEBUG
-    @exclusivity(unchecked)
-    #endif
     var detail: (any Viewable)? {
         didSet { window?.notify(.show, screen: detail.flatMap(Window.layer)?.screens.last, in: self) }
     }
@@ -114,11 +89,6 @@ final class SplitContainer: SplitWireframe {
 
 /// One view made presentable.
 final class ViewContainer: Viewable {
-    // Exclusivity is unchecked in release builds: a container belongs to one session's window and
-    // is used on its thread only; debug builds (the tests) keep the checks (docs/performance.md).
-    #if !DEBUG
-    @exclusivity(unchecked)
-    #endif
     private weak var window: Window?
     let view: any View
 

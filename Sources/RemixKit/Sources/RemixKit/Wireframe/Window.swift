@@ -12,19 +12,8 @@ public final class Window: WireframeFactory {
 
     /// The session clock, used for timed presentations.
     public let clock: any Clock
-    // Exclusivity is unchecked in release builds: a window belongs to one session and
-    // is used on its thread only; debug builds (the tests) keep the checks (docs/performance.md).
-    #if !DEBUG
-    @exclusivity(unchecked)
-    #endif
     private var root: (any Viewable)?
-    #if !DEBUG
-    @exclusivity(unchecked)
-    #endif
     private var modals: [Presentation] = []
-    #if !DEBUG
-    @exclusivity(unchecked)
-    #endif
     private var observers: [(NavigationTransition) -> Void] = []
 
     /// Makes an empty window whose timed presentations run on `clock`.

@@ -1,5 +1,5 @@
 import Foundation
-import RemixKit
+import RemixFormats
 import Testing
 
 /// CivilTime: strict RFC 3339 reading on the proleptic Gregorian calendar, years 0001–9999.

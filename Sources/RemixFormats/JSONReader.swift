@@ -1,19 +1,40 @@
-import RemixExperiments
+/// A value ``JSONReader`` can build: one way to make each kind of JSON value. An enum with cases
+/// `null`, `bool(Bool)`, `string(String)` and `array([Self])` has those four already.
+public protocol JSONReadable {
+    /// `null`.
+    static var null: Self { get }
+    /// `true` or `false`.
+    static func bool(_ value: Bool) -> Self
+    /// A string, its escapes resolved.
+    static func string(_ value: String) -> Self
+    /// A number as `Double(String)` reads its text, with `integer` too when the text has no
+    /// fraction and no exponent and fits an `Int` (so `1` and `1.0` can be told apart).
+    static func number(_ value: Double, integer: Int?) -> Self
+    /// An array.
+    static func array(_ items: [Self]) -> Self
+    /// An object (of members named twice, the last).
+    static func object(members: [String: Self]) -> Self
+}
 
 /// A strict JSON reader (RFC 8259) that reads every number exactly as `Double(String)` does and
-/// reports problems by line and column. Foundation's `JSONSerialization` on Linux can read a
-/// number one unit in the last place off (0.8599999999999999 as 0.8599999999999998), which would
-/// move bucket boundaries, so payloads are read here instead.
-struct JSONReader {
+/// reports problems by line and column: the one JSON reader of the host, for payloads, attributes
+/// and log lines alike. Foundation's `JSONSerialization` on Linux can read a number one unit in the
+/// last place off (0.8599999999999999 as 0.8599999999999998), which would move bucket boundaries
+/// and change copied values.
+public struct JSONReader<Value: JSONReadable> {
     /// A problem and where it is.
-    struct Failure: Error {
-        let message: String
-        let line: Int
-        let column: Int
+    public struct Failure: Error, CustomStringConvertible {
+        /// What is wrong.
+        public let message: String
+        /// Where: the line (from 1) …
+        public let line: Int
+        /// … and the column (from 1, in characters).
+        public let column: Int
         /// Whether the text is not JSON at all; false for JSON that Remix cannot keep as it is.
-        var isSyntax = true
+        public var isSyntax = true
 
-        var description: String { "line \(line), column \(column): \(message)" }
+        /// `line L, column C: message`.
+        public var description: String { "line \(line), column \(column): \(message)" }
     }
 
     private let bytes: [UInt8]
@@ -21,7 +42,7 @@ struct JSONReader {
     private var depth = 0
 
     /// Reads `bytes` as one JSON value.
-    static func parse(_ bytes: [UInt8]) throws(Failure) -> AttributeValue {
+    public static func parse(_ bytes: [UInt8]) throws(Failure) -> Value {
         var reader = JSONReader(bytes: bytes)
         reader.skipSpace()
         let value = try reader.value()
@@ -56,7 +77,7 @@ struct JSONReader {
         while let byte = current, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { index += 1 }
     }
 
-    private mutating func value() throws(Failure) -> AttributeValue {
+    private mutating func value() throws(Failure) -> Value {
         guard let byte = current else { throw failure("the text ends where a value should be") }
         switch byte {
         case UInt8(ascii: "{"): return try nested { reader throws(Failure) in try reader.object() }
@@ -65,19 +86,19 @@ struct JSONReader {
         case UInt8(ascii: "t"): return try literal("true", .bool(true))
         case UInt8(ascii: "f"): return try literal("false", .bool(false))
         case UInt8(ascii: "n"): return try literal("null", .null)
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number()
         default: throw failure("unexpected character '\(Character(Unicode.Scalar(byte)))'")
         }
     }
 
-    private mutating func nested(_ read: (inout JSONReader) throws(Failure) -> AttributeValue) throws(Failure) -> AttributeValue {
+    private mutating func nested(_ read: (inout JSONReader) throws(Failure) -> Value) throws(Failure) -> Value {
         depth += 1
         defer { depth -= 1 }
         guard depth <= 512 else { throw failure("the JSON nests deeper than 512 levels") }
         return try read(&self)
     }
 
-    private mutating func literal(_ word: String, _ value: AttributeValue) throws(Failure) -> AttributeValue {
+    private mutating func literal(_ word: String, _ value: Value) throws(Failure) -> Value {
         let utf8 = Array(word.utf8)
         guard bytes.count - index >= utf8.count, Array(bytes[index..<index + utf8.count]) == utf8 else {
             throw failure("expected '\(word)'")
@@ -86,13 +107,13 @@ struct JSONReader {
         return value
     }
 
-    private mutating func object() throws(Failure) -> AttributeValue {
+    private mutating func object() throws(Failure) -> Value {
         index += 1
-        var members: [String: AttributeValue] = [:]
+        var members: [String: Value] = [:]
         skipSpace()
         if current == UInt8(ascii: "}") {
             index += 1
-            return .object(members)
+            return .object(members: members)
         }
         while true {
             skipSpace()
@@ -108,16 +129,16 @@ struct JSONReader {
                 index += 1
             } else if current == UInt8(ascii: "}") {
                 index += 1
-                return .object(members)
+                return .object(members: members)
             } else {
                 throw failure("expected ',' or '}' in an object")
             }
         }
     }
 
-    private mutating func array() throws(Failure) -> AttributeValue {
+    private mutating func array() throws(Failure) -> Value {
         index += 1
-        var items: [AttributeValue] = []
+        var items: [Value] = []
         skipSpace()
         if current == UInt8(ascii: "]") {
             index += 1
@@ -138,7 +159,7 @@ struct JSONReader {
         }
     }
 
-    private mutating func number() throws(Failure) -> Double {
+    private mutating func number() throws(Failure) -> Value {
         let start = index
         func digits() -> Int {
             let first = index
@@ -149,19 +170,21 @@ struct JSONReader {
         let integer = index
         guard digits() > 0 else { throw failure("a number needs digits") }
         if bytes[integer] == UInt8(ascii: "0"), index - integer > 1 { throw failure("a number cannot start with 0") }
+        var whole = true
         if current == UInt8(ascii: ".") {
+            whole = false
             index += 1
             guard digits() > 0 else { throw failure("a number needs digits after '.'") }
         }
         if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
+            whole = false
             index += 1
             if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { index += 1 }
             guard digits() > 0 else { throw failure("a number needs digits in its exponent") }
         }
-        guard let value = Double(String(decoding: bytes[start..<index], as: UTF8.self)), value.isFinite else {
-            throw failure("the number is too large")
-        }
-        return value
+        let text = String(decoding: bytes[start..<index], as: UTF8.self)
+        guard let value = Double(text), value.isFinite else { throw failure("the number is too large") }
+        return .number(value, integer: whole ? Int(text) : nil)
     }
 
     private mutating func string() throws(Failure) -> String {

@@ -1,0 +1,38 @@
+import RemixFormats
+
+/// `ts` read as `CivilTime.milliseconds` reads RFC 3339, with a memory of the last minute parsed:
+/// a log's consecutive events mostly share their date, hour and minute, so when a timestamp in the
+/// writer's form (`2026-11-23T09:00:01.553Z`) starts with the same 16 bytes as the last one parsed,
+/// only its seconds and milliseconds are read. Anything else goes through the full parser.
+struct TimestampCache {
+    /// The first 16 bytes (`YYYY-MM-DDTHH:MM`) of the last timestamp parsed in the writer's form.
+    private var prefix: (UInt64, UInt64) = (0, 0)
+    /// That minute's start in milliseconds since the epoch.
+    private var minute: Int64 = 0
+    private var known = false
+
+    mutating func milliseconds(_ bytes: UnsafeBufferPointer<UInt8>, _ slice: ByteSlice) -> Int64? {
+        milliseconds(UnsafeBufferPointer(rebasing: bytes[slice.start..<(slice.start + slice.count)]))
+    }
+
+    mutating func milliseconds(_ text: UnsafeBufferPointer<UInt8>) -> Int64? {
+        guard text.count == 24, let base = text.baseAddress, base[16] == UInt8(ascii: ":"), base[19] == UInt8(ascii: "."),
+              base[23] == UInt8(ascii: "Z"), let seconds = Self.secondsAndMillis(base) else {
+            return CivilTime.milliseconds(text)
+        }
+        let raw = UnsafeRawPointer(base)
+        let words = (raw.loadUnaligned(as: UInt64.self), raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+        if known, words == prefix { return minute + seconds }
+        guard let full = CivilTime.milliseconds(text) else { return nil }
+        (prefix, minute, known) = (words, full - seconds, true)
+        return full
+    }
+
+    /// `SS.mmm` of the writer's form in milliseconds; nil unless they are digits and SS < 60.
+    private static func secondsAndMillis(_ base: UnsafePointer<UInt8>) -> Int64? {
+        let zero = UInt8(ascii: "0")
+        let s1 = base[17] &- zero, s2 = base[18] &- zero, m1 = base[20] &- zero, m2 = base[21] &- zero, m3 = base[22] &- zero
+        guard s1 < 6, s2 < 10, m1 < 10, m2 < 10, m3 < 10 else { return nil }
+        return (Int64(s1) * 10 + Int64(s2)) * 1000 + Int64(m1) * 100 + Int64(m2) * 10 + Int64(m3)
+    }
+}

@@ -12,26 +12,24 @@ extension PersonaMixture {
         var users = [Double](repeating: 0, count: classes)
         var everyone = 0.0
         var weights = [Double](repeating: 0, count: classes)
-        table.packedColumns.withUnsafeBufferPointer { columns in
-            table.packedValues.withUnsafeBufferPointer { values in
-                for user in 0..<table.count {
-                    let copies = Double(userWeights?[user] ?? 1)
-                    everyone += copies
-                    for c in 0..<classes {
-                        weights[c] = Double(responsibilities[user * classes + c]) * copies
-                        users[c] += weights[c]
-                    }
-                    let pairs = table.pairs(user)
-                    for index in pairs {
-                        let base = Int(columns[index]) * classes, value = Double(values[index])
-                        for c in 0..<classes { sums[base + c] += weights[c] * value }
-                    }
-                    let sessions = pairs.isEmpty || columns[pairs.lowerBound] != UInt16(layout.sessions) ? 0 : Int(values[pairs.lowerBound])
-                    guard sessions >= 1 else { continue }
-                    let base = (min(sessions, mostVisits) - 1) * classes
-                    for c in 0..<classes { visits[base + c] += weights[c] }
-                }
+        for user in 0..<table.count {
+            let copies = Double(userWeights?[user] ?? 1)
+            everyone += copies
+            for c in 0..<classes {
+                weights[c] = Double(responsibilities[user * classes + c]) * copies
+                users[c] += weights[c]
             }
+            let sessions = table.withPairs(user) { columns, values in
+                for index in columns.indices {
+                    let base = Int(columns[index]) * classes, value = Double(values[index])
+                    for c in 0..<classes { sums[base + c] += weights[c] * value }
+                }
+                // Pairs are in column order, and the session count is column 0.
+                return columns.isEmpty || columns[0] != UInt16(layout.sessions) ? 0 : Int(values[0])
+            }
+            guard sessions >= 1 else { continue }
+            let base = (min(sessions, mostVisits) - 1) * classes
+            for c in 0..<classes { visits[base + c] += weights[c] }
         }
         return (0..<classes).map { c in
             let classSums = (0..<width).map { sums[$0 * classes + c] }
@@ -82,32 +80,30 @@ extension PersonaMixture {
         let visitTerms = personas.map { $0.visits.map { log(max($0, 1e-12)) } }
         var total = 0.0
         var scores = [Double](repeating: 0, count: classes)
-        table.packedColumns.withUnsafeBufferPointer { columns in
-            table.packedValues.withUnsafeBufferPointer { values in
-                for user in 0..<table.count {
-                    let pairs = table.pairs(user)
-                    for c in 0..<classes { scores[c] = constants[c] }
-                    var sessions = 1
-                    for index in pairs {
-                        let column = Int(columns[index]), value = Double(values[index])
-                        if column == layout.sessions { sessions = max(1, Int(value)) }
-                        let base = column * classes
-                        for c in 0..<classes { scores[c] += value * coefficients[base + c] }
-                    }
-                    var best = -Double.infinity
-                    for c in 0..<classes {
-                        scores[c] += visitTerms[c][min(sessions, visitTerms[c].count) - 1]
-                        best = max(best, scores[c])
-                    }
-                    var sum = 0.0
-                    for c in 0..<classes {
-                        scores[c] = exp(scores[c] - best)
-                        sum += scores[c]
-                    }
-                    total += Double(userWeights?[user] ?? 1) * (best + log(sum))
-                    for c in 0..<classes { responsibilities[user * classes + c] = Float(scores[c] / sum) }
+        for user in 0..<table.count {
+            for c in 0..<classes { scores[c] = constants[c] }
+            let sessions = table.withPairs(user) { columns, values in
+                var sessions = 1
+                for index in columns.indices {
+                    let column = Int(columns[index]), value = Double(values[index])
+                    if column == layout.sessions { sessions = max(1, Int(value)) }
+                    let base = column * classes
+                    for c in 0..<classes { scores[c] += value * coefficients[base + c] }
                 }
+                return sessions
             }
+            var best = -Double.infinity
+            for c in 0..<classes {
+                scores[c] += visitTerms[c][min(sessions, visitTerms[c].count) - 1]
+                best = max(best, scores[c])
+            }
+            var sum = 0.0
+            for c in 0..<classes {
+                scores[c] = exp(scores[c] - best)
+                sum += scores[c]
+            }
+            total += Double(userWeights?[user] ?? 1) * (best + log(sum))
+            for c in 0..<classes { responsibilities[user * classes + c] = Float(scores[c] / sum) }
         }
         return total
     }

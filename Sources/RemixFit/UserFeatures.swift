@@ -45,11 +45,10 @@ struct UserFeatureTable {
     private(set) var users: [String: Int32] = [:]
     /// Each user's latest session start (ms), for the gaps between visits.
     private var lastStart: [Int64] = []
-    /// Each user's packed pairs: where they start in `packedColumns`/`packedValues`, and how many.
+    /// Each user's packed pairs: where they start in `pairs`, and how many.
     private var packedStart: [UInt32] = []
     private var packedCount: [UInt16] = []
-    private(set) var packedColumns: [UInt16] = []
-    private(set) var packedValues: [Float] = []
+    private var packed = PairChunks()
     /// Pairs left behind by users who were unpacked again; compacted away by ``packAll()``.
     private var abandonedPairs = 0
     /// The open rows: dense vectors, which user each holds (-1: free), and each open user's slot.
@@ -82,8 +81,8 @@ struct UserFeatureTable {
         get {
             if let slot = slotOfUser[Int32(row)] { return open[Int(slot) * layout.width + column] }
             let start = Int(packedStart[row])
-            for index in start..<(start + Int(packedCount[row])) where Int(packedColumns[index]) == column {
-                return packedValues[index]
+            for index in start..<(start + Int(packedCount[row])) where Int(packed.column(index)) == column {
+                return packed.value(index)
             }
             return 0
         }
@@ -125,42 +124,39 @@ struct UserFeatureTable {
         openUser = []
         nextEviction = 0
         guard abandonedPairs > 0 else { return }
-        var columns: [UInt16] = [], values: [Float] = []
-        columns.reserveCapacity(packedColumns.count - abandonedPairs)
-        values.reserveCapacity(packedColumns.count - abandonedPairs)
+        var compacted = PairChunks()
         for row in 0..<count {
-            let start = Int(packedStart[row])
-            packedStart[row] = UInt32(columns.count)
-            columns.append(contentsOf: packedColumns[start..<(start + Int(packedCount[row]))])
-            values.append(contentsOf: packedValues[start..<(start + Int(packedCount[row]))])
+            let start = Int(packedStart[row]), pairs = Int(packedCount[row])
+            let to = compacted.reserve(pairs)
+            for index in 0..<pairs { compacted.set(to + index, column: packed.column(start + index), value: packed.value(start + index)) }
+            packedStart[row] = UInt32(to)
         }
-        (packedColumns, packedValues, abandonedPairs) = (columns, values, 0)
+        (packed, abandonedPairs) = (compacted, 0)
     }
 
-    /// Where the user's pairs are in `packedColumns` and `packedValues` (after ``packAll()``).
-    func pairs(_ row: Int) -> Range<Int> {
-        let start = Int(packedStart[row])
-        return start..<(start + Int(packedCount[row]))
+    /// Calls `body` with the user's columns and values (after ``packAll()``).
+    func withPairs<Result>(_ row: Int, _ body: (UnsafeBufferPointer<UInt16>, UnsafeBufferPointer<Float>) -> Result) -> Result {
+        packed.withPairs(from: Int(packedStart[row]), count: Int(packedCount[row]), body)
     }
 
     /// The users at `rows` alone, packed (after ``packAll()``): a sample to choose personas on.
     func sample(_ rows: [Int]) -> UserFeatureTable {
         var table = UserFeatureTable(layout: layout)
         for row in rows {
-            let range = pairs(row)
+            let start = Int(packedStart[row]), pairs = Int(packedCount[row])
+            let to = table.packed.reserve(pairs)
+            for index in 0..<pairs { table.packed.set(to + index, column: packed.column(start + index), value: packed.value(start + index)) }
             table.lastStart.append(.min)
-            table.packedStart.append(UInt32(table.packedColumns.count))
-            table.packedCount.append(packedCount[row])
-            table.packedColumns.append(contentsOf: packedColumns[range])
-            table.packedValues.append(contentsOf: packedValues[range])
+            table.packedStart.append(UInt32(to))
+            table.packedCount.append(UInt16(pairs))
         }
         return table
     }
 
-    /// Bytes held per user once packed: the pairs, where they are, the id's table entry, the last start.
+    /// Bytes held per user once packed: the chunks of pairs, where each user's are, the id's table
+    /// entry, the last start.
     var bytesPerUser: Int {
-        let pairs = Double(packedColumns.count) / Double(max(count, 1))
-        return Int((pairs * 6).rounded(.up)) + 4 + 2 + 8 + 24
+        Int((Double(packed.capacity * 6) / Double(max(count, 1))).rounded(.up)) + 4 + 2 + 8 + 24
     }
 
     /// The open slot holding `row`'s dense vector, opening one (and packing its oldest holder when
@@ -181,7 +177,7 @@ struct UserFeatureTable {
         let base = slot * width
         let start = Int(packedStart[row])
         for index in start..<(start + Int(packedCount[row])) {
-            open[base + Int(packedColumns[index])] = packedValues[index]
+            open[base + Int(packed.column(index))] = packed.value(index)
         }
         abandonedPairs += Int(packedCount[row])
         packedCount[row] = 0
@@ -190,19 +186,21 @@ struct UserFeatureTable {
         return slot
     }
 
-    /// Appends the slot's non-zero numbers as its user's pairs and frees the slot.
+    /// Packs the slot's non-zero numbers as its user's pairs and frees the slot.
     private mutating func pack(slot: Int) {
         let row = Int(openUser[slot])
         guard row >= 0 else { return }
         let base = slot * layout.width
-        packedStart[row] = UInt32(packedColumns.count)
         var pairs = 0
+        for column in 0..<layout.width where open[base + column] != 0 { pairs += 1 }
+        let start = packed.reserve(pairs)
+        var index = start
         for column in 0..<layout.width where open[base + column] != 0 {
-            packedColumns.append(UInt16(column))
-            packedValues.append(open[base + column])
+            packed.set(index, column: UInt16(column), value: open[base + column])
             open[base + column] = 0
-            pairs += 1
+            index += 1
         }
+        packedStart[row] = UInt32(start)
         packedCount[row] = UInt16(pairs)
         slotOfUser[Int32(row)] = nil
         openUser[slot] = -1

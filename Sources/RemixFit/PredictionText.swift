@@ -1,9 +1,10 @@
 import Foundation
+import RemixFormats
 
 /// A prediction as a table: per experiment and variation, each metric with its interval.
 public enum PredictionText {
     public static func table(_ prediction: PopulationPrediction) -> String {
-        var lines = ["predicted from the fit and \(prediction.replicates) replicates, \(prediction.users) users each "
+        var lines = ["predicted from the fit and \(prediction.replicates) replicates, \(CountText.grouped(prediction.users)) users each "
                      + "(value [95 % interval]):"]
         var experiment = ""
         for figure in prediction.figures {

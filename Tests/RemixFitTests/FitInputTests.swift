@@ -1,5 +1,8 @@
 import Foundation
+import RemixAnalysis
+import RemixBuiltIns
 import RemixCLITestSupport
+import RemixExperiments
 import RemixFit
 import RemixTestSupport
 import Testing
@@ -57,5 +60,37 @@ import Testing
         let check = await RemixInProcess.run(["simulate", "--population", output, "--users", "50", "--no-report",
                                           "--log", folder.path("rehearsal.jsonl")])
         #expect(check.status == 0, "the fitted file runs as it is: \(check.stderr)")
+    }
+}
+
+/// `remix predict`'s library: each variation's metrics with an interval from the replicates, and
+/// the screens the fitted log never showed named.
+@Suite struct PredictionTests {
+    @Test func aPredictionGivesIntervalsAndNamesScreensTheLogNeverShowed() throws {
+        let folder = try TemporaryFolder()
+        let none = folder.path("no-experiments")
+        try FileManager.default.createDirectory(atPath: none, withIntermediateDirectories: true)
+        let two = try Fixture.insertionExperiment(["manual", "auto"], in: folder, name: "two")
+        let population = try Fixture.population(try String(contentsOfFile: Repository.experiments + "/population.yaml", encoding: .utf8))
+        // Without an experiment every session gets the slot's default flow (manual), so the log
+        // never shows AutoGroupInsertion's toast.
+        try Fixture.simulate(population, users: 3000, seed: 5, experiments: none, to: folder.path("log.jsonl"))
+        let fitted = try Fixture.fit([folder.path("log.jsonl")], replicates: 4)
+        #expect(!fitted.result.population.shownScreens.contains("toast"))
+        let replicates = try fitted.result.replicates.map { try Fixture.population(FittedPopulationWriter.text($0)) }
+        let (set, _) = ExperimentSet.load(paths: [two])
+        let prediction = try PopulationPrediction.run(population: fitted.population, replicates: replicates, experiments: set,
+                                                      catalog: MetricCatalog(), registry: try BuiltInModules.registry(), users: 3000,
+                                                      seed: 7, jobs: 2, folder: folder.location)
+        for variation in ["manual", "auto"] {
+            let figure = try #require(prediction.figures.first { $0.variation == variation && $0.metric == "advert_published" })
+            #expect(figure.low < figure.value && figure.value < figure.high, "\(variation): \(figure)")
+            #expect(figure.high - figure.low < 0.2, "\(variation): \(figure)")
+        }
+        #expect(prediction.unseenScreens.contains("toast"), "\(prediction.unseenScreens)")
+        let text = PredictionText.table(prediction)
+        #expect(text.contains("4 replicates, 3,000 users each") && text.contains("toast"), "\(text)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.location).sorted() == ["log.jsonl", "no-experiments", "two"],
+                "the prediction's logs are removed")
     }
 }

@@ -47,10 +47,15 @@ let package = Package(
         .target(name: "RemixFiles", dependencies: [remixSystem]),
         .target(name: "RemixEventLog", dependencies: ["RemixFiles", remixKit, remixSystem], swiftSettings: hotPath),
         .target(name: "RemixAnalysis", dependencies: ["RemixExperiments", remixKit, remixYAML, remixSystem]),
-        // The PostgreSQL event store (docs/storage.md): store URLs, connections, the schema.
+        // Event-store URLs and the store's typed errors (Foundation only), apart from the PostgreSQL
+        // client so that what only reads a URL — the fuzz target, option checks — builds without
+        // SwiftNIO and BoringSSL.
+        .target(name: "RemixStoreURL"),
+        // The PostgreSQL event store (docs/storage.md): connections, the schema, writing and reading.
         .target(
             name: "RemixStore",
-            dependencies: ["RemixEventLog", "RemixAnalysis", "RemixFiles", remixKit, .product(name: "PostgresNIO", package: "postgres-nio")]),
+            dependencies: ["RemixStoreURL", "RemixEventLog", "RemixAnalysis", "RemixFiles", remixKit,
+                           .product(name: "PostgresNIO", package: "postgres-nio")]),
         // GrowthBook SDK payloads: export experiments as one, import one as experiment files.
         .target(name: "RemixInterop", dependencies: ["RemixExperiments", "RemixFiles", remixKit, remixYAML]),
         .target(
@@ -115,13 +120,16 @@ let package = Package(
             dependencies: ["RemixFit", "RemixSimulation", "RemixAnalysis", "RemixExperiments", "RemixEventLog", "RemixHost",
                            "RemixTestSupport", remixKit]),
         .testTarget(name: "RemixEventLogTests", dependencies: ["RemixEventLog", "RemixTestSupport", remixKit]),
-        .testTarget(name: "RemixStoreTests", dependencies: ["RemixStore", "RemixTestSupport", remixSystem]),
+        .testTarget(
+            name: "RemixStoreTests",
+            dependencies: ["RemixStore", "RemixStoreURL", "RemixEventLog", "RemixTestSupport", remixKit, remixSystem,
+                           .product(name: "PostgresNIO", package: "postgres-nio")]),
         // What each fuzz target checks, as plain functions the corpus tests call too (Tests/Fuzz/README.md).
         .target(
-            name: "FuzzChecks", dependencies: ["RemixAnalysis", "RemixExperiments", "RemixHost", "RemixSimulation", remixKit],
+            name: "FuzzChecks",
+            dependencies: ["RemixAnalysis", "RemixExperiments", "RemixHost", "RemixSimulation", "RemixStoreURL", remixKit],
             path: "Tests/Fuzz/FuzzChecks"),
-        .target(name: "FuzzStoreChecks", dependencies: ["RemixStore"], path: "Tests/Fuzz/FuzzStoreChecks"),
-        .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzChecks", "FuzzStoreChecks"]),
+        .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzChecks"]),
         .testTarget(
             name: "RemixSimulationTests",
             dependencies: ["RemixSimulation", "RemixEventLog", "RemixExperiments", "RemixHost", "RemixTestSupport", remixKit,
@@ -138,9 +146,8 @@ if Context.environment["REMIX_FUZZ"] != nil {
                        "FuzzStoreURL"]
     package.targets.append(.target(name: "FuzzSupport", path: "Tests/Fuzz/FuzzSupport"))
     for target in fuzzTargets {
-        let checks: Target.Dependency = target == "FuzzStoreURL" ? "FuzzStoreChecks" : "FuzzChecks"
         package.targets.append(.executableTarget(
-            name: target, dependencies: [checks, "FuzzSupport"], path: "Tests/Fuzz/\(target)",
+            name: target, dependencies: ["FuzzChecks", "FuzzSupport"], path: "Tests/Fuzz/\(target)",
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
         package.products.append(.executable(name: target, targets: [target]))
     }

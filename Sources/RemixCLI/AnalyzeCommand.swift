@@ -9,7 +9,7 @@ import RemixStore
 import RemixYAML
 
 /// `remix analyze`: per-variant results with statistics from event logs.
-struct AnalyzeCommand: ParsableCommand {
+struct AnalyzeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "analyze",
         abstract: "Turn event logs into per-variation results with GrowthBook-equal statistics.",
@@ -84,14 +84,14 @@ struct AnalyzeCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         let folder = experiments ?? "experiments"
         let metricsFile = metrics ?? (folder as NSString).appendingPathComponent(MetricsFileParser.fileName)
         try refuseOutputsOverInputs(
             inputs: LogPaths.files(logs).map { .init("the event log", $0) }
                 + [.init("the metrics file", metricsFile), .init("a file of the experiments folder", folder)],
             outputs: output.map { [.init("--output", $0)] } ?? [])
-        try analyze(logs: logs, experimentsFolder: experiments ?? "experiments", experimentsGiven: experiments != nil,
+        try await analyze(logs: logs, experimentsFolder: experiments ?? "experiments", experimentsGiven: experiments != nil,
                     experiment: experiment, metrics: metric, metricsFile: metrics, format: format,
                     output: output, alpha: alpha, correction: correction,
                     strict: strict, jobs: usefulJobs(jobs), settings: statistics.settings(alpha: alpha), dimension: dimension,
@@ -107,7 +107,7 @@ struct AnalyzeCommand: ParsableCommand {
 func analyze(logs: [String], experimentsFolder: String, experimentsGiven: Bool = true, experiment: String?,
              metrics: [String], metricsFile: String? = nil, format: AnalyzeCommand.Format, output: String?, alpha: Double, correction: Correction,
              strict: Bool, jobs: Int, settings: TestSettings? = nil, dimension: String? = nil, by: TimeBucket? = nil,
-             html: String? = nil, metricEvents: MetricEvents? = nil) throws {
+             html: String? = nil, metricEvents: MetricEvents? = nil) async throws {
     var definitions: [String: ExperimentDefinition] = [:]
     let folderMissing = !FileManager.default.fileExists(atPath: experimentsFolder)
     if !folderMissing {
@@ -133,7 +133,7 @@ func analyze(logs: [String], experimentsFolder: String, experimentsGiven: Bool =
     options.catalog = try loadMetrics(metricsFile, folder: experimentsFolder, named: metrics)
     let report: AnalysisReport
     do {
-        report = try runAnalysis(options)
+        report = try await runAnalysis(options)
     } catch {
         printError("\(error)")
         throw ExitCode(1)
@@ -221,7 +221,7 @@ func unknownMetric(_ name: String, catalog: MetricCatalog, events: [String], bec
 }
 
 /// The report of a log file (or several), or of an event store when the one log is a store URL.
-private func runAnalysis(_ options: AnalysisOptions) throws(AnalysisError) -> AnalysisReport {
+private func runAnalysis(_ options: AnalysisOptions) async throws(AnalysisError) -> AnalysisReport {
     guard let first = options.logs.first, StoreURL.isStoreURL(first) || options.logs.contains(where: StoreURL.isStoreURL) else {
         return try Analyzer.run(options)
     }
@@ -234,7 +234,7 @@ private func runAnalysis(_ options: AnalysisOptions) throws(AnalysisError) -> An
     } catch {
         throw .store("\(error)")
     }
-    return try StoreAnalysis.run(url, options)
+    return try await StoreAnalysis.run(url, options)
 }
 
 /// Writes a report file; a failure exits 1 with its message.

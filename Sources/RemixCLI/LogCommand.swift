@@ -13,7 +13,7 @@ struct LogCommand: CommandGroup {
 }
 
 /// `remix log copy SRC DST`: a JSON Lines file into an event store, or a store's events into a file.
-struct LogCopyCommand: ParsableCommand {
+struct LogCopyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "copy",
         abstract: "Copy a JSON Lines log into an event store, or a store's events into a JSON Lines file.",
@@ -40,7 +40,7 @@ struct LogCopyCommand: ParsableCommand {
           help: "Into a store: store the file even if the store holds it already, as a run of its own (its events then count twice).")
     var again = false
 
-    func run() throws {
+    func run() async throws {
         let fromStore = StoreURL.isStoreURL(source), toStore = StoreURL.isStoreURL(destination)
         guard fromStore != toStore else {
             printError(fromStore ? "both are event stores: copy one into a file, then the file into the other"
@@ -63,14 +63,14 @@ struct LogCopyCommand: ParsableCommand {
                     printError(problem)
                     throw ExitCode(1)
                 }
-                let outcome = try LogCopy.storeToFile(url, run: runID, destination) { done, total in
+                let outcome = try await LogCopy.storeToFile(url, run: runID, destination) { done, total in
                     Self.progress(done, total, unit: "events")
                 }
                 Self.endProgress()
                 printOut("copied \(CountText.grouped(outcome.events)) events from \(url.redacted) to \(destination)")
             } else {
                 let url = try StoreURL(parsing: destination)
-                let outcome = try LogCopy.fileToStore(source, url, again: again) { done, total in
+                let outcome = try await LogCopy.fileToStore(source, url, again: again) { done, total in
                     Self.progress(done, total, unit: "bytes")
                 }
                 Self.endProgress()

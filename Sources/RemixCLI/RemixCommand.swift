@@ -2,7 +2,7 @@ import ArgumentParser
 import RemixHost
 
 /// The `remix` command: a thin shell of subcommands over the Remix libraries.
-public struct RemixCommand: ParsableCommand {
+public struct RemixCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "remix",
         abstract: "Run apps built from Remix features, and experiment with which features fill their slots.",
@@ -20,10 +20,14 @@ public struct RemixCommand: ParsableCommand {
     /// Parses the command line and runs the command, like `main()`, except that every bad input —
     /// an unknown option, a value that does not parse, a failed validation — exits 1, as the
     /// commands' own input errors do, with ArgumentParser's message and usage on standard error.
-    public static func runMain(_ arguments: [String]? = nil) -> Never {
+    public static func runMain(_ arguments: [String]? = nil) async -> Never {
         do {
             var command = try parseAsRoot(arguments)
-            try command.run()
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
             Self.exit()
         } catch {
             if exitCode(for: error) == .validationFailure {

@@ -9,7 +9,7 @@ import RemixTerminal
 import RemixSystem
 
 /// `remix run`: walk an app in the terminal, or script it through standard input.
-struct RunCommand: ParsableCommand {
+struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Walk an app in the terminal: see each screen's data and choose numbered actions.",
@@ -53,7 +53,7 @@ struct RunCommand: ParsableCommand {
                                valueName: "route"))
     var route: String?
 
-    func run() throws {
+    func run() async throws {
         // Every option is checked, whether or not experiments use it.
         var opening: Route?
         if let route {
@@ -137,7 +137,7 @@ struct RunCommand: ParsableCommand {
         for warning in RegexBudget.takeWarnings() { printError(warning) }
         if let log, let sessionLog {
             sessionLog.end()
-            try TerminalLogWriter.write(sessionLog.events, app: app, seed: seed, to: log)
+            try await TerminalLogWriter.write(sessionLog.events, app: app, seed: seed, to: log)
         }
         if !outcome.errors.isEmpty { throw ExitCode(1) }
     }

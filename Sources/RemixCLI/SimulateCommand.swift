@@ -9,7 +9,7 @@ import RemixSimulation
 import RemixYAML
 
 /// `remix simulate`: batches of simulated users through the real features and experiments.
-struct SimulateCommand: ParsableCommand {
+struct SimulateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "simulate",
         abstract: "Run simulated user sessions through the app and its experiments, logging every event.",
@@ -104,7 +104,7 @@ struct SimulateCommand: ParsableCommand {
         return candidates.first { YAMLFile.kind(of: $0) == .file } ?? "experiments/population.yaml"
     }
 
-    func run() throws {
+    func run() async throws {
         if let problem = optionProblem() {
             printError(problem)
             throw ExitCode(1)
@@ -151,7 +151,7 @@ struct SimulateCommand: ParsableCommand {
             throw ExitCode(1)
         }
         if let url = try storeURL() {
-            return try simulate(plan, into: url, registry: registry, population: population, experiments: set)
+            return try await simulate(plan, into: url, registry: registry, population: population, experiments: set)
         }
         if let problem = LogTarget.problem(path: log, replacing: !append) {
             printError(problem)
@@ -185,11 +185,11 @@ struct SimulateCommand: ParsableCommand {
         printSummary(summary, population: population, experiments: set)
         if noReport {
             guard let html else { return }
-            return try analyze(logs: [log], experimentsFolder: experiments, experiment: nil, metrics: [], format: .html,
+            return try await analyze(logs: [log], experimentsFolder: experiments, experiment: nil, metrics: [], format: .html,
                                output: html, alpha: 0.05, correction: .holm, strict: false, jobs: jobs, metricEvents: metricEvents)
         }
         printOut("")
-        try analyze(logs: [log], experimentsFolder: experiments, experiment: nil, metrics: [], format: .table,
+        try await analyze(logs: [log], experimentsFolder: experiments, experiment: nil, metrics: [], format: .table,
                     output: nil, alpha: 0.05, correction: .holm, strict: false, jobs: jobs, html: html, metricEvents: metricEvents)
     }
 

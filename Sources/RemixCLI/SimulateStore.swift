@@ -31,23 +31,23 @@ extension SimulateCommand {
     /// Runs `plan` into the store at `url`: one transaction per block of users, retried on a lost
     /// connection, never twice.
     func simulate(_ plan: SimulationPlan, into url: StoreURL, registry: FeatureRegistry, population: Population,
-                  experiments: ExperimentSet) throws {
+                  experiments: ExperimentSet) async throws {
         let sink = StoreBlockSink(url: url, run: plan.runID, shard: plan.shard.index, shards: plan.shard.count,
-                                  resume: resume, retrySeconds: retrySeconds)
-        sink.onRetry = { printError("warning: \($0)") }
+                                  resume: resume, retrySeconds: retrySeconds) { printError("warning: \($0)") }
         let reporter = ProgressReporter(total: plan.shard.range(of: plan.users).count)
         let summary: SimulationSummary
         do {
-            summary = try SimulationRunner(plan: plan, registry: registry, log: sink).run(progress: reporter.update)
+            summary = try await SimulationRunner(plan: plan, registry: registry).run(into: sink, progress: reporter.update)
         } catch {
-            sink.close()
+            await sink.close()
             reporter.finish()
             printError(String(describing: error))
             throw ExitCode(1)
         }
         reporter.finish()
         printOut("simulated \(plan.app) into \(url.redacted) as \(plan.runID) (seed \(seed), shard \(plan.shard)): "
-              + "\(sink.blocksWritten) blocks stored" + (sink.blocksSkipped > 0 ? ", \(sink.blocksSkipped) already stored" : ""))
+              + "\(await sink.blocksWritten) blocks stored"
+              + (await sink.blocksSkipped > 0 ? ", \(await sink.blocksSkipped) already stored" : ""))
         printSummary(summary, population: population, experiments: experiments)
         if !noReport {
             printError("note: no report — the store may hold other runs too; `remix analyze` with the same URL reports "

@@ -73,7 +73,7 @@ final class TerminalSessionLog: EventSink {
 enum TerminalLogWriter {
     /// Appends to the JSON Lines file `log` or stores into the store it names; exits 1 on failure,
     /// saying so and leaving what was there untouched.
-    static func write(_ events: [LoggedEvent], app: String, seed: UInt64, to log: String) throws {
+    static func write(_ events: [LoggedEvent], app: String, seed: UInt64, to log: String) async throws {
         let record = LoggedEvent(timestamp: events.first?.timestamp ?? TerminalSessionLog.now(), type: "run", session: "",
                                  user: "", fields: [
                                      EventField("version", .string(RemixVersion.text)), EventField("app", .string(app)),
@@ -84,12 +84,17 @@ enum TerminalLogWriter {
             if StoreURL.isStoreURL(log) {
                 let url = try StoreURL(parsing: log)
                 let run = "terminal-" + (events.first?.session ?? "session")
-                let sink = StoreBlockSink(url: url, run: run, shard: 1, shards: 1, resume: false, retrySeconds: 30)
-                sink.onRetry = { printError("warning: \($0)") }
-                defer { sink.close() }
-                try sink.begin(run: record)
-                try sink.write(block: 0, lines: [], events: events, users: 1)
-                try sink.finish()
+                let sink = StoreBlockSink(url: url, run: run, shard: 1, shards: 1, resume: false, retrySeconds: 30) {
+                    printError("warning: \($0)")
+                }
+                do {
+                    try await sink.begin(run: record)
+                    try await sink.write(block: 0, lines: [], events: events, users: 1)
+                    await sink.finish()
+                } catch {
+                    await sink.close()
+                    throw error
+                }
                 printError("logged \(CountText.grouped(events.count)) events into \(url.redacted) as \(run)")
             } else {
                 if let problem = LogTarget.problem(path: log, replacing: false) {

@@ -1,4 +1,4 @@
 import RemixCLI
 
 StandardOutputCheck.install()
-RemixCommand.runMain()
+await RemixCommand.runMain()

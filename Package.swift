@@ -152,3 +152,23 @@ if Context.environment["REMIX_FUZZ"] != nil {
         package.products.append(.executable(name: target, targets: [target]))
     }
 }
+
+// Sanitizer runs (.ci/run) build only the tests they run: with REMIX_TEST_ONLY set to test target
+// names (space-separated), the package keeps those targets and what they depend on — not the
+// CLI, the event store or its PostgreSQL client — and no products.
+if let only = Context.environment["REMIX_TEST_ONLY"] {
+    let byName = Dictionary(package.targets.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    var kept = Set<String>()
+    var pending = only.split(separator: " ").map(String.init)
+    while let name = pending.popLast() {
+        guard kept.insert(name).inserted, let target = byName[name] else { continue }
+        for dependency in target.dependencies {
+            switch dependency {
+            case .targetItem(let name, _), .byNameItem(let name, _): pending.append(name)
+            default: break
+            }
+        }
+    }
+    package.targets = package.targets.filter { kept.contains($0.name) }
+    package.products = []
+}

@@ -50,10 +50,14 @@ let package = Package(
         .target(name: "RemixFiles", dependencies: [remixSystem]),
         .target(name: "RemixEventLog", dependencies: ["RemixFiles", "RemixFormats", remixKit, remixSystem], swiftSettings: hotPath),
         .target(name: "RemixAnalysis", dependencies: ["RemixExperiments", "RemixFormats", remixKit, remixYAML, remixSystem]),
-        // The PostgreSQL event store (docs/storage.md): store URLs, connections, the schema.
+        // Event-store URLs and the store's typed errors (Foundation only), apart from the PostgreSQL
+        // client so that what only reads a URL — the fuzz target, option checks — builds without
+        // SwiftNIO and BoringSSL.
+        .target(name: "RemixStoreURL"),
+        // The PostgreSQL event store (docs/storage.md): connections, the schema, writing and reading.
         .target(
             name: "RemixStore",
-            dependencies: ["RemixEventLog", "RemixAnalysis", "RemixFiles", "RemixFormats", remixKit,
+            dependencies: ["RemixStoreURL", "RemixEventLog", "RemixAnalysis", "RemixFiles", "RemixFormats", remixKit,
                            .product(name: "PostgresNIO", package: "postgres-nio")]),
         // GrowthBook SDK payloads: export experiments as one, import one as experiment files.
         .target(name: "RemixInterop", dependencies: ["RemixExperiments", "RemixFiles", "RemixFormats", remixKit, remixYAML]),
@@ -148,14 +152,14 @@ let package = Package(
         .testTarget(name: "RemixEventLogTests", dependencies: ["RemixEventLog", "RemixFormats", "RemixCLITestSupport", "RemixTestSupport", remixKit]),
         .testTarget(
             name: "RemixStoreTests",
-            dependencies: ["RemixStore", "RemixEventLog", "RemixTestSupport", remixKit, remixSystem,
+            dependencies: ["RemixStore", "RemixStoreURL", "RemixEventLog", "RemixTestSupport", remixKit, remixSystem,
                            .product(name: "PostgresNIO", package: "postgres-nio")]),
         // What each fuzz target checks, as plain functions the corpus tests call too (Tests/Fuzz/README.md).
         .target(
-            name: "FuzzChecks", dependencies: ["RemixAnalysis", "RemixExperiments", "RemixHost", "RemixBuiltIns", "RemixSimulation", remixKit],
+            name: "FuzzChecks",
+            dependencies: ["RemixAnalysis", "RemixExperiments", "RemixHost", "RemixBuiltIns", "RemixSimulation", "RemixStoreURL", remixKit],
             path: "Tests/Fuzz/FuzzChecks"),
-        .target(name: "FuzzStoreChecks", dependencies: ["RemixStore"], path: "Tests/Fuzz/FuzzStoreChecks"),
-        .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzChecks", "FuzzStoreChecks"]),
+        .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzChecks"]),
         .testTarget(
             name: "RemixSimulationTests",
             dependencies: ["RemixSimulation", "RemixEventLog", "RemixExperiments", "RemixHost", "RemixBuiltIns", "RemixCLITestSupport",
@@ -172,10 +176,29 @@ if Context.environment["REMIX_FUZZ"] != nil {
                        "FuzzStoreURL"]
     package.targets.append(.target(name: "FuzzSupport", path: "Tests/Fuzz/FuzzSupport"))
     for target in fuzzTargets {
-        let checks: Target.Dependency = target == "FuzzStoreURL" ? "FuzzStoreChecks" : "FuzzChecks"
         package.targets.append(.executableTarget(
-            name: target, dependencies: [checks, "FuzzSupport"], path: "Tests/Fuzz/\(target)",
+            name: target, dependencies: ["FuzzChecks", "FuzzSupport"], path: "Tests/Fuzz/\(target)",
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
         package.products.append(.executable(name: target, targets: [target]))
     }
+}
+
+// Sanitizer runs (.ci/run) build only the tests they run: with REMIX_TEST_ONLY set to test target
+// names (space-separated), the package keeps those targets and what they depend on — not the
+// CLI, the event store or its PostgreSQL client — and no products.
+if let only = Context.environment["REMIX_TEST_ONLY"] {
+    let byName = Dictionary(package.targets.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    var kept = Set<String>()
+    var pending = only.split(separator: " ").map(String.init)
+    while let name = pending.popLast() {
+        guard kept.insert(name).inserted, let target = byName[name] else { continue }
+        for dependency in target.dependencies {
+            switch dependency {
+            case .targetItem(let name, _), .byNameItem(let name, _): pending.append(name)
+            default: break
+            }
+        }
+    }
+    package.targets = package.targets.filter { kept.contains($0.name) }
+    package.products = []
 }

@@ -96,7 +96,7 @@ package struct Analyze {
         if folderMissing, experiments != nil { throw AppError("experiments folder '\(folder)' does not exist (--experiments)") }
         let registry = Modules.quiet(context)
         let options = try analysisOptions(folder: folder, registry: registry, context)
-        let report = try Self.report(options)
+        let report = try await Self.report(options)
         warnAboutMetrics(report, options: options, events: metricEvents ?? MetricEvents(registry: registry,
                          more: MetricEvents.simulatedUserEvents(folders: [folder])), context)
         if folderMissing {
@@ -142,7 +142,7 @@ package struct Analyze {
     }
 
     /// The report of log files, or of an event store when the one log is a store URL.
-    static func report(_ options: AnalysisOptions) throws(AnalysisError) -> AnalysisReport {
+    static func report(_ options: AnalysisOptions) async throws(AnalysisError) -> AnalysisReport {
         guard let first = options.logs.first, options.logs.contains(where: StoreURL.isStoreURL) else { return try Analyzer.run(options) }
         guard options.logs.count == 1 else {
             throw .store("an event store URL must be the only log analysed (got \(options.logs.count) logs)")
@@ -153,7 +153,7 @@ package struct Analyze {
         } catch {
             throw .store("\(error)")
         }
-        return try StoreAnalysis.run(url, options)
+        return try await StoreAnalysis.run(url, options)
     }
 
     /// Warns of the metrics that count nothing: `--metric` names that are no key and no event of the

@@ -47,11 +47,11 @@ package struct CopyLog {
         if fromStore {
             let url = try StoreURL(parsing: source)
             if let problem = LogTarget.problem(path: destination, replacing: true) { throw AppError(problem) }
-            let copy = try LogCopy.storeToFile(url, run: run, destination) { progress(WorkProgress(.events, done: $0, total: $1)) }
+            let copy = try await LogCopy.storeToFile(url, run: run, destination) { progress(WorkProgress(.events, done: $0, total: $1)) }
             return Outcome(copy: copy, fromStore: true, store: url.redacted)
         }
         let url = try StoreURL(parsing: destination)
-        let copy = try LogCopy.fileToStore(source, url, again: again) { progress(WorkProgress(.bytes, done: $0, total: $1)) }
+        let copy = try await LogCopy.fileToStore(source, url, again: again) { progress(WorkProgress(.bytes, done: $0, total: $1)) }
         let failure = copy.badLines == 0 ? nil : AppError("\(CountText.grouped(copy.badLines)) line(s) are not events and were "
                                                            + "skipped (first: " + copy.firstBadLines.joined(separator: "; ") + ")")
         return Outcome(copy: copy, fromStore: false, store: url.redacted, failure: failure)

@@ -85,7 +85,7 @@ package struct RunInTerminal {
         for warning in RegexBudget.takeWarnings() { context.notify(.message(warning)) }
         if let log, let sessionLog {
             sessionLog.end()
-            try TerminalLogWriter.write(sessionLog.events, app: app, seed: seed, to: log, context)
+            try await TerminalLogWriter.write(sessionLog.events, app: app, seed: seed, to: log, context)
         }
         return Outcome(inputErrors: outcome.errors)
     }

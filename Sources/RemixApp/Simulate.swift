@@ -99,7 +99,7 @@ package struct Simulate {
                                   sources: sources(set))
         if let problem = plan.problem() { throw AppError(problem) }
         let run = Run(plan: plan, registry: registry, population: population, context: context)
-        if StoreURL.isStoreURL(log) { return try run.intoStore(try StoreURL(parsing: log), resume: resume, retrySeconds: retrySeconds) }
+        if StoreURL.isStoreURL(log) { return try await run.intoStore(try StoreURL(parsing: log), resume: resume, retrySeconds: retrySeconds) }
         var outcome = try run.intoFile(log, append: append)
         outcome.analysis = try await analysis(jobs: plan.jobs, events: metricEvents, context)
         return outcome
@@ -202,19 +202,25 @@ private struct Run {
 
     /// Runs into the store at `url`: one transaction per block of users, retried on a lost
     /// connection, never stored twice.
-    func intoStore(_ url: StoreURL, resume: Bool, retrySeconds: Double) throws -> Simulate.Outcome {
+    func intoStore(_ url: StoreURL, resume: Bool, retrySeconds: Double) async throws -> Simulate.Outcome {
+        let warnings = RetryWarnings()
         let sink = StoreBlockSink(url: url, run: plan.runID, shard: plan.shard.index, shards: plan.shard.count,
-                                  resume: resume, retrySeconds: retrySeconds)
-        sink.onRetry = { [context] in context.warn($0) }
+                                  resume: resume, retrySeconds: retrySeconds, onRetry: warnings.keep)
         let summary: SimulationSummary
+        let progress = context.progress
         do {
-            summary = try SimulationRunner(plan: plan, registry: registry, log: sink).run(progress: progress)
+            summary = try await SimulationRunner(plan: plan, registry: registry).run(into: sink) { done, total in
+                progress(WorkProgress(.users, done: done, total: total))
+            }
+            await sink.close()
         } catch {
-            sink.close()
+            await sink.close()
+            warnings.say(context)
             throw error
         }
-        return outcome(.store(url: url.redacted, run: plan.runID, blocksWritten: sink.blocksWritten, blocksSkipped: sink.blocksSkipped),
-                       summary)
+        warnings.say(context)
+        return outcome(.store(url: url.redacted, run: plan.runID, blocksWritten: await sink.blocksWritten,
+                              blocksSkipped: await sink.blocksSkipped), summary)
     }
 
     private func progress(_ done: Int, _ total: Int) {

@@ -73,7 +73,7 @@ final class TerminalSessionLog: EventSink {
 enum TerminalLogWriter {
     /// Appends to the JSON Lines file `log` or stores into the store it names, leaving what was
     /// there untouched when it cannot.
-    static func write(_ events: [LoggedEvent], app: String, seed: UInt64, to log: String, _ context: AppContext) throws {
+    static func write(_ events: [LoggedEvent], app: String, seed: UInt64, to log: String, _ context: AppContext) async throws {
         let record = LoggedEvent(timestamp: events.first?.timestamp ?? TerminalSessionLog.now(), type: "run", session: "",
                                  user: "", fields: [
                                      EventField("version", .string(RemixVersion.text)), EventField("app", .string(app)),
@@ -83,7 +83,7 @@ enum TerminalLogWriter {
         if !StoreURL.isStoreURL(log), let problem = LogTarget.problem(path: log, replacing: false) { throw AppError(problem) }
         do {
             if StoreURL.isStoreURL(log) {
-                try store([record] + events, into: try StoreURL(parsing: log), context)
+                try await store([record] + events, into: try StoreURL(parsing: log), context)
             } else {
                 let file = try JSONLinesFile(path: log)
                 try file.append([record] + events)
@@ -96,14 +96,20 @@ enum TerminalLogWriter {
     }
 
     /// Stores the run record and `events` as a run of their own.
-    private static func store(_ events: [LoggedEvent], into url: StoreURL, _ context: AppContext) throws {
+    private static func store(_ events: [LoggedEvent], into url: StoreURL, _ context: AppContext) async throws {
         let run = "terminal-" + (events.dropFirst().first?.session ?? "session")
-        let sink = StoreBlockSink(url: url, run: run, shard: 1, shards: 1, resume: false, retrySeconds: 30)
-        sink.onRetry = { context.warn($0) }
-        defer { sink.close() }
-        try sink.begin(run: events[0])
-        try sink.write(block: 0, lines: [], events: Array(events.dropFirst()), users: 1)
-        try sink.finish()
+        let warnings = RetryWarnings()
+        let sink = StoreBlockSink(url: url, run: run, shard: 1, shards: 1, resume: false, retrySeconds: 30, onRetry: warnings.keep)
+        do {
+            try await sink.begin(run: events[0])
+            try await sink.write(block: 0, lines: [], events: Array(events.dropFirst()), users: 1)
+            await sink.finish()
+        } catch {
+            await sink.close()
+            warnings.say(context)
+            throw error
+        }
+        warnings.say(context)
         context.notify(.message("logged \(CountText.grouped(events.count - 1)) events into \(url.redacted) as \(run)"))
     }
 }

@@ -13,6 +13,20 @@ public protocol EventBlockSink: AnyObject {
     func finish() throws
 }
 
+/// Where a simulation writes when writing is asynchronous I/O (an event store, RemixStore): the
+/// same steps as ``EventBlockSink``, each awaited, in order, by the one task that runs the
+/// simulation's writer.
+public protocol AsyncEventBlockSink: AnyObject, Sendable {
+    /// Whether ``write(block:lines:events:users:)`` needs `events` (they are collected only then).
+    var needsEvents: Bool { get }
+    /// Starts the run with its record (the `run` event) before any block.
+    func begin(run record: LoggedEvent) async throws
+    /// Writes block `index` of the shard, as ``EventBlockSink/write(block:lines:events:users:)``.
+    func write(block index: Int, lines: [UInt8], events: [LoggedEvent], users: Int) async throws
+    /// Makes everything written durable.
+    func finish() async throws
+}
+
 extension JSONLinesFile: EventBlockSink {
     public var needsEvents: Bool { false }
 

@@ -13,54 +13,109 @@ public final class SimulationRunner {
     static let blockSize = 256
     private let plan: SimulationPlan
     private let simulator: SessionSimulator
-    private let sink: any EventBlockSink
+    private let sink: (any EventBlockSink)?
     /// The version written into run records.
     public static let version = RemixVersion.text
 
-    /// Makes a runner writing to `log` (a JSON Lines file, or an event store's sink).
-    public init(plan: SimulationPlan, registry: FeatureRegistry, log: any EventBlockSink) {
-        self.plan = plan
-        self.simulator = SessionSimulator(plan: plan, registry: registry)
-        self.sink = log
+    /// Makes a runner writing to `log` (a JSON Lines file) with ``run(progress:)``.
+    public convenience init(plan: SimulationPlan, registry: FeatureRegistry, log: any EventBlockSink) {
+        self.init(plan: plan, registry: registry, sink: log)
     }
 
-    /// Runs the plan; `progress` is called with (users done, users in this shard).
+    /// Makes a runner for ``run(into:progress:)``, which is given its sink (an event store's).
+    public convenience init(plan: SimulationPlan, registry: FeatureRegistry) {
+        self.init(plan: plan, registry: registry, sink: nil)
+    }
+
+    private init(plan: SimulationPlan, registry: FeatureRegistry, sink: (any EventBlockSink)?) {
+        self.plan = plan
+        self.simulator = SessionSimulator(plan: plan, registry: registry)
+        self.sink = sink
+    }
+
+    /// Runs the plan into the log it was made with; `progress` is called with (users done, users
+    /// in this shard).
     public func run(progress: (Int, Int) -> Void = { _, _ in }) throws -> SimulationSummary {
-        if let problem = plan.problem() { throw SimulationError.badPlan(problem) }
+        guard let sink else { throw SimulationError.internalFailure("a runner made without a log runs with run(into:)") }
+        var run = try prepare()
+        defer { run.queue.cancel() }
+        try sink.begin(run: run.record)
+        launch(run, capturing: sink.needsEvents)
+        for index in run.blocks.indices {
+            let block = try run.queue.waitForResult(index).get()
+            try sink.write(block: index, lines: block.lines, events: block.events, users: run.blocks[index].count)
+            progress(run.written(block.summary, users: run.blocks[index].count), run.users)
+        }
+        try sink.finish()
+        return run.finished()
+    }
+
+    /// Runs the plan into `sink`, whose writes are asynchronous I/O (an event store): as
+    /// ``run(progress:)``, the users simulated on worker threads, with each block's write awaited
+    /// in order — no thread waits for the store.
+    public func run(into sink: any AsyncEventBlockSink, progress: (Int, Int) -> Void = { _, _ in }) async throws -> SimulationSummary {
+        var run = try prepare()
+        defer { run.queue.cancel() }
+        try await sink.begin(run: run.record)
+        launch(run, capturing: sink.needsEvents)
+        for index in run.blocks.indices {
+            let block = try await run.queue.result(index).get()
+            try await sink.write(block: index, lines: block.lines, events: block.events, users: run.blocks[index].count)
+            progress(run.written(block.summary, users: run.blocks[index].count), run.users)
+        }
+        try await sink.finish()
+        return run.finished()
+    }
+
+    /// A run under way: the shard's blocks of users, simulated ahead by the workers, and what has
+    /// been written of them.
+    private struct Started {
+        let record: LoggedEvent
+        let blocks: [Range<Int>]
+        let queue: BlockQueue
         let started = ContinuousClock.now
-        let range = plan.shard.range(of: plan.users)
         var summary = SimulationSummary()
-        try sink.begin(run: runRecord(range))
-        summary.events += 1
+        var done = 0
+        /// Users in this shard.
+        var users: Int { blocks.reduce(0) { $0 + $1.count } }
+
+        /// Counts a written block of `users` users; returns the users done.
+        mutating func written(_ block: SimulationSummary, users: Int) -> Int {
+            summary.merge(block)
+            done += users
+            return done
+        }
+
+        /// The summary of the whole run, the run record included.
+        func finished() -> SimulationSummary {
+            var result = summary
+            result.events += 1
+            result.elapsedSeconds = (ContinuousClock.now - started).seconds
+            return result
+        }
+    }
+
+    /// Checks the plan and splits the shard's users into blocks.
+    private func prepare() throws -> Started {
+        if let problem = plan.problem() { throw SimulationError.badPlan(problem) }
+        let range = plan.shard.range(of: plan.users)
         let blocks = stride(from: range.lowerBound, to: range.upperBound, by: Self.blockSize).map {
             $0..<min($0 + Self.blockSize, range.upperBound)
         }
-        let queue = BlockQueue(count: blocks.count, window: plan.jobs * 3)
-        let simulator = self.simulator
-        let capturing = sink.needsEvents
+        return Started(record: runRecord(range), blocks: blocks, queue: BlockQueue(count: blocks.count, window: plan.jobs * 3))
+    }
+
+    /// Starts the workers: they take blocks of users in order and run ahead of the writer by at
+    /// most the queue's window.
+    private func launch(_ run: Started, capturing: Bool) {
+        let (simulator, blocks, queue) = (self.simulator, run.blocks, run.queue)
         for _ in 0..<min(plan.jobs, max(blocks.count, 1)) {
-            Thread.detachNewThread { [queue] in
+            Thread.detachNewThread {
                 while let index = queue.nextToSimulate() {
                     queue.finish(index, Self.simulate(blocks[index], simulator, capturing: capturing))
                 }
             }
         }
-        var done = 0
-        defer { queue.cancel() }
-        for index in blocks.indices {
-            switch queue.waitForResult(index) {
-            case .success(let (encoder, events, blockSummary)):
-                try sink.write(block: index, lines: encoder.bytes, events: events, users: blocks[index].count)
-                summary.merge(blockSummary)
-                done += blocks[index].count
-                progress(done, range.count)
-            case .failure(let error):
-                throw error
-            }
-        }
-        try sink.finish()
-        summary.elapsedSeconds = (ContinuousClock.now - started).seconds
-        return summary
     }
 
     private static func simulate(_ block: Range<Int>, _ simulator: SessionSimulator, capturing: Bool) -> BlockQueue.Outcome {
@@ -69,7 +124,7 @@ public final class SimulationRunner {
         var summary = SimulationSummary()
         do {
             for index in block { try simulator.simulate(index, into: &encoder, events: &events, summary: &summary) }
-            return .success((encoder, events ?? [], summary))
+            return .success(SimulatedBlock(lines: encoder.bytes, events: events ?? [], summary: summary))
         } catch {
             return .failure(error)
         }
@@ -91,11 +146,19 @@ public final class SimulationRunner {
     }
 }
 
+/// One block of users simulated: their events as JSON lines, as values when the sink needs them,
+/// and their part of the summary.
+struct SimulatedBlock: Sendable {
+    var lines: [UInt8]
+    var events: [LoggedEvent]
+    var summary: SimulationSummary
+}
+
 /// Hands blocks to workers in order, at most `window` ahead of the writer, and gives the writer
-/// each block's result in order.
+/// each block's result in order — to a waiting thread, or to an awaiting task.
 /// Unchecked `Sendable`: every mutable field is read and written only while holding `condition`.
 final class BlockQueue: @unchecked Sendable {
-    typealias Outcome = Result<(JSONLinesEncoder, [LoggedEvent], SimulationSummary), Error>
+    typealias Outcome = Result<SimulatedBlock, Error>
 
     private let condition = NSCondition()
     private let count: Int
@@ -104,6 +167,8 @@ final class BlockQueue: @unchecked Sendable {
     private var written = 0
     private var cancelled = false
     private var results: [Int: Outcome] = [:]
+    /// The writer task awaiting a block's result, if it is waiting.
+    private var awaiting: (index: Int, continuation: CheckedContinuation<Outcome, Never>)?
 
     init(count: Int, window: Int) {
         self.count = count
@@ -122,9 +187,16 @@ final class BlockQueue: @unchecked Sendable {
 
     func finish(_ index: Int, _ outcome: Outcome) {
         condition.lock()
-        results[index] = outcome
-        condition.broadcast()
+        guard let awaiting, awaiting.index == index else {
+            results[index] = outcome
+            condition.broadcast()
+            condition.unlock()
+            return
+        }
+        self.awaiting = nil
+        taken(index)
         condition.unlock()
+        awaiting.continuation.resume(returning: outcome)
     }
 
     /// Waits for block `index`'s result and frees room in the window.
@@ -132,10 +204,29 @@ final class BlockQueue: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while results[index] == nil { condition.wait() }
-        let outcome = results.removeValue(forKey: index) ?? .failure(SimulationError.internalFailure("lost block \(index)"))
+        taken(index)
+        return results.removeValue(forKey: index) ?? .failure(SimulationError.internalFailure("lost block \(index)"))
+    }
+
+    /// Block `index`'s result, awaited without holding a thread; frees room in the window.
+    func result(_ index: Int) async -> Outcome {
+        await withCheckedContinuation { continuation in
+            condition.lock()
+            guard let outcome = results.removeValue(forKey: index) else {
+                awaiting = (index, continuation)
+                condition.unlock()
+                return
+            }
+            taken(index)
+            condition.unlock()
+            continuation.resume(returning: outcome)
+        }
+    }
+
+    /// Frees the room of block `index`, which the writer took (called holding `condition`).
+    private func taken(_ index: Int) {
         written = index + 1
         condition.broadcast()
-        return outcome
     }
 
     /// Stops handing out blocks (after an error or at the end).

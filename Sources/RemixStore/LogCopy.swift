@@ -31,43 +31,56 @@ public enum LogCopy {
     /// A file whose content the store already holds as a complete copy is refused, naming that
     /// run, unless `again`: then it is stored once more, as the next copy (a run of its own).
     public static func fileToStore(_ path: String, _ url: StoreURL, again: Bool = false,
-                                   progress: (Int, Int) -> Void = { _, _ in }) throws -> Outcome {
+                                   progress: (Int, Int) -> Void = { _, _ in }) async throws -> Outcome {
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         var content = FNV1a64.offsetBasis
         try LineReader.chunks(path) { content = FNV1a64.hash($0, continuing: content) }
-        let run = try blocking { [content] in
-            try await PostgresStore.with(url) { store in
-                try await store.prepareSchema()
-                var copy = 1
-                while let stored = try await store.copyRecord(of: copyRun(content: content, copy: copy)) {
-                    guard again else {
-                        throw StoreError(.alreadyStored, "\(path) is already in the event store at \(url.redacted) as run "
-                            + "\(copyRun(content: content, copy: copy)) (copied from \(stored.source) at \(stored.time)): the "
-                            + "same content stored again would count its events twice, so nothing was stored; to store it "
-                            + "a second time anyway, add --again")
-                    }
-                    copy += 1
+        let run = try await PostgresStore.with(url) { store in
+            try await store.prepareSchema()
+            var copy = 1
+            while let stored = try await store.copyRecord(of: copyRun(content: content, copy: copy)) {
+                guard again else {
+                    throw StoreError(.alreadyStored, "\(path) is already in the event store at \(url.redacted) as run "
+                        + "\(copyRun(content: content, copy: copy)) (copied from \(stored.source) at \(stored.time)): the "
+                        + "same content stored again would count its events twice, so nothing was stored; to store it "
+                        + "a second time anyway, add --again")
                 }
-                return copyRun(content: content, copy: copy)
+                copy += 1
             }
+            return copyRun(content: content, copy: copy)
         }
         var outcome = Outcome(run: run)
         let sink = StoreBlockSink(url: url, run: run, shard: 1, shards: 1, resume: true, retrySeconds: 30)
-        defer { sink.close() }
+        do {
+            try await copy(path, size: size, into: sink, outcome: &outcome, progress: progress)
+        } catch {
+            await sink.close()
+            throw error
+        }
+        progress(size, size)
+        outcome.blocksWritten = await sink.blocksWritten
+        outcome.blocksSkipped = await sink.blocksSkipped
+        return outcome
+    }
+
+    /// The lines of `path` as events into `sink`, in blocks of ``blockSize``, then the run record.
+    private static func copy(_ path: String, size: Int, into sink: StoreBlockSink, outcome: inout Outcome,
+                             progress: (Int, Int) -> Void) async throws {
         let record = LoggedEvent(timestamp: Int64(Date().timeIntervalSince1970 * 1000), type: "run", session: "", user: "",
                                  fields: [EventField("mode", .string("copy")), EventField("source", .string(path)),
                                           EventField("app", .string("")), EventField("seed", .string(""))])
-        try sink.open()
+        try await sink.open()
         var block: [LoggedEvent] = []
         var index = 0
-        func flush() throws {
+        func flush() async throws {
             guard !block.isEmpty else { return }
-            try sink.write(block: index, lines: [], events: block, users: 0)
+            try await sink.write(block: index, lines: [], events: block, users: 0)
             outcome.events += block.count
             index += 1
             block.removeAll(keepingCapacity: true)
         }
-        try LineReader.read(path) { line, number, offset in
+        var lines = try LineReader(path)
+        while let (line, number) = try lines.next() {
             switch event(from: line) {
             case .success(let event): block.append(event)
             case .failure(let reason):
@@ -75,18 +88,14 @@ public enum LogCopy {
                 if outcome.firstBadLines.count < 5 { outcome.firstBadLines.append("\(path):\(number): \(reason.text)") }
             }
             if block.count == blockSize {
-                try flush()
-                progress(offset, size)
+                try await flush()
+                progress(lines.offset, size)
             }
         }
-        try flush()
+        try await flush()
         // Last: a run record says the copy is complete, and so a second one is refused.
-        try sink.record(run: record)
-        try sink.finish()
-        progress(size, size)
-        outcome.blocksWritten = sink.blocksWritten
-        outcome.blocksSkipped = sink.blocksSkipped
-        return outcome
+        try await sink.record(run: record)
+        await sink.finish()
     }
 
     /// The run of the `copy`-th copy of a file whose content hashes to `content`.
@@ -137,35 +146,58 @@ public enum LogCopy {
 }
 
 /// Reads a file in 1 MiB chunks, as they come or line by line.
-enum LineReader {
+struct LineReader {
     /// `body` gets each chunk of the file in turn.
     static func chunks(_ path: String, _ body: (Data) throws -> Void) throws {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw StoreError(.server, "cannot read \(path): no such file, or not readable")
-        }
+        let handle = try open(path)
         defer { try? handle.close() }
         while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { try body(chunk) }
     }
 
-    /// `body` gets each line, its number and the bytes read so far.
-    static func read(_ path: String, _ body: ([UInt8], Int, Int) throws -> Void) throws {
-        var pending: [UInt8] = []
-        var number = 0, offset = 0
-        try chunks(path) { chunk in
-            offset += chunk.count
-            pending += chunk
-            var start = 0
-            while let newline = pending[start...].firstIndex(of: 0x0A) {
+    private static func open(_ path: String) throws(StoreError) -> FileHandle {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw StoreError(.server, "cannot read \(path): no such file, or not readable")
+        }
+        return handle
+    }
+
+    private let handle: FileHandle
+    private var pending: [UInt8] = []
+    private var start = 0
+    private var number = 0
+    /// Bytes read so far.
+    private(set) var offset = 0
+    private var atEnd = false
+
+    /// A reader of the lines of `path`.
+    init(_ path: String) throws {
+        handle = try Self.open(path)
+    }
+
+    /// The next line (without its newline) and its number; nil after the last. A last line without
+    /// a newline is a line too.
+    mutating func next() throws -> ([UInt8], Int)? {
+        while true {
+            if let newline = pending[start...].firstIndex(of: 0x0A) {
+                defer { start = newline + 1 }
                 number += 1
-                try body(Array(pending[start..<newline]), number, offset)
-                start = newline + 1
+                return (Array(pending[start..<newline]), number)
             }
             pending.removeFirst(start)
+            start = 0
+            guard !atEnd else { break }
+            if let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+                offset += chunk.count
+                pending += chunk
+            } else {
+                atEnd = true
+                try? handle.close()
+            }
         }
-        if !pending.isEmpty {
-            number += 1
-            try body(pending, number, offset)
-        }
+        guard !pending.isEmpty else { return nil }
+        defer { pending.removeAll() }
+        number += 1
+        return (pending, number)
     }
 }
 
@@ -177,22 +209,20 @@ extension LogCopy {
     /// so a store that cannot be reached, or is not a Remix event store, leaves `path` as it was;
     /// so does SIGINT or SIGTERM, which removes the temporary file (``StagedOutput``).
     public static func storeToFile(_ url: StoreURL, run: String?, _ path: String,
-                                   progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) throws -> Outcome {
+                                   progress: (Int, Int) -> Void = { _, _ in }) async throws -> Outcome {
         let staged = StagedOutput.file(path)
         let temporary = staged.path
         let count: Int
         do {
-            count = try blocking { () async throws -> Int in
-                try await PostgresStore.with(url) { store in
-                    guard try await store.installedVersion() != nil else {
-                        throw StoreError(.schema, "there is no Remix event store at \(url.redacted) (no remix_events table); "
-                            + "write one with 'remix simulate --log URL' or 'remix log copy FILE URL'")
-                    }
-                    let file = try JSONLinesFile(path: temporary, truncate: true)
-                    let written = try await store.export(run: run, into: file, progress: progress)
-                    try file.close()
-                    return written
+            count = try await PostgresStore.with(url) { store in
+                guard try await store.installedVersion() != nil else {
+                    throw StoreError(.schema, "there is no Remix event store at \(url.redacted) (no remix_events table); "
+                        + "write one with 'remix simulate --log URL' or 'remix log copy FILE URL'")
                 }
+                let file = try JSONLinesFile(path: temporary, truncate: true)
+                let written = try await store.export(run: run, into: file, progress: progress)
+                try file.close()
+                return written
             }
         } catch {
             staged.discard()
@@ -211,7 +241,7 @@ extension LogCopy {
 
 extension PostgresStore {
     /// Streams run records, then events, as JSON lines into `file`; returns the events written.
-    func export(run runID: String?, into file: JSONLinesFile, progress: @Sendable (Int, Int) -> Void) async throws -> Int {
+    func export(run runID: String?, into file: JSONLinesFile, progress: (Int, Int) -> Void) async throws -> Int {
         let runFilter = runID ?? ""
         let total = try await rows("""
             SELECT count(*)::integer FROM remix_events WHERE \(runFilter) = '' OR run_id = \(runFilter)

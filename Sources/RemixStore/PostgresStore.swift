@@ -10,6 +10,8 @@ public final class PostgresStore: Sendable {
     public let url: StoreURL
     /// The open connection.
     let connection: PostgresConnection
+    /// Ends calls that the connection's closing would leave waiting (``unlessClosed(_:)``).
+    let watch: ConnectionWatch
     /// A logger that keeps PostgresNIO quiet: failures reach the user as `StoreError`s.
     static let logger: Logger = {
         var logger = Logger(label: "remix.store")
@@ -23,6 +25,7 @@ public final class PostgresStore: Sendable {
     private init(url: StoreURL, connection: PostgresConnection) {
         self.url = url
         self.connection = connection
+        self.watch = ConnectionWatch(connection.closeFuture)
     }
 
     /// Connects to `url`, giving up after its `connectTimeout` (or `timeout`) with an error.

@@ -44,13 +44,13 @@ extension StoreAggregates {
         return "least(\(value), $\(binds.count)::numeric)"
     }
 
-    func valueSums(experiment: String, x: UnitValueQuery, y: UnitValueQuery?) throws(AnalysisError) -> [String: ValueSums] {
+    func valueSums(experiment: String, x: UnitValueQuery, y: UnitValueQuery?) async throws(AnalysisError) -> [String: ValueSums] {
         var binds: [any PostgresEncodable & Sendable] = [experiment]
         let xRows = unitValues(x, &binds)
         let yRows = y.map { unitValues($0, &binds) }
         let xValue = try capped("x", x.cap, &binds)
         let yValue = try y.map { query throws(AnalysisError) in try capped("y", query.cap, &binds) } ?? "0"
-        let found = try decode(rows("""
+        let found = try await decode(rows("""
             WITH x AS (\(xRows)), y AS (\(yRows ?? #"SELECT NULL::text AS "user", 0::numeric AS v WHERE false"#))
             SELECT u.variation, (count(*) FILTER (WHERE x.n > 0))::bigint,
                    sum(\(xValue))::float8, sum(\(xValue) * \(xValue))::float8,
@@ -71,27 +71,27 @@ extension StoreAggregates {
     }
 
     /// Fills the scratch table by `select` (columns variation, user, v) unless it holds `key`'s rows.
-    private func fillScratch(_ key: String, _ select: String, _ binds: [any PostgresEncodable & Sendable]) throws(AnalysisError) {
+    private func fillScratch(_ key: String, _ select: String, _ binds: [any PostgresEncodable & Sendable]) async throws(AnalysisError) {
         guard scratch != key else { return }
         scratch = nil
-        try execute("TRUNCATE remix_scratch")
-        try execute(#"INSERT INTO remix_scratch (variation, "user", v) "# + select, Self.binds(binds))
+        try await execute("TRUNCATE remix_scratch")
+        try await execute(#"INSERT INTO remix_scratch (variation, "user", v) "# + select, Self.binds(binds))
         scratch = key
     }
 
     /// Counts per variation in the scratch table.
-    private func scratchCounts() throws(AnalysisError) -> [String: Int] {
-        let found = try decode(rows("SELECT variation, count(*)::bigint FROM remix_scratch GROUP BY variation"),
+    private func scratchCounts() async throws(AnalysisError) -> [String: Int] {
+        let found = try await decode(rows("SELECT variation, count(*)::bigint FROM remix_scratch GROUP BY variation"),
                                (String, Int).self) { try $0.decode((String, Int).self) }
         return Dictionary(found, uniquingKeysWith: +)
     }
 
     /// The scratch table's values at `wanted` ranks (group, 0-based rank), each group being the
     /// variations `groups` lists.
-    private func scratchRanks(groups: [[String]], wanted: [(group: Int, rank: Int)]) throws(AnalysisError) -> [Int: [Int: Double]] {
+    private func scratchRanks(groups: [[String]], wanted: [(group: Int, rank: Int)]) async throws(AnalysisError) -> [Int: [Int: Double]] {
         guard !wanted.isEmpty else { return [:] }
         let members = groups.enumerated().flatMap { group, variations in variations.map { (group, $0) } }
-        let found = try decode(rows("""
+        let found = try await decode(rows("""
             SELECT t.g, t.r, t.v FROM (
               SELECT m.g, s.v, row_number() OVER (PARTITION BY m.g ORDER BY s.v) - 1 AS r
               FROM remix_scratch s JOIN unnest($1::text[], $2::bigint[]) AS m(variation, g) ON m.variation = s.variation) t
@@ -105,39 +105,39 @@ extension StoreAggregates {
     }
 
     func unitValues(experiment: String, x: UnitValueQuery, groups: [[String]],
-                    ranks: (Int, Int) -> [Int]) throws(AnalysisError) -> [RankedValues<Double>] {
+                    ranks: (Int, Int) -> [Int]) async throws(AnalysisError) -> [RankedValues<Double>] {
         var binds: [any PostgresEncodable & Sendable] = [experiment]
         let rows = unitValues(x, &binds)
         let value = try capped("x", x.cap, &binds)
         binds.append(Array(Set(groups.joined())))
-        try fillScratch("units \(experiment) \(x) \(groups)", """
+        try await fillScratch("units \(experiment) \(x) \(groups)", """
             SELECT u.variation, u."user", (\(value))::float8
             FROM remix_units u LEFT JOIN (\(rows)) x ON x."user" = u."user"
             WHERE u.experiment = $1 AND u.variation = ANY($\(binds.count))
             """, binds)
-        return try ranked(groups: groups, counts: scratchCounts(), ranks: ranks)
+        return try await ranked(groups: groups, counts: scratchCounts(), ranks: ranks)
     }
 
     /// Each group's count and its values at the ranks `ranks` asks for.
     private func ranked(groups: [[String]], counts: [String: Int],
-                        ranks: (Int, Int) -> [Int]) throws(AnalysisError) -> [RankedValues<Double>] {
+                        ranks: (Int, Int) -> [Int]) async throws(AnalysisError) -> [RankedValues<Double>] {
         let sizes = groups.map { $0.reduce(0) { $0 + (counts[$1] ?? 0) } }
         let wanted = sizes.enumerated().flatMap { group, count in ranks(group, count).map { (group, $0) } }
-        let found = try scratchRanks(groups: groups, wanted: wanted)
+        let found = try await scratchRanks(groups: groups, wanted: wanted)
         return sizes.enumerated().map { group, count in RankedValues(count: count, values: found[group] ?? [:]) }
     }
 
     func eventValues(experiment: String, x: UnitValueQuery,
-                     ranks: (Int) -> [Int]) throws(AnalysisError) -> [String: RankedValues<Double>] {
-        try fillEvents(experiment: experiment, x: x)
-        let counts = try scratchCounts()
+                     ranks: (Int) -> [Int]) async throws(AnalysisError) -> [String: RankedValues<Double>] {
+        try await fillEvents(experiment: experiment, x: x)
+        let counts = try await scratchCounts()
         let keys = counts.keys.sorted()
-        let found = try ranked(groups: keys.map { [$0] }, counts: counts) { _, count in ranks(count) }
+        let found = try await ranked(groups: keys.map { [$0] }, counts: counts) { _, count in ranks(count) }
         return Dictionary(uniqueKeysWithValues: zip(keys, found))
     }
 
     /// The scratch table with the numeric values of `x`'s events.
-    private func fillEvents(experiment: String, x: UnitValueQuery) throws(AnalysisError) {
+    private func fillEvents(experiment: String, x: UnitValueQuery) async throws(AnalysisError) {
         guard let field = x.field else { throw .store("an event-level quantile needs a value field") }
         var binds: [any PostgresEncodable & Sendable] = [experiment, x.event, field]
         var window = x.pre ? "e.ts < u.first" : "e.ts >= u.first"
@@ -145,17 +145,17 @@ extension StoreAggregates {
             binds.append(ms)
             window += x.pre ? " AND e.ts >= u.first - $4 * interval '1 millisecond'" : " AND e.ts < u.first + $4 * interval '1 millisecond'"
         }
-        try fillScratch("events \(experiment) \(x)", """
+        try await fillScratch("events \(experiment) \(x)", """
             SELECT u.variation, e."user", (e.fields ->> $3)::float8
             FROM remix_events e JOIN remix_units u ON u."user" = e."user" AND u.experiment = $1 AND u.variation IS NOT NULL
             WHERE e.type = $2 AND e."user" <> '' AND jsonb_typeof(e.fields -> $3) = 'number' AND \(window)
             """, binds)
     }
 
-    func clusterSums(experiment: String, x: UnitValueQuery, quantiles: [String: Double]) throws(AnalysisError) -> [String: ClusterSums] {
-        try fillEvents(experiment: experiment, x: x)
+    func clusterSums(experiment: String, x: UnitValueQuery, quantiles: [String: Double]) async throws(AnalysisError) -> [String: ClusterSums] {
+        try await fillEvents(experiment: experiment, x: x)
         let keys = quantiles.keys.sorted()
-        let found = try decode(rows("""
+        let found = try await decode(rows("""
             SELECT variation, count(*)::bigint, sum(b)::float8, sum(b * b)::float8, sum(c)::float8, sum(c * c)::float8,
                    sum(b * c)::float8
             FROM (SELECT s.variation, s."user", count(*) FILTER (WHERE s.v <= q.q)::float8 AS b, count(*)::float8 AS c
@@ -173,16 +173,16 @@ extension StoreAggregates {
         return Dictionary(found, uniquingKeysWith: { first, _ in first })
     }
 
-    func durations(experiment: String, event: String, ranks: (Int) -> [Int]) throws(AnalysisError) -> [String: RankedValues<Int64>] {
-        try fillScratch("durations \(experiment) \(event)", """
+    func durations(experiment: String, event: String, ranks: (Int) -> [Int]) async throws(AnalysisError) -> [String: RankedValues<Int64>] {
+        try await fillScratch("durations \(experiment) \(event)", """
             SELECT u.variation, u."user", (extract(epoch FROM min(e.ts) - u.first) * 1000)::float8
             FROM remix_units u JOIN remix_events e ON e."user" = u."user" AND e.type = $2 AND e.ts >= u.first AND e."user" <> ''
             WHERE u.experiment = $1 AND u.variation IS NOT NULL
             GROUP BY u.variation, u."user", u.first
             """, [experiment, event])
-        let counts = try scratchCounts()
+        let counts = try await scratchCounts()
         let keys = counts.keys.sorted()
-        let found = try ranked(groups: keys.map { [$0] }, counts: counts) { _, count in ranks(count) }
+        let found = try await ranked(groups: keys.map { [$0] }, counts: counts) { _, count in ranks(count) }
         var result: [String: RankedValues<Int64>] = [:]
         for (key, values) in zip(keys, found) {
             result[key] = RankedValues(count: values.count, values: values.values.mapValues { Int64($0) })

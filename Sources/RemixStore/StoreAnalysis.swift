@@ -9,10 +9,16 @@ import RemixAnalysis
 /// only ever bind parameters.
 public enum StoreAnalysis {
     /// Analyses the events of the store at `url` as `options` ask (its `logs` are not read).
-    public static func run(_ url: StoreURL, _ options: AnalysisOptions) throws(AnalysisError) -> AnalysisReport {
-        let queries = try StoreAggregates(url: url)
-        defer { queries.close() }
-        return try Analyzer.run(options, queries: queries)
+    public static func run(_ url: StoreURL, _ options: AnalysisOptions) async throws(AnalysisError) -> AnalysisReport {
+        let queries = try await StoreAggregates.open(url)
+        do {
+            let report = try await Analyzer.run(options, queries: queries)
+            await queries.close()
+            return report
+        } catch {
+            await queries.close()
+            throw error
+        }
     }
 }
 
@@ -27,31 +33,35 @@ final class StoreAggregates: AggregateQueries {
     /// Event type → the temporary table of each user's last one.
     private var lastTimeTables: [String: String] = [:]
     private var screenNames: (names: [String], otherEvents: Int)?
-    /// The longest one query may take.
-    static let queryLimit: Duration = .seconds(6 * 3600)
 
-    init(url: StoreURL) throws(AnalysisError) {
+    private init(store: PostgresStore) {
+        self.store = store
+    }
+
+    /// Connects to the store at `url`, checks it and fills the session's temporary tables.
+    static func open(_ url: StoreURL) async throws(AnalysisError) -> StoreAggregates {
+        let queries: StoreAggregates
         do {
-            store = try blocking { try await PostgresStore.connect(url) }
+            queries = StoreAggregates(store: try await PostgresStore.connect(url))
         } catch {
-            throw Self.failure(error)
+            throw failure(error)
         }
         // A connection must be closed before it goes away, whatever fails after it opened.
         do {
-            try prepare(url)
+            try await queries.prepare(url)
         } catch {
-            close()
+            await queries.close()
             throw error
         }
+        return queries
     }
 
     /// Checks that the store is a Remix event store this binary reads, and fills the session's
     /// temporary tables of exposures and units.
-    private func prepare(_ url: StoreURL) throws(AnalysisError) {
+    private func prepare(_ url: StoreURL) async throws(AnalysisError) {
         let version: Int?
         do {
-            let store = self.store
-            version = try blocking { try await store.installedVersion() }
+            version = try await store.installedVersion()
         } catch {
             throw Self.failure(error)
         }
@@ -60,8 +70,8 @@ final class StoreAggregates: AggregateQueries {
                          + "'remix simulate --log URL' or 'remix log copy FILE URL'")
         }
         // Work memory for this session's sorts and hash tables (the server's, not this process's).
-        try execute("SET work_mem = '64MB'")
-        try execute("""
+        try await execute("SET work_mem = '64MB'")
+        try await execute("""
             CREATE TEMPORARY TABLE remix_exposures AS
             SELECT experiment, variation, "user", min(ts) AS first, min(variation_id) AS variation_id,
                    min(NULLIF(fields ->> 'feature', '')) AS feature
@@ -69,19 +79,18 @@ final class StoreAggregates: AggregateQueries {
             WHERE type = 'exposure' AND in_experiment AND hash_used AND experiment <> '' AND variation <> '' AND "user" <> ''
             GROUP BY experiment, variation, "user"
             """)
-        try execute("""
+        try await execute("""
             CREATE TEMPORARY TABLE remix_units AS
             SELECT experiment, "user", CASE WHEN count(*) = 1 THEN min(variation) END AS variation, min(first) AS first
             FROM remix_exposures GROUP BY experiment, "user"
             """)
-        try execute(#"CREATE INDEX ON remix_units ("user")"#)
-        try execute("ANALYZE remix_units")
-        try execute(#"CREATE TEMPORARY TABLE remix_scratch (variation text, "user" text, v float8)"#)
+        try await execute(#"CREATE INDEX ON remix_units ("user")"#)
+        try await execute("ANALYZE remix_units")
+        try await execute(#"CREATE TEMPORARY TABLE remix_scratch (variation text, "user" text, v float8)"#)
     }
 
-    func close() {
-        let store = self.store
-        blocking { await store.close() }
+    func close() async {
+        await store.close()
     }
 
     /// An error of the store as the analysis reports it.
@@ -90,20 +99,16 @@ final class StoreAggregates: AggregateQueries {
     }
 
     /// Runs one statement.
-    func execute(_ sql: String, _ binds: PostgresBindings = PostgresBindings()) throws(AnalysisError) {
-        _ = try rows(sql, binds)
+    func execute(_ sql: String, _ binds: PostgresBindings = PostgresBindings()) async throws(AnalysisError) {
+        _ = try await rows(sql, binds)
     }
 
     /// Runs one query and returns its rows.
-    func rows(_ sql: String, _ binds: PostgresBindings = PostgresBindings()) throws(AnalysisError) -> [PostgresRow] {
-        let store = self.store
-        let query = PostgresQuery(unsafeSQL: sql, binds: binds)
+    func rows(_ sql: String, _ binds: PostgresBindings = PostgresBindings()) async throws(AnalysisError) -> [PostgresRow] {
         do {
-            return try blocking(limit: Self.queryLimit, closed: { store.isClosed }) { () async throws -> [PostgresRow] in
-                var rows: [PostgresRow] = []
-                for try await row in try await store.run(query) { rows.append(row) }
-                return rows
-            }
+            var rows: [PostgresRow] = []
+            for try await row in try await store.run(PostgresQuery(unsafeSQL: sql, binds: binds)) { rows.append(row) }
+            return rows
         } catch {
             throw Self.failure(error)
         }
@@ -128,17 +133,17 @@ final class StoreAggregates: AggregateQueries {
         return bindings
     }
 
-    func overview() throws(AnalysisError) -> AggregateOverview {
-        let counts = try decode(rows("SELECT (SELECT count(*) FROM remix_events) + (SELECT count(*) FROM remix_runs)"),
+    func overview() async throws(AnalysisError) -> AggregateOverview {
+        let counts = try await decode(rows("SELECT (SELECT count(*) FROM remix_events) + (SELECT count(*) FROM remix_runs)"),
                                 Int.self) { try $0.decode(Int.self) }
         let time = "to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')"
-        let records = try decode(rows("""
+        let records = try await decode(rows("""
             SELECT \(time), record::text FROM remix_runs ORDER BY run_id, shard LIMIT \(AnalysisReport.runRecordLimit)
             """), [UInt8].self) { row in
             let (ts, record) = try row.decode((String, String).self)
             return LogCopy.line(ts: ts, type: "run", session: "", user: "", exposure: nil, fields: record)
         }
-        let variations = try decode(rows("""
+        let variations = try await decode(rows("""
             SELECT experiment, variation, min(variation_id)::bigint, coalesce(min(feature), '')
             FROM remix_exposures GROUP BY experiment, variation ORDER BY experiment, variation
             """), (String, String, Int?, String).self) { try $0.decode((String, String, Int?, String).self) }
@@ -150,8 +155,8 @@ final class StoreAggregates: AggregateQueries {
                                  experiments: experiments)
     }
 
-    func exposures(experiment: String) throws(AnalysisError) -> ExposureAggregates {
-        let found = try decode(rows("""
+    func exposures(experiment: String) async throws(AnalysisError) -> ExposureAggregates {
+        let found = try await decode(rows("""
             SELECT variation, count(*)::bigint,
                    (extract(epoch FROM min(first)) * 1000)::bigint, (extract(epoch FROM max(first)) * 1000)::bigint
             FROM remix_units WHERE experiment = $1 GROUP BY variation
@@ -164,19 +169,19 @@ final class StoreAggregates: AggregateQueries {
         return ExposureAggregates(variations: variations, multiple: multiple)
     }
 
-    func screens(experiment: String, limit: Int) throws(AnalysisError) -> ScreenAggregates {
+    func screens(experiment: String, limit: Int) async throws(AnalysisError) -> ScreenAggregates {
         if !screensReady {
-            try execute("""
+            try await execute("""
                 CREATE TEMPORARY TABLE remix_screens AS
                 SELECT "user", split_part(fields ->> 'screen', '(', 1) AS name, max(ts) AS last, count(*) AS events
                 FROM remix_events WHERE type = 'screen' AND coalesce(fields ->> 'screen', '') <> '' AND "user" <> ''
                 GROUP BY 1, 2
                 """)
-            try execute(#"CREATE INDEX ON remix_screens ("user")"#)
+            try await execute(#"CREATE INDEX ON remix_screens ("user")"#)
             screensReady = true
         }
-        let (names, otherEvents) = try screenNames(limit: limit)
-        let found = try decode(rows("""
+        let (names, otherEvents) = try await screenNames(limit: limit)
+        let found = try await decode(rows("""
             SELECT u.variation, CASE WHEN s.name = ANY($2) THEN s.name END, count(DISTINCT u."user")::bigint
             FROM remix_units u JOIN remix_screens s ON s."user" = u."user"
             WHERE u.experiment = $1 AND u.variation IS NOT NULL AND s.last >= u.first
@@ -191,15 +196,15 @@ final class StoreAggregates: AggregateQueries {
     }
 
     /// The screen names with a funnel step of their own and the screen events of the others (once).
-    private func screenNames(limit: Int) throws(AnalysisError) -> (names: [String], otherEvents: Int) {
+    private func screenNames(limit: Int) async throws(AnalysisError) -> (names: [String], otherEvents: Int) {
         if let screenNames { return screenNames }
-        let all = try decode(rows("SELECT name, sum(events)::bigint FROM remix_screens GROUP BY name"), (String, Int).self) {
+        let all = try await decode(rows("SELECT name, sum(events)::bigint FROM remix_screens GROUP BY name"), (String, Int).self) {
             try $0.decode((String, Int).self)
         }
         var names = all.map(\.0).sorted(), otherEvents = 0
         if names.count > limit {
             // As a log file's funnel: the first screens seen get a count of their own.
-            names = try decode(rows("""
+            names = try await decode(rows("""
                 SELECT name FROM (
                   SELECT DISTINCT ON (name) name, run_id, shard, block, seq FROM (
                     SELECT split_part(fields ->> 'screen', '(', 1) AS name, run_id, shard, block, seq
@@ -214,9 +219,9 @@ final class StoreAggregates: AggregateQueries {
         return (names, otherEvents)
     }
 
-    func conversions(experiment: String, event: String) throws(AnalysisError) -> [String: Int] {
-        let table = try lastTimes(event)
-        let found = try decode(rows("""
+    func conversions(experiment: String, event: String) async throws(AnalysisError) -> [String: Int] {
+        let table = try await lastTimes(event)
+        let found = try await decode(rows("""
             SELECT u.variation, count(*)::bigint FROM remix_units u JOIN \(table) e ON e."user" = u."user"
             WHERE u.experiment = $1 AND u.variation IS NOT NULL AND e.last >= u.first
             GROUP BY u.variation
@@ -225,10 +230,10 @@ final class StoreAggregates: AggregateQueries {
     }
 
     /// A temporary table of each user's last `event` (made once per event type and connection).
-    private func lastTimes(_ event: String) throws(AnalysisError) -> String {
+    private func lastTimes(_ event: String) async throws(AnalysisError) -> String {
         if let table = lastTimeTables[event] { return table }
         let table = "remix_last_\(lastTimeTables.count)"
-        try execute("""
+        try await execute("""
             CREATE TEMPORARY TABLE \(table) AS
             SELECT "user", max(ts) AS last FROM remix_events WHERE type = $1 AND "user" <> '' GROUP BY "user"
             """, Self.binds([event]))

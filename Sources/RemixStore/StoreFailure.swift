@@ -2,22 +2,32 @@ import Foundation
 import PostgresNIO
 
 /// Turns what PostgresNIO and SwiftNIO throw into `StoreError`s that say what failed and what to do.
+/// The kind follows the client library's code (`PSQLError.Code`) and the server's SQLSTATE, which
+/// the error keeps; whether to try again is decided on those (``StoreError/isTransient``).
 enum StoreFailure {
     static func map(_ error: any Error, _ url: StoreURL) -> StoreError {
         if let error = error as? StoreError { return error }
-        let at = url.endpoint
-        if error is CancellationError { return StoreError(.timeout, "the operation on PostgreSQL at \(at) was cancelled") }
+        if error is CancellationError { return StoreError(.timeout, "the operation on PostgreSQL at \(url.endpoint) was cancelled") }
         guard let error = error as? PSQLError else {
-            return StoreError(.server, "PostgreSQL at \(at): \(String(describing: type(of: error)))")
+            return StoreError(.server, "PostgreSQL at \(url.endpoint): \(String(describing: type(of: error)))")
         }
-        switch error.code {
+        return map(error.code, sqlState: error.serverInfo?[.sqlState], message: error.serverInfo?[.message],
+                   underlying: error.underlying, url)
+    }
+
+    /// The error for a failure the client library reports as `code`, with the server's `sqlState`
+    /// and `message` when the server sent an error, and the `underlying` error of a connection.
+    static func map(_ code: PSQLError.Code, sqlState: String?, message: String?, underlying: (any Error)?,
+                    _ url: StoreURL) -> StoreError {
+        let at = url.endpoint
+        switch code {
         case .server:
-            return server(error, url)
+            return server(sqlState.flatMap(SQLState.init(rawValue:)), message: message ?? "error", url)
         case .connectionError:
-            if let underlying = error.underlying as? ChannelError, case .connectTimeout(let limit) = underlying {
+            if let underlying = underlying as? ChannelError, case .connectTimeout(let limit) = underlying {
                 return timeout(url, seconds: Double(limit.nanoseconds) / 1e9)
             }
-            return StoreError(.unreachable, "cannot connect to PostgreSQL at \(at): \(reason(error.underlying)) — "
+            return StoreError(.unreachable, "cannot connect to PostgreSQL at \(at): \(reason(underlying)) — "
                 + "is PostgreSQL running on \(at)?")
         case .sslUnsupported:
             return StoreError(.tls, "PostgreSQL at \(at) does not offer TLS, but sslmode=\(url.sslMode.rawValue) requires it")
@@ -28,12 +38,12 @@ enum StoreFailure {
                 + "was given: put it in the URL, PGPASSWORD or ~/.pgpass")
         case .unsupportedAuthMechanism, .saslError:
             return StoreError(.authentication, "authentication as \"\(url.user)\" with PostgreSQL at \(at) failed "
-                + "(\(error.code)): check the user and password")
+                + "(\(code)): check the user and password")
         case .serverClosedConnection, .clientClosedConnection, .uncleanShutdown:
-            return StoreError(.unreachable, "PostgreSQL at \(at) closed the connection (\(error.code))"
-                + (error.underlying.map { ": \(reason($0))" } ?? ""))
+            return StoreError(.unreachable, "PostgreSQL at \(at) closed the connection (\(code))"
+                + (underlying.map { ": \(reason($0))" } ?? ""))
         default:
-            return StoreError(.server, "PostgreSQL at \(at): \(error.code)")
+            return StoreError(.server, "PostgreSQL at \(at): \(code)")
         }
     }
 
@@ -43,31 +53,36 @@ enum StoreFailure {
             + "(is it a PostgreSQL server, and is the network reachable?)")
     }
 
-    /// An error the server reported, by its SQLSTATE.
-    private static func server(_ error: PSQLError, _ url: StoreURL) -> StoreError {
-        let state = error.serverInfo?[.sqlState] ?? ""
-        let message = error.serverInfo?[.message] ?? "error"
+    /// An error the server reported, by its SQLSTATE (kept in the error, for ``StoreError/isTransient``).
+    private static func server(_ state: SQLState?, message: String, _ url: StoreURL) -> StoreError {
         let at = url.endpoint
+        let text: String, kind: StoreError.Kind
         switch state {
-        case "28P01", "28000":
-            return StoreError(.authentication, "authentication as \"\(url.user)\" with PostgreSQL at \(at) failed: "
-                + "check the user and password (URL, PGPASSWORD or ~/.pgpass) — server said: \(message)")
-        case "3D000":
-            return StoreError(.missingDatabase, "database \"\(url.database)\" does not exist on PostgreSQL at \(at); "
-                + "create it with: createdb -h \(url.host) -p \(url.port) -U \(url.user) \(url.database)")
-        case "42501":
-            return StoreError(.server, "PostgreSQL at \(at) refused: \(message) — user \"\(url.user)\" needs the right "
-                + "to create tables in database \"\(url.database)\"")
-        case "57014":
+        case .invalidPassword, .invalidAuthorization:
+            kind = .authentication
+            text = "authentication as \"\(url.user)\" with PostgreSQL at \(at) failed: "
+                + "check the user and password (URL, PGPASSWORD or ~/.pgpass) — server said: \(message)"
+        case .invalidCatalogName:
+            kind = .missingDatabase
+            text = "database \"\(url.database)\" does not exist on PostgreSQL at \(at); "
+                + "create it with: createdb -h \(url.host) -p \(url.port) -U \(url.user) \(url.database)"
+        case .insufficientPrivilege:
+            kind = .server
+            text = "PostgreSQL at \(at) refused: \(message) — user \"\(url.user)\" needs the right "
+                + "to create tables in database \"\(url.database)\""
+        case .queryCanceled:
             // A statement timeout (or a cancel by an administrator): not the store's fault, and a
             // retry on a new connection would meet the same limit.
-            return StoreError(.server, "PostgreSQL at \(at) cancelled a statement: \(message) (SQLSTATE 57014) — a "
+            kind = .server
+            text = "PostgreSQL at \(at) cancelled a statement: \(message) (SQLSTATE 57014) — a "
                 + "statement_timeout of the server, database or user \"\(url.user)\" is shorter than this work takes; "
                 + "lift it for Remix with options=-c%20statement_timeout%3D0 in the store URL (or "
-                + "PGOPTIONS='-c statement_timeout=0'), or, if someone cancelled the statement, run the command again")
+                + "PGOPTIONS='-c statement_timeout=0'), or, if someone cancelled the statement, run the command again"
         default:
-            return StoreError(.server, "PostgreSQL at \(at): \(message)" + (state.isEmpty ? "" : " (SQLSTATE \(state))"))
+            kind = .server
+            text = "PostgreSQL at \(at): \(message)" + (state.map { " (SQLSTATE \($0))" } ?? "")
         }
+        return StoreError(kind, text, sqlState: state)
     }
 
     /// Why a connection failed, in a few words.

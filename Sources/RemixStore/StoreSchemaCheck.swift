@@ -2,12 +2,13 @@ import PostgresNIO
 
 extension PostgresStore {
     /// Creates the store's tables if the database has none, or checks the ones it has; returns the
-    /// schema version. Safe to call from many hosts at once (they queue on an advisory lock).
+    /// schema version. Safe to call from many hosts at once: they queue on an advisory lock of the
+    /// schema the tables are made in (stores in other schemas of the database never wait for it).
     @discardableResult
     public func prepareSchema() async throws(StoreError) -> Int {
         try await run("BEGIN")
         do {
-            try await run("SELECT pg_advisory_xact_lock(hashtext('remix_schema'))")
+            try await run("SELECT pg_advisory_xact_lock(hashtext(coalesce(current_schema(), '') || '.remix_schema'))")
             let version: Int
             if let found = try await installedVersion() {
                 version = found

@@ -22,9 +22,15 @@ public struct BlockKey: Sendable, Hashable, CustomStringConvertible {
 extension PostgresStore {
     /// Writes `events` as the block `key` in one transaction: its row in `remix_blocks`, then its
     /// events by COPY. Returns false and writes nothing when the store already has that block, so
-    /// retrying a write whose outcome is unknown is always safe.
+    /// retrying a write whose outcome is unknown is always safe. A connection that closes during
+    /// the write fails it as lost, even where the COPY itself would never return (``ConnectionWatch``).
     @discardableResult
     public func write(_ events: [LoggedEvent], as key: BlockKey) async throws(StoreError) -> Bool {
+        try await unlessClosed { [self] () async throws(StoreError) -> Bool in try await transaction(events, as: key) }
+    }
+
+    /// The transaction of ``write(_:as:)``.
+    private func transaction(_ events: [LoggedEvent], as key: BlockKey) async throws(StoreError) -> Bool {
         try await run("BEGIN")
         do {
             let claimed = try await rows("""

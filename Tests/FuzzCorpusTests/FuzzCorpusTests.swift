@@ -1,5 +1,4 @@
 import FuzzChecks
-import FuzzStoreChecks
 import Foundation
 import Testing
 
@@ -9,7 +8,7 @@ import Testing
 /// without being rewritten as one by hand.
 @Suite struct FuzzCorpusTests {
     /// Every target's check.
-    static let checks = FuzzChecks.byTarget.merging(["FuzzStoreURL": FuzzStoreChecks.storeURL]) { first, _ in first }
+    static let checks = FuzzChecks.byTarget
 
     /// (target, file) for every committed input, seeds and findings.
     static let inputs: [FuzzInputFile] = {

@@ -11,27 +11,18 @@ struct StoreAnalysisTests {
     static var root: URL { Repository.root }
 
     /// A store of its own: the test server's URL with a fresh PostgreSQL schema first on the
-    /// search path (`options=-c search_path=…`), dropped afterwards. `body` runs `remix` processes
-    /// and waits for them on a thread of its own, never blocking the cooperative pool that other
-    /// tests' store connections need (see ``StoreServer/withScratchSchema(_:)``).
+    /// search path (`options=-c search_path=…`), dropped afterwards; `body` gets that URL.
     /// `setup`, if given, is run in the fresh schema first (its name in place of `SCHEMA`).
-    static func withOwnStore(setup: String? = nil, _ body: @escaping @Sendable (String) throws -> Void) async throws {
-        let given = try StoreServer.urlText()
-        let schema = "remix_analysis_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-        let url = given + (given.contains("?") ? "&" : "?") + "options=-c%20search_path%3D\(schema)"
-        try await withTaskExecutorPreference(OwnThreadExecutor()) {
-            let store = try await PostgresStore.connect(try StoreServer.url())
-            try await store.run(PostgresQuery(unsafeSQL: "CREATE SCHEMA \(schema)"))
-            if let setup { try await store.run(PostgresQuery(unsafeSQL: setup.replacingOccurrences(of: "SCHEMA", with: schema))) }
-            let outcome: Result<Void, any Error> = await withCheckedContinuation { continuation in
-                Thread.detachNewThread {
-                    continuation.resume(returning: Result { try body(url) })
-                }
-            }
-            _ = try? await store.run(PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \(schema) CASCADE"))
-            await store.close()
-            try outcome.get()
-        }
+    static func withOwnStore(setup: String? = nil, _ body: (String) throws -> Void) async throws {
+        let schema = StoreServer.scratchName("remix_analysis_")
+        let url = try StoreServer.urlText(inSchema: schema)
+        let store = try await PostgresStore.connect(try StoreServer.url())
+        try await store.run(PostgresQuery(unsafeSQL: "CREATE SCHEMA \(schema)"))
+        if let setup { try await store.run(PostgresQuery(unsafeSQL: setup.replacingOccurrences(of: "SCHEMA", with: schema))) }
+        let outcome = Result { try body(url) }
+        _ = try? await store.run(PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \(schema) CASCADE"))
+        await store.close()
+        try outcome.get()
     }
 
     /// A table of someone else's where the store's would be: `analyze` and `log copy` out of it

@@ -2,6 +2,7 @@ import Foundation
 import PostgresNIO
 import Testing
 @testable import RemixStore
+@testable import RemixStoreURL
 
 /// The schema check beyond column names: the keys, indexes, types and NOT NULLs the store relies
 /// on, each named with the statement that restores it; and a server error while checking is

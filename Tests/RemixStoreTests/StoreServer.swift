@@ -72,20 +72,11 @@ enum StoreServer {
     }
 
     /// Runs `body` connected to the server in a fresh PostgreSQL schema of its own (first on the
-    /// search path), dropped afterwards, so tests running at once never see each other's tables.
-    ///
-    /// It runs on a thread of its own: its transactions may hold the store's schema lock, which
-    /// `remix` processes started by other tests wait for while those tests block the cooperative
-    /// threads — on the shared pool, the holder could then never go on (a deadlock).
-    static func withScratchSchema(_ body: @Sendable (PostgresStore) async throws -> Void) async throws {
-        try await withTaskExecutorPreference(OwnThreadExecutor()) {
-            try await onScratchSchema(body)
-        }
-    }
-
-    private static func onScratchSchema(_ body: (PostgresStore) async throws -> Void) async throws {
+    /// search path), dropped afterwards, so tests running at once never see each other's tables
+    /// (nor wait for each other's schema lock, which is the schema's own).
+    static func withScratchSchema(_ body: (PostgresStore) async throws -> Void) async throws {
         let store = try await PostgresStore.connect(try url())
-        let name = "remix_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let name = scratchName("remix_test_")
         do {
             try await store.run(PostgresQuery(unsafeSQL: "CREATE SCHEMA \(name)"))
             try await store.run(PostgresQuery(unsafeSQL: "SET search_path TO \(name)"))
@@ -99,28 +90,32 @@ enum StoreServer {
         await store.close()
     }
 
-    /// Expects `operation` to fail with a `StoreError` of `kind`, and returns it. `limit` only guards
-    /// against a hang (the product's own time limits, a few seconds, show in its messages; speed is
-    /// not asserted in tests, which share a loaded machine). The
-    /// operation runs on a thread of its own: the whole suite shares two cooperative threads with
-    /// tests that block them, and waiting for those is not the store's time.
+    /// A name for a scratch schema no other test uses: `prefix` and 32 hex digits.
+    static func scratchName(_ prefix: String) -> String {
+        prefix + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+    }
+
+    /// The server's URL with `schema` first on the search path (`options=-c search_path=…`), so
+    /// that every connection made from it — a `remix` process's, a reconnecting writer's — works
+    /// in that schema.
+    static func urlText(inSchema schema: String) throws -> String {
+        let given = try urlText()
+        return given + (given.contains("?") ? "&" : "?") + "options=-c%20search_path%3D\(schema)"
+    }
+
+    /// Expects `operation` to fail with a `StoreError` of `kind`, and returns it. (Hangs are the
+    /// product's own time limits' to catch, which show in its messages; speed is not asserted in
+    /// tests, which share a loaded machine.)
     static func expectFailure(
-        _ kind: StoreError.Kind, within limit: Duration = .seconds(60), sourceLocation: SourceLocation = #_sourceLocation,
-        _ operation: @Sendable () async throws -> Void
+        _ kind: StoreError.Kind, sourceLocation: SourceLocation = #_sourceLocation, _ operation: () async throws -> Void
     ) async -> StoreError? {
-        let (caught, elapsed): (Result<Void, any Error>, Duration) = await withTaskExecutorPreference(OwnThreadExecutor()) {
-            let clock = ContinuousClock()
-            let start = clock.now
-            let result: Result<Void, any Error>
-            do {
-                try await operation()
-                result = .success(())
-            } catch {
-                result = .failure(error)
-            }
-            return (result, clock.now - start)
+        let caught: Result<Void, any Error>
+        do {
+            try await operation()
+            caught = .success(())
+        } catch {
+            caught = .failure(error)
         }
-        #expect(elapsed < limit, "took \(elapsed)", sourceLocation: sourceLocation)
         switch caught {
         case .success:
             Issue.record("expected a \(kind) error, and it succeeded", sourceLocation: sourceLocation)
@@ -132,18 +127,6 @@ enum StoreServer {
             Issue.record("expected a StoreError, got \(error)", sourceLocation: sourceLocation)
             return nil
         }
-    }
-}
-
-/// Runs tasks that prefer it on a serial queue of its own, away from the cooperative pool.
-/// Unchecked `Sendable`: its only stored property is a `DispatchQueue`, which is thread-safe.
-final class OwnThreadExecutor: TaskExecutor, @unchecked Sendable {
-    private let queue = DispatchQueue(label: "remix.store-tests.executor")
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        let executor = asUnownedTaskExecutor()
-        queue.async { job.runSynchronously(on: executor) }
     }
 }
 

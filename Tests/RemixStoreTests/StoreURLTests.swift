@@ -2,6 +2,7 @@ import Foundation
 import RemixTestSupport
 import Testing
 @testable import RemixStore
+@testable import RemixStoreURL
 
 /// Store URLs: parsing, libpq's PG* variables and password file, redaction. No server needed.
 @Suite struct StoreURLTests {

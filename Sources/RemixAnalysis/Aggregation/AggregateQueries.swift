@@ -18,34 +18,35 @@ protocol ExperimentFigures {
 /// asks only for counts, exact sums and a few order statistics per variation, never for units or
 /// events. "Unit" means what it does for a log file: a user exposed (with `inExperiment` and
 /// `hashUsed`) to the experiment, at their first exposure; a unit exposed to more than one
-/// variation is left out of everything but `multiple`.
+/// variation is left out of everything but `multiple`. Each question is asynchronous I/O to the
+/// store, awaited in turn by the one task that builds the report.
 package protocol AggregateQueries {
     /// What the store holds: events, run records and experiments with their variations.
-    func overview() throws(AnalysisError) -> AggregateOverview
+    func overview() async throws(AnalysisError) -> AggregateOverview
     /// Units per variation, their first exposures' span, and the units exposed to several.
-    func exposures(experiment: String) throws(AnalysisError) -> ExposureAggregates
+    func exposures(experiment: String) async throws(AnalysisError) -> ExposureAggregates
     /// Units per variation and screen name (the text before any `(`) shown at or after their first
     /// exposure, for at most `limit` names (those seen first); the rest as one `other` count.
-    func screens(experiment: String, limit: Int) throws(AnalysisError) -> ScreenAggregates
+    func screens(experiment: String, limit: Int) async throws(AnalysisError) -> ScreenAggregates
     /// Units per variation with `event` at or after their first exposure.
-    func conversions(experiment: String, event: String) throws(AnalysisError) -> [String: Int]
+    func conversions(experiment: String, event: String) async throws(AnalysisError) -> [String: Int]
     /// Per variation, the times (ms) from first exposure to the first `event` at or after it:
     /// their number, and the values at the ranks (0-based, ascending) `ranks` asks for that number.
     func durations(experiment: String, event: String,
-                   ranks: (Int) -> [Int]) throws(AnalysisError) -> [String: RankedValues<Int64>]
+                   ranks: (Int) -> [Int]) async throws(AnalysisError) -> [String: RankedValues<Int64>]
     /// Per variation, the sums of `x` (and `y`) over its units, units without events counting 0.
-    func valueSums(experiment: String, x: UnitValueQuery, y: UnitValueQuery?) throws(AnalysisError) -> [String: ValueSums]
+    func valueSums(experiment: String, x: UnitValueQuery, y: UnitValueQuery?) async throws(AnalysisError) -> [String: ValueSums]
     /// The per-unit values of `x` over the units of each group of variations (units without
     /// events counting 0, so a group has as many values as units): at the ranks `ranks` asks for.
     func unitValues(experiment: String, x: UnitValueQuery, groups: [[String]],
-                    ranks: (_ group: Int, _ count: Int) -> [Int]) throws(AnalysisError) -> [RankedValues<Double>]
+                    ranks: (_ group: Int, _ count: Int) -> [Int]) async throws(AnalysisError) -> [RankedValues<Double>]
     /// Per variation, the numeric values of `x`'s events (each event one value): their number and
     /// those at the ranks `ranks` asks for.
     func eventValues(experiment: String, x: UnitValueQuery,
-                     ranks: (Int) -> [Int]) throws(AnalysisError) -> [String: RankedValues<Double>]
+                     ranks: (Int) -> [Int]) async throws(AnalysisError) -> [String: RankedValues<Double>]
     /// Per variation, over units with numeric events of `x`: sums of each unit's count of events at
     /// or below the variation's `quantiles` value and of all its events (see ``ClusterSums``).
-    func clusterSums(experiment: String, x: UnitValueQuery, quantiles: [String: Double]) throws(AnalysisError) -> [String: ClusterSums]
+    func clusterSums(experiment: String, x: UnitValueQuery, quantiles: [String: Double]) async throws(AnalysisError) -> [String: ClusterSums]
 }
 
 /// What an event store holds.

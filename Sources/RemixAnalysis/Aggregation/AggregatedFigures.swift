@@ -16,9 +16,9 @@ struct AggregatedFigures: ExperimentFigures {
     /// Asks `queries` for `experiment`'s figures: `slots` are the reported variations' keys in
     /// order, `logged` the logged variations' keys (their indices key `unslotted`).
     init(queries: some AggregateQueries, experiment: String, slots: [String], logged: [String],
-         metrics definitions: [MetricDefinition], catalog: MetricCatalog, timed: Set<String>) throws(AnalysisError) {
+         metrics definitions: [MetricDefinition], catalog: MetricCatalog, timed: Set<String>) async throws(AnalysisError) {
         slotKeys = slots
-        let exposures = try queries.exposures(experiment: experiment)
+        let exposures = try await queries.exposures(experiment: experiment)
         units = slots.map { exposures.variations[$0]?.units ?? 0 }
         multiple = exposures.multiple
         for (index, key) in logged.enumerated() where !slots.contains(key) {
@@ -29,16 +29,16 @@ struct AggregatedFigures: ExperimentFigures {
             exposureSpan = exposureSpan.map { min($0.lowerBound, found.first)...max($0.upperBound, found.last) }
                 ?? found.first...found.last
         }
-        screens = try queries.screens(experiment: experiment, limit: ScreenTally.limit)
+        screens = try await queries.screens(experiment: experiment, limit: ScreenTally.limit)
         times = Array(repeating: .init(count: 0, medianSeconds: nil, p90Seconds: nil), count: slots.count)
         let counted = slots.filter { (exposures.variations[$0]?.units ?? 0) > 0 }
         for (index, definition) in definitions.enumerated() {
             var accumulators = Array(repeating: MetricAccumulator(), count: slots.count)
             var first: MetricDefinition?, second: MetricDefinition?, adjusted = false
             if definition.isSimpleProportion, let event = definition.event {
-                let conversions = try queries.conversions(experiment: experiment, event: event)
+                let conversions = try await queries.conversions(experiment: experiment, event: event)
                 for slot in slots.indices { accumulators[slot].conversions = conversions[slots[slot]] ?? 0 }
-                if index == 0, timed.contains(event) { try timeConversions(queries, experiment: experiment, event: event) }
+                if index == 0, timed.contains(event) { try await timeConversions(queries, experiment: experiment, event: event) }
             } else {
                 if definition.kind == .ratio {
                     first = definition.numerator.flatMap { catalog[$0] }
@@ -51,9 +51,9 @@ struct AggregatedFigures: ExperimentFigures {
                     continue
                 }
                 var x = Self.query(part), y = second.map { Self.query($0) }
-                x.cap = try Self.cap(part, query: x, queries, experiment: experiment, groups: counted)
+                x.cap = try await Self.cap(part, query: x, queries, experiment: experiment, groups: counted)
                 if let part = second, var query = y {
-                    query.cap = try Self.cap(part, query: query, queries, experiment: experiment, groups: counted)
+                    query.cap = try await Self.cap(part, query: query, queries, experiment: experiment, groups: counted)
                     y = query
                 }
                 if definition.cuped {
@@ -62,7 +62,7 @@ struct AggregatedFigures: ExperimentFigures {
                     pre.cap = x.cap
                     y = pre
                 }
-                let sums = try queries.valueSums(experiment: experiment, x: x, y: y)
+                let sums = try await queries.valueSums(experiment: experiment, x: x, y: y)
                 for slot in slots.indices {
                     guard let found = sums[slots[slot]] else { continue }
                     accumulators[slot].conversions = found.conversions
@@ -77,7 +77,7 @@ struct AggregatedFigures: ExperimentFigures {
                     }
                 }
                 if definition.kind == .quantile {
-                    try addQuantiles(&accumulators, definition, query: x, queries, experiment: experiment)
+                    try await addQuantiles(&accumulators, definition, query: x, queries, experiment: experiment)
                 }
             }
             metrics.append((definition, first, second, adjusted, accumulators))
@@ -96,12 +96,12 @@ struct AggregatedFigures: ExperimentFigures {
     /// A part's cap: absolute, or its percentile over the uncapped values of the counted units of
     /// every reported variation together (PERCENTILE_CONT, as GrowthBook).
     private static func cap(_ part: MetricDefinition, query: UnitValueQuery, _ queries: some AggregateQueries,
-                            experiment: String, groups: [String]) throws(AnalysisError) -> Double? {
+                            experiment: String, groups: [String]) async throws(AnalysisError) -> Double? {
         guard let level = part.capPercentile else { return part.capAbsolute }
         guard !groups.isEmpty else { return nil }
         var uncapped = query
         uncapped.cap = nil
-        let found = try queries.unitValues(experiment: experiment, x: uncapped, groups: [groups]) { _, count in
+        let found = try await queries.unitValues(experiment: experiment, x: uncapped, groups: [groups]) { _, count in
             QuantileSample.percentileRanks(count: count, level)
         }
         guard let values = found.first, values.count > 0 else { return nil }
@@ -111,11 +111,11 @@ struct AggregatedFigures: ExperimentFigures {
     /// Unit- or event-level quantiles per slot.
     private func addQuantiles(_ accumulators: inout [MetricAccumulator], _ definition: MetricDefinition,
                               query: UnitValueQuery, _ queries: some AggregateQueries,
-                              experiment: String) throws(AnalysisError) {
+                              experiment: String) async throws(AnalysisError) {
         let level = definition.quantile ?? 0.5
         if definition.level == .unit {
             let groups = slotKeys.map { [$0] }
-            let found = try queries.unitValues(experiment: experiment, x: query, groups: groups) { _, count in
+            let found = try await queries.unitValues(experiment: experiment, x: query, groups: groups) { _, count in
                 QuantileSample.ranks(count: count, level: level)
             }
             for slot in slotKeys.indices {
@@ -124,13 +124,13 @@ struct AggregatedFigures: ExperimentFigures {
             }
             return
         }
-        let events = try queries.eventValues(experiment: experiment, x: query) { QuantileSample.ranks(count: $0, level: level) }
+        let events = try await queries.eventValues(experiment: experiment, x: query) { QuantileSample.ranks(count: $0, level: level) }
         var quantiles: [String: QuantileSample] = [:]
         for key in slotKeys {
             let values = events[key] ?? RankedValues(count: 0, values: [:])
             quantiles[key] = QuantileSample(count: values.count, level: level) { values.values[$0] ?? 0 }
         }
-        let clusters = try queries.clusterSums(experiment: experiment, x: query, quantiles: quantiles.mapValues(\.quantile))
+        let clusters = try await queries.clusterSums(experiment: experiment, x: query, quantiles: quantiles.mapValues(\.quantile))
         for (slot, key) in slotKeys.enumerated() {
             guard let sample = quantiles[key] else { continue }
             let sums = clusters[key] ?? ClusterSums()
@@ -142,8 +142,8 @@ struct AggregatedFigures: ExperimentFigures {
 
     /// Time to conversion per slot.
     private mutating func timeConversions(_ queries: some AggregateQueries, experiment: String,
-                                          event: String) throws(AnalysisError) {
-        let found = try queries.durations(experiment: experiment, event: event, ranks: VariationCounter.conversionTimeRanks)
+                                          event: String) async throws(AnalysisError) {
+        let found = try await queries.durations(experiment: experiment, event: event, ranks: VariationCounter.conversionTimeRanks)
         for (slot, key) in slotKeys.enumerated() {
             guard let values = found[key] else { continue }
             times[slot] = VariationCounter.conversionTime(count: values.count, unknown: 0) { values.values[$0] ?? 0 }

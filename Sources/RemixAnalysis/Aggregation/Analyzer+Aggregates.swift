@@ -4,12 +4,12 @@ extension Analyzer {
     /// The report of a store that aggregates itself (an event store's SQL): the same report a log
     /// file of the same events gives, from per-variation aggregates only. `options.logs` is not
     /// read; `--dimension` and `--by` are not available here.
-    package static func run(_ options: AnalysisOptions, queries: some AggregateQueries) throws(AnalysisError) -> AnalysisReport {
+    package static func run(_ options: AnalysisOptions, queries: some AggregateQueries) async throws(AnalysisError) -> AnalysisReport {
         let started = ContinuousClock.now
         if options.dimension != nil || options.by != nil {
             throw .notFromStore(option: options.dimension != nil ? "--dimension" : "--by")
         }
-        let overview = try queries.overview()
+        let overview = try await queries.overview()
         guard overview.lines > 0 else { throw .emptyLog(files: [overview.name]) }
         let tracked = trackedMetrics(options)
         let timed = timedMetrics(options, tracked: tracked)
@@ -29,15 +29,14 @@ extension Analyzer {
                 tally.variationIDs.append(variation.id)
                 tally.features.append(variation.feature)
             }
-            let report = try experimentReport(key: key, experiment: tally, options: options, tracked: tracked) {
-                _, order, metrics throws(AnalysisError) in
-                let figures = try AggregatedFigures(queries: queries, experiment: key, slots: order.map(\.key),
-                                                    logged: logged.map(\.key), metrics: metrics, catalog: options.catalog,
-                                                    timed: timed)
-                otherScreenEvents = max(otherScreenEvents, figures.otherScreenEvents)
-                return figures
-            }
-            experiments.append(report)
+            // The store is asked first (asynchronously), for the slots and metrics the report will have.
+            let definition = options.definitions[key]
+            let figures = try await AggregatedFigures(
+                queries: queries, experiment: key, slots: slotOrder(definition, tally).map(\.key), logged: logged.map(\.key),
+                metrics: metrics(of: definition, options: options, tracked: tracked).map(options.catalog.resolve),
+                catalog: options.catalog, timed: timed)
+            otherScreenEvents = max(otherScreenEvents, figures.otherScreenEvents)
+            experiments.append(experimentReport(key: key, experiment: tally, options: options, tracked: tracked) { _, _, _ in figures })
         }
         let log = AnalysisReport.Log(files: [overview.name], lines: overview.lines, badLines: 0, firstBadLines: [],
                                      otherScreenEvents: otherScreenEvents > 0 ? otherScreenEvents : nil,

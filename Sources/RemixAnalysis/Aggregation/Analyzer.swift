@@ -234,20 +234,7 @@ public enum Analyzer {
         let definition = options.definitions[key]
         let metrics = metrics(of: definition, options: options, tracked: tracked)
         let guardrails = Set(options.metrics.isEmpty ? definition?.metrics.guardrails ?? [] : [])
-        // Variations in the file's order when there is a file (others are undeclared), else all
-        // logged ones by variationId.
-        var order: [(key: String, id: Int, feature: String, tallyIndex: Int?)] = []
-        if let definition {
-            for (id, variation) in definition.variations.enumerated() {
-                let found = Array(variation.key.utf8).withUnsafeBufferPointer { experiment.variations.find($0) }
-                order.append((variation.key, id, variation.feature, found))
-            }
-        } else {
-            for index in 0..<experiment.variations.count {
-                order.append((experiment.variations.string(index), experiment.variationIDs[index], experiment.features[index], index))
-            }
-            order.sort { $0.id < $1.id }
-        }
+        let order = slotOrder(definition, experiment)
         let slotOf = Dictionary(order.enumerated().compactMap { slot, entry in entry.tallyIndex.map { ($0, slot) } },
                                 uniquingKeysWith: { first, _ in first })
         let counts = try count(slotOf, order, metrics.map(options.catalog.resolve))
@@ -273,6 +260,26 @@ public enum Analyzer {
             hasFile: definition != nil || !options.readExperimentFiles)
         report.exposureSpan = counts.exposureSpan
         return report
+    }
+
+    /// The variations an experiment reports, in slot order: the file's order when there is a file
+    /// (others are undeclared), else all logged ones by variationId; each with its index among the
+    /// logged variations, if it was logged.
+    static func slotOrder(_ definition: ExperimentDefinition?,
+                          _ experiment: LogTally.ExperimentTally) -> [(key: String, id: Int, feature: String, tallyIndex: Int?)] {
+        var order: [(key: String, id: Int, feature: String, tallyIndex: Int?)] = []
+        if let definition {
+            for (id, variation) in definition.variations.enumerated() {
+                let found = Array(variation.key.utf8).withUnsafeBufferPointer { experiment.variations.find($0) }
+                order.append((variation.key, id, variation.feature, found))
+            }
+        } else {
+            for index in 0..<experiment.variations.count {
+                order.append((experiment.variations.string(index), experiment.variationIDs[index], experiment.features[index], index))
+            }
+            order.sort { $0.id < $1.id }
+        }
+        return order
     }
 
     static func normalizedWeights(_ definition: ExperimentDefinition) -> [Double] {

@@ -15,6 +15,7 @@ public enum FuzzChecks {
     public static let byTarget: [String: @Sendable (UnsafeBufferPointer<UInt8>) -> String?] = [
         "FuzzLogLine": logLine, "FuzzExperimentFile": experimentFile, "FuzzCondition": condition,
         "FuzzPopulationFile": populationFile, "FuzzAttributes": attributes, "FuzzMetricsFile": metricsFile,
+        "FuzzStoreURL": storeURL,
     ]
 
     /// The event-log reader: the whole input through the line splitter (a short line limit, so

@@ -1,4 +1,4 @@
-import FuzzStoreChecks
+import FuzzChecks
 import FuzzSupport
 
 /// libFuzzer's driver runs `fuzzOneInput` on every input.
@@ -7,9 +7,9 @@ public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePoi
     runLibFuzzer(argc, argv, fuzzOneInput)
 }
 
-/// One input through `FuzzStoreChecks.storeURL`; a finding aborts, so libFuzzer keeps the input.
+/// One input through `FuzzChecks.storeURL`; a finding aborts, so libFuzzer keeps the input.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    if let message = FuzzStoreChecks.storeURL(bytes(data, size)) { finding("FuzzStoreURL", message) }
+    if let message = FuzzChecks.storeURL(bytes(data, size)) { finding("FuzzStoreURL", message) }
     return 0
 }

@@ -27,11 +27,26 @@ public struct StoreError: Error, CustomStringConvertible, Sendable, Equatable {
     public var kind: Kind
     /// The message, complete: what failed, where, and what to do.
     public var message: String
+    /// The code of the server's error, when the server reported one.
+    public var sqlState: SQLState?
 
     /// Makes an error.
-    public init(_ kind: Kind, _ message: String) {
+    public init(_ kind: Kind, _ message: String, sqlState: SQLState? = nil) {
         self.kind = kind
         self.message = message
+        self.sqlState = sqlState
+    }
+
+    /// Whether the same work may succeed on a new connection, so that a writer that can repeat it
+    /// safely tries again: the connection failed or was lost (``Kind/unreachable``,
+    /// ``Kind/timeout``, as the client library's error codes say), or the server's code is one of
+    /// the moment (``SQLState/isTransient``). Decided on codes only, never on the message.
+    public var isTransient: Bool {
+        switch kind {
+        case .unreachable, .timeout: true
+        case .server: sqlState?.isTransient ?? false
+        case .badURL, .authentication, .missingDatabase, .tls, .schema, .alreadyStored: false
+        }
     }
 
     public var description: String { message }

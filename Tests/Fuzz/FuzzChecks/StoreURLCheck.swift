@@ -1,8 +1,6 @@
-import RemixStore
+import RemixStoreURL
 
-/// The event-store fuzz check, apart from `FuzzChecks` so that only its own fuzz target links the
-/// PostgreSQL client (a large build with the fuzzer's instrumentation).
-public enum FuzzStoreChecks {
+extension FuzzChecks {
     /// Event-store URLs (`--log postgresql://…`): any text either reads as a URL or is a `badURL`
     /// error; a password read from it never shows in the URL's printed form, nor in the redacted text.
     public static func storeURL(_ input: UnsafeBufferPointer<UInt8>) -> String? {

@@ -2,7 +2,7 @@
 ///
 /// A value type whose fields share one immutable box, so passing or copying a context costs
 /// one reference count rather than one per field.
-public struct AssignmentContext: Sendable {
+package struct AssignmentContext: Sendable {
     /// The fields, immutable once boxed; a setter boxes a new set of fields (and re-indexes
     /// the attributes when they change).
     private final class Storage: Sendable {
@@ -35,7 +35,7 @@ public struct AssignmentContext: Sendable {
     private var storage: Storage
 
     /// A context with GrowthBook's defaults for every field not given.
-    public init(
+    package init(
         attributes: [String: AttributeValue] = [:],
         enabled: Bool = true,
         qaMode: Bool = false,
@@ -69,45 +69,45 @@ public struct AssignmentContext: Sendable {
     }
 
     /// The user's attributes (`id`, `platform`, `appVersion`, …).
-    public var attributes: [String: AttributeValue] {
+    package var attributes: [String: AttributeValue] {
         get { storage.attributes }
         set { rebox(attributes: newValue) }
     }
 
     /// When false, nobody is in any experiment.
-    public var enabled: Bool {
+    package var enabled: Bool {
         get { storage.enabled }
         set { rebox(enabled: newValue) }
     }
 
     /// QA mode: nobody is bucketed; only forced variations apply.
-    public var qaMode: Bool {
+    package var qaMode: Bool {
         get { storage.qaMode }
         set { rebox(qaMode: newValue) }
     }
 
     /// Variations forced per experiment key, for QA; they bypass targeting and hashing.
-    public var forcedVariations: [String: Int] {
+    package var forcedVariations: [String: Int] {
         get { storage.forcedVariations }
         set { rebox(forcedVariations: newValue) }
     }
 
     /// Saved groups for `$inGroup` / `$notInGroup`: group id to an array of member values.
-    public var savedGroups: [String: AttributeValue] {
+    package var savedGroups: [String: AttributeValue] {
         get { storage.savedGroups }
         set { rebox(savedGroups: newValue) }
     }
 
     /// The current URL, if any: a query parameter named after an experiment's key
     /// (`?my-test=1`) forces that variation, as in GrowthBook's SDKs.
-    public var url: String? {
+    package var url: String? {
         get { storage.url }
         set { rebox(url: newValue) }
     }
 
     /// Values of features that experiments name as prerequisites (`parentConditions`).
     /// A feature missing here evaluates to `null`, as GrowthBook treats an unknown feature.
-    public var featureValues: [String: AttributeValue] {
+    package var featureValues: [String: AttributeValue] {
         get { storage.featureValues }
         set { rebox(featureValues: newValue) }
     }
@@ -115,14 +115,14 @@ public struct AssignmentContext: Sendable {
     /// Forces this session into `variation` of the experiment `experimentKey` (QA forcing).
     /// The result reports `hashUsed == false`; an index out of range puts the session in no
     /// variation.
-    public mutating func forceVariation(_ variation: Int, forExperiment experimentKey: String) {
+    package mutating func forceVariation(_ variation: Int, forExperiment experimentKey: String) {
         var forced = storage.forcedVariations
         forced[experimentKey] = variation
         rebox(forcedVariations: forced)
     }
 
     /// A copy of this context forced into `variation` of the experiment `experimentKey`.
-    public func forcingVariation(_ variation: Int, forExperiment experimentKey: String) -> AssignmentContext {
+    package func forcingVariation(_ variation: Int, forExperiment experimentKey: String) -> AssignmentContext {
         var copy = self
         copy.forceVariation(variation, forExperiment: experimentKey)
         return copy

@@ -4,12 +4,12 @@
 /// Not implemented, because they need a browser or server features this engine does not
 /// have: URL-pattern targeting, `include` callbacks, group overrides, sticky bucketing and
 /// tracking callbacks.
-public struct AssignmentEngine: Sendable {
+package struct AssignmentEngine: Sendable {
     /// An engine; it holds no state, so one instance can serve every thread.
-    public init() {}
+    package init() {}
 
     /// Runs `experiment` for the user described by `context`.
-    public func run(_ experiment: Experiment, context: AssignmentContext) -> AssignmentResult {
+    package func run(_ experiment: Experiment, context: AssignmentContext) -> AssignmentResult {
         let bucketing = experiment.bucketing
         let (hashValue, hashSourceIsTruthy) = context.hashSource(bucketing.hashAttribute)
         let decision = Self.decide(experiment, bucketing: bucketing, context: context,

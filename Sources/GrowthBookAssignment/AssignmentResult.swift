@@ -1,5 +1,5 @@
 /// The rule of GrowthBook's assignment procedure that decided a result.
-public enum AssignmentReason: String, Sendable, Equatable, CaseIterable, CustomStringConvertible {
+package enum AssignmentReason: String, Sendable, Equatable, CaseIterable, CustomStringConvertible {
     /// The experiment has fewer than two variations.
     case fewerThanTwoVariations
     /// The context is disabled.
@@ -36,7 +36,7 @@ public enum AssignmentReason: String, Sendable, Equatable, CaseIterable, CustomS
     case assigned
 
     /// A sentence a person can read.
-    public var description: String {
+    package var description: String {
         switch self {
         case .fewerThanTwoVariations: return "not in experiment: it has fewer than two variations"
         case .contextDisabled: return "not in experiment: experiments are disabled for this context"
@@ -64,18 +64,18 @@ public enum AssignmentReason: String, Sendable, Equatable, CaseIterable, CustomS
 /// What depends only on the experiment and the variation index (keys, value, metadata) is
 /// shared through one `VariationReport`, so producing or copying a result counts two
 /// references instead of six.
-public struct AssignmentResult: Sendable, Equatable {
+package struct AssignmentResult: Sendable, Equatable {
     private let report: VariationReport
     /// Whether the user takes part (and should be tracked).
-    public let inExperiment: Bool
+    package let inExperiment: Bool
     /// Whether the variation came from hashing (false when forced or excluded).
-    public let hashUsed: Bool
+    package let hashUsed: Bool
     /// The rule that decided this result.
-    public let reason: AssignmentReason
+    package let reason: AssignmentReason
     /// The variation's index; 0 when not in the experiment.
-    public let variationId: Int
+    package let variationId: Int
     /// The hashed attribute's value as text; empty when it is missing.
-    public let hashValue: String
+    package let hashValue: String
     /// The bucket as a count of 1/`bucketScale` (-1 for none), divided only when asked for.
     private let bucketUnits: Int32
     private let bucketScale: Int32
@@ -95,25 +95,25 @@ public struct AssignmentResult: Sendable, Equatable {
     }
 
     /// The user's hash in [0, 1), present only when assigned by hash.
-    public var bucket: Double? {
+    package var bucket: Double? {
         bucketUnits < 0 ? nil : Double(bucketUnits) / Double(bucketScale)
     }
 
     /// The experiment's key.
-    public var experimentKey: String { report.experimentKey }
+    package var experimentKey: String { report.experimentKey }
     /// The variation's value; the first variation's when not in the experiment.
-    public var value: AttributeValue { report.value }
+    package var value: AttributeValue { report.value }
     /// The attribute that was (or would have been) hashed.
-    public var hashAttribute: String { report.hashAttribute }
+    package var hashAttribute: String { report.hashAttribute }
     /// The variation's key: its metadata key, else its index as text.
-    public var key: String { report.key }
+    package var key: String { report.key }
     /// The variation's name from its metadata, if any.
-    public var name: String? { report.name }
+    package var name: String? { report.name }
     /// Whether the variation's metadata marks it as passthrough.
-    public var passthrough: Bool { report.passthrough }
+    package var passthrough: Bool { report.passthrough }
 
     /// Equal when every reported field is.
-    public static func == (left: AssignmentResult, right: AssignmentResult) -> Bool {
+    package static func == (left: AssignmentResult, right: AssignmentResult) -> Bool {
         left.experimentKey == right.experimentKey && left.inExperiment == right.inExperiment
             && left.hashUsed == right.hashUsed && left.variationId == right.variationId
             && left.value == right.value

@@ -2,12 +2,12 @@ import Foundation
 import RemixFormats
 
 /// Why a text could not be read as JSON.
-public struct AttributeValueParseError: Error, Sendable, CustomStringConvertible {
+package struct AttributeValueParseError: Error, Sendable, CustomStringConvertible {
     /// What the JSON reader reported.
-    public let message: String
+    package let message: String
 
     /// A sentence a person can act on.
-    public var description: String {
+    package var description: String {
         "invalid JSON: \(message); check the text is a single well-formed JSON value"
     }
 }
@@ -17,18 +17,18 @@ public struct AttributeValueParseError: Error, Sendable, CustomStringConvertible
 /// condition's or a bucket's boundary) and tells booleans from numbers.
 extension AttributeValue: JSONReadable {
     /// A JSON number: a double, whole or not, as JavaScript has it.
-    public static func number(_ value: Double, integer: Int?) -> AttributeValue { .number(value) }
+    package static func number(_ value: Double, integer: Int?) -> AttributeValue { .number(value) }
 
     /// A JSON object.
-    public static func object(members: [String: AttributeValue]) -> AttributeValue { .object(members) }
+    package static func object(members: [String: AttributeValue]) -> AttributeValue { .object(members) }
 
     /// Parses JSON text (any JSON value, not only objects and arrays).
-    public static func parse(json: String) throws -> AttributeValue {
+    package static func parse(json: String) throws -> AttributeValue {
         try parse(bytes: Array(json.utf8))
     }
 
     /// Parses UTF-8 JSON data (any JSON value, not only objects and arrays).
-    public static func parse(jsonData: Data) throws -> AttributeValue {
+    package static func parse(jsonData: Data) throws -> AttributeValue {
         try parse(bytes: Array(jsonData))
     }
 

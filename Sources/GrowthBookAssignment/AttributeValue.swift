@@ -1,7 +1,7 @@
 /// A JSON-like value: a user attribute, a condition operand, or a variation's value.
 ///
 /// Objects are dictionaries, so the order of their keys never matters.
-public enum AttributeValue: Sendable, Equatable, Hashable {
+package enum AttributeValue: Sendable, Equatable, Hashable {
     /// JSON `null`; also what a missing attribute reads as.
     case null
     /// A JSON boolean.
@@ -18,43 +18,43 @@ public enum AttributeValue: Sendable, Equatable, Hashable {
 
 extension AttributeValue {
     /// The string, when this is a string.
-    public var stringValue: String? {
+    package var stringValue: String? {
         if case .string(let value) = self { return value }
         return nil
     }
 
     /// The number, when this is a number.
-    public var numberValue: Double? {
+    package var numberValue: Double? {
         if case .number(let value) = self { return value }
         return nil
     }
 
     /// The boolean, when this is a boolean.
-    public var boolValue: Bool? {
+    package var boolValue: Bool? {
         if case .bool(let value) = self { return value }
         return nil
     }
 
     /// The elements, when this is an array.
-    public var arrayValue: [AttributeValue]? {
+    package var arrayValue: [AttributeValue]? {
         if case .array(let value) = self { return value }
         return nil
     }
 
     /// The members, when this is an object.
-    public var objectValue: [String: AttributeValue]? {
+    package var objectValue: [String: AttributeValue]? {
         if case .object(let value) = self { return value }
         return nil
     }
 
     /// Whether this is `null`.
-    public var isNull: Bool {
+    package var isNull: Bool {
         if case .null = self { return true }
         return false
     }
 
     /// The member named `key` when this is an object; `nil` otherwise or when absent.
-    public subscript(key: String) -> AttributeValue? {
+    package subscript(key: String) -> AttributeValue? {
         if case .object(let members) = self { return members[key] }
         return nil
     }
@@ -62,49 +62,49 @@ extension AttributeValue {
 
 extension AttributeValue: ExpressibleByNilLiteral {
     /// `nil` is JSON `null`.
-    public init(nilLiteral: ()) {
+    package init(nilLiteral: ()) {
         self = .null
     }
 }
 
 extension AttributeValue: ExpressibleByBooleanLiteral {
     /// A boolean literal.
-    public init(booleanLiteral value: Bool) {
+    package init(booleanLiteral value: Bool) {
         self = .bool(value)
     }
 }
 
 extension AttributeValue: ExpressibleByIntegerLiteral {
     /// An integer literal, stored as a double like every JavaScript number.
-    public init(integerLiteral value: Int) {
+    package init(integerLiteral value: Int) {
         self = .number(Double(value))
     }
 }
 
 extension AttributeValue: ExpressibleByFloatLiteral {
     /// A floating-point literal.
-    public init(floatLiteral value: Double) {
+    package init(floatLiteral value: Double) {
         self = .number(value)
     }
 }
 
 extension AttributeValue: ExpressibleByStringLiteral {
     /// A string literal.
-    public init(stringLiteral value: String) {
+    package init(stringLiteral value: String) {
         self = .string(value)
     }
 }
 
 extension AttributeValue: ExpressibleByArrayLiteral {
     /// An array literal.
-    public init(arrayLiteral elements: AttributeValue...) {
+    package init(arrayLiteral elements: AttributeValue...) {
         self = .array(elements)
     }
 }
 
 extension AttributeValue: ExpressibleByDictionaryLiteral {
     /// An object literal; a repeated key keeps its last value, as in JSON.
-    public init(dictionaryLiteral elements: (String, AttributeValue)...) {
+    package init(dictionaryLiteral elements: (String, AttributeValue)...) {
         var members: [String: AttributeValue] = [:]
         members.reserveCapacity(elements.count)
         for (key, value) in elements {

@@ -5,9 +5,9 @@
 /// padding version operands, indexing `$in` lists and compiling regular expressions. Evaluating
 /// never fails: where the JavaScript SDK would throw (for example on `{"$or": null}`), the
 /// condition simply does not pass.
-public struct Condition: Sendable {
+package struct Condition: Sendable {
     /// The condition as written.
-    public let source: AttributeValue
+    package let source: AttributeValue
     private let root: ConditionNode
     /// The fast form of `root` for context indexes, when it has one.
     private let flat: FlatCondition?
@@ -15,7 +15,7 @@ public struct Condition: Sendable {
     private let flatHandle: Unmanaged<FlatCondition>?
 
     /// Compiles a condition object such as `{"platform": "tablet", "appVersion": {"$vgte": "2.0"}}`.
-    public init(parsing source: AttributeValue) {
+    package init(parsing source: AttributeValue) {
         self.source = source
         root = ConditionCompiler.compile(source)
         flat = FlatCondition(root)
@@ -24,7 +24,7 @@ public struct Condition: Sendable {
 
     /// Whether `attributes` satisfy the condition; `savedGroups` resolve `$inGroup` and
     /// `$notInGroup` (group id to an array of member values).
-    public func evaluate(
+    package func evaluate(
         _ attributes: [String: AttributeValue],
         savedGroups: [String: AttributeValue] = [:]
     ) -> Bool {
@@ -32,13 +32,13 @@ public struct Condition: Sendable {
     }
 
     /// Whether an arbitrary tested value (normally an object of attributes) satisfies the condition.
-    public func evaluate(value tested: AttributeValue, savedGroups: [String: AttributeValue] = [:]) -> Bool {
+    package func evaluate(value tested: AttributeValue, savedGroups: [String: AttributeValue] = [:]) -> Bool {
         root.evaluate(tested, groups: savedGroups) ?? false
     }
 
     /// Whether a context's attributes satisfy the condition, with the context's saved groups.
     /// Faster than passing the attributes dictionary: the context keeps them indexed.
-    public func evaluate(in context: AssignmentContext) -> Bool {
+    package func evaluate(in context: AssignmentContext) -> Bool {
         context.satisfies(self)
     }
 
@@ -52,7 +52,7 @@ public struct Condition: Sendable {
 
     /// Compiles and evaluates in one step, like GrowthBook's `evalCondition(attributes, condition,
     /// savedGroups)`. Prefer compiling once when the same condition is evaluated repeatedly.
-    public static func evaluate(
+    package static func evaluate(
         _ condition: AttributeValue,
         attributes: [String: AttributeValue],
         savedGroups: [String: AttributeValue] = [:]

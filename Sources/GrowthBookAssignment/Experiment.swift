@@ -1,9 +1,9 @@
 /// An experiment definition with GrowthBook's fields and defaults.
 ///
 /// Changing a field keeps the experiment's precomputed bucketing (seed, ranges) up to date.
-public struct Experiment: Sendable {
+package struct Experiment: Sendable {
     /// Where an experiment is in its life cycle.
-    public enum Status: String, Sendable, Equatable {
+    package enum Status: String, Sendable, Equatable {
         /// Not started: nobody is assigned unless forced.
         case draft
         /// Running: users are bucketed.
@@ -13,18 +13,18 @@ public struct Experiment: Sendable {
     }
 
     /// A hash-based filter: the user takes part only if their hash lands in one of `ranges`.
-    public struct Filter: Sendable, Equatable {
+    package struct Filter: Sendable, Equatable {
         /// The hash seed.
-        public var seed: String
+        package var seed: String
         /// The accepted slices of [0, 1).
-        public var ranges: [BucketRange]
+        package var ranges: [BucketRange]
         /// The hash version; GrowthBook's default for filters is 2.
-        public var hashVersion: Int?
+        package var hashVersion: Int?
         /// The attribute to hash; `id` when absent.
-        public var attribute: String?
+        package var attribute: String?
 
         /// A filter accepting users whose hash of `attribute` with `seed` falls in `ranges`.
-        public init(seed: String, ranges: [BucketRange], hashVersion: Int? = nil, attribute: String? = nil) {
+        package init(seed: String, ranges: [BucketRange], hashVersion: Int? = nil, attribute: String? = nil) {
             self.seed = seed
             self.ranges = ranges
             self.hashVersion = hashVersion
@@ -33,16 +33,16 @@ public struct Experiment: Sendable {
     }
 
     /// A prerequisite: the feature `id`'s value, as `{"value": …}`, must satisfy `condition`.
-    public struct ParentCondition: Sendable {
+    package struct ParentCondition: Sendable {
         /// The prerequisite feature's key.
-        public var id: String
+        package var id: String
         /// The condition on `{"value": <feature value>}`.
-        public var condition: Condition
+        package var condition: Condition
         /// Whether the prerequisite gates the feature; an experiment fails either way.
-        public var gate: Bool
+        package var gate: Bool
 
         /// A prerequisite on the feature `id`; a missing condition always passes.
-        public init(id: String, condition: AttributeValue? = nil, gate: Bool = false) {
+        package init(id: String, condition: AttributeValue? = nil, gate: Bool = false) {
             self.id = id
             // GrowthBook evaluates `parentCondition.condition || {}`.
             self.condition = Condition(parsing: condition.flatMap { $0.isTruthy ? $0 : nil } ?? .object([:]))
@@ -51,16 +51,16 @@ public struct Experiment: Sendable {
     }
 
     /// Optional per-variation metadata.
-    public struct VariationMeta: Sendable, Equatable {
+    package struct VariationMeta: Sendable, Equatable {
         /// The variation's stable key, reported instead of its index.
-        public var key: String?
+        package var key: String?
         /// A human-readable name.
-        public var name: String?
+        package var name: String?
         /// Whether the variation passes through to the default feature value.
-        public var passthrough: Bool
+        package var passthrough: Bool
 
         /// Metadata for one variation.
-        public init(key: String? = nil, name: String? = nil, passthrough: Bool = false) {
+        package init(key: String? = nil, name: String? = nil, passthrough: Bool = false) {
             self.key = key
             self.name = name
             self.passthrough = passthrough
@@ -135,7 +135,7 @@ public struct Experiment: Sendable {
     }
 
     /// The experiment's key (also the default hash seed).
-    public var key: String {
+    package var key: String {
         get { storage.key }
         set {
             unique().key = newValue
@@ -143,7 +143,7 @@ public struct Experiment: Sendable {
         }
     }
     /// The variations' values; index `i` is variation `i`.
-    public var variations: [AttributeValue] {
+    package var variations: [AttributeValue] {
         get { storage.variations }
         set {
             unique().variations = newValue
@@ -151,7 +151,7 @@ public struct Experiment: Sendable {
         }
     }
     /// Traffic split between variations; equal when absent or invalid.
-    public var weights: [Double]? {
+    package var weights: [Double]? {
         get { storage.weights }
         set {
             unique().weights = newValue
@@ -159,7 +159,7 @@ public struct Experiment: Sendable {
         }
     }
     /// Share of users included, 0 to 1; 1 when absent.
-    public var coverage: Double? {
+    package var coverage: Double? {
         get { storage.coverage }
         set {
             unique().coverage = newValue
@@ -167,22 +167,22 @@ public struct Experiment: Sendable {
         }
     }
     /// Targeting condition on the user's attributes.
-    public var condition: Condition? {
+    package var condition: Condition? {
         get { storage.condition }
         set { unique().condition = newValue }
     }
     /// Prerequisite features that must hold for the user to be included.
-    public var parentConditions: [ParentCondition]? {
+    package var parentConditions: [ParentCondition]? {
         get { storage.parentConditions }
         set { unique().parentConditions = newValue }
     }
     /// Namespace slice; ignored when `filters` is set.
-    public var namespace: Namespace? {
+    package var namespace: Namespace? {
         get { storage.namespace }
         set { unique().namespace = newValue }
     }
     /// The attribute whose value is hashed; `id` when absent or empty.
-    public var hashAttribute: String? {
+    package var hashAttribute: String? {
         get { storage.hashAttribute }
         set {
             unique().hashAttribute = newValue
@@ -191,12 +191,12 @@ public struct Experiment: Sendable {
     }
     /// A second attribute for sticky bucketing; GrowthBook only consults it when sticky
     /// bucketing is on, which this engine does not implement, so `run` ignores it.
-    public var fallbackAttribute: String? {
+    package var fallbackAttribute: String? {
         get { storage.fallbackAttribute }
         set { unique().fallbackAttribute = newValue }
     }
     /// Hash algorithm version (1 or 2); 1 when absent or 0.
-    public var hashVersion: Int? {
+    package var hashVersion: Int? {
         get { storage.hashVersion }
         set {
             unique().hashVersion = newValue
@@ -204,7 +204,7 @@ public struct Experiment: Sendable {
         }
     }
     /// Hash seed; the key when absent or empty.
-    public var seed: String? {
+    package var seed: String? {
         get { storage.seed }
         set {
             unique().seed = newValue
@@ -212,12 +212,12 @@ public struct Experiment: Sendable {
         }
     }
     /// Hash-based filters that replace the namespace check.
-    public var filters: [Filter]? {
+    package var filters: [Filter]? {
         get { storage.filters }
         set { unique().filters = newValue }
     }
     /// Explicit bucket ranges, overriding `weights` and `coverage`.
-    public var ranges: [BucketRange]? {
+    package var ranges: [BucketRange]? {
         get { storage.ranges }
         set {
             unique().ranges = newValue
@@ -225,22 +225,22 @@ public struct Experiment: Sendable {
         }
     }
     /// A variation every included user gets (reported with `hashUsed == false`).
-    public var force: Int? {
+    package var force: Int? {
         get { storage.force }
         set { unique().force = newValue }
     }
     /// Whether the experiment runs at all.
-    public var active: Bool {
+    package var active: Bool {
         get { storage.active }
         set { unique().active = newValue }
     }
     /// Life-cycle status.
-    public var status: Status {
+    package var status: Status {
         get { storage.status }
         set { unique().status = newValue }
     }
     /// Per-variation metadata (keys and names).
-    public var meta: [VariationMeta]? {
+    package var meta: [VariationMeta]? {
         get { storage.meta }
         set {
             unique().meta = newValue
@@ -251,7 +251,7 @@ public struct Experiment: Sendable {
     var bucketing: Bucketing { storage.bucketing }
 
     /// An experiment with GrowthBook's defaults for every field not given.
-    public init(
+    package init(
         key: String,
         variations: [AttributeValue],
         weights: [Double]? = nil,
@@ -283,12 +283,12 @@ public struct Experiment: Sendable {
     }
 
     /// An experiment whose variations are the numbers `0 ..< variationCount`.
-    public init(key: String, variationCount: Int) {
+    package init(key: String, variationCount: Int) {
         self.init(key: key, variations: (0..<max(variationCount, 0)).map { .number(Double($0)) })
     }
 
     /// How many variations the experiment has.
-    public var variationCount: Int { storage.variations.count }
+    package var variationCount: Int { storage.variations.count }
 
     private mutating func refreshBucketing() {
         let fields = unique()

@@ -1,34 +1,34 @@
 /// A half-open slice `[start, end)` of the unit interval that a hash must fall into.
-public struct BucketRange: Sendable, Equatable, Hashable {
+package struct BucketRange: Sendable, Equatable, Hashable {
     /// The first bucket value inside the range.
-    public var start: Double
+    package var start: Double
     /// The first bucket value past the range.
-    public var end: Double
+    package var end: Double
 
     /// A range from `start` (inclusive) to `end` (exclusive).
-    public init(start: Double, end: Double) {
+    package init(start: Double, end: Double) {
         self.start = start
         self.end = end
     }
 
     /// Whether `n` lies in the range: `start <= n < end`.
     @inline(__always)
-    public func contains(_ n: Double) -> Bool {
+    package func contains(_ n: Double) -> Bool {
         n >= start && n < end
     }
 }
 
 /// A GrowthBook namespace: experiments sharing an id claim disjoint slices of the users.
-public struct Namespace: Sendable, Equatable, Hashable {
+package struct Namespace: Sendable, Equatable, Hashable {
     /// The namespace's id, which seeds its hash.
-    public var id: String
+    package var id: String
     /// Where this experiment's slice starts (inclusive).
-    public var start: Double
+    package var start: Double
     /// Where this experiment's slice ends (exclusive).
-    public var end: Double
+    package var end: Double
 
     /// A slice `[start, end)` of the namespace `id`.
-    public init(id: String, start: Double, end: Double) {
+    package init(id: String, start: Double, end: Double) {
         self.id = id
         self.start = start
         self.end = end
@@ -36,11 +36,11 @@ public struct Namespace: Sendable, Equatable, Hashable {
 }
 
 /// GrowthBook's bucketing primitives, bit-identical to its SDKs.
-public enum GrowthBookHash {
+package enum GrowthBookHash {
     /// GrowthBook's `hash(seed, value, version)`: a number in [0, 1), or `nil` for an
     /// unknown version. Version 1 hashes `value + seed` to three decimals; version 2 hashes
     /// the decimal text of `fnv(seed + value)` to four decimals.
-    public static func hash(seed: String, value: String, version: Int) -> Double? {
+    package static func hash(seed: String, value: String, version: Int) -> Double? {
         switch version {
         case 1:
             var fnv = FNV1a()
@@ -62,7 +62,7 @@ public enum GrowthBookHash {
     ///
     /// Coverage is clamped to [0, 1] (missing means 1); weights that are missing, of the wrong
     /// length, or that sum outside [0.99, 1.01] are replaced by equal weights.
-    public static func bucketRanges(count: Int, coverage: Double?, weights: [Double]?) -> [BucketRange] {
+    package static func bucketRanges(count: Int, coverage: Double?, weights: [Double]?) -> [BucketRange] {
         var clamped = coverage ?? 1
         if clamped < 0 {
             clamped = 0
@@ -87,13 +87,13 @@ public enum GrowthBookHash {
     }
 
     /// `n` equal weights of `1 / n`; empty when `n <= 0`.
-    public static func equalWeights(_ n: Int) -> [Double] {
+    package static func equalWeights(_ n: Int) -> [Double] {
         guard n > 0 else { return [] }
         return [Double](repeating: 1 / Double(n), count: n)
     }
 
     /// The index of the first range containing `n`, or -1 when none does.
-    public static func chooseVariation(_ n: Double, ranges: [BucketRange]) -> Int {
+    package static func chooseVariation(_ n: Double, ranges: [BucketRange]) -> Int {
         for index in ranges.indices where ranges[index].contains(n) {
             return index
         }
@@ -101,7 +101,7 @@ public enum GrowthBookHash {
     }
 
     /// Whether `hashValue` falls in the namespace's slice (hash version 1, seed `"__" + id`).
-    public static func inNamespace(hashValue: String, namespace: Namespace) -> Bool {
+    package static func inNamespace(hashValue: String, namespace: Namespace) -> Bool {
         guard let n = hash(seed: "__" + namespace.id, value: hashValue, version: 1) else { return false }
         return n >= namespace.start && n < namespace.end
     }

@@ -1,10 +1,10 @@
 /// GrowthBook's `getQueryStringOverride`: a URL query parameter named after an experiment's key
 /// (`?my-test=1`) forces that variation.
-public enum QueryStringOverride {
+package enum QueryStringOverride {
     /// The forced variation for `experimentKey` in `url`, or `nil` when the URL names none or
     /// names one outside `0 ..< variationCount`. Only the text between the first and second `?`
     /// counts, an anchor (`#…`) is ignored, and the value is read like JavaScript's `parseInt`.
-    public static func variation(forExperiment experimentKey: String, url: String, variationCount: Int) -> Int? {
+    package static func variation(forExperiment experimentKey: String, url: String, variationCount: Int) -> Int? {
         let pieces = url.split(separator: "?", maxSplits: 2, omittingEmptySubsequences: false)
         guard pieces.count > 1, !pieces[1].isEmpty else { return nil }
         var search = pieces[1]

@@ -3,18 +3,18 @@ import Synchronization
 /// The bound on `$regex` / `$regexi` tests. A test that needs more than ``maxSteps`` backtracking
 /// steps gives up: its condition does not match (the session is not in the experiment) and the
 /// pattern is recorded, so a command can print one warning per pattern when it finishes.
-public enum RegexBudget {
+package enum RegexBudget {
     /// The most backtracking steps (ICU's saved states) one test may take: about 20 ms.
-    public static let maxSteps = 1_000_000
+    package static let maxSteps = 1_000_000
     /// ICU reports progress every this many steps.
     static let stepsPerReport = 10_000
 
     /// A pattern that gave up, how often, and the first text it gave up on.
-    public struct Overrun: Sendable, Equatable {
-        public let pattern: String
-        public let caseInsensitive: Bool
-        public var count: Int
-        public let example: String
+    package struct Overrun: Sendable, Equatable {
+        package let pattern: String
+        package let caseInsensitive: Bool
+        package var count: Int
+        package let example: String
     }
 
     private static let overruns = Mutex<[Overrun]>([])
@@ -31,7 +31,7 @@ public enum RegexBudget {
     }
 
     /// The patterns that gave up since the last call, in the order they first did.
-    public static func takeOverruns() -> [Overrun] {
+    package static func takeOverruns() -> [Overrun] {
         overruns.withLock { overruns in
             defer { overruns = [] }
             return overruns
@@ -40,7 +40,7 @@ public enum RegexBudget {
 
     /// One warning per pattern that gave up since the last call, e.g. for a command to print
     /// once at its end.
-    public static func takeWarnings() -> [String] {
+    package static func takeWarnings() -> [String] {
         takeOverruns().map { overrun in
             let name = overrun.caseInsensitive ? "$regexi" : "$regex"
             let times = overrun.count == 1 ? "once" : "\(overrun.count) times"

@@ -8,62 +8,62 @@ import RemixSimulation
 /// simulated and analysed many times end to end — assignment, features, log, analysis — and the
 /// share of significant results must be consistent with α, the p-values uniform and sample-ratio
 /// alarms rare. A pipeline that fails its own check exits 1.
-public enum AACheck {
+package enum AACheck {
     /// What to check and how much.
-    public struct Options: Sendable {
-        public var experiment: String
+    package struct Options: Sendable {
+        package var experiment: String
         /// The metric tested (default: the experiment's primary metric).
-        public var metric: String?
-        public var runs = 200
-        public var usersPerRun = 2000
-        public var seed: UInt64 = 1
-        public var alpha = 0.05
-        public var sequentialTuning: Double?
+        package var metric: String?
+        package var runs = 200
+        package var usersPerRun = 2000
+        package var seed: UInt64 = 1
+        package var alpha = 0.05
+        package var sequentialTuning: Double?
         /// Look at each run this many times, at evenly spaced times from its first to its last
         /// exposure; a run is a false positive when any look is significant (1: only at the end).
-        public var looks = 1
-        public var jobs = ProcessInfo.processInfo.activeProcessorCount
+        package var looks = 1
+        package var jobs = ProcessInfo.processInfo.activeProcessorCount
 
-        public init(experiment: String) { self.experiment = experiment }
+        package init(experiment: String) { self.experiment = experiment }
     }
 
     /// One rule the check passes or fails on: the figure it reads and what that figure must satisfy.
-    public struct Gate: Sendable, Equatable {
+    package struct Gate: Sendable, Equatable {
         /// The figure, e.g. `false positives  17 of 200 = 0.085, 99.9% interval 0.045–0.157`.
-        public var figure: String
+        package var figure: String
         /// What the figure must satisfy, e.g. `α = 0.05 lies in the interval` (for a figure that is
         /// not checked, why not).
-        public var rule: String
+        package var rule: String
         /// False for a figure that is shown but not checked (the sequential test's p-values).
-        public var applies = true
+        package var applies = true
         /// Whether the figure satisfies the rule.
-        public var passed: Bool
+        package var passed: Bool
     }
 
     /// What the runs showed.
-    public struct Result: Sendable {
-        public var runs: Int
+    package struct Result: Sendable {
+        package var runs: Int
         /// Runs whose first treatment-vs-control comparison was significant (unadjusted p < α).
-        public var falsePositives: Int
+        package var falsePositives: Int
         /// The false-positive rate's 99.9 % interval, which the check tests α against, so that a
         /// sound pipeline fails it about once in a thousand checks rather than once in twenty.
-        public var gateInterval: ClosedRange<Double>
-        public var srmAlarms: Int
+        package var gateInterval: ClosedRange<Double>
+        package var srmAlarms: Int
         /// The sample-ratio alarm rate's 99.9 % interval.
-        public var srmInterval: ClosedRange<Double>
+        package var srmInterval: ClosedRange<Double>
         /// Kolmogorov–Smirnov distance of the p-values from uniform, and its p-value.
-        public var ksDistance: Double
-        public var ksPValue: Double
-        public var pValues: [Double]
+        package var ksDistance: Double
+        package var ksPValue: Double
+        package var pValues: [Double]
         /// The gates in the order reported: false positives, sample-ratio alarms, uniformity.
-        public var gates: [Gate]
+        package var gates: [Gate]
 
-        public var falsePositiveRate: Double { runs > 0 ? Double(falsePositives) / Double(runs) : 0 }
+        package var falsePositiveRate: Double { runs > 0 ? Double(falsePositives) / Double(runs) : 0 }
         /// Why the check fails, one sentence per failed gate; empty when it passes.
-        public var failures: [String] {
+        package var failures: [String] {
             gates.filter { $0.applies && !$0.passed }.map { "\($0.figure); gate: \($0.rule) — it does not" }
         }
-        public var passed: Bool { failures.isEmpty }
+        package var passed: Bool { failures.isEmpty }
     }
 
     /// The sample-ratio p-value below which the report flags a mismatch.
@@ -71,7 +71,7 @@ public enum AACheck {
 
     /// Runs the check: `population` and `experiments` as `remix simulate` reads them; `analyze`
     /// is the analysis (tests pass a broken one to see the check fail); `progress` gets runs done.
-    public static func run(_ options: Options, population: Population, experiments: ExperimentSet, catalog: MetricCatalog,
+    package static func run(_ options: Options, population: Population, experiments: ExperimentSet, catalog: MetricCatalog,
                            registry: FeatureRegistry, folder: String,
                            analyze: (AnalysisOptions) throws -> AnalysisReport = { try Analyzer.run($0) },
                            progress: (Int, Int) -> Void = { _, _ in }) throws -> Result {
@@ -147,8 +147,8 @@ public enum AACheck {
 }
 
 /// A check that could not run.
-public struct CheckError: Error, CustomStringConvertible {
-    public let description: String
+package struct CheckError: Error, CustomStringConvertible {
+    package let description: String
     init(_ description: String) { self.description = description }
 }
 

@@ -7,42 +7,42 @@ import RemixSimulation
 /// Measured power: an experiment simulated many times at each size, through the real features and
 /// the population's effects (docs/simulation.md), with the share of runs whose first comparison is
 /// significant beside the analytic power of the lift and variance the runs showed.
-public enum PowerSimulation {
-    public struct Options: Sendable {
-        public var experiment: String
-        public var metric: String?
+package enum PowerSimulation {
+    package struct Options: Sendable {
+        package var experiment: String
+        package var metric: String?
         /// Users per run, one row each.
-        public var sizes: [Int]
-        public var runs = 50
-        public var seed: UInt64 = 1
-        public var alpha = 0.05
-        public var sequentialTuning: Double?
-        public var jobs = ProcessInfo.processInfo.activeProcessorCount
+        package var sizes: [Int]
+        package var runs = 50
+        package var seed: UInt64 = 1
+        package var alpha = 0.05
+        package var sequentialTuning: Double?
+        package var jobs = ProcessInfo.processInfo.activeProcessorCount
 
-        public init(experiment: String, sizes: [Int]) {
+        package init(experiment: String, sizes: [Int]) {
             self.experiment = experiment
             self.sizes = sizes
         }
     }
 
     /// One size's result.
-    public struct Row: Sendable {
-        public var users: Int
-        public var runs: Int
+    package struct Row: Sendable {
+        package var users: Int
+        package var runs: Int
         /// The mean over runs of the smaller arm's units (control or first treatment).
-        public var unitsPerVariation: Double
-        public var significant: Int
-        public var measuredInterval: ClosedRange<Double>
+        package var unitsPerVariation: Double
+        package var significant: Int
+        package var measuredInterval: ClosedRange<Double>
         /// The mean relative lift of the first treatment over the runs, and the analytic power of
         /// that lift with the control's mean and per-unit variance.
-        public var meanLift: Double
-        public var analyticPower: Double
+        package var meanLift: Double
+        package var analyticPower: Double
 
-        public var measuredPower: Double { runs > 0 ? Double(significant) / Double(runs) : 0 }
+        package var measuredPower: Double { runs > 0 ? Double(significant) / Double(runs) : 0 }
     }
 
     /// Runs `options.runs` simulations per size (seeds `seed` + i, the same for every size).
-    public static func run(_ options: Options, population: Population, experiments: ExperimentSet, catalog: MetricCatalog,
+    package static func run(_ options: Options, population: Population, experiments: ExperimentSet, catalog: MetricCatalog,
                            registry: FeatureRegistry, folder: String,
                            progress: (Int, Int) -> Void = { _, _ in }) throws -> [Row] {
         guard let definition = experiments.definition(key: options.experiment) else {

@@ -1,7 +1,7 @@
 /// Where a simulation writes its events, block by block in order: a JSON Lines file, or an event
 /// store (RemixStore). A block is the events of a run of consecutive users, already encoded as
 /// JSON lines; a sink that stores rows rather than lines also gets the events themselves.
-public protocol EventBlockSink: AnyObject {
+package protocol EventBlockSink: AnyObject {
     /// Whether ``write(block:lines:events:)`` needs `events` (they are collected only then).
     var needsEvents: Bool { get }
     /// Starts the run with its record (the `run` event) before any block.
@@ -16,7 +16,7 @@ public protocol EventBlockSink: AnyObject {
 /// Where a simulation writes when writing is asynchronous I/O (an event store, RemixStore): the
 /// same steps as ``EventBlockSink``, each awaited, in order, by the one task that runs the
 /// simulation's writer.
-public protocol AsyncEventBlockSink: AnyObject, Sendable {
+package protocol AsyncEventBlockSink: AnyObject, Sendable {
     /// Whether ``write(block:lines:events:users:)`` needs `events` (they are collected only then).
     var needsEvents: Bool { get }
     /// Starts the run with its record (the `run` event) before any block.
@@ -28,19 +28,19 @@ public protocol AsyncEventBlockSink: AnyObject, Sendable {
 }
 
 extension JSONLinesFile: EventBlockSink {
-    public var needsEvents: Bool { false }
+    package var needsEvents: Bool { false }
 
-    public func begin(run record: LoggedEvent) throws {
+    package func begin(run record: LoggedEvent) throws {
         var encoder = JSONLinesEncoder()
         encoder.encode(record)
         try append(encodedLines: encoder.bytes)
     }
 
-    public func write(block _: Int, lines: [UInt8], events _: [LoggedEvent], users _: Int) throws {
+    package func write(block _: Int, lines: [UInt8], events _: [LoggedEvent], users _: Int) throws {
         try append(encodedLines: lines)
     }
 
-    public func finish() throws {
+    package func finish() throws {
         try flush()
     }
 }

@@ -5,12 +5,12 @@ import RemixKit
 /// stay integers and other numbers doubles, read exactly, so a copied event holds what was logged.
 extension EventValue: JSONReadable {
     /// A whole number that fits an `Int` as `.int`, any other as `.double`.
-    public static func number(_ value: Double, integer: Int?) -> EventValue {
+    package static func number(_ value: Double, integer: Int?) -> EventValue {
         integer.map(EventValue.int) ?? .double(value)
     }
 
     /// An object's members as fields in the order of their names.
-    public static func object(members: [String: EventValue]) -> EventValue {
+    package static func object(members: [String: EventValue]) -> EventValue {
         .object(members.sorted { $0.key < $1.key }.map { EventField($0.key, $0.value) })
     }
 }

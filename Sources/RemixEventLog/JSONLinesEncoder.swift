@@ -4,11 +4,11 @@ import RemixKit
 /// Encodes events as JSON Lines into a byte buffer: one object per line, keys in a fixed order
 /// (`ts`, `type`, `session`, `user`, then the event's fields), strings escaped per RFC 8259.
 /// Hand-written because Foundation's encoder is far too slow for simulation volumes.
-public struct JSONLinesEncoder {
+package struct JSONLinesEncoder {
     /// The encoded bytes so far.
-    public private(set) var bytes: [UInt8] = []
+    package private(set) var bytes: [UInt8] = []
     /// How many lines have been encoded.
-    public private(set) var lineCount = 0
+    package private(set) var lineCount = 0
     /// The date part of the last timestamp: consecutive events mostly fall on one day.
     private var lastDate = Timestamp.DatePart()
     /// Where a text member's pieces are gathered, kept for the next line.
@@ -18,28 +18,28 @@ public struct JSONLinesEncoder {
     private var line: [UInt8] = []
 
     /// Makes an empty encoder with room for `capacity` bytes.
-    public init(capacity: Int = 4096) {
+    package init(capacity: Int = 4096) {
         bytes.reserveCapacity(capacity)
     }
 
     /// Empties the buffer, keeping its storage.
-    public mutating func removeAll() {
+    package mutating func removeAll() {
         bytes.removeAll(keepingCapacity: true)
         lineCount = 0
     }
 
     /// Encodes one event as one line.
-    public mutating func encode(_ event: LoggedEvent) {
+    package mutating func encode(_ event: LoggedEvent) {
         line(timestamp: event.timestamp, type: event.type, fields: event.fields, textName: nil,
              header: .strings(session: event.session, user: event.user), pieces: { _ in })
     }
 
     /// The `session` and `user` members of a session's lines, encoded once for all of them.
-    public struct SessionHeader: Sendable {
+    package struct SessionHeader: Sendable {
         fileprivate let bytes: [UInt8]
 
         /// Encodes the members for `session` and `user`.
-        public init(session: String, user: String) {
+        package init(session: String, user: String) {
             // Written straight into one array of the members' bound, then trimmed: one allocation
             // per session instead of an encoder's buffers.
             var bytes = [UInt8](repeating: 0, count: 20 + JSONLinesEncoder.bound(session) + JSONLinesEncoder.bound(user))
@@ -67,14 +67,14 @@ public struct JSONLinesEncoder {
     }
 
     /// Encodes one event of a session as one line, as ``encode(_:)`` does.
-    public mutating func encode(timestamp: Int64, type: String, header: SessionHeader, fields: [EventField]) {
+    package mutating func encode(timestamp: Int64, type: String, header: SessionHeader, fields: [EventField]) {
         line(timestamp: timestamp, type: type, fields: fields, textName: nil, header: .encoded(header), pieces: { _ in })
     }
 
     /// Encodes one event of a session as one line: `fields`, then a string member `name` whose
     /// value `pieces` hands over in parts, as it would append them to a string, so that no string
     /// of the whole is built (a screen event's navigation stack).
-    public mutating func encode(timestamp: Int64, type: String, header: SessionHeader, fields: [EventField],
+    package mutating func encode(timestamp: Int64, type: String, header: SessionHeader, fields: [EventField],
                                 textField name: String, pieces: ((String) -> Void) -> Void) {
         line(timestamp: timestamp, type: type, fields: fields, textName: name, header: .encoded(header), pieces: pieces)
     }
@@ -149,13 +149,13 @@ public struct JSONLinesEncoder {
     }
 
     /// Appends `fields` as one JSON object, without a newline (the event store's `fields` column).
-    public mutating func appendObject(_ fields: [EventField]) {
+    package mutating func appendObject(_ fields: [EventField]) {
         let value = EventValue.object(fields)
         write(atMost: Self.bound(value)) { $0.value(value) }
     }
 
     /// Appends `string` as a JSON string literal.
-    public mutating func appendString(_ string: String) {
+    package mutating func appendString(_ string: String) {
         write(atMost: Self.bound(string)) { $0.string(string) }
     }
 
@@ -205,11 +205,11 @@ public struct JSONLinesEncoder {
 }
 
 /// RFC 3339 timestamps in UTC with milliseconds, formatted without Foundation.
-public enum Timestamp {
+package enum Timestamp {
     /// Appends `2026-11-22T10:15:30.123Z` for `milliseconds` since the epoch. Four-digit years
     /// end at 9999 and start at 0001: a time outside ``CivilTime`` 's range is written as the
     /// nearest end of it, never as a wrapped year (simulations check their span before they run).
-    public static func appendRFC3339(milliseconds: Int64, to bytes: inout [UInt8]) {
+    package static func appendRFC3339(milliseconds: Int64, to bytes: inout [UInt8]) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { text in
             write(milliseconds: milliseconds, to: text.baseAddress!)
             bytes.append(contentsOf: UnsafeBufferPointer(text))
@@ -262,7 +262,7 @@ public enum Timestamp {
     }
 
     /// The text form of `milliseconds`.
-    public static func rfc3339(milliseconds: Int64) -> String {
+    package static func rfc3339(milliseconds: Int64) -> String {
         var bytes: [UInt8] = []
         appendRFC3339(milliseconds: milliseconds, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)

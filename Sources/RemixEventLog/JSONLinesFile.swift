@@ -9,7 +9,7 @@ import RemixSystem
 /// inside a line, and after a crash every complete line parses (only the last may be torn). The
 /// buffer is written when it fills, at least once a second while events arrive, on `flush()`,
 /// `close()`, and — through ``ExitFlusher`` — on SIGINT and SIGTERM. Thread-safe.
-public final class JSONLinesFile: EventLog, Sendable {
+package final class JSONLinesFile: EventLog, Sendable {
     private struct State {
         var descriptor: Int32
         var buffer: [UInt8]
@@ -18,16 +18,16 @@ public final class JSONLinesFile: EventLog, Sendable {
     }
 
     /// The file's path as given.
-    public let path: String
+    package let path: String
     /// Whether the file, opened for appending, ended inside a line (a writer stopped mid-line) and
     /// a newline was written first, so the torn line stays one bad line and new lines start clean.
-    public let endedTorn: Bool
+    package let endedTorn: Bool
     private let capacity: Int
     private let state: Mutex<State>
 
     /// Opens (creating if needed) `path` for appending — emptied first when `truncate` — with at
     /// most `bufferSize` bytes buffered.
-    public init(path: String, truncate: Bool = false, bufferSize: Int = 1 << 20) throws(EventLogError) {
+    package init(path: String, truncate: Bool = false, bufferSize: Int = 1 << 20) throws(EventLogError) {
         let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | (truncate ? O_TRUNC : 0), 0o644)
         guard descriptor >= 0 else { throw EventLogError.cannotOpen(path: path, reason: Self.errnoText()) }
         self.path = path
@@ -50,7 +50,7 @@ public final class JSONLinesFile: EventLog, Sendable {
         try? close()
     }
 
-    public func append(_ events: [LoggedEvent]) throws {
+    package func append(_ events: [LoggedEvent]) throws {
         var encoder = JSONLinesEncoder(capacity: events.count * 160)
         for event in events { encoder.encode(event) }
         try append(encodedLines: encoder.bytes)
@@ -58,7 +58,7 @@ public final class JSONLinesFile: EventLog, Sendable {
 
     /// Appends bytes that are whole JSON lines (each ending in a newline), e.g. from a
     /// ``JSONLinesEncoder`` filled on another thread.
-    public func append(encodedLines bytes: [UInt8]) throws(EventLogError) {
+    package func append(encodedLines bytes: [UInt8]) throws(EventLogError) {
         try state.withLock { state throws(EventLogError) in
             if let failure = state.failure { throw failure }
             guard state.descriptor >= 0 else { throw EventLogError.closed(path: path) }
@@ -76,14 +76,14 @@ public final class JSONLinesFile: EventLog, Sendable {
         }
     }
 
-    public func flush() throws {
+    package func flush() throws {
         try state.withLock { state throws(EventLogError) in
             if let failure = state.failure { throw failure }
             try write(&state)
         }
     }
 
-    public func close() throws {
+    package func close() throws {
         try state.withLock { state throws(EventLogError) in
             guard state.descriptor >= 0 else { return }
             defer {
@@ -145,12 +145,12 @@ public final class JSONLinesFile: EventLog, Sendable {
 }
 
 /// A problem writing the event log.
-public enum EventLogError: Error, Equatable, CustomStringConvertible {
+package enum EventLogError: Error, Equatable, CustomStringConvertible {
     case cannotOpen(path: String, reason: String)
     case writeFailed(path: String, reason: String)
     case closed(path: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .cannotOpen(let path, let reason):
             "cannot open the event log \(path): \(reason); choose a writable path with --log"

@@ -4,10 +4,10 @@ import RemixSystem
 /// never destroys a file that is not a log: a run that replaces a log only replaces something that
 /// is one (empty, or starting like a JSON line). That the log is none of the run's inputs is
 /// checked with every other output (`RemixFiles.OutputCheck`).
-public enum LogTarget {
+package enum LogTarget {
     /// Why the log cannot be written at `path`, or nil. `replacing` says the run empties the file
     /// first (no `--append`); a run that appends to a file that is not a log is refused too.
-    public static func problem(path: String, replacing: Bool) -> String? {
+    package static func problem(path: String, replacing: Bool) -> String? {
         var status = stat()
         guard stat(path, &status) == 0 else { return nil }  // a new file
         guard (status.st_mode & S_IFMT) == S_IFREG, status.st_size > 0 else { return nil }

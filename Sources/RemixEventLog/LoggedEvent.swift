@@ -2,20 +2,20 @@ import RemixKit
 
 /// One event as the event log stores it: when, what, in which session, for which user, and the
 /// event's own fields.
-public struct LoggedEvent: Sendable, Equatable {
+package struct LoggedEvent: Sendable, Equatable {
     /// Milliseconds since 1970-01-01T00:00:00Z (virtual time in simulations).
-    public var timestamp: Int64
+    package var timestamp: Int64
     /// The event type, e.g. `exposure`, `advert_published`.
-    public var type: String
+    package var type: String
     /// The session id.
-    public var session: String
+    package var session: String
     /// The user id (the session's `id` attribute).
-    public var user: String
+    package var user: String
     /// The event's own fields, in order.
-    public var fields: [EventField]
+    package var fields: [EventField]
 
     /// Makes an event.
-    public init(timestamp: Int64, type: String, session: String, user: String, fields: [EventField] = []) {
+    package init(timestamp: Int64, type: String, session: String, user: String, fields: [EventField] = []) {
         self.timestamp = timestamp
         self.type = type
         self.session = session
@@ -25,7 +25,7 @@ public struct LoggedEvent: Sendable, Equatable {
 }
 
 /// Where events are stored: the JSON Lines file by default, a database when a team shares one.
-public protocol EventLog: AnyObject {
+package protocol EventLog: AnyObject {
     /// Appends events in order; they are durable after the next flush.
     func append(_ events: [LoggedEvent]) throws
     /// Writes everything appended so far.

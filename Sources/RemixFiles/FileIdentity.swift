@@ -3,7 +3,7 @@ import RemixSystem
 
 /// What a path names on disk, so that every name of one file compares equal: a symbolic link
 /// and its target, two hard links, `./x` and `x`.
-public enum FileIdentity: Hashable, Sendable {
+package enum FileIdentity: Hashable, Sendable {
     /// An existing file (of any kind), by device and inode after following symbolic links.
     case file(device: UInt64, inode: UInt64)
     /// A path where nothing is yet: absolute, with the links of its folders (and a dangling link
@@ -11,7 +11,7 @@ public enum FileIdentity: Hashable, Sendable {
     case new(path: String)
 
     /// The identity of `path`.
-    public init(path: String) {
+    package init(path: String) {
         var status = stat()
         if stat(path, &status) == 0 {
             self = .file(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
@@ -23,7 +23,7 @@ public enum FileIdentity: Hashable, Sendable {
     /// Whether `path` is written to as a stream rather than replaced: a character device
     /// (`/dev/null`, `/dev/stdout`, a terminal), a FIFO or a socket. Writing one destroys no file,
     /// so such outputs are never refused.
-    public static func isStream(_ path: String) -> Bool {
+    package static func isStream(_ path: String) -> Bool {
         var status = stat()
         guard stat(path, &status) == 0 else { return false }
         let kind = status.st_mode & S_IFMT
@@ -31,7 +31,7 @@ public enum FileIdentity: Hashable, Sendable {
     }
 
     /// Every regular file under `path`: the file itself, or a folder's files, recursively.
-    public static func files(under path: String) -> [String] {
+    package static func files(under path: String) -> [String] {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return [] }
         guard isFolder.boolValue else { return [path] }

@@ -2,30 +2,30 @@
 /// no two outputs are one file — compared as files (``FileIdentity``), so a symbolic or hard link
 /// to an input is refused too. Checked before anything is written, so a refused command touches
 /// nothing.
-public struct OutputCheck: Sendable {
+package struct OutputCheck: Sendable {
     /// A file and what it is to the command: for an input (a file, or a folder whose files,
     /// recursively, are all inputs), what it holds ("the event log"); for an output, the option
     /// that names it ("--output").
-    public struct File: Sendable {
-        public var role: String
-        public var path: String
+    package struct File: Sendable {
+        package var role: String
+        package var path: String
         /// `path`, which is `role`.
-        public init(_ role: String, _ path: String) {
+        package init(_ role: String, _ path: String) {
             self.role = role
             self.path = path
         }
     }
 
     /// A file or folder the command reads.
-    public typealias Input = File
+    package typealias Input = File
     /// A file the command writes.
-    public typealias Output = File
+    package typealias Output = File
 
-    public var inputs: [Input]
-    public var outputs: [Output]
+    package var inputs: [Input]
+    package var outputs: [Output]
 
     /// A check of `outputs` against `inputs` and each other.
-    public init(inputs: [Input], outputs: [Output]) {
+    package init(inputs: [Input], outputs: [Output]) {
         self.inputs = inputs
         self.outputs = outputs
     }
@@ -33,7 +33,7 @@ public struct OutputCheck: Sendable {
     /// Why the command must not run, or nil: the first output that is an input or an earlier
     /// output. Streams (`/dev/null`, a FIFO, a terminal) are written without replacing anything
     /// and are never refused.
-    public func problem() -> String? {
+    package func problem() -> String? {
         var read: [FileIdentity: Input] = [:]
         for input in inputs {
             for file in FileIdentity.files(under: input.path) {

@@ -8,18 +8,18 @@ import RemixSystem
 /// A file is staged beside its destination and renamed over it. A folder of files (``folder(_:)``)
 /// is staged inside the destination folder, when it exists, and its files are then moved into it;
 /// otherwise beside the first of its folders that does not exist yet, which is renamed into place.
-public final class StagedOutput: Sendable {
+package final class StagedOutput: Sendable {
     /// Why an output could not be staged or moved into place.
-    public struct Failure: Error, Sendable, CustomStringConvertible {
-        public var path: String
-        public var reason: String
-        public var description: String { "cannot write \(path): \(reason)" }
+    package struct Failure: Error, Sendable, CustomStringConvertible {
+        package var path: String
+        package var reason: String
+        package var description: String { "cannot write \(path): \(reason)" }
     }
 
     /// Where the output belongs.
-    public let destination: String
+    package let destination: String
     /// Where it is written meanwhile: a file for ``file(_:)``, a folder for ``folder(_:)``.
-    public let path: String
+    package let path: String
     /// For a folder: the part of `path` renamed into place, and where to (nil when the files are
     /// moved into an existing destination).
     private let rename: (from: String, to: String)?
@@ -35,7 +35,7 @@ public final class StagedOutput: Sendable {
     }
 
     /// Stages the file `destination`: write ``path``, then ``commit()``.
-    public static func file(_ destination: String) -> StagedOutput {
+    package static func file(_ destination: String) -> StagedOutput {
         let folder = (destination as NSString).deletingLastPathComponent
         let name = (destination as NSString).lastPathComponent
         let path = (folder.isEmpty ? "" : folder + "/") + ".\(name).partial-\(getpid())"
@@ -44,7 +44,7 @@ public final class StagedOutput: Sendable {
 
     /// Stages files for the folder `destination` (made with its missing parents on commit): write
     /// them under ``path`` at the same relative paths, then ``commit()``.
-    public static func folder(_ destination: String) throws(Failure) -> StagedOutput {
+    package static func folder(_ destination: String) throws(Failure) -> StagedOutput {
         var existing = destination.isEmpty ? "." : destination
         var missing: [String] = []
         while !isFolder(existing) {
@@ -72,7 +72,7 @@ public final class StagedOutput: Sendable {
     /// Writes `text` as the staged file of `file`, a path inside the destination folder, with stop
     /// signals held back (so a stop never finds a file half-made, nor one made after the folder
     /// was removed).
-    public func write(_ text: String, as file: String) throws(Failure) {
+    package func write(_ text: String, as file: String) throws(Failure) {
         let relative = file.hasPrefix(destination + "/") ? String(file.dropFirst(destination.count + 1))
                                                          : (file as NSString).lastPathComponent
         let staged = path + "/" + relative
@@ -89,7 +89,7 @@ public final class StagedOutput: Sendable {
 
     /// Moves what was staged into place, with stop signals held back so that it is never cut in
     /// half; what is staged is removed if that fails.
-    public func commit() throws(Failure) {
+    package func commit() throws(Failure) {
         defer { StopSignals.shared.remove(registration) }
         let outcome: Failure? = StopSignals.shared.holdingStops {
             if let rename {
@@ -112,7 +112,7 @@ public final class StagedOutput: Sendable {
     }
 
     /// Removes what was staged; the destination stays as it was.
-    public func discard() {
+    package func discard() {
         Self.remove(rename?.from ?? path)
         StopSignals.shared.remove(registration)
     }

@@ -10,12 +10,12 @@ nonisolated(unsafe) private var stopSignalPipe: Int32 = -1
 /// registered actions run — an event log is flushed, an unfinished temporary file is removed — and
 /// the process exits with the conventional status (128 + signal), saying what was done. Installed
 /// on the first registration; until then a stop signal ends the process as usual.
-public final class StopSignals: Sendable {
+package final class StopSignals: Sendable {
     /// The process-wide handler.
-    public static let shared = StopSignals()
+    package static let shared = StopSignals()
 
     /// A registered action, to remove once its work is done.
-    public struct Registration: Hashable, Sendable {
+    package struct Registration: Hashable, Sendable {
         fileprivate let id: Int
     }
 
@@ -41,7 +41,7 @@ public final class StopSignals: Sendable {
 
     /// Runs `action` if a stop signal arrives before `remove`; `note` says what it did
     /// ("the event log was flushed").
-    public func onStop(_ note: String, _ action: @escaping @Sendable () -> Void) -> Registration {
+    package func onStop(_ note: String, _ action: @escaping @Sendable () -> Void) -> Registration {
         let registration = state.withLock { state in
             state.nextID += 1
             state.actions.append(Action(id: state.nextID, note: note, run: action))
@@ -52,13 +52,13 @@ public final class StopSignals: Sendable {
     }
 
     /// Forgets the action of `registration`.
-    public func remove(_ registration: Registration) {
+    package func remove(_ registration: Registration) {
         state.withLock { $0.actions.removeAll { $0.id == registration.id } }
     }
 
     /// Runs `body` with stop signals held back: one that arrives meanwhile is acted on once `body`
     /// is done, so a step such as moving finished files into place is never cut in half.
-    public func holdingStops<T>(_ body: () throws -> T) rethrows -> T {
+    package func holdingStops<T>(_ body: () throws -> T) rethrows -> T {
         gate.lock()
         defer { gate.unlock() }
         return try body()

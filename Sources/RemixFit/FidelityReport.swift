@@ -5,9 +5,9 @@ import RemixExperiments
 /// A real log and a simulated one side by side (`remix compare`): per experiment variation, the
 /// share of users exposed, every metric, the funnel, and how sessions go (length, steps, returns,
 /// dwell per screen), each with its difference, the tolerance it is held to and whether it is within.
-public struct FidelityReport: Sendable {
+package struct FidelityReport: Sendable {
     /// How far apart two figures may be.
-    public enum Tolerance: Sendable, Equatable {
+    package enum Tolerance: Sendable, Equatable {
         /// Shares (0–1): at most this many percentage points apart (0.015 = 1.5 points).
         case points(Double)
         /// At most this fraction of the real figure apart (0.05 = 5 %).
@@ -19,20 +19,20 @@ public struct FidelityReport: Sendable {
     }
 
     /// One comparison.
-    public struct Row: Sendable {
+    package struct Row: Sendable {
         /// `experiment: variation`, or `all users`.
-        public var scope: String
-        public var measure: String
-        public var real: Double
-        public var simulated: Double
+        package var scope: String
+        package var measure: String
+        package var real: Double
+        package var simulated: Double
         /// Simulated − real, or the KS distance for a distribution.
-        public var difference: Double
-        public var tolerance: Tolerance
+        package var difference: Double
+        package var tolerance: Tolerance
         /// Whether the figure is a share (printed as a percentage).
-        public var isShare: Bool
+        package var isShare: Bool
 
         /// Whether the difference is within the tolerance.
-        public var passed: Bool {
+        package var passed: Bool {
             switch tolerance {
             case .points(let limit): abs(difference) <= limit + 1e-12
             case .relative(let limit): abs(difference) <= limit * abs(real) + 1e-12
@@ -42,30 +42,30 @@ public struct FidelityReport: Sendable {
         }
     }
 
-    public var rows: [Row]
+    package var rows: [Row]
     /// The cumulative session-length curves of both logs, for the HTML page (seconds, share).
-    public var durationCurves: (real: [(Double, Double)], simulated: [(Double, Double)])
+    package var durationCurves: (real: [(Double, Double)], simulated: [(Double, Double)])
 
     /// Rows judged and failed.
-    public var failures: [Row] { rows.filter { !$0.passed } }
+    package var failures: [Row] { rows.filter { !$0.passed } }
 
     /// The default tolerances, those the fit's proof holds a held-out log to (docs/simulation.md).
-    public struct Tolerances: Sendable {
-        public var primary = 0.015
-        public var exposedShare = 0.02
-        public var otherRates = 0.03
-        public var otherValues = 0.10
-        public var funnel = 0.03
-        public var durationKS = 0.05
-        public var perUser = 0.05
-        public var dwell = 0.10
+    package struct Tolerances: Sendable {
+        package var primary = 0.015
+        package var exposedShare = 0.02
+        package var otherRates = 0.03
+        package var otherValues = 0.10
+        package var funnel = 0.03
+        package var durationKS = 0.05
+        package var perUser = 0.05
+        package var dwell = 0.10
 
-        public init() {}
+        package init() {}
     }
 
     /// Compares the logs at `real` and `simulated` (regular files, each read three times) with the
     /// experiments in `definitions` and the metrics of `catalog`.
-    public static func compare(real: [String], simulated: [String], definitions: [String: ExperimentDefinition],
+    package static func compare(real: [String], simulated: [String], definitions: [String: ExperimentDefinition],
                                catalog: MetricCatalog, tolerances: Tolerances = Tolerances()) throws -> FidelityReport {
         func analysis(_ logs: [String]) throws -> AnalysisReport {
             var options = AnalysisOptions(logs: logs, definitions: definitions, jobs: 2)

@@ -4,8 +4,8 @@ import RemixKit
 
 /// The fidelity report as text: a table for a terminal, JSON, or one self-contained HTML page with
 /// the two logs' session-length curves drawn over each other.
-public enum FidelityReportText {
-    public static func table(_ report: FidelityReport) -> String {
+package enum FidelityReportText {
+    package static func table(_ report: FidelityReport) -> String {
         let header = ["scope", "measure", "real", "simulated", "difference", "tolerance", ""]
         let lines = report.rows.map { row in
             [row.scope, row.measure, value(row.real, row), value(row.simulated, row), difference(row), tolerance(row.tolerance),
@@ -22,7 +22,7 @@ public enum FidelityReportText {
         return ([render(header)] + lines.map(render) + ["", summary]).joined(separator: "\n") + "\n"
     }
 
-    public static func json(_ report: FidelityReport) -> String {
+    package static func json(_ report: FidelityReport) -> String {
         let rows = report.rows.map { row in
             "{\"scope\":\(JSONText.quoted(row.scope)),\"measure\":\(JSONText.quoted(row.measure)),"
                 + "\"real\":\(JSONText.number(row.real)),\"simulated\":\(JSONText.number(row.simulated)),"
@@ -32,7 +32,7 @@ public enum FidelityReportText {
         return "{\"rows\":[\n" + rows.joined(separator: ",\n") + "\n],\"failures\":\(report.failures.count)}\n"
     }
 
-    public static func html(_ report: FidelityReport) -> String {
+    package static func html(_ report: FidelityReport) -> String {
         func escape(_ text: String) -> String {
             text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
                 .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")

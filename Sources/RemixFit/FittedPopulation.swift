@@ -3,11 +3,11 @@ import RemixSimulation
 
 /// A population learned from a log, with where each value comes from: what `remix fit` writes as a
 /// population file (``FittedPopulationWriter``) that `remix simulate` runs as it is.
-public struct FittedPopulation: Sendable {
+package struct FittedPopulation: Sendable {
     /// A uniform range of seconds, `[min, max]`.
-    public struct Range: Sendable, Equatable {
-        public var min: Double
-        public var max: Double
+    package struct Range: Sendable, Equatable {
+        package var min: Double
+        package var max: Double
 
         /// The uniform range with this mean and standard deviation, kept at `floor` or above.
         static func uniform(mean: Double, sd: Double, floor: Double) -> Range {
@@ -19,7 +19,7 @@ public struct FittedPopulation: Sendable {
     }
 
     /// A time: uniform in a range, or log-normal (skewed) with a median and a 90th percentile.
-    public enum Time: Sendable, Equatable {
+    package enum Time: Sendable, Equatable {
         case uniform(Range)
         case logNormal(median: Double, p90: Double)
 
@@ -40,56 +40,56 @@ public struct FittedPopulation: Sendable {
     }
 
     /// An intent as the log shows it.
-    public struct Intent: Sendable {
-        public var name: String
-        public var start: Population.StartAction?
-        public var success: String?
+    package struct Intent: Sendable {
+        package var name: String
+        package var start: Population.StartAction?
+        package var success: String?
         /// Each value, weighed by how often users meant it, with the successes it is seen in.
-        public var values: [(texts: [String: [String]], path: [String], weight: Double, successes: Double)]
-        public var attempts: Int
-        public var successes: Int
+        package var values: [(texts: [String: [String]], path: [String], weight: Double, successes: Double)]
+        package var attempts: Int
+        package var successes: Int
     }
 
     /// One persona: a class of users.
-    public struct Persona: Sendable {
-        public var name: String
-        public var weight: Double
+    package struct Persona: Sendable {
+        package var name: String
+        package var weight: Double
         /// Users it stands for.
-        public var users: Double
-        public var intents: [(name: String, chance: Double, standardError: Double)]
+        package var users: Double
+        package var intents: [(name: String, chance: Double, standardError: Double)]
         /// Per screen: chance to give up per step, its standard error, and the steps it comes from.
-        public var abandon: [(screen: String, chance: Double, standardError: Double, steps: Double)]
+        package var abandon: [(screen: String, chance: Double, standardError: Double, steps: Double)]
         /// The chance for screens the log never showed (a new flow's): the mean over the steps seen.
-        public var defaultAbandon: Double
-        public var think: Time
-        public var typing: Range?
-        public var retryAfterError: Double
+        package var defaultAbandon: Double
+        package var think: Time
+        package var typing: Range?
+        package var retryAfterError: Double
         /// Chance that typed text has a slip.
-        public var typos: Double
+        package var typos: Double
         /// Sessions per user: chance of 1, 2, … sessions.
-        public var visits: [Double]
-        public var daysBetweenVisits: Range
+        package var visits: [Double]
+        package var daysBetweenVisits: Range
     }
 
-    public var app: String
+    package var app: String
     /// The earliest session start in the log (ms since the epoch), and the mean gap between users' first sessions.
-    public var startMilliseconds: Int64
-    public var sessionGapSeconds: Double
-    public var attributes: [(name: String, values: [(value: String, users: Int)])]
-    public var services: [(name: String, text: String, note: String)]
-    public var intents: [Intent]
-    public var personas: [Persona]
+    package var startMilliseconds: Int64
+    package var sessionGapSeconds: Double
+    package var attributes: [(name: String, values: [(value: String, users: Int)])]
+    package var services: [(name: String, text: String, note: String)]
+    package var intents: [Intent]
+    package var personas: [Persona]
     /// Every screen the log showed (those without steps, such as toasts, get no chance to give up).
-    public var shownScreens: [String]
+    package var shownScreens: [String]
     /// Users and sessions the fit read.
-    public var users: Int
-    public var sessions: Int
+    package var users: Int
+    package var sessions: Int
     /// How many personas, and how they were chosen.
-    public var personaChoice: String
+    package var personaChoice: String
     /// What the log cannot show, each said once (written at the top of the file and on stderr).
-    public var unknowns: [String]
+    package var unknowns: [String]
     /// Where the population came from (the logs' names).
-    public var sources: [String]
+    package var sources: [String]
     /// The bytes the fit held for each user's numbers (the persona mixture's input).
-    public var bytesPerUser = 0
+    package var bytesPerUser = 0
 }

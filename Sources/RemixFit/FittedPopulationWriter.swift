@@ -6,15 +6,15 @@ import RemixYAML
 /// Writes a ``FittedPopulation`` as a population file (docs/simulation.md) that `remix simulate`
 /// runs as it is, saying beside each fitted value how many sessions or steps it comes from and its
 /// standard error, and at the top what the log could not show.
-public enum FittedPopulationWriter {
+package enum FittedPopulationWriter {
     /// Where the replicates of the population at `path` are written: `fitted.population.yaml` →
     /// `fitted.population.replicates/`.
-    public static func replicatesFolder(of path: String) -> String {
+    package static func replicatesFolder(of path: String) -> String {
         let trimmed = path.hasSuffix(".yaml") ? String(path.dropLast(5)) : path
         return trimmed + ".replicates"
     }
 
-    public static func text(_ population: FittedPopulation) -> String {
+    package static func text(_ population: FittedPopulation) -> String {
         var lines: [String] = []
         lines.append("# Fitted by `remix fit` from \(population.sources.joined(separator: ", ")): "
                      + "\(grouped(population.users)) users, \(grouped(population.sessions)) sessions.")

@@ -5,13 +5,13 @@ import RemixAnalysis
 /// how many steps they take, how often users come back and after how long, and how long they stay
 /// on each screen — what the fidelity report (``FidelityReport``) sets side by side for a real log
 /// and a simulated one. Memory holds one summary per user and fixed histograms, never the events.
-public struct LogProfile: Sendable {
+package struct LogProfile: Sendable {
     /// A distribution kept as counts in logarithmic bins (1 % wide), enough for KS distances.
-    public struct Histogram: Sendable, Equatable {
+    package struct Histogram: Sendable, Equatable {
         /// Bins from `lowest` up, each 1 % wider than the last.
         private(set) var counts: [Int]
-        public private(set) var total = 0
-        public private(set) var sum = 0.0
+        package private(set) var total = 0
+        package private(set) var sum = 0.0
         static let lowest = 0.001
         static let growth = log(1.01)
         static let bins = 2_200
@@ -28,10 +28,10 @@ public struct LogProfile: Sendable {
         }
 
         /// The mean of what was added.
-        public var mean: Double { total > 0 ? sum / Double(total) : 0 }
+        package var mean: Double { total > 0 ? sum / Double(total) : 0 }
 
         /// The largest distance between the two cumulative distributions (Kolmogorov–Smirnov).
-        public func distance(to other: Histogram) -> Double {
+        package func distance(to other: Histogram) -> Double {
             guard total > 0, other.total > 0 else { return total == other.total ? 0 : 1 }
             var a = 0, b = 0, largest = 0.0
             for bin in 0..<Self.bins {
@@ -43,7 +43,7 @@ public struct LogProfile: Sendable {
         }
 
         /// The value below which `share` of the samples lie (a bin's upper edge).
-        public func quantile(_ share: Double) -> Double {
+        package func quantile(_ share: Double) -> Double {
             guard total > 0 else { return 0 }
             var seen = 0
             for bin in 0..<Self.bins {
@@ -55,27 +55,27 @@ public struct LogProfile: Sendable {
     }
 
     /// What is measured for one group of users (a variation, or everyone).
-    public struct Group: Sendable {
-        public var users = 0
-        public var sessions = 0
+    package struct Group: Sendable {
+        package var users = 0
+        package var sessions = 0
         /// Session length in seconds (first event to `session_ended`).
-        public var duration = Histogram()
+        package var duration = Histogram()
         /// Screen changes per session.
-        public var steps = Histogram()
+        package var steps = Histogram()
         /// Days between the starts of a user's consecutive sessions.
-        public var daysBetweenVisits = Histogram()
+        package var daysBetweenVisits = Histogram()
         /// Seconds from showing each screen (name without context) to the next screen change.
-        public var dwell: [String: Histogram] = [:]
+        package var dwell: [String: Histogram] = [:]
     }
 
     /// Everyone in the log.
-    public var all = Group()
+    package var all = Group()
     /// Per experiment, per variation key.
-    public var variations: [String: [String: Group]] = [:]
+    package var variations: [String: [String: Group]] = [:]
 
     /// Reads `paths` once. A user's sessions count toward a variation from the session in which
     /// they were first exposed to it on (as the analysis counts events after exposure).
-    public static func read(paths: [String]) throws -> LogProfile {
+    package static func read(paths: [String]) throws -> LogProfile {
         var profile = LogProfile()
         var lastStart: [String: Int64] = [:]
         var variationOf: [String: [String: String]] = [:]

@@ -5,26 +5,26 @@ import RemixKit
 /// Learns a population from event logs (`remix fit`): surveys the app, reads the logs twice — once
 /// for the intents and screens, once for each user's numbers — fits personas as a mixture of
 /// classes, and says what the logs cannot show.
-public enum PopulationFit {
+package enum PopulationFit {
     /// How many personas to fit.
-    public enum PersonaCount: Sendable, Equatable {
+    package enum PersonaCount: Sendable, Equatable {
         case fixed(Int)
         /// The count with the lowest BIC, from 1 up to ``mostPersonas``.
         case automatic
     }
 
     /// The most personas `--personas auto` tries.
-    public static let mostPersonas = 6
+    package static let mostPersonas = 6
 
     /// What to fit.
-    public struct Options: Sendable {
-        public var app: String
-        public var personas: PersonaCount
-        public var seed: UInt64
+    package struct Options: Sendable {
+        package var app: String
+        package var personas: PersonaCount
+        package var seed: UInt64
         /// Populations refitted on bootstrap resamples of the users, for predictions with intervals.
-        public var replicates: Int
+        package var replicates: Int
 
-        public init(app: String, personas: PersonaCount = .automatic, seed: UInt64 = 1, replicates: Int = 0) {
+        package init(app: String, personas: PersonaCount = .automatic, seed: UInt64 = 1, replicates: Int = 0) {
             self.app = app
             self.personas = personas
             self.seed = seed
@@ -33,13 +33,13 @@ public enum PopulationFit {
     }
 
     /// A fit: the population, and the same fitted again on each bootstrap resample of the users.
-    public struct Result: Sendable {
-        public var population: FittedPopulation
-        public var replicates: [FittedPopulation]
+    package struct Result: Sendable {
+        package var population: FittedPopulation
+        package var replicates: [FittedPopulation]
     }
 
     /// Fits the population of `options.app` from the logs at `paths` (regular files, read twice).
-    public static func fit(paths: [String], registry: FeatureRegistry, options: Options) throws -> Result {
+    package static func fit(paths: [String], registry: FeatureRegistry, options: Options) throws -> Result {
         let app = try registry.app(named: options.app)
         let survey = try AppSurvey.survey(app: app, registry: registry)
         let segmenter = SessionSegmenter(survey: survey)
@@ -140,10 +140,10 @@ public enum PopulationFit {
 }
 
 /// A log the fit cannot learn from.
-public enum FitError: Error, CustomStringConvertible {
+package enum FitError: Error, CustomStringConvertible {
     case noSessions(paths: [String])
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .noSessions(let paths):
             "\(paths.joined(separator: ", ")) holds no sessions (no session_started events); fit reads Remix event logs "

@@ -9,33 +9,33 @@ import RemixSimulation
 /// fit is simulated with the experiments, and so is each of its bootstrap replicates, each with a
 /// seed of its own, so that each variation's metric comes with an interval that holds both the
 /// fit's uncertainty and the simulation's noise.
-public struct PopulationPrediction: Sendable {
+package struct PopulationPrediction: Sendable {
     /// One metric of one variation.
-    public struct Figure: Sendable {
-        public var experiment: String
-        public var variation: String
-        public var metric: String
+    package struct Figure: Sendable {
+        package var experiment: String
+        package var variation: String
+        package var metric: String
         /// `rate` for a share of units, else the metric's kind (mean, ratio, …).
-        public var kind: String
+        package var kind: String
         /// The fitted population's simulated value.
-        public var value: Double
+        package var value: Double
         /// The 95 % interval: the value ± 1.96 standard deviations of the replicates' values.
-        public var low: Double
-        public var high: Double
-        public var units: Int
+        package var low: Double
+        package var high: Double
+        package var units: Int
     }
 
-    public var figures: [Figure]
+    package var figures: [Figure]
     /// Screens the simulations showed that the fitted log never did (no persona names them), which
     /// got each persona's `default` chance to give up.
-    public var unseenScreens: [String]
-    public var replicates: Int
-    public var users: Int
+    package var unseenScreens: [String]
+    package var replicates: Int
+    package var users: Int
 
     /// Simulates `population` and each of `replicates` (`users` users each; seeds `seed`,
     /// `seed + 1`, …) through `experiments` into logs under `folder`, analyses each with
     /// `catalog`'s metrics and removes the logs.
-    public static func run(population: Population, replicates: [Population], experiments: ExperimentSet,
+    package static func run(population: Population, replicates: [Population], experiments: ExperimentSet,
                            catalog: MetricCatalog, registry: FeatureRegistry, users: Int, seed: UInt64, jobs: Int,
                            folder: String) throws -> PopulationPrediction {
         let definitions = Dictionary(experiments.definitions.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })

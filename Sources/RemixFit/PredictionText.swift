@@ -2,8 +2,8 @@ import Foundation
 import RemixFormats
 
 /// A prediction as a table: per experiment and variation, each metric with its interval.
-public enum PredictionText {
-    public static func table(_ prediction: PopulationPrediction) -> String {
+package enum PredictionText {
+    package static func table(_ prediction: PopulationPrediction) -> String {
         var lines = ["predicted from the fit and \(prediction.replicates) replicates, \(CountText.grouped(prediction.users)) users each "
                      + "(value [95 % interval]):"]
         var experiment = ""

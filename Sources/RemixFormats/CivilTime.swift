@@ -1,19 +1,19 @@
 /// Times on the proleptic Gregorian calendar in UTC, as the event log's RFC 3339 timestamps write
 /// them: years 0001 to 9999, milliseconds since 1970-01-01T00:00:00Z. Parsing is strict — a
 /// date that does not exist (February 31, hour 24, second 60) is not read as another one.
-public enum CivilTime {
+package enum CivilTime {
     /// 0001-01-01T00:00:00.000Z.
-    public static let earliestMilliseconds: Int64 = -62_135_596_800_000
+    package static let earliestMilliseconds: Int64 = -62_135_596_800_000
     /// 9999-12-31T23:59:59.999Z: the last time a four-digit year can write.
-    public static let latestMilliseconds: Int64 = 253_402_300_799_999
+    package static let latestMilliseconds: Int64 = 253_402_300_799_999
 
     /// Whether `milliseconds` can be written as an RFC 3339 timestamp.
-    public static func isWritable(_ milliseconds: Int64) -> Bool {
+    package static func isWritable(_ milliseconds: Int64) -> Bool {
         (earliestMilliseconds...latestMilliseconds).contains(milliseconds)
     }
 
     /// Days since 1970-01-01 of a calendar date (no range check).
-    public static func days(year: Int64, month: Int64, day: Int64) -> Int64 {
+    package static func days(year: Int64, month: Int64, day: Int64) -> Int64 {
         let shifted = month <= 2 ? year - 1 : year
         let era = (shifted >= 0 ? shifted : shifted - 399) / 400
         let yearOfEra = shifted - era * 400
@@ -23,7 +23,7 @@ public enum CivilTime {
     }
 
     /// Year, month, day of `days` since 1970-01-01.
-    public static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+    package static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097
@@ -36,7 +36,7 @@ public enum CivilTime {
     }
 
     /// The number of days in `month` of `year`.
-    public static func daysInMonth(year: Int64, month: Int64) -> Int64 {
+    package static func daysInMonth(year: Int64, month: Int64) -> Int64 {
         switch month {
         case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: 30
@@ -48,7 +48,7 @@ public enum CivilTime {
     /// `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`; nil for anything else, including dates and
     /// times that do not exist and times outside 0001–9999 in UTC. Fractions beyond milliseconds
     /// are cut. What experiment and population files hold.
-    public static func parseMilliseconds(_ text: String) -> Int64? {
+    package static func parseMilliseconds(_ text: String) -> Int64? {
         var text = text
         let result = text.withUTF8 { bytes -> Int64? in
             guard bytes.count == 10 else { return milliseconds(bytes) }
@@ -62,7 +62,7 @@ public enum CivilTime {
     /// `±HH:MM` (`T` and `Z` in either case). Years 0001–9999; the day must exist in its month;
     /// hours 00–23, minutes and seconds 00–59 (no leap second); offsets up to ±23:59. Fractions
     /// beyond milliseconds are cut off. Anything else is nil. What a log line's `ts` holds.
-    public static func milliseconds(_ text: UnsafeBufferPointer<UInt8>) -> Int64? {
+    package static func milliseconds(_ text: UnsafeBufferPointer<UInt8>) -> Int64? {
         guard text.count >= 20, let base = text.baseAddress, base[10] | 0x20 == UInt8(ascii: "t"),
               base[13] == UInt8(ascii: ":"), base[16] == UInt8(ascii: ":"), let days = date(base, count: text.count),
               let hour = digits(base, 11, 2), let minute = digits(base, 14, 2), let second = digits(base, 17, 2),

@@ -1,7 +1,7 @@
 /// Counts as people read them, the same in every report: a comma between thousands.
-public enum CountText {
+package enum CountText {
     /// `value` with a comma between thousands: `9,228`, `10,625`, `-1,250`, `999`.
-    public static func grouped(_ value: Int) -> String {
+    package static func grouped(_ value: Int) -> String {
         let digits = String(value.magnitude)
         var out = ""
         for (index, character) in digits.enumerated() {

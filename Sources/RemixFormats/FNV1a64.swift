@@ -1,13 +1,13 @@
 /// FNV-1a, 64 bits: the short hash that names runs and sources in logs (a run record's `sources`,
 /// a simulation's and a copied log's run id), tells byte streams apart in benchmarks and spreads
 /// the analysis's byte strings over a table. Not for security: only to tell inputs apart.
-public enum FNV1a64 {
+package enum FNV1a64 {
     /// The hash of an empty input.
-    public static let offsetBasis: UInt64 = 0xCBF2_9CE4_8422_2325
+    package static let offsetBasis: UInt64 = 0xCBF2_9CE4_8422_2325
 
     /// The hash of `bytes`; from `hash` (the hash of what came before), the hash of both together.
     @inlinable
-    public static func hash<Bytes: Sequence<UInt8>>(_ bytes: Bytes, continuing hash: UInt64 = offsetBasis) -> UInt64 {
+    package static func hash<Bytes: Sequence<UInt8>>(_ bytes: Bytes, continuing hash: UInt64 = offsetBasis) -> UInt64 {
         var hash = hash
         for byte in bytes {
             hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
@@ -16,7 +16,7 @@ public enum FNV1a64 {
     }
 
     /// The hash of `bytes` as 16 lower-case hex digits.
-    public static func hex<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> String {
+    package static func hex<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> String {
         let text = String(hash(bytes), radix: 16)
         return String(repeating: "0", count: 16 - text.count) + text
     }

@@ -1,6 +1,6 @@
 /// A value ``JSONReader`` can build: one way to make each kind of JSON value. An enum with cases
 /// `null`, `bool(Bool)`, `string(String)` and `array([Self])` has those four already.
-public protocol JSONReadable {
+package protocol JSONReadable {
     /// `null`.
     static var null: Self { get }
     /// `true` or `false`.
@@ -21,20 +21,20 @@ public protocol JSONReadable {
 /// and log lines alike. Foundation's `JSONSerialization` on Linux can read a number one unit in the
 /// last place off (0.8599999999999999 as 0.8599999999999998), which would move bucket boundaries
 /// and change copied values.
-public struct JSONReader<Value: JSONReadable> {
+package struct JSONReader<Value: JSONReadable> {
     /// A problem and where it is.
-    public struct Failure: Error, CustomStringConvertible {
+    package struct Failure: Error, CustomStringConvertible {
         /// What is wrong.
-        public let message: String
+        package let message: String
         /// Where: the line (from 1) …
-        public let line: Int
+        package let line: Int
         /// … and the column (from 1, in characters).
-        public let column: Int
+        package let column: Int
         /// Whether the text is not JSON at all; false for JSON that Remix cannot keep as it is.
-        public var isSyntax = true
+        package var isSyntax = true
 
         /// `line L, column C: message`.
-        public var description: String { "line \(line), column \(column): \(message)" }
+        package var description: String { "line \(line), column \(column): \(message)" }
     }
 
     private let bytes: [UInt8]
@@ -42,7 +42,7 @@ public struct JSONReader<Value: JSONReadable> {
     private var depth = 0
 
     /// Reads `bytes` as one JSON value.
-    public static func parse(_ bytes: [UInt8]) throws(Failure) -> Value {
+    package static func parse(_ bytes: [UInt8]) throws(Failure) -> Value {
         var reader = JSONReader(bytes: bytes)
         reader.skipSpace()
         let value = try reader.value()

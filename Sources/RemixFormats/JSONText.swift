@@ -1,26 +1,26 @@
 /// JSON text for reports and payloads written by hand: string literals and numbers, in one place.
-public enum JSONText {
+package enum JSONText {
     /// `text` as a JSON string literal (RFC 8259 escapes; other characters as they are).
-    public static func quoted(_ text: String) -> String {
+    package static func quoted(_ text: String) -> String {
         "\"" + escaped(text, quotes: true, allControls: false) + "\""
     }
 
     /// `text` as a JSON string literal that prints as it reads: DEL and the C1 controls
     /// (U+007F–U+009F), which JSON allows raw and a terminal may obey, are escaped too.
-    public static func printableQuoted(_ text: String) -> String {
+    package static func printableQuoted(_ text: String) -> String {
         "\"" + escaped(text, quotes: true, allControls: true) + "\""
     }
 
     /// `text` with every control character — C0, DEL and C1 — written as its JSON escape (`\n`,
     /// `\u001b`): printed, a name from a log or a file shows what it holds instead of moving the
     /// cursor, clearing the screen or retitling the window. Everything else stays as it is.
-    public static func visible(_ text: String) -> String {
+    package static func visible(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isControl) else { return text }
         return escaped(text, quotes: false, allControls: true)
     }
 
     /// The shortest round-trip decimal of `value`; integral values without `.0`; non-finite → `null`.
-    public static func number(_ value: Double) -> String {
+    package static func number(_ value: Double) -> String {
         guard value.isFinite else { return "null" }
         if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
         return String(value)

@@ -1,16 +1,16 @@
 import RemixKit
 
 /// The text of `remix features`: modules with their features, then apps with their slots.
-public struct FeatureListing {
+package struct FeatureListing {
     private let registry: FeatureRegistry
 
     /// Makes the listing of `registry`.
-    public init(registry: FeatureRegistry) {
+    package init(registry: FeatureRegistry) {
         self.registry = registry
     }
 
     /// The listing as lines of text.
-    public var text: String {
+    package var text: String {
         var lines: [String] = []
         let features = registry.features
         let apps = registry.apps

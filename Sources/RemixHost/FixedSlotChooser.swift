@@ -2,7 +2,7 @@ import RemixKit
 
 extension FixedSlotChooser {
     /// Parses `SLOT=FEATURE` specs (`--slot`), checking each against `app` in `registry`.
-    public convenience init(specs: [String], app: String, registry: FeatureRegistry) throws {
+    package convenience init(specs: [String], app: String, registry: FeatureRegistry) throws {
         var fillers: [String: String] = [:]
         for spec in specs {
             let parts = spec.split(separator: "=", maxSplits: 1).map(String.init)
@@ -17,11 +17,11 @@ extension FixedSlotChooser {
 }
 
 /// A `--slot` value that is not `SLOT=FEATURE`.
-public struct SlotSpecError: Error, CustomStringConvertible {
+package struct SlotSpecError: Error, CustomStringConvertible {
     /// The value as given.
-    public let spec: String
+    package let spec: String
 
-    public var description: String {
+    package var description: String {
         "'\(spec)' is not SLOT=FEATURE (e.g. insertion=AutoGroupInsertion)"
     }
 }

@@ -4,11 +4,11 @@ import RemixKit
 /// taps (each row, each button, fields filled with an example text first), found breadth first by
 /// replaying taps in fresh sessions, and each opened again directly with ``RouteOpener`` — so the
 /// list shows what the features' declarations can open, with an example of each state.
-public enum RouteExplorer {
+package enum RouteExplorer {
     /// One state reached by taps: its route, and why it cannot be opened directly (nil when it can).
-    public struct Listing: Sendable {
-        public var route: Route
-        public var problem: RouteError?
+    package struct Listing: Sendable {
+        package var route: Route
+        package var problem: RouteError?
     }
 
     /// The text typed into empty fields on the way.
@@ -16,7 +16,7 @@ public enum RouteExplorer {
 
     /// Explores `app` on `platform` to `depth` taps and at most `limit` states. `session` makes a
     /// fresh, unstarted session (the same features each time).
-    public static func explore(depth: Int, limit: Int, session makeSession: @escaping () throws -> AppSession) throws -> [Listing] {
+    package static func explore(depth: Int, limit: Int, session makeSession: @escaping () throws -> AppSession) throws -> [Listing] {
         try states(depth: depth, limit: limit, session: makeSession).map { route in
             let session = try makeSession()
             session.start()
@@ -26,7 +26,7 @@ public enum RouteExplorer {
 
     /// The states reached by taps from the first screen, breadth first (the first screen's own
     /// state first), to `depth` taps and at most `limit` states.
-    public static func states(depth: Int, limit: Int, session makeSession: () throws -> AppSession) throws -> [Route] {
+    package static func states(depth: Int, limit: Int, session makeSession: () throws -> AppSession) throws -> [Route] {
         var seen: Set<String> = [], states: [Route] = []
         var frontier: [[UserInput]] = [[]]
         for _ in 0...depth where !frontier.isEmpty && states.count < limit {

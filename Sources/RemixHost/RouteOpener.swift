@@ -5,7 +5,7 @@ import RemixKit
 /// (``RouteOpening``, else the screen's semantics, see ``RouteStepFinder``), sent through the window
 /// like a tap — so the coordinators run, and every event (exposures included) is logged as if the
 /// user had tapped there. No screen of any app is known here.
-public enum RouteOpener {
+package enum RouteOpener {
     /// The most inputs one route may take (a guard against a screen that leads back to itself).
     static let stepLimit = 200
 
@@ -20,7 +20,7 @@ public enum RouteOpener {
     /// nowhere), such a route is first tried in order there and, if that fails, with the detail
     /// opened before its master's context (``detailFirst(_:)``); `session` then takes the order
     /// that worked.
-    public static func open(_ route: Route, in session: AppSession,
+    package static func open(_ route: Route, in session: AppSession,
                             rehearsal: (() throws -> AppSession)? = nil) throws(RouteError) {
         if let rehearsal, let detailFirst = Self.detailFirst(route),
            !Self.opens([route], in: rehearsal), Self.opens([detailFirst, route], in: rehearsal) {
@@ -32,7 +32,7 @@ public enum RouteOpener {
     /// The state before a split's master context was applied: `route` up to the first layer that
     /// is a split whose master screen has a context and whose detail shows a screen, with that
     /// context left off (the layers above it open afterwards); nil when there is no such split.
-    public static func detailFirst(_ route: Route) -> Route? {
+    package static func detailFirst(_ route: Route) -> Route? {
         guard let index = route.layers.firstIndex(where: { $0.count == 2 && !$0[1].isEmpty && $0[0].last?.context != nil })
         else { return nil }
         var staged = route

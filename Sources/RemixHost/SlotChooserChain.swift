@@ -1,15 +1,15 @@
 import RemixKit
 
 /// Asks several slot choosers in turn; the first with an answer fills the slot.
-public final class SlotChooserChain: SlotChooser {
+package final class SlotChooserChain: SlotChooser {
     private let choosers: [any SlotChooser]
 
     /// Makes a chain, first asked first.
-    public init(_ choosers: [any SlotChooser]) {
+    package init(_ choosers: [any SlotChooser]) {
         self.choosers = choosers
     }
 
-    public func choose(slot: SlotDefinition, app: AppDefinition) -> SlotAssignment? {
+    package func choose(slot: SlotDefinition, app: AppDefinition) -> SlotAssignment? {
         for chooser in choosers {
             if let assignment = chooser.choose(slot: slot, app: app) { return assignment }
         }

@@ -3,21 +3,21 @@ import RemixKit
 /// A step of a route that names no screen of the app — the reason a route did not open when it is
 /// a name rather than the way there, so that a mistyped `advert` is said to be unknown, with the
 /// nearest name, instead of "showed adverts > groups > title instead".
-public struct UnknownScreenError: Error, Equatable, CustomStringConvertible {
+package struct UnknownScreenError: Error, Equatable, CustomStringConvertible {
     /// The step (1-based) and the screen name it gives.
-    public let step: Int
-    public let screen: String
+    package let step: Int
+    package let screen: String
     /// The app the route is opened in.
-    public let app: String
+    package let app: String
     /// The app's first screen, where every route starts.
-    public let firstScreen: String
+    package let firstScreen: String
     /// The screen names the app shows within ``depth`` taps of its first screen.
-    public let known: [String]
-    public let depth: Int
+    package let known: [String]
+    package let depth: Int
     /// The command that lists the app's routes, e.g. `remix routes --app marketplace`.
-    public let routesCommand: String
+    package let routesCommand: String
 
-    public var description: String {
+    package var description: String {
         let routes = " (`\(routesCommand)` lists the routes that open)"
         guard step > 1 else {
             guard known.contains(screen) else {
@@ -34,7 +34,7 @@ public struct UnknownScreenError: Error, Equatable, CustomStringConvertible {
     /// `limit` states) of its first, or whose first step is not the first screen; nil when every
     /// step names one (`*` names any). `makeSession` makes a fresh, unstarted session that logs
     /// nowhere; `routesCommand` is said as the way to list the routes.
-    public static func find(in route: Route, app: String, routesCommand: String, depth: Int = 4, limit: Int = 100,
+    package static func find(in route: Route, app: String, routesCommand: String, depth: Int = 4, limit: Int = 100,
                             session makeSession: () throws -> AppSession) -> UnknownScreenError? {
         guard let states = try? RouteExplorer.states(depth: depth, limit: limit, session: makeSession),
               let first = states.first?.screens.first?.name else { return nil }

@@ -4,30 +4,30 @@ import RemixKit
 import RemixYAML
 
 /// An experiment read from a GrowthBook rule, with the fields an experiment file holds.
-public struct ImportedExperiment: Sendable, Equatable {
+package struct ImportedExperiment: Sendable, Equatable {
     /// One arm: its key, the feature that fills the slot and its parameters.
-    public struct Variation: Sendable, Equatable {
-        public var key: String
-        public var feature: String
-        public var parameters: [String: ParameterValue]
+    package struct Variation: Sendable, Equatable {
+        package var key: String
+        package var feature: String
+        package var parameters: [String: ParameterValue]
     }
 
-    public var key: String
-    public var description: String?
-    public var app: String
-    public var slot: String
-    public var hashVersion: Int
-    public var hashAttribute: String
-    public var fallbackAttribute: String?
+    package var key: String
+    package var description: String?
+    package var app: String
+    package var slot: String
+    package var hashVersion: Int
+    package var hashAttribute: String
+    package var fallbackAttribute: String?
     /// Nil when it is the key (the default).
-    public var seed: String?
-    public var namespace: Namespace?
-    public var filters: [Experiment.Filter]?
-    public var coverage: Double
+    package var seed: String?
+    package var namespace: Namespace?
+    package var filters: [Experiment.Filter]?
+    package var coverage: Double
     /// Nil when the split is equal (the default).
-    public var weights: [Double]?
-    public var condition: AttributeValue?
-    public var variations: [Variation]
+    package var weights: [Double]?
+    package var condition: AttributeValue?
+    package var variations: [Variation]
 }
 
 /// Writes experiment files as people write them: block YAML, strings quoted only when needed.

@@ -6,34 +6,34 @@ import RemixKit
 /// `<app>.<slot>`, whose value names the registered feature that fills the slot (and its
 /// parameters). Each experiment on the slot is one rule, in key order, so an SDK evaluating the
 /// feature picks the same filler as `remix` does; see docs/growthbook.md for the mapping.
-public struct GrowthBookExport: Sendable {
+package struct GrowthBookExport: Sendable {
     /// Something about an experiment that the payload expresses differently, or not at all.
-    public struct Note: Sendable, Equatable, CustomStringConvertible {
+    package struct Note: Sendable, Equatable, CustomStringConvertible {
         /// The experiment's file.
-        public let file: String
+        package let file: String
         /// The experiment's key.
-        public let experiment: String
+        package let experiment: String
         /// What happened to it in the payload.
-        public let message: String
+        package let message: String
 
-        public var description: String { "\(file): experiment '\(experiment)' \(message)" }
+        package var description: String { "\(file): experiment '\(experiment)' \(message)" }
     }
 
     /// The payload: `features`, and `savedGroups` when a condition uses one.
-    public let payload: AttributeValue
+    package let payload: AttributeValue
     /// How experiments that the payload cannot hold as written were mapped.
-    public let notes: [Note]
+    package let notes: [Note]
 
     /// The payload as indented JSON with a final newline.
-    public var json: String { PayloadJSON.render(payload) + "\n" }
+    package var json: String { PayloadJSON.render(payload) + "\n" }
 
     /// The GrowthBook feature key of `slot` in `app`.
-    public static func featureKey(app: String, slot: String) -> String { "\(app).\(slot)" }
+    package static func featureKey(app: String, slot: String) -> String { "\(app).\(slot)" }
 
     /// Exports the experiments of `set` for the slots of `app` (every registered app when nil),
     /// as a payload built at `date`: GrowthBook applies schedules when it builds a payload, so an
     /// experiment is in it only while its schedule runs.
-    public static func make(
+    package static func make(
         _ set: ExperimentSet, registry: FeatureRegistry, app: String? = nil, at date: Date
     ) throws(InteropError) -> GrowthBookExport {
         let apps: [AppDefinition]

@@ -8,25 +8,25 @@ import RemixYAML
 /// for one app slot. Variation values must name registered features that can fill the slot. The
 /// files are checked with the experiments already in the output folder (as `remix validate`
 /// does) before anything is written.
-public struct GrowthBookImport: Sendable {
+package struct GrowthBookImport: Sendable {
     /// What to import and where to.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// The payload file, for messages.
-        public var payloadFile: String
+        package var payloadFile: String
         /// The app and slot the experiments fill.
-        public var app: String
-        public var slot: String
+        package var app: String
+        package var slot: String
         /// The payload feature to read; by default `<app>.<slot>`, or the payload's only feature.
-        public var feature: String?
+        package var feature: String?
         /// The experiments folder the files go to.
-        public var outputFolder: String
+        package var outputFolder: String
         /// Replace experiment files that already exist.
-        public var overwrite: Bool
+        package var overwrite: Bool
         /// Leave out rules Remix cannot express instead of failing.
-        public var skipUnsupported: Bool
+        package var skipUnsupported: Bool
 
         /// Options for importing into `outputFolder`.
-        public init(payloadFile: String, app: String, slot: String, feature: String? = nil,
+        package init(payloadFile: String, app: String, slot: String, feature: String? = nil,
                     outputFolder: String = "experiments", overwrite: Bool = false, skipUnsupported: Bool = false) {
             self.payloadFile = payloadFile
             self.app = app
@@ -39,24 +39,24 @@ public struct GrowthBookImport: Sendable {
     }
 
     /// A file to write.
-    public struct PlannedFile: Sendable, Equatable {
-        public let path: String
-        public let text: String
+    package struct PlannedFile: Sendable, Equatable {
+        package let path: String
+        package let text: String
         /// Whether a file is already there.
-        public let replaces: Bool
+        package let replaces: Bool
     }
 
     /// The payload feature that was read.
-    public let featureKey: String
+    package let featureKey: String
     /// The experiments read from its rules, in rule order.
-    public let experiments: [ImportedExperiment]
+    package let experiments: [ImportedExperiment]
     /// The files to write: one per experiment, and the saved groups file when it gains groups.
-    public let files: [PlannedFile]
+    package let files: [PlannedFile]
     /// What was left out or adjusted, one sentence each.
-    public let notes: [String]
+    package let notes: [String]
 
     /// Plans the import of `payload` (already parsed) for `options` against `registry`.
-    public static func plan(_ payload: AttributeValue, options: Options,
+    package static func plan(_ payload: AttributeValue, options: Options,
                             registry: FeatureRegistry) throws(InteropError) -> GrowthBookImport {
         let fail = { (problems: [String]) in InteropError(file: options.payloadFile, problems: problems,
                                                           conclusion: "nothing was written") }
@@ -102,7 +102,7 @@ public struct GrowthBookImport: Sendable {
     }
 
     /// Reads the payload at `options.payloadFile` and plans its import.
-    public static func plan(options: Options, registry: FeatureRegistry) throws(InteropError) -> GrowthBookImport {
+    package static func plan(options: Options, registry: FeatureRegistry) throws(InteropError) -> GrowthBookImport {
         _ = try target(options, registry: registry)
         do {
             return try plan(PayloadJSON.read(path: options.payloadFile), options: options, registry: registry)
@@ -117,7 +117,7 @@ public struct GrowthBookImport: Sendable {
 
     /// Writes the planned files, all or none: into a temporary folder first (removed on failure and
     /// on SIGINT or SIGTERM), then moved into the output folder, which is made when needed.
-    public func write() throws(InteropError) {
+    package func write() throws(InteropError) {
         guard let first = files.first else { return }
         let folder = (first.path as NSString).deletingLastPathComponent
         do throws(StagedOutput.Failure) {

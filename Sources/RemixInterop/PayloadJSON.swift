@@ -8,19 +8,19 @@ import RemixExperiments
 /// Writing is deterministic: object keys are sorted, numbers use the shortest text that reads back
 /// as the same double (integers without a fraction), and arrays that hold no object stay on one
 /// line, so the same experiments always give the same bytes.
-public enum PayloadJSON {
+package enum PayloadJSON {
     /// Why a payload could not be read.
-    public struct ReadError: Error, Sendable, CustomStringConvertible {
+    package struct ReadError: Error, Sendable, CustomStringConvertible {
         /// The file (or `-` for standard input).
-        public let file: String
+        package let file: String
         /// What is wrong, and what to do.
-        public let message: String
+        package let message: String
 
-        public var description: String { "\(file): \(message)" }
+        package var description: String { "\(file): \(message)" }
     }
 
     /// Parses JSON `data` read from `file`.
-    public static func parse(_ data: Data, file: String) throws(ReadError) -> AttributeValue {
+    package static func parse(_ data: Data, file: String) throws(ReadError) -> AttributeValue {
         guard !data.isEmpty else {
             throw ReadError(file: file, message: "the file is empty; expected a GrowthBook SDK payload (a JSON object)")
         }
@@ -35,7 +35,7 @@ public enum PayloadJSON {
     }
 
     /// Reads and parses the JSON file at `path`.
-    public static func read(path: String) throws(ReadError) -> AttributeValue {
+    package static func read(path: String) throws(ReadError) -> AttributeValue {
         guard let data = FileManager.default.contents(atPath: path) else {
             let exists = FileManager.default.fileExists(atPath: path)
             throw ReadError(file: path, message: exists ? "cannot read the file" : "no such file")
@@ -44,14 +44,14 @@ public enum PayloadJSON {
     }
 
     /// The value as indented JSON, without a final newline.
-    public static func render(_ value: AttributeValue) -> String {
+    package static func render(_ value: AttributeValue) -> String {
         var out = ""
         write(value, indent: "", into: &out)
         return out
     }
 
     /// The value as JSON on one line.
-    public static func compact(_ value: AttributeValue) -> String {
+    package static func compact(_ value: AttributeValue) -> String {
         switch value {
         case .null: return "null"
         case .bool(let flag): return flag ? "true" : "false"

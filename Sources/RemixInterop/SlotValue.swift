@@ -5,20 +5,20 @@ import RemixKit
 /// parameters, as `{"feature": "AutoGroupInsertion", "params": {"loadingMessage": "…"}}`.
 ///
 /// Import also accepts a plain string, the feature's name, as a GrowthBook string feature holds.
-public struct SlotValue: Sendable, Equatable {
+package struct SlotValue: Sendable, Equatable {
     /// The registered feature that fills the slot.
-    public var feature: String
+    package var feature: String
     /// Its parameters, as an experiment variation gives them.
-    public var parameters: [String: ParameterValue]
+    package var parameters: [String: ParameterValue]
 
     /// A value naming `feature` with `parameters`.
-    public init(feature: String, parameters: [String: ParameterValue] = [:]) {
+    package init(feature: String, parameters: [String: ParameterValue] = [:]) {
         self.feature = feature
         self.parameters = parameters
     }
 
     /// The JSON form the payload carries.
-    public var json: AttributeValue {
+    package var json: AttributeValue {
         .object(["feature": .string(feature), "params": .object(parameters.mapValues(Self.json))])
     }
 
@@ -65,35 +65,35 @@ public struct SlotValue: Sendable, Equatable {
 }
 
 /// One problem with a payload or experiment, as a sentence.
-public struct InteropProblem: Error, Sendable, Equatable, CustomStringConvertible {
+package struct InteropProblem: Error, Sendable, Equatable, CustomStringConvertible {
     /// What is wrong and what to do.
-    public let message: String
+    package let message: String
 
     /// A problem described by `message`.
-    public init(_ message: String) { self.message = message }
+    package init(_ message: String) { self.message = message }
 
-    public var description: String { message }
+    package var description: String { message }
 }
 
 /// Why an export or import could not be done: every problem found, each a sentence saying what
 /// to do, plus where they are.
-public struct InteropError: Error, Sendable, CustomStringConvertible {
+package struct InteropError: Error, Sendable, CustomStringConvertible {
     /// The file the problems are in (the payload, or the experiments folder).
-    public let file: String
+    package let file: String
     /// The problems.
-    public let problems: [String]
+    package let problems: [String]
     /// A closing line, e.g. that nothing was written.
-    public let conclusion: String?
+    package let conclusion: String?
 
     /// An error for `file` with `problems`.
-    public init(file: String, problems: [String], conclusion: String? = nil) {
+    package init(file: String, problems: [String], conclusion: String? = nil) {
         self.file = file
         self.problems = problems
         self.conclusion = conclusion
     }
 
     /// One line per problem, then the conclusion.
-    public var lines: [String] { problems.map { "\(file): \($0)" } + (conclusion.map { [$0] } ?? []) }
+    package var lines: [String] { problems.map { "\(file): \($0)" } + (conclusion.map { [$0] } ?? []) }
 
-    public var description: String { lines.joined(separator: "\n") }
+    package var description: String { lines.joined(separator: "\n") }
 }

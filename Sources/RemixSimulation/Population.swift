@@ -5,20 +5,20 @@ import RemixYAML
 /// Who the simulated users are, what they come to do and how the app's services behave: the
 /// contents of a population file. Nothing in it is specific to an app: intents name field
 /// purposes, row values, button roles and domain events, which every app's screens declare.
-public struct Population: Sendable {
+package struct Population: Sendable {
     /// The longest time one action may take (think, typing a character, a service's latency):
     /// one day. Larger values are refused when the file is read.
-    public static let maximumActionSeconds: Double = 86_400
+    package static let maximumActionSeconds: Double = 86_400
     /// The longest gap between the starts of consecutive users' first sessions: 366 days.
-    public static let maximumSessionGapSeconds: Double = 366 * 86_400
+    package static let maximumSessionGapSeconds: Double = 366 * 86_400
     /// The most sessions one user makes.
-    public static let maximumVisits = 100
+    package static let maximumVisits = 100
 
     /// A time in seconds on the virtual clock: uniform in `[min, max]`, or log-normal (skewed, as
     /// people's times are) with a median and a 90th percentile.
-    public struct Seconds: Sendable, Equatable {
+    package struct Seconds: Sendable, Equatable {
         /// How samples spread.
-        public enum Shape: Sendable, Equatable {
+        package enum Shape: Sendable, Equatable {
             /// Uniform in `[min, max]`.
             case uniform
             /// Log-normal: half the samples below `median`, nine in ten below `p90` (kept within
@@ -26,18 +26,18 @@ public struct Population: Sendable {
             case logNormal(median: Double, p90: Double)
         }
 
-        public var min: Double
-        public var max: Double
-        public var shape: Shape = .uniform
+        package var min: Double
+        package var max: Double
+        package var shape: Shape = .uniform
 
         /// Makes a range (a single value when `min == max`).
-        public init(min: Double, max: Double) {
+        package init(min: Double, max: Double) {
             self.min = min
             self.max = max
         }
 
         /// A log-normal time with this median and 90th percentile, its samples kept at most `limit`.
-        public init(median: Double, p90: Double, limit: Double) {
+        package init(median: Double, p90: Double, limit: Double) {
             min = 0
             // Bounds for the run's checks: where 1 sample in 10⁴ would lie, within the limit.
             max = Swift.min(limit, median * exp(3.719 * Self.sigma(median: median, p90: p90)))
@@ -66,9 +66,9 @@ public struct Population: Sendable {
     }
 
     /// A weighted choice among values.
-    public struct Distribution: Sendable, Equatable {
-        public var values: [String]
-        public var weights: [Double]
+    package struct Distribution: Sendable, Equatable {
+        package var values: [String]
+        package var weights: [Double]
 
         /// Picks a value's index.
         func sampleIndex(_ random: inout SeededGenerator) -> Int {
@@ -105,28 +105,28 @@ public struct Population: Sendable {
 
     /// What a user comes to do, as data: how it begins, what it fills and picks, and how the user
     /// knows it worked.
-    public struct Intent: Sendable {
+    package struct Intent: Sendable {
         /// The intent's name, used by personas and in the summary.
-        public var name: String
+        package var name: String
         /// How it begins on the app's first screen; nil: it begins there without an action (the
         /// first screen already serves it, e.g. a calculator's entry form).
-        public var start: StartAction?
+        package var start: StartAction?
         /// The domain event that means the intent is achieved; nil: achieved once the user is back
         /// on the first screen after beginning (e.g. looking at an item, filtering).
-        public var success: Located<String>?
+        package var success: Located<String>?
         /// Whether rows the intent's path does not name are picked by chance (e.g. filtering by
         /// any group); otherwise the row closest to the path is picked.
-        public var chooseAny: Bool
+        package var chooseAny: Bool
         /// What the user means, one set drawn per attempt by weight.
-        public var values: [IntentValues]
+        package var values: [IntentValues]
         /// What the user looks for after success.
-        public var check: SuccessCheck?
+        package var check: SuccessCheck?
         /// Where the intent is written.
-        public var location: SourceLocation
+        package var location: SourceLocation
     }
 
     /// How an intent begins on the first screen.
-    public enum StartAction: Sendable, Equatable {
+    package enum StartAction: Sendable, Equatable {
         /// Press a button with this role or id.
         case press(ButtonTarget)
         /// Select a row of this kind, picked by chance (any kind when nil).
@@ -134,7 +134,7 @@ public struct Population: Sendable {
     }
 
     /// A button as a population names it: by role (`primary`, `submit`, …) or by id.
-    public enum ButtonTarget: Sendable, Equatable, CustomStringConvertible {
+    package enum ButtonTarget: Sendable, Equatable, CustomStringConvertible {
         case role(ButtonRole)
         case id(String)
 
@@ -150,7 +150,7 @@ public struct Population: Sendable {
             }
         }
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .role(let role): role.rawValue
             case .id(let id): id
@@ -159,91 +159,91 @@ public struct Population: Sendable {
     }
 
     /// One thing a user may mean by an intent: texts by field purpose and a path of row values.
-    public struct IntentValues: Sendable, Equatable {
+    package struct IntentValues: Sendable, Equatable {
         /// Field purpose → the texts to type into fields of that purpose, in screen order.
-        public var texts: [String: [String]]
+        package var texts: [String: [String]]
         /// Row values to pick, from the top level down (e.g. group titles).
-        public var path: [String]
+        package var path: [String]
         /// How often this set is drawn, relative to the others.
-        public var weight: Double
+        package var weight: Double
     }
 
     /// After success: the row titled with one of the intent's texts should show another value in
     /// its detail; when it does not, the user notices and `event` is logged.
-    public struct SuccessCheck: Sendable, Equatable {
+    package struct SuccessCheck: Sendable, Equatable {
         /// The purpose whose (first) text is the row's title.
-        public var row: String
+        package var row: String
         /// The purpose whose (first) text the row's detail should be; `path` means the path's last step.
-        public var detail: String
+        package var detail: String
         /// The event logged when the detail differs, with fields `shownIn` and `intended`.
-        public var event: Located<String>
+        package var event: Located<String>
     }
 
     /// A kind of user: what they come to do and how they behave on the way.
-    public struct Persona: Sendable {
-        public var name: String
-        public var weight: Double
+    package struct Persona: Sendable {
+        package var name: String
+        package var weight: Double
         /// Intents in the order tried, each by its chance (indices into ``Population/intents``).
-        public var intents: [(intent: Int, chance: Double)]
+        package var intents: [(intent: Int, chance: Double)]
         /// Chance to give up on each step of a screen, by screen name.
-        public var abandon: [String: Double]
+        package var abandon: [String: Double]
         /// Where each screen name of `abandon` is written.
-        public var abandonLocations: [String: SourceLocation]
+        package var abandonLocations: [String: SourceLocation]
         /// Chance to give up on screens `abandon` does not name.
-        public var abandonElsewhere: Double
+        package var abandonElsewhere: Double
         /// Time between two actions.
-        public var think: Seconds
+        package var think: Seconds
         /// Time per typed character.
-        public var typingPerCharacter: Seconds
+        package var typingPerCharacter: Seconds
         /// Chance that a typed text has a slip (one stray letter).
-        public var typos: Double
+        package var typos: Double
         /// Chance to try again after an error (the screen did not move on and no success).
-        public var retryAfterError: Double
+        package var retryAfterError: Double
         /// Buttons pressed to go forward on a complete screen, in order of preference.
-        public var prefer: [ButtonTarget]
+        package var prefer: [ButtonTarget]
         /// Sessions per user, drawn uniformly (or by ``visitWeights``).
-        public var visits: ClosedRange<Int>
+        package var visits: ClosedRange<Int>
         /// The chance of each number of sessions from `visits.lowerBound` up (nil: uniform).
-        public var visitWeights: [Double]? = nil
+        package var visitWeights: [Double]? = nil
         /// Days between a user's sessions.
-        public var daysBetweenVisits: Seconds
+        package var daysBetweenVisits: Seconds
         /// Routes some sessions arrive through (a link), each with its share of the sessions; the
         /// rest start at the app's first screen.
-        public var arrivals: [Arrival] = []
+        package var arrivals: [Arrival] = []
     }
 
     /// A way into the app other than its first screen: a navigation state opened as a link would.
-    public struct Arrival: Sendable {
-        public var route: Route
+    package struct Arrival: Sendable {
+        package var route: Route
         /// The share of the persona's sessions that arrive this way.
-        public var share: Double
-        public var location: SourceLocation
+        package var share: Double
+        package var location: SourceLocation
     }
 
     /// The app simulated by default.
-    public var app: String
+    package var app: String
     /// When the first user's first session starts, in milliseconds since the epoch.
-    public var startMilliseconds: Int64
+    package var startMilliseconds: Int64
     /// Virtual time between the first sessions of consecutive users.
-    public var sessionGapMilliseconds: Int64
+    package var sessionGapMilliseconds: Int64
     /// Session attributes: name → distribution (the `id` attribute is the simulated user's id).
-    public var attributes: [(name: String, distribution: Distribution)]
+    package var attributes: [(name: String, distribution: Distribution)]
     /// What users come to do.
-    public var intents: [Intent]
+    package var intents: [Intent]
     /// The kinds of users.
-    public var personas: [Persona]
+    package var personas: [Persona]
     /// Service behaviour by parameter name (declared by the app), with where each is written.
-    public var services: [(name: String, value: ClosedRange<Double>, location: SourceLocation)]
+    package var services: [(name: String, value: ClosedRange<Double>, location: SourceLocation)]
     /// Where the file's `app` is written.
-    public var appLocation: SourceLocation
+    package var appLocation: SourceLocation
     /// How features change what users do (see ``Effect``).
-    public var effects: [Effect] = []
+    package var effects: [Effect] = []
 }
 
 /// A value with the place in a file it was read from.
-public struct Located<Value: Sendable>: Sendable {
-    public var value: Value
-    public var location: SourceLocation
+package struct Located<Value: Sendable>: Sendable {
+    package var value: Value
+    package var location: SourceLocation
 }
 
 extension Located: Equatable where Value: Equatable {}
@@ -253,7 +253,7 @@ extension Population {
     var mostVisits: Int { personas.map(\.visits.upperBound).max() ?? 1 }
 
     /// The events simulated users log themselves (success checks' events).
-    public var observedEvents: [String] {
+    package var observedEvents: [String] {
         intents.compactMap { $0.check?.event.value }
     }
 

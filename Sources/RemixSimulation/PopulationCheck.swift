@@ -3,11 +3,11 @@ import RemixYAML
 
 /// Checks a population against the app it runs and the registered features: what the file
 /// alone cannot know.
-public enum PopulationCheck {
+package enum PopulationCheck {
     /// Service parameters the app does not declare or whose values do not fit their kind, success
     /// events no feature declares, and effects of features that are not registered (`features`,
     /// when given) — each at its file:line:column.
-    public static func problems(_ population: Population, app: AppDefinition, events: [String],
+    package static func problems(_ population: Population, app: AppDefinition, events: [String],
                                 features: [String]? = nil) -> [Diagnostic] {
         var problems: [Diagnostic] = []
         let declared = app.serviceParameters
@@ -41,7 +41,7 @@ public enum PopulationCheck {
     /// Warnings for `abandon` keys that name a screen the app has since split in two
     /// (``AppDefinition/renamedScreens``): a persona that gives `groups` a chance but not the
     /// screen that was also called `groups` now gives that screen the default.
-    public static func renamedScreenWarnings(_ population: Population, app: AppDefinition) -> [Diagnostic] {
+    package static func renamedScreenWarnings(_ population: Population, app: AppDefinition) -> [Diagnostic] {
         var warnings: [Diagnostic] = []
         for persona in population.personas {
             for rename in app.renamedScreens {

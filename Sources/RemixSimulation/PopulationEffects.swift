@@ -5,17 +5,17 @@ extension Population {
     /// How a feature changes what users do when it fills a slot of their session (an experiment
     /// exposed them to it): factors on the personas' chances. Effects make a simulated experiment's
     /// true difference data, for measured power (`remix plan --simulate`, docs/planning.md).
-    public struct Effect: Sendable {
+    package struct Effect: Sendable {
         /// The feature whose exposure turns the effect on.
-        public var feature: Located<String>
+        package var feature: Located<String>
         /// The personas affected (nil: every persona).
-        public var personas: Set<String>?
+        package var personas: Set<String>?
         /// Factors on the chance to abandon, by screen name, and on the other screens.
-        public var abandon: [String: Double]
-        public var abandonElsewhere: Double
+        package var abandon: [String: Double]
+        package var abandonElsewhere: Double
         /// Factors on the chance of a slip when typing and of trying again after an error.
-        public var typos: Double
-        public var retryAfterError: Double
+        package var typos: Double
+        package var retryAfterError: Double
     }
 }
 

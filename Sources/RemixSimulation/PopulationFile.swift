@@ -5,7 +5,7 @@ import RemixKit
 import RemixYAML
 
 /// Reads a population file (YAML), collecting every problem with its file:line:column.
-public enum PopulationFile {
+package enum PopulationFile {
     static let topKeys = ["app", "start", "sessionGapSeconds", "attributes", "services", "intents", "personas", "effects"]
     static let personaKeys = [
         "name", "weight", "intents", "abandon", "thinkSeconds", "typingSecondsPerCharacter", "typos",
@@ -15,7 +15,7 @@ public enum PopulationFile {
     static let elsewhere = "default"
 
     /// Reads and parses the file at `path`.
-    public static func load(path: String) -> (Population?, [Diagnostic]) {
+    package static func load(path: String) -> (Population?, [Diagnostic]) {
         let text: String
         do {
             text = try YAMLFile.read(path)
@@ -29,7 +29,7 @@ public enum PopulationFile {
     }
 
     /// Parses population YAML text.
-    public static func parse(_ text: String, file: String) -> (Population?, [Diagnostic]) {
+    package static func parse(_ text: String, file: String) -> (Population?, [Diagnostic]) {
         var problems: [Diagnostic] = []
         let root: YAMLMapping
         do {

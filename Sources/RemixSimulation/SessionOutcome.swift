@@ -1,5 +1,5 @@
 /// How one intent of a simulated session ended.
-public enum IntentOutcome: String, Sendable, CaseIterable {
+package enum IntentOutcome: String, Sendable, CaseIterable {
     /// The user did what they came to do (its success event was seen, or they were back where
     /// they began, for intents without one).
     case achieved
@@ -14,11 +14,11 @@ public enum IntentOutcome: String, Sendable, CaseIterable {
 }
 
 /// What became of one intent, and on which screen.
-public struct IntentResult: Sendable, Equatable {
+package struct IntentResult: Sendable, Equatable {
     /// The intent's name.
-    public var intent: String
+    package var intent: String
     /// How it ended.
-    public var outcome: IntentOutcome
+    package var outcome: IntentOutcome
     /// The screen (ScreenContent.name) it ended on.
-    public var screen: String
+    package var screen: String
 }

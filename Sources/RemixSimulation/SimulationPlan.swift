@@ -7,15 +7,15 @@ import RemixKit
 /// Which part of a run a process simulates: shard `index` of `count` (1-based), a contiguous
 /// range of user indices, so n shards together hold exactly the users — with all their
 /// sessions — of one full run.
-public struct Shard: Sendable, Equatable, CustomStringConvertible {
-    public let index: Int
-    public let count: Int
+package struct Shard: Sendable, Equatable, CustomStringConvertible {
+    package let index: Int
+    package let count: Int
 
     /// The whole run.
-    public static let whole = Shard(index: 1, count: 1)
+    package static let whole = Shard(index: 1, count: 1)
 
     /// Parses `I/N` with 1 ≤ I ≤ N.
-    public init?(spec: String) {
+    package init?(spec: String) {
         let parts = spec.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]),
               count >= 1, (1...count).contains(index) else { return nil }
@@ -28,7 +28,7 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The user indices of this shard out of `users`.
-    public func range(of users: Int) -> Range<Int> {
+    package func range(of users: Int) -> Range<Int> {
         boundary(users, index - 1)..<boundary(users, index)
     }
 
@@ -41,36 +41,36 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
     /// Why this shard of a run of `users` cannot run, or nil: it holds none of them (more shards
     /// than users). Such a run is refused rather than simulated as nothing, since its log would
     /// hold no user and its report nothing to compare.
-    public func emptinessProblem(users: Int) -> String? {
+    package func emptinessProblem(users: Int) -> String? {
         guard range(of: users).isEmpty else { return nil }
         return "--shard \(self) holds none of the run's \(users) users (\(count) shards of \(users) users leave "
             + "\(count - users) empty); split the run into at most \(users) shards, or give more --users"
     }
 
-    public var description: String { "\(index)/\(count)" }
+    package var description: String { "\(index)/\(count)" }
 }
 
 /// Everything a simulation run needs: what to run, how many users, and where they come from.
-public struct SimulationPlan: Sendable {
+package struct SimulationPlan: Sendable {
     /// The app to simulate.
-    public var app: String
+    package var app: String
     /// Users in the whole run (before sharding); each makes their persona's number of sessions.
-    public var users: Int
+    package var users: Int
     /// The run's seed: the same seed and inputs give the same log.
-    public var seed: UInt64
+    package var seed: UInt64
     /// Worker threads; the log does not depend on it.
-    public var jobs: Int
+    package var jobs: Int
     /// The part of the run this process does.
-    public var shard: Shard
+    package var shard: Shard
     /// Who the users are.
-    public var population: Population
+    package var population: Population
     /// The experiments that fill the app's slots.
-    public var experiments: ExperimentSet
+    package var experiments: ExperimentSet
     /// Files the run was made from, with content hashes, for the run record.
-    public var sources: [RunSource]
+    package var sources: [RunSource]
 
     /// Makes a plan.
-    public init(app: String, users: Int, seed: UInt64, jobs: Int, shard: Shard, population: Population,
+    package init(app: String, users: Int, seed: UInt64, jobs: Int, shard: Shard, population: Population,
                 experiments: ExperimentSet, sources: [RunSource]) {
         self.app = app
         self.users = users
@@ -87,7 +87,7 @@ extension SimulationPlan {
     /// Why the plan cannot run, or nil: every event's time must be writable as an RFC 3339
     /// timestamp (years 0001–9999), so the run's start, its sessions' gaps and the longest
     /// possible session must end by 9999-12-31. Computed in doubles: nothing here can overflow.
-    public func problem() -> String? {
+    package func problem() -> String? {
         let start = Double(population.startMilliseconds) / 1000
         let lastStart = start + Double(max(shard.range(of: users).upperBound - 1, 0))
             * Double(population.sessionGapMilliseconds) / 1000
@@ -101,13 +101,13 @@ extension SimulationPlan {
 }
 
 /// An input file of a run and the FNV-1a 64 hash of its bytes.
-public struct RunSource: Sendable, Equatable {
-    public var role: String
-    public var path: String
-    public var hash: String
+package struct RunSource: Sendable, Equatable {
+    package var role: String
+    package var path: String
+    package var hash: String
 
     /// Describes `bytes` read from `path`.
-    public init(role: String, path: String, bytes: [UInt8]) {
+    package init(role: String, path: String, bytes: [UInt8]) {
         self.role = role
         self.path = path
         self.hash = "fnv1a64:" + FNV1a64.hex(bytes)
@@ -118,7 +118,7 @@ extension SimulationPlan {
     /// The run's identity in an event store: the same inputs (version, app, seed, users, number of
     /// shards, the hashes of the population and experiment files) give the same id, so a resumed or
     /// retried run — or another host running another shard — writes into the same run.
-    public var runID: String {
+    package var runID: String {
         let parts = [RemixVersion.text, app, String(seed), String(users), String(shard.count)] + sources.map(\.hash)
         return "run-" + FNV1a64.hex(parts.joined(separator: "\n").utf8)
     }

@@ -8,22 +8,22 @@ import RemixKit
 /// order, so the log is byte-identical whatever the number of jobs. Workers take blocks of
 /// users in order and run ahead of the writer by a bounded window, so memory stays flat and
 /// writing overlaps simulating.
-public final class SimulationRunner {
+package final class SimulationRunner {
     /// Users simulated together and written as one chunk.
     static let blockSize = 256
     private let plan: SimulationPlan
     private let simulator: SessionSimulator
     private let sink: (any EventBlockSink)?
     /// The version written into run records.
-    public static let version = RemixVersion.text
+    package static let version = RemixVersion.text
 
     /// Makes a runner writing to `log` (a JSON Lines file) with ``run(progress:)``.
-    public convenience init(plan: SimulationPlan, registry: FeatureRegistry, log: any EventBlockSink) {
+    package convenience init(plan: SimulationPlan, registry: FeatureRegistry, log: any EventBlockSink) {
         self.init(plan: plan, registry: registry, sink: log)
     }
 
     /// Makes a runner for ``run(into:progress:)``, which is given its sink (an event store's).
-    public convenience init(plan: SimulationPlan, registry: FeatureRegistry) {
+    package convenience init(plan: SimulationPlan, registry: FeatureRegistry) {
         self.init(plan: plan, registry: registry, sink: nil)
     }
 
@@ -35,7 +35,7 @@ public final class SimulationRunner {
 
     /// Runs the plan into the log it was made with; `progress` is called with (users done, users
     /// in this shard).
-    public func run(progress: (Int, Int) -> Void = { _, _ in }) throws -> SimulationSummary {
+    package func run(progress: (Int, Int) -> Void = { _, _ in }) throws -> SimulationSummary {
         guard let sink else { throw SimulationError.internalFailure("a runner made without a log runs with run(into:)") }
         var run = try prepare()
         defer { run.queue.cancel() }
@@ -53,7 +53,7 @@ public final class SimulationRunner {
     /// Runs the plan into `sink`, whose writes are asynchronous I/O (an event store): as
     /// ``run(progress:)``, the users simulated on worker threads, with each block's write awaited
     /// in order — no thread waits for the store.
-    public func run(into sink: any AsyncEventBlockSink, progress: (Int, Int) -> Void = { _, _ in }) async throws -> SimulationSummary {
+    package func run(into sink: any AsyncEventBlockSink, progress: (Int, Int) -> Void = { _, _ in }) async throws -> SimulationSummary {
         var run = try prepare()
         defer { run.queue.cancel() }
         try await sink.begin(run: run.record)
@@ -239,12 +239,12 @@ final class BlockQueue: @unchecked Sendable {
 }
 
 /// A failure that stops a simulation.
-public enum SimulationError: Error, CustomStringConvertible {
+package enum SimulationError: Error, CustomStringConvertible {
     case internalFailure(String)
     /// The plan cannot run (see ``SimulationPlan/problem()``).
     case badPlan(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .internalFailure(let what): "simulation failed: \(what)"
         case .badPlan(let problem): problem

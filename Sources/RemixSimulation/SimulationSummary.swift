@@ -5,42 +5,42 @@ import RemixYAML
 
 /// What a simulation run produced: users and sessions, what became of each intent and where
 /// sessions ended, exposures per variation, speed.
-public struct SimulationSummary: Sendable {
+package struct SimulationSummary: Sendable {
     /// Exposed sessions of one variation (a returning user's each count; the analysis report
     /// counts users), and those whose last intent was achieved.
-    public struct VariationCount: Sendable, Equatable {
-        public var exposed = 0
-        public var achieved = 0
+    package struct VariationCount: Sendable, Equatable {
+        package var exposed = 0
+        package var achieved = 0
     }
 
     /// What became of one intent over the run.
-    public struct IntentCount: Sendable, Equatable {
+    package struct IntentCount: Sendable, Equatable {
         /// Times it was tried.
-        public var tried = 0
+        package var tried = 0
         /// Tries per outcome.
-        public var outcomes: [IntentOutcome: Int] = [:]
+        package var outcomes: [IntentOutcome: Int] = [:]
         /// outcome → screen → tries that ended so there (every outcome but achieved).
-        public var screens: [IntentOutcome: [String: Int]] = [:]
+        package var screens: [IntentOutcome: [String: Int]] = [:]
     }
 
     /// Users simulated.
-    public var users = 0
+    package var users = 0
     /// Sessions simulated (a returning user makes several).
-    public var sessions = 0
+    package var sessions = 0
     /// Events written (run record included).
-    public var events = 0
+    package var events = 0
     /// Sessions whose persona drew no intent.
-    public var sessionsWithoutIntent = 0
+    package var sessionsWithoutIntent = 0
     /// Intent name → what became of it.
-    public var intents: [String: IntentCount] = [:]
+    package var intents: [String: IntentCount] = [:]
     /// Screen name → sessions that ended on it.
-    public var endScreens: [String: Int] = [:]
+    package var endScreens: [String: Int] = [:]
     /// The names of every screen a simulated user saw in front.
-    public var screensSeen: Set<String> = []
+    package var screensSeen: Set<String> = []
     /// experiment → variation → counts.
-    public var variations: [String: [String: VariationCount]] = [:]
+    package var variations: [String: [String: VariationCount]] = [:]
     /// Wall-clock seconds.
-    public var elapsedSeconds = 0.0
+    package var elapsedSeconds = 0.0
 
     /// Counts one session.
     mutating func count(session results: [IntentResult], endScreen: String, screensSeen seen: [String],
@@ -92,7 +92,7 @@ public struct SimulationSummary: Sendable {
 
     /// Abandon chances that name a screen no session showed, with the nearest screen that was shown
     /// (a misspelt screen name would otherwise silently never apply).
-    public func unusedAbandonScreens(_ population: Population) -> [Diagnostic] {
+    package func unusedAbandonScreens(_ population: Population) -> [Diagnostic] {
         var problems: [Diagnostic] = []
         for persona in population.personas {
             for (screen, location) in persona.abandonLocations.sorted(by: { $0.value < $1.value })
@@ -107,16 +107,16 @@ public struct SimulationSummary: Sendable {
     }
 
     /// Sessions that ended stuck, by screen (an intent the app could not serve there).
-    public var stuckScreens: [String: Int] {
+    package var stuckScreens: [String: Int] {
         intents.values.reduce(into: [:]) { total, count in total.merge(count.screens[.stuck] ?? [:], uniquingKeysWith: +) }
     }
 
     /// The summary as aligned text lines, variations in the order the experiment files list them.
-    public var text: String { text(variationOrder: [:]) }
+    package var text: String { text(variationOrder: [:]) }
 
     /// The summary as text; `variationOrder` gives each experiment's variation keys in file order
     /// (the analysis report's order), `intentOrder` the population's intents in file order.
-    public func text(variationOrder: [String: [String]], intentOrder: [String] = []) -> String {
+    package func text(variationOrder: [String: [String]], intentOrder: [String] = []) -> String {
         let grouped = CountText.grouped
         var lines = ["users      \(grouped(users)) (\(grouped(sessions)) sessions)", "events     \(grouped(events))"]
         let names = intentOrder.filter { intents[$0] != nil } + intents.keys.filter { !intentOrder.contains($0) }.sorted()

@@ -11,26 +11,26 @@ import RemixKit
 /// copy that stopped half-way completes when run again, and a file already copied (whatever its
 /// name or time) is refused unless a second copy is asked for. The store comes out in its stored
 /// order (run, shard, block, event), run records first.
-public enum LogCopy {
+package enum LogCopy {
     /// Events per block written to the store.
-    public static let blockSize = 10_000
+    package static let blockSize = 10_000
 
     /// What a copy did.
-    public struct Outcome: Sendable {
-        public var events = 0
-        public var blocksWritten = 0
-        public var blocksSkipped = 0
+    package struct Outcome: Sendable {
+        package var events = 0
+        package var blocksWritten = 0
+        package var blocksSkipped = 0
         /// Lines that were not events, skipped: their count and the first few as `path:line: why`.
-        public var badLines = 0
-        public var firstBadLines: [String] = []
+        package var badLines = 0
+        package var firstBadLines: [String] = []
         /// The run the events went into (file → store).
-        public var run: String?
+        package var run: String?
     }
 
     /// Copies the JSON Lines file at `path` into the store at `url`; `progress` gets bytes read.
     /// A file whose content the store already holds as a complete copy is refused, naming that
     /// run, unless `again`: then it is stored once more, as the next copy (a run of its own).
-    public static func fileToStore(_ path: String, _ url: StoreURL, again: Bool = false,
+    package static func fileToStore(_ path: String, _ url: StoreURL, again: Bool = false,
                                    progress: (Int, Int) -> Void = { _, _ in }) async throws -> Outcome {
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         var content = FNV1a64.offsetBasis
@@ -208,7 +208,7 @@ extension LogCopy {
     /// The events go to a temporary file beside `path` that replaces it only once all are written,
     /// so a store that cannot be reached, or is not a Remix event store, leaves `path` as it was;
     /// so does SIGINT or SIGTERM, which removes the temporary file (``StagedOutput``).
-    public static func storeToFile(_ url: StoreURL, run: String?, _ path: String,
+    package static func storeToFile(_ url: StoreURL, run: String?, _ path: String,
                                    progress: (Int, Int) -> Void = { _, _ in }) async throws -> Outcome {
         let staged = StagedOutput.file(path)
         let temporary = staged.path

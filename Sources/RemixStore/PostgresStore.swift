@@ -5,9 +5,9 @@ import RemixKit
 /// One connection to the event store. `connect` gives up within its timeout and turns every
 /// failure into a `StoreError` that says what to do; nothing it throws shows the password.
 /// Transactions (`prepareSchema`, `write`) use the one connection: one task at a time per store.
-public final class PostgresStore: Sendable {
+package final class PostgresStore: Sendable {
     /// Where the store is.
-    public let url: StoreURL
+    package let url: StoreURL
     /// The open connection.
     let connection: PostgresConnection
     /// Ends calls that the connection's closing would leave waiting (``unlessClosed(_:)``).
@@ -20,7 +20,7 @@ public final class PostgresStore: Sendable {
     }()
 
     /// The time `connect` allows when the URL and `PGCONNECT_TIMEOUT` say nothing.
-    public static let defaultTimeout: Duration = .seconds(5)
+    package static let defaultTimeout: Duration = .seconds(5)
 
     private init(url: StoreURL, connection: PostgresConnection) {
         self.url = url
@@ -29,7 +29,7 @@ public final class PostgresStore: Sendable {
     }
 
     /// Connects to `url`, giving up after its `connectTimeout` (or `timeout`) with an error.
-    public static func connect(_ url: StoreURL, timeout: Duration? = nil) async throws(StoreError) -> PostgresStore {
+    package static func connect(_ url: StoreURL, timeout: Duration? = nil) async throws(StoreError) -> PostgresStore {
         let limit = timeout ?? url.connectTimeout.flatMap { $0 > 0 ? Duration.seconds($0) : nil } ?? defaultTimeout
         let configuration = try configuration(for: url, timeout: limit)
         do {
@@ -54,15 +54,15 @@ public final class PostgresStore: Sendable {
     }
 
     /// Whether the connection is closed (by us, or because the server went away).
-    public var isClosed: Bool { connection.isClosed }
+    package var isClosed: Bool { connection.isClosed }
 
     /// Closes the connection.
-    public func close() async {
+    package func close() async {
         try? await connection.close()
     }
 
     /// Runs `body` with the connection, then closes it, even when `body` throws.
-    public static func with<Result: Sendable>(
+    package static func with<Result: Sendable>(
         _ url: StoreURL, timeout: Duration? = nil, _ body: (PostgresStore) async throws -> Result
     ) async throws -> Result {
         let store = try await connect(url, timeout: timeout)

@@ -7,9 +7,9 @@ import RemixAnalysis
 /// rounded once) and the few order statistics quantiles need — and the report is the one a JSON
 /// Lines file of the same events gives. Experiment keys, variations, event and field names are
 /// only ever bind parameters.
-public enum StoreAnalysis {
+package enum StoreAnalysis {
     /// Analyses the events of the store at `url` as `options` ask (its `logs` are not read).
-    public static func run(_ url: StoreURL, _ options: AnalysisOptions) async throws(AnalysisError) -> AnalysisReport {
+    package static func run(_ url: StoreURL, _ options: AnalysisOptions) async throws(AnalysisError) -> AnalysisReport {
         let queries = try await StoreAggregates.open(url)
         do {
             let report = try await Analyzer.run(options, queries: queries)

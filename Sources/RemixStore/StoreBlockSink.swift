@@ -9,33 +9,33 @@ import RemixKit
 /// `retrySeconds`; any other failure ends the run at once.
 ///
 /// An actor: the simulation's writer awaits each call in order, and nothing blocks a thread.
-public actor StoreBlockSink: AsyncEventBlockSink {
+package actor StoreBlockSink: AsyncEventBlockSink {
     /// Where it writes.
-    public let url: StoreURL
+    package let url: StoreURL
     /// The run's id (``BlockKey/run``).
-    public let run: String
+    package let run: String
     /// This process's shard, 1-based, and the run's number of shards.
-    public let shard: Int
-    public let shards: Int
+    package let shard: Int
+    package let shards: Int
     /// Whether the run may already be partly stored (complete it) or must be new.
-    public let resume: Bool
+    package let resume: Bool
     /// How long to keep retrying after a connection is lost.
-    public let retrySeconds: Double
+    package let retrySeconds: Double
     /// Users stored in this shard: before this process started, and by it.
-    public private(set) var usersStoredBefore = 0
-    public private(set) var usersStored = 0
+    package private(set) var usersStoredBefore = 0
+    package private(set) var usersStored = 0
     /// Blocks that were already stored (skipped) and written by this process.
-    public private(set) var blocksSkipped = 0
-    public private(set) var blocksWritten = 0
+    package private(set) var blocksSkipped = 0
+    package private(set) var blocksWritten = 0
     private var store: PostgresStore?
     private let onRetry: @Sendable (String) -> Void
     private let clock: RetryClock
 
-    public nonisolated var needsEvents: Bool { true }
+    package nonisolated var needsEvents: Bool { true }
 
     /// A sink for shard `shard` of `shards` of run `run`; `onRetry` is told about each failure
     /// before the sink tries again (e.g. to warn on standard error).
-    public init(url: StoreURL, run: String, shard: Int, shards: Int, resume: Bool, retrySeconds: Double,
+    package init(url: StoreURL, run: String, shard: Int, shards: Int, resume: Bool, retrySeconds: Double,
                 onRetry: @escaping @Sendable (String) -> Void = { _ in }) {
         self.init(url: url, run: run, shard: shard, shards: shards, resume: resume, retrySeconds: retrySeconds,
                   clock: .continuous, onRetry: onRetry)
@@ -54,14 +54,14 @@ public actor StoreBlockSink: AsyncEventBlockSink {
         self.onRetry = onRetry
     }
 
-    public func begin(run record: LoggedEvent) async throws {
+    package func begin(run record: LoggedEvent) async throws {
         try await open()
         try await self.record(run: record)
     }
 
     /// Connects, makes or checks the schema, and finds how much of the run's shard is stored: a
     /// run that is already (partly) stored is refused unless the sink resumes it.
-    public func open() async throws(StoreError) {
+    package func open() async throws(StoreError) {
         let store = try await connected()
         try await store.prepareSchema()
         let (blocks, users) = try await store.storedBlocks(run: run, shard: shard)
@@ -73,12 +73,12 @@ public actor StoreBlockSink: AsyncEventBlockSink {
     }
 
     /// Stores the run record of the run's shard (once: a second one is a no-op).
-    public func record(run record: LoggedEvent) async throws(StoreError) {
+    package func record(run record: LoggedEvent) async throws(StoreError) {
         let (run, shard, shards) = (self.run, self.shard, self.shards)
         try await withRetries { store async throws(StoreError) in try await store.writeRun(record, run: run, shard: shard, shards: shards) }
     }
 
-    public func write(block index: Int, lines _: [UInt8], events: [LoggedEvent], users: Int) async throws {
+    package func write(block index: Int, lines _: [UInt8], events: [LoggedEvent], users: Int) async throws {
         let key = BlockKey(run: run, shard: shard, block: Int64(index))
         let written = try await withRetries { store async throws(StoreError) in try await store.write(events, as: key) }
         if written {
@@ -89,12 +89,12 @@ public actor StoreBlockSink: AsyncEventBlockSink {
         }
     }
 
-    public func finish() async {
+    package func finish() async {
         await close()
     }
 
     /// Closes the connection.
-    public func close() async {
+    package func close() async {
         await store?.close()
         store = nil
     }

@@ -4,9 +4,9 @@ import PostgresNIO
 /// versioned in `remix_schema`: a store newer than this binary, or tables of the same names that
 /// are not a Remix store, are errors rather than something to write into. One description makes
 /// the tables and checks them (``StoreSchemaCheck``).
-public enum StoreSchema {
+package enum StoreSchema {
     /// The schema version this binary writes and reads.
-    public static let version = 1
+    package static let version = 1
 
     /// A column: its name, its type as PostgreSQL's `format_type` names it, whether it may be
     /// NULL, and its default.

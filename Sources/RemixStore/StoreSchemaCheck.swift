@@ -5,7 +5,7 @@ extension PostgresStore {
     /// schema version. Safe to call from many hosts at once: they queue on an advisory lock of the
     /// schema the tables are made in (stores in other schemas of the database never wait for it).
     @discardableResult
-    public func prepareSchema() async throws(StoreError) -> Int {
+    package func prepareSchema() async throws(StoreError) -> Int {
         try await run("BEGIN")
         do {
             try await run("SELECT pg_advisory_xact_lock(hashtext(coalesce(current_schema(), '') || '.remix_schema'))")
@@ -27,7 +27,7 @@ extension PostgresStore {
     /// The schema version of the store, or nil when the database has no Remix tables; an error
     /// when the tables are not a store this binary can use: not Remix's, newer, or changed since
     /// Remix made them (a key, index, column type or NOT NULL the store relies on is not there).
-    public func installedVersion() async throws(StoreError) -> Int? {
+    package func installedVersion() async throws(StoreError) -> Int? {
         var present: [String] = []
         for table in StoreSchema.tables {
             let found = try await rows(PostgresQuery(unsafeSQL: "SELECT \(Self.tableID) IS NOT NULL", binds: Self.binds(table.name)),

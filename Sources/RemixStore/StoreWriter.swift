@@ -4,19 +4,19 @@ import RemixEventLog
 import RemixKit
 
 /// Which block of which run and shard a batch of events is: the key that makes a retried write a no-op.
-public struct BlockKey: Sendable, Hashable, CustomStringConvertible {
-    public var run: String
-    public var shard: Int
-    public var block: Int64
+package struct BlockKey: Sendable, Hashable, CustomStringConvertible {
+    package var run: String
+    package var shard: Int
+    package var block: Int64
 
     /// Makes a key.
-    public init(run: String, shard: Int, block: Int64) {
+    package init(run: String, shard: Int, block: Int64) {
         self.run = run
         self.shard = shard
         self.block = block
     }
 
-    public var description: String { "run \(run) shard \(shard) block \(block)" }
+    package var description: String { "run \(run) shard \(shard) block \(block)" }
 }
 
 extension PostgresStore {
@@ -25,7 +25,7 @@ extension PostgresStore {
     /// retrying a write whose outcome is unknown is always safe. A connection that closes during
     /// the write fails it as lost, even where the COPY itself would never return (``ConnectionWatch``).
     @discardableResult
-    public func write(_ events: [LoggedEvent], as key: BlockKey) async throws(StoreError) -> Bool {
+    package func write(_ events: [LoggedEvent], as key: BlockKey) async throws(StoreError) -> Bool {
         try await unlessClosed { [self] () async throws(StoreError) -> Bool in try await transaction(events, as: key) }
     }
 
@@ -125,7 +125,7 @@ struct CopyRows {
 
 extension PostgresStore {
     /// How many blocks of `run`'s shard `shard` are stored, and how many users their sessions hold.
-    public func storedBlocks(run: String, shard: Int) async throws(StoreError) -> (blocks: Int, users: Int) {
+    package func storedBlocks(run: String, shard: Int) async throws(StoreError) -> (blocks: Int, users: Int) {
         let blocks = try await rows("""
             SELECT count(*)::integer FROM remix_blocks WHERE run_id = \(run) AND shard = \(shard)
             """, as: Int.self).first ?? 0
@@ -138,7 +138,7 @@ extension PostgresStore {
     }
 
     /// Records the run record of `run`'s shard `shard` (once: a second write is a no-op).
-    public func writeRun(_ record: LoggedEvent, run runID: String, shard: Int, shards: Int) async throws(StoreError) {
+    package func writeRun(_ record: LoggedEvent, run runID: String, shard: Int, shards: Int) async throws(StoreError) {
         var json = JSONLinesEncoder(capacity: 512)
         json.appendObject(record.fields)
         let text = String(decoding: json.bytes, as: UTF8.self)

@@ -1,7 +1,7 @@
 /// Why the event store cannot be used: a message for the user, never a stack trace or a password.
-public struct StoreError: Error, CustomStringConvertible, Sendable, Equatable {
+package struct StoreError: Error, CustomStringConvertible, Sendable, Equatable {
     /// What kind of problem it is, for callers and tests that act on it.
-    public enum Kind: String, Sendable, Equatable {
+    package enum Kind: String, Sendable, Equatable {
         /// The store URL cannot be read.
         case badURL
         /// Nothing answers at the host and port, or the host is unknown.
@@ -24,14 +24,14 @@ public struct StoreError: Error, CustomStringConvertible, Sendable, Equatable {
     }
 
     /// What kind of problem it is.
-    public var kind: Kind
+    package var kind: Kind
     /// The message, complete: what failed, where, and what to do.
-    public var message: String
+    package var message: String
     /// The code of the server's error, when the server reported one.
-    public var sqlState: SQLState?
+    package var sqlState: SQLState?
 
     /// Makes an error.
-    public init(_ kind: Kind, _ message: String, sqlState: SQLState? = nil) {
+    package init(_ kind: Kind, _ message: String, sqlState: SQLState? = nil) {
         self.kind = kind
         self.message = message
         self.sqlState = sqlState
@@ -41,7 +41,7 @@ public struct StoreError: Error, CustomStringConvertible, Sendable, Equatable {
     /// safely tries again: the connection failed or was lost (``Kind/unreachable``,
     /// ``Kind/timeout``, as the client library's error codes say), or the server's code is one of
     /// the moment (``SQLState/isTransient``). Decided on codes only, never on the message.
-    public var isTransient: Bool {
+    package var isTransient: Bool {
         switch kind {
         case .unreachable, .timeout: true
         case .server: sqlState?.isTransient ?? false
@@ -49,5 +49,5 @@ public struct StoreError: Error, CustomStringConvertible, Sendable, Equatable {
         }
     }
 
-    public var description: String { message }
+    package var description: String { message }
 }

@@ -4,16 +4,16 @@ import Foundation
 /// filled from `PGUSER`, `PGPASSWORD`, `PGHOST`, `PGPORT`, `PGDATABASE`, `PGSSLMODE`,
 /// `PGCONNECT_TIMEOUT` and the password file (`PGPASSFILE` or `~/.pgpass`), as libpq does.
 /// Its `description` is `redacted`: it never shows the password.
-public struct StoreURL: Sendable, Equatable, CustomStringConvertible {
+package struct StoreURL: Sendable, Equatable, CustomStringConvertible {
     /// A run-time setting of the session.
-    public struct Setting: Sendable, Equatable {
-        public var name: String
-        public var value: String
+    package struct Setting: Sendable, Equatable {
+        package var name: String
+        package var value: String
     }
 
 
     /// How TLS is used, by libpq's names.
-    public enum SSLMode: String, Sendable, CaseIterable {
+    package enum SSLMode: String, Sendable, CaseIterable {
         /// Plain TCP.
         case disable
         /// TLS when the server offers it, without checking its certificate; plain TCP otherwise.
@@ -25,25 +25,25 @@ public struct StoreURL: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The role to connect as.
-    public var user: String
+    package var user: String
     /// The password, if any; never printed.
-    public var password: String?
+    package var password: String?
     /// A host name or address, or a folder holding the server's Unix socket (starts with `/`).
-    public var host: String
+    package var host: String
     /// The TCP port (also names the Unix socket file).
-    public var port: Int
+    package var port: Int
     /// The database.
-    public var database: String
+    package var database: String
     /// How TLS is used.
-    public var sslMode: SSLMode
+    package var sslMode: SSLMode
     /// Seconds to wait for a connection, if the URL or `PGCONNECT_TIMEOUT` says.
-    public var connectTimeout: Int?
+    package var connectTimeout: Int?
     /// Run-time settings for the session (`options=-c name=value` or `PGOPTIONS`), e.g. a
     /// `search_path` that puts the store's tables in a schema of their own.
-    public var settings: [Setting] = []
+    package var settings: [Setting] = []
 
     /// Makes a URL from its parts.
-    public init(user: String, password: String?, host: String, port: Int, database: String, sslMode: SSLMode,
+    package init(user: String, password: String?, host: String, port: Int, database: String, sslMode: SSLMode,
                 connectTimeout: Int? = nil) {
         self.user = user
         self.password = password
@@ -55,19 +55,19 @@ public struct StoreURL: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Whether `text` is a store URL rather than a file path.
-    public static func isStoreURL(_ text: String) -> Bool {
+    package static func isStoreURL(_ text: String) -> Bool {
         let lower = text.lowercased()
         return lower.hasPrefix("postgresql://") || lower.hasPrefix("postgres://")
     }
 
     /// Whether `host` names a Unix socket folder.
-    public var isUnixSocket: Bool { host.hasPrefix("/") }
+    package var isUnixSocket: Bool { host.hasPrefix("/") }
 
     /// The Unix socket file when `host` is a folder.
-    public var unixSocketPath: String? { isUnixSocket ? "\(host)/.s.PGSQL.\(port)" : nil }
+    package var unixSocketPath: String? { isUnixSocket ? "\(host)/.s.PGSQL.\(port)" : nil }
 
     /// Host and port as messages show them: `db.example.com:5432`, `[::1]:5432`, or the socket file.
-    public var endpoint: String {
+    package var endpoint: String {
         if let unixSocketPath { return unixSocketPath }
         return Self.isIPv6Literal(host) ? "[\(host)]:\(port)" : "\(Self.encode(host)):\(port)"
     }
@@ -82,18 +82,18 @@ public struct StoreURL: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The URL without the password: `postgresql://user@host:port/database?sslmode=mode`.
-    public var redacted: String {
+    package var redacted: String {
         let hostPart = Self.isIPv6Literal(host) ? "[\(host)]" : Self.encode(host)
         let options = settings.map { "-c \($0.name)=\($0.value)" }.joined(separator: " ")
         return "postgresql://\(Self.encode(user))@\(hostPart):\(port)/\(Self.encode(database))?sslmode=\(sslMode.rawValue)"
             + (options.isEmpty ? "" : "&options=" + Self.encode(options))
     }
 
-    public var description: String { redacted }
+    package var description: String { redacted }
 
     /// Reads `text`, filling what it leaves out from `environment` and the password file
     /// (`home` is where `~/.pgpass` is looked for; nil: `HOME`).
-    public init(parsing text: String, environment: [String: String] = ProcessInfo.processInfo.environment,
+    package init(parsing text: String, environment: [String: String] = ProcessInfo.processInfo.environment,
                 home: String? = nil) throws(StoreError) {
         let parts = try URLParts(text)
         let env = { (name: String) -> String? in environment[name].flatMap { $0.isEmpty ? nil : $0 } }
@@ -140,7 +140,7 @@ public struct StoreURL: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `text` with any password in it replaced by `***`, for messages about text that is not a valid URL.
-    public static func redact(_ text: String) -> String {
+    package static func redact(_ text: String) -> String {
         var result = text
         if let scheme = result.range(of: "://") {
             let authorityEnd = result[scheme.upperBound...].firstIndex { $0 == "/" || $0 == "?" } ?? result.endIndex

@@ -3,14 +3,14 @@ import RemixHost
 import RemixKit
 
 /// How a terminal session ended.
-public struct TerminalOutcome: Equatable, Sendable {
+package struct TerminalOutcome: Equatable, Sendable {
     /// Whether the user quit (as opposed to input ending).
-    public var quit: Bool
+    package var quit: Bool
     /// Messages about input that could not be acted on, in order.
-    public var errors: [String]
+    package var errors: [String]
 
     /// Makes an outcome.
-    public init(quit: Bool, errors: [String]) {
+    package init(quit: Bool, errors: [String]) {
         self.quit = quit
         self.errors = errors
     }
@@ -19,14 +19,14 @@ public struct TerminalOutcome: Equatable, Sendable {
 /// Plays a person at a terminal: shows the front screen's data and numbered actions, reads a
 /// choice per line and acts on the app's views. Reads from any line source, so piped input
 /// scripts a session; ends on `q` or at end of input.
-public final class TerminalDriver {
+package final class TerminalDriver {
     private let session: AppSession
     private let readLine: () -> String?
     private let write: (String) -> Void
     private var errors: [String] = []
 
     /// Makes a driver for a started or unstarted session.
-    public init(session: AppSession, readLine: @escaping () -> String?, write: @escaping (String) -> Void) {
+    package init(session: AppSession, readLine: @escaping () -> String?, write: @escaping (String) -> Void) {
         self.session = session
         self.readLine = readLine
         self.write = write
@@ -35,7 +35,7 @@ public final class TerminalDriver {
     /// Starts the app and runs until the user quits or input ends.
     /// Shows the screens and takes the person's choices until they quit or input ends; with
     /// `started`, the session was already started (and maybe taken somewhere by a route).
-    public func run(started: Bool = false) -> TerminalOutcome {
+    package func run(started: Bool = false) -> TerminalOutcome {
         if !started { session.start() }
         while true {
             let window = session.window
@@ -114,15 +114,15 @@ public final class TerminalDriver {
 }
 
 /// Echoes domain events to the terminal as they happen.
-public final class TerminalEventEcho: EventSink {
+package final class TerminalEventEcho: EventSink {
     private let write: (String) -> Void
 
     /// Makes an echo writing through `write`.
-    public init(write: @escaping (String) -> Void) {
+    package init(write: @escaping (String) -> Void) {
         self.write = write
     }
 
-    public func record(_ event: DomainEvent) {
+    package func record(_ event: DomainEvent) {
         let fields = event.fields.map { field -> String in
             switch field.value {
             case .string(let value): "\(field.name)=\"\(value)\""

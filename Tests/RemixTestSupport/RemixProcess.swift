@@ -3,15 +3,15 @@ import RemixSystem
 import Testing
 
 /// What a child process printed and how it ended.
-public struct ProcessResult: Sendable {
-    public let status: Int32
-    public let stdout: String
-    public let stderr: String
+package struct ProcessResult: Sendable {
+    package let status: Int32
+    package let stdout: String
+    package let stderr: String
     /// Ended by a signal (`status` is then the signal's number).
-    public var signalled = false
+    package var signalled = false
 
     /// The result of a command that exited with `status` after writing `stdout` and `stderr`.
-    public init(status: Int32, stdout: String, stderr: String) {
+    package init(status: Int32, stdout: String, stderr: String) {
         self.status = status
         self.stdout = stdout
         self.stderr = stderr
@@ -20,13 +20,13 @@ public struct ProcessResult: Sendable {
 
 /// A `remix` started in the background with its output going to files, for tests that race,
 /// signal or kill it while it runs.
-public final class BackgroundRemix {
-    public let process = Process()
+package final class BackgroundRemix {
+    package let process = Process()
     private let output: String, errors: String
 
     /// Starts `remix arguments` in `directory`, its standard output and error going to
     /// `folder/tag.stdout` and `folder/tag.stderr`; `environment` sets variables.
-    public init(_ arguments: [String], in directory: URL, outputIn folder: String, tag: String,
+    package init(_ arguments: [String], in directory: URL, outputIn folder: String, tag: String,
                 environment: [String: String] = [:]) throws {
         output = folder + "/\(tag).stdout"
         errors = folder + "/\(tag).stderr"
@@ -59,7 +59,7 @@ public final class BackgroundRemix {
 
     /// Sends `signal` once `ready` holds (checked every millisecond while the process runs, for a
     /// minute at most), then waits for the process; `wasReady` says whether `ready` held by then.
-    public func stop(with signal: Int32, when ready: () -> Bool) -> (wasReady: Bool, result: ProcessResult) {
+    package func stop(with signal: Int32, when ready: () -> Bool) -> (wasReady: Bool, result: ProcessResult) {
         var wasReady = false
         for _ in 0..<60_000 where process.isRunning {
             if ready() {
@@ -73,7 +73,7 @@ public final class BackgroundRemix {
     }
 
     /// Waits for the process and collects what it wrote.
-    public func finish() -> ProcessResult {
+    package func finish() -> ProcessResult {
         process.waitUntilExit()
         func read(_ path: String) -> String {
             String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
@@ -87,11 +87,11 @@ public final class BackgroundRemix {
 /// Runs the `remix` built with the tests as a user would: arguments, a working folder, changes to
 /// the environment and piped input, with both outputs read to the end at once so a chatty child
 /// never blocks on a full pipe.
-public enum RemixProcess {
+package enum RemixProcess {
     /// The folder holding the test bundle and what was built with it (`remix`, plugins): where the
     /// running test executable is (Linux: `/proc/self/exe`), else the folder of the loaded `.xctest`
     /// bundle (macOS), else `REMIX_BUILD_FOLDER`.
-    public static var buildFolder: URL {
+    package static var buildFolder: URL {
         if let given = ProcessInfo.processInfo.environment["REMIX_BUILD_FOLDER"] { return URL(fileURLWithPath: given) }
         let proc = URL(fileURLWithPath: "/proc/self/exe")
         if FileManager.default.fileExists(atPath: proc.path) { return proc.resolvingSymlinksInPath().deletingLastPathComponent() }
@@ -104,7 +104,7 @@ public enum RemixProcess {
     /// The `remix` executable beside the test bundle. Every test that starts it gets it here, so
     /// that with `REMIX_SPAWN_LOG=FILE` each such test is written to FILE, a line per start: how the
     /// tests that spawn the binary are counted (docs/architecture.md#tests).
-    public static var remix: URL {
+    package static var remix: URL {
         if spawnLog >= 0, let test = Test.current {
             let line = Array("\(test.id)\n".utf8)
             _ = line.withUnsafeBytes { write(spawnLog, $0.baseAddress, $0.count) }  // one append a line: lines never mix
@@ -123,7 +123,7 @@ public enum RemixProcess {
     /// `/dev/full`) receives standard output instead of the result's `stdout`; with
     /// `addressSpaceKB`, remix runs under that address-space limit (`ulimit -v`), so that using
     /// more memory fails it.
-    public static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String?] = [:],
+    package static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String?] = [:],
                            input: String? = nil, outputFile: String? = nil, addressSpaceKB: Int? = nil) throws -> ProcessResult {
         let process = Process()
         if let addressSpaceKB {
@@ -169,12 +169,12 @@ public enum RemixProcess {
 /// never blocks on the one not being read.
 /// Unchecked `Sendable`: `data` is written once, by the reading thread, before `done` is signalled,
 /// and read only after waiting for that signal.
-public final class DrainedHandle: @unchecked Sendable {
+package final class DrainedHandle: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     private var data = Data()
 
     /// Starts reading `handle`.
-    public init(_ handle: FileHandle) {
+    package init(_ handle: FileHandle) {
         Thread.detachNewThread { [self] in
             data = handle.readDataToEndOfFile()
             done.signal()
@@ -182,11 +182,11 @@ public final class DrainedHandle: @unchecked Sendable {
     }
 
     /// Everything read, once the handle reached its end.
-    public func wait() -> Data {
+    package func wait() -> Data {
         done.wait()
         return data
     }
 
     /// Everything read, as UTF-8 text.
-    public func text() -> String { String(decoding: wait(), as: UTF8.self) }
+    package func text() -> String { String(decoding: wait(), as: UTF8.self) }
 }

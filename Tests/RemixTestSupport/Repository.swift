@@ -1,11 +1,11 @@
 import Foundation
 
 /// The Remix checkout the tests are built from, found from this file's path.
-public enum Repository {
+package enum Repository {
     /// The repository's root folder.
-    public static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    package static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
     /// The shipped experiments folder.
-    public static var experiments: String { root.appendingPathComponent("experiments").path }
+    package static var experiments: String { root.appendingPathComponent("experiments").path }
 }

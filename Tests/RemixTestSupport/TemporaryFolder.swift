@@ -1,4 +1,4 @@
 import RemixKitTesting
 
 /// The plugin authors' temporary folder (RemixKitTesting), under the name our tests use.
-public typealias TemporaryFolder = RemixKitTesting.TemporaryFolder
+package typealias TemporaryFolder = RemixKitTesting.TemporaryFolder

@@ -5,12 +5,12 @@ import RemixKit
 /// random intent mixes, chances to give up per screen, think and typing ranges, retries, returning
 /// users, and random service rates. The intents and their values are the shipped population's.
 /// Used by the fit's tests and by `remix-bench fit-truths`.
-public struct TruthPopulation: Sendable {
-    public let seed: UInt64
+package struct TruthPopulation: Sendable {
+    package let seed: UInt64
     /// The population file's text.
-    public let text: String
+    package let text: String
 
-    public init(seed: UInt64) {
+    package init(seed: UInt64) {
         self.seed = seed
         var random = SeededGenerator(seed: seed &* 0x2545_F491_4F6C_DD1D | 1)
         func uniform(_ low: Double, _ high: Double) -> Double { low + (high - low) * Double(random.next() >> 11) * 0x1.0p-53 }
@@ -56,13 +56,13 @@ public struct TruthPopulation: Sendable {
 }
 
 /// The experiment files the fit's proofs use.
-public enum TruthExperiment {
+package enum TruthExperiment {
     /// The insertion flows by variation key.
-    public static let flows = ["manual": "ManualGroupInsertion", "auto": "AutoGroupInsertion", "alternating": "AlternatingInsertion"]
+    package static let flows = ["manual": "ManualGroupInsertion", "auto": "AutoGroupInsertion", "alternating": "AlternatingInsertion"]
 
     /// One experiment on Marketplace's insertion slot between `variations` (keys of ``flows``),
     /// equal weights, `advert_published` its primary metric.
-    public static func insertionFlow(_ variations: [String]) -> String {
+    package static func insertionFlow(_ variations: [String]) -> String {
         let weights = variations.map { _ in String(format: "%.4f", 1 / Double(variations.count)) }
         return """
             key: insertion-flow

@@ -3,53 +3,53 @@ import RemixExperiments
 import RemixKit
 
 /// What to analyse and how.
-public struct AnalysisOptions: Sendable {
+package struct AnalysisOptions: Sendable {
     /// Log files, globs, or `-` for standard input.
-    public var logs: [String]
+    package var logs: [String]
     /// Experiment definitions (for weights, variation order and metrics), by key.
-    public var definitions: [String: ExperimentDefinition]
+    package var definitions: [String: ExperimentDefinition]
     /// Only this experiment, if set.
-    public var experiment: String?
+    package var experiment: String?
     /// Metrics to report instead of the experiment files' metrics.
-    public var metrics: [String]
+    package var metrics: [String]
     /// The metrics reported when neither `metrics` nor an experiment definition names one: the
     /// default metric of the log's app, which the caller knows (`AppDefinition.defaultMetric`).
     /// Empty, such a report has units and no metrics.
-    public var defaultMetrics: [String] = []
-    public var alpha: Double
-    public var correction: Correction
+    package var defaultMetrics: [String] = []
+    package var alpha: Double
+    package var correction: Correction
     /// Relative lift (default) or absolute difference.
-    public var difference = DifferenceType.relative
+    package var difference = DifferenceType.relative
     /// With a value, sequential testing with this tuning parameter.
-    public var sequentialTuning: Double?
+    package var sequentialTuning: Double?
     /// A proper prior for the Bayesian test, on the relative effect; nil for the flat prior.
-    public var prior: BayesianPrior?
+    package var prior: BayesianPrior?
     /// Bad lines are fatal.
-    public var strict: Bool
+    package var strict: Bool
     /// Bytes the first pass may use to keep the value metrics' events (see ``KeptEvents``); past
     /// them the log is read a second time.
     var keptEventBytes = 128 << 20
     /// Cumulative results at every whole hour or day of the log (`--by`).
-    public var by: TimeBucket?
+    package var by: TimeBucket?
     /// Leave out events at or after this time (ms since the epoch), as if the log ended there.
-    public var until = Int64.max
+    package var until = Int64.max
     /// Break every experiment down by this session attribute (or `persona`, `visit`), read from
     /// each unit's earliest `session_started` event.
-    public var dimension: String?
+    package var dimension: String?
     /// Threads for reading.
-    public var jobs: Int
+    package var jobs: Int
     /// The metrics that experiment files and `metrics` name by key (see ``MetricsFileParser``);
     /// a name that is not a key is the proportion of units with that event.
-    public var catalog = MetricCatalog()
+    package var catalog = MetricCatalog()
     /// Whether `definitions` come from an experiments folder that was read: then an experiment of
     /// the log without a definition is reported as having no file (no verdicts, a warning). Callers
     /// that analyse without files leave it false.
-    public var readExperimentFiles = false
+    package var readExperimentFiles = false
     /// Read sizes; tests make them small to cross chunk and part boundaries.
     var readSizes = LogReader.Sizes()
 
     /// Makes options.
-    public init(logs: [String], definitions: [String: ExperimentDefinition] = [:], experiment: String? = nil,
+    package init(logs: [String], definitions: [String: ExperimentDefinition] = [:], experiment: String? = nil,
                 metrics: [String] = [], alpha: Double = 0.05, correction: Correction = .holm, strict: Bool = false,
                 jobs: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.logs = logs
@@ -63,15 +63,15 @@ public struct AnalysisOptions: Sendable {
     }
 
     /// The tests' settings these options ask for.
-    public var testSettings: TestSettings {
+    package var testSettings: TestSettings {
         TestSettings(alpha: alpha, difference: difference, sequentialTuning: sequentialTuning, prior: prior)
     }
 }
 
 /// Streams logs into per-experiment, per-variation results with statistics.
-public enum Analyzer {
+package enum Analyzer {
     /// Reads the logs and computes the report.
-    public static func run(_ options: AnalysisOptions) throws(AnalysisError) -> AnalysisReport {
+    package static func run(_ options: AnalysisOptions) throws(AnalysisError) -> AnalysisReport {
         let started = ContinuousClock.now
         let files = try LogPaths.expand(options.logs)
         let tracked = trackedMetrics(options)

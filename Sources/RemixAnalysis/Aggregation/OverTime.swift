@@ -1,7 +1,7 @@
 import Foundation
 
 /// The cuts of `--by`: cumulative results at each whole hour or day (UTC) of the log.
-public enum TimeBucket: String, Sendable, CaseIterable {
+package enum TimeBucket: String, Sendable, CaseIterable {
     case hour, day
 
     var milliseconds: Int64 { self == .hour ? 3_600_000 : 86_400_000 }
@@ -9,20 +9,20 @@ public enum TimeBucket: String, Sendable, CaseIterable {
 
 extension AnalysisReport {
     /// An experiment's results as if the log ended at `until` (every event before it counts).
-    public struct OverTimePoint: Sendable {
+    package struct OverTimePoint: Sendable {
         /// The cut, in milliseconds since the epoch (a whole hour or day, UTC).
-        public var until: Int64
-        public var variations: [Variation]
-        public var comparisons: [Comparison]
+        package var until: Int64
+        package var variations: [Variation]
+        package var comparisons: [Comparison]
 
         /// The cut as RFC 3339 text.
-        public var untilText: String { Date(timeIntervalSince1970: Double(until) / 1000).formatted(.iso8601) }
+        package var untilText: String { Date(timeIntervalSince1970: Double(until) / 1000).formatted(.iso8601) }
     }
 }
 
 extension Analyzer {
     /// At most this many cuts: each reads the log again.
-    public static let maximumCuts = 1000
+    package static let maximumCuts = 1000
 
     /// Adds to each experiment of `report` its results at every whole `bucket` from the first
     /// exposure to the end of the log: the log is analysed again up to each cut (the last cut's

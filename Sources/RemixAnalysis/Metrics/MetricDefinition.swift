@@ -2,9 +2,9 @@ import RemixKit
 import RemixYAML
 
 /// One metric: what is measured per unit after its first exposure, and how variations compare.
-public struct MetricDefinition: Sendable, Equatable {
+package struct MetricDefinition: Sendable, Equatable {
     /// How the per-unit values become a variation's figure.
-    public enum Kind: String, Sendable, CaseIterable {
+    package enum Kind: String, Sendable, CaseIterable {
         /// Share of units with at least one `event` (gbstats `ProportionStatistic`).
         case proportion
         /// Per unit the sum of `value` (or the count of `event`s), averaged over all units
@@ -18,52 +18,52 @@ public struct MetricDefinition: Sendable, Equatable {
         case quantile
 
         /// The report's word for the figure: rate, mean, ratio or quantile.
-        public var figure: String { self == .proportion ? "rate" : rawValue }
+        package var figure: String { self == .proportion ? "rate" : rawValue }
     }
 
     /// What a quantile is taken over.
-    public enum Level: String, Sendable, CaseIterable {
+    package enum Level: String, Sendable, CaseIterable {
         /// Each unit's sum of `value` (units without the event count 0).
         case unit
         /// Each event's `value`, clustered by unit.
         case event
     }
 
-    public var key: String
-    public var kind: Kind
+    package var key: String
+    package var kind: Kind
     /// The event counted (proportion, mean).
-    public var event: String?
+    package var event: String?
     /// The event's numeric field summed per unit (mean); nil counts events.
-    public var value: String?
+    package var value: String?
     /// Metric keys of a ratio.
-    public var numerator: String?
-    public var denominator: String?
+    package var numerator: String?
+    package var denominator: String?
     /// Lower is better.
-    public var inverse: Bool
+    package var inverse: Bool
     /// Only events less than this many hours after the unit's first exposure count.
-    public var windowHours: Double?
+    package var windowHours: Double?
     /// Per-unit values above this are set to it (winsorisation).
-    public var capAbsolute: Double?
+    package var capAbsolute: Double?
     /// Per-unit values above this percentile of all the experiment's units are set to it.
-    public var capPercentile: Double?
+    package var capPercentile: Double?
     /// A quantile's level, e.g. 0.9.
-    public var quantile: Double?
+    package var quantile: Double?
     /// Whether a quantile is over units or events.
-    public var level = Level.unit
+    package var level = Level.unit
     /// CUPED: the same metric in the `preWindowHours` before first exposure is the covariate.
-    public var cuped = false
+    package var cuped = false
     /// Hours before the first exposure that CUPED reads (GrowthBook's 14 days by default).
-    public var preWindowHours = MetricDefinition.defaultPreWindowHours
+    package var preWindowHours = MetricDefinition.defaultPreWindowHours
     /// A proper prior for this metric's Bayesian test, overriding `--prior-mean`/`--prior-stddev`.
-    public var prior: BayesianPrior?
+    package var prior: BayesianPrior?
     /// Whether its direction (`inverse`) was declared in a metrics file; false for a bare event
     /// name, whose better direction nobody said.
-    public var declared = true
-    public var summary: String?
+    package var declared = true
+    package var summary: String?
     /// Where it is defined; nil for a bare event name.
-    public var location: SourceLocation?
+    package var location: SourceLocation?
 
-    public init(key: String, kind: Kind, event: String? = nil, value: String? = nil, numerator: String? = nil,
+    package init(key: String, kind: Kind, event: String? = nil, value: String? = nil, numerator: String? = nil,
                 denominator: String? = nil, inverse: Bool = false, windowHours: Double? = nil,
                 capAbsolute: Double? = nil, capPercentile: Double? = nil, quantile: Double? = nil, level: Level = .unit,
                 cuped: Bool = false, preWindowHours: Double = MetricDefinition.defaultPreWindowHours,
@@ -87,11 +87,11 @@ public struct MetricDefinition: Sendable, Equatable {
     }
 
     /// GrowthBook's default CUPED lookback, 14 days.
-    public static let defaultPreWindowHours = 336.0
+    package static let defaultPreWindowHours = 336.0
 
     /// The report's name for the figure: `rate`, `mean`, `ratio`, `p90`, `p90 of events`, with
     /// `, CUPED` when adjusted.
-    public var label: String {
+    package var label: String {
         guard kind == .quantile, let quantile else { return kind.figure + (cuped ? ", CUPED" : "") }
         let percent = (quantile * 100 * 1e6).rounded() / 1e6
         let name = "p" + (percent == percent.rounded() ? String(Int(percent)) : String(percent))
@@ -99,7 +99,7 @@ public struct MetricDefinition: Sendable, Equatable {
     }
 
     /// A bare event name in an experiment file: the share of units with that event.
-    public static func proportion(of event: String) -> MetricDefinition {
+    package static func proportion(of event: String) -> MetricDefinition {
         var definition = MetricDefinition(key: event, kind: .proportion, event: event)
         definition.declared = false
         return definition
@@ -111,20 +111,20 @@ public struct MetricDefinition: Sendable, Equatable {
 }
 
 /// The metrics of a metrics file, by key; a name that is not a key is an event's proportion.
-public struct MetricCatalog: Sendable {
-    public private(set) var definitions: [MetricDefinition]
+package struct MetricCatalog: Sendable {
+    package private(set) var definitions: [MetricDefinition]
     /// The file read, if any.
-    public var file: String?
+    package var file: String?
 
-    public init(_ definitions: [MetricDefinition] = [], file: String? = nil) {
+    package init(_ definitions: [MetricDefinition] = [], file: String? = nil) {
         self.definitions = definitions
         self.file = file
     }
 
-    public var keys: [String] { definitions.map(\.key) }
+    package var keys: [String] { definitions.map(\.key) }
 
-    public subscript(key: String) -> MetricDefinition? { definitions.first { $0.key == key } }
+    package subscript(key: String) -> MetricDefinition? { definitions.first { $0.key == key } }
 
     /// The metric `name` names: a defined key, else the proportion of the event `name`.
-    public func resolve(_ name: String) -> MetricDefinition { self[name] ?? .proportion(of: name) }
+    package func resolve(_ name: String) -> MetricDefinition { self[name] ?? .proportion(of: name) }
 }

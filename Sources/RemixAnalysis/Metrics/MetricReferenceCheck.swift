@@ -5,16 +5,16 @@ import RemixYAML
 /// Checks that every metric an experiment names means something: a key of the metrics file, or
 /// the name of an event some registered feature (or the host) declares — so that a typo such as
 /// `advert_publish` is an error where it is written, not a report of zeros later.
-public struct MetricReferenceCheck {
+package struct MetricReferenceCheck {
     /// The metric definitions the experiments may name by key.
-    public let catalog: MetricCatalog
+    package let catalog: MetricCatalog
     /// The events that exist: what the registered features and the host declare.
-    public let events: [String]
+    package let events: [String]
     /// The fields each declared event carries, where known: a metric's `value` must be one.
-    public let eventFields: [String: [String]]
+    package let eventFields: [String: [String]]
 
     /// Makes the check.
-    public init(catalog: MetricCatalog, events: [String], eventFields: [String: [String]] = [:]) {
+    package init(catalog: MetricCatalog, events: [String], eventFields: [String: [String]] = [:]) {
         self.catalog = catalog
         self.events = events
         self.eventFields = eventFields
@@ -22,7 +22,7 @@ public struct MetricReferenceCheck {
 
     /// The problems of `experiments`' metrics (errors) and of metrics-file events nobody declares
     /// (warnings: the file is shared, and a plugin that emits them may not be loaded).
-    public func problems(in experiments: [ExperimentDefinition]) -> [Diagnostic] {
+    package func problems(in experiments: [ExperimentDefinition]) -> [Diagnostic] {
         var problems: [Diagnostic] = []
         for definition in experiments {
             for name in definition.metrics.all {

@@ -3,18 +3,18 @@ import RemixYAML
 
 /// Reads `metrics.yaml`: a top-level `metrics:` list of metric definitions. Every problem is a
 /// positioned diagnostic; a metric with a problem is left out.
-public enum MetricsFileParser {
+package enum MetricsFileParser {
     /// The file's name in an experiments folder.
-    public static let fileName = "metrics.yaml"
+    package static let fileName = "metrics.yaml"
     /// Every key a metric may have.
-    public static let knownKeys = ["key", "type", "description", "event", "value", "numerator", "denominator",
+    package static let knownKeys = ["key", "type", "description", "event", "value", "numerator", "denominator",
                                    "inverse", "window", "cap", "quantile", "level", "cuped", "preWindow", "prior"]
     /// Event fields the log scanner reads for itself, which cannot be a metric's value.
     static let readFields = ["ts", "type", "user", "experiment", "variation", "variationId", "inExperiment", "hashUsed",
                              "screen", "feature"]
 
     /// Reads and parses the file at `path`.
-    public static func load(_ path: String) -> (MetricCatalog, [Diagnostic]) {
+    package static func load(_ path: String) -> (MetricCatalog, [Diagnostic]) {
         do throws(Diagnostic) {
             return parse(try YAMLFile.read(path), file: path)
         } catch {
@@ -25,7 +25,7 @@ public enum MetricsFileParser {
     /// The problem that stops the file at `path` from being read at all — it cannot be read, its
     /// YAML does not parse, or it is not a `metrics:` list — or nil. Every metric that experiments
     /// name from such a file would look unknown, so that problem is reported alone.
-    public static func fileProblem(_ path: String) -> Diagnostic? {
+    package static func fileProblem(_ path: String) -> Diagnostic? {
         do throws(Diagnostic) {
             _ = try metricItems(try YAMLFile.read(path), file: path)
             return nil
@@ -44,7 +44,7 @@ public enum MetricsFileParser {
     }
 
     /// Parses `text` read from `file`.
-    public static func parse(_ text: String, file: String) -> (MetricCatalog, [Diagnostic]) {
+    package static func parse(_ text: String, file: String) -> (MetricCatalog, [Diagnostic]) {
         var problems: [Diagnostic] = []
         let items: [YAMLValue]
         do throws(Diagnostic) {

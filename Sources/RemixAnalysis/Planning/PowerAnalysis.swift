@@ -1,19 +1,19 @@
 import Foundation
 
 /// What a power calculation is about: a metric's baseline per unit and the test's settings.
-public struct PowerSettings: Sendable, Equatable {
+package struct PowerSettings: Sendable, Equatable {
     /// The control's mean per unit (a rate for a proportion).
-    public var mean: Double
+    package var mean: Double
     /// The standard deviation of the per-unit values (√(p(1 − p)) for a proportion); equal in both arms.
-    public var standardDeviation: Double
+    package var standardDeviation: Double
     /// Whether the mean is a proportion, which no lift can take past 1.
-    public var isProportion = false
-    public var alpha: Double
+    package var isProportion = false
+    package var alpha: Double
     /// With a value, the sequential test with this tuning parameter.
-    public var sequentialTuning: Double?
+    package var sequentialTuning: Double?
 
     /// A mean with its per-unit standard deviation.
-    public init(mean: Double, standardDeviation: Double, alpha: Double = 0.05, sequentialTuning: Double? = nil) {
+    package init(mean: Double, standardDeviation: Double, alpha: Double = 0.05, sequentialTuning: Double? = nil) {
         self.mean = mean
         self.standardDeviation = standardDeviation
         self.alpha = alpha
@@ -21,12 +21,12 @@ public struct PowerSettings: Sendable, Equatable {
     }
 
     /// A mean with the variance of its per-unit values.
-    public init(mean: Double, variance: Double, alpha: Double = 0.05, sequentialTuning: Double? = nil) {
+    package init(mean: Double, variance: Double, alpha: Double = 0.05, sequentialTuning: Double? = nil) {
         self.init(mean: mean, standardDeviation: variance.squareRoot(), alpha: alpha, sequentialTuning: sequentialTuning)
     }
 
     /// A proportion with baseline rate `rate`.
-    public static func proportion(_ rate: Double, alpha: Double = 0.05, sequentialTuning: Double? = nil) -> PowerSettings {
+    package static func proportion(_ rate: Double, alpha: Double = 0.05, sequentialTuning: Double? = nil) -> PowerSettings {
         var settings = PowerSettings(mean: rate, variance: rate * (1 - rate), alpha: alpha, sequentialTuning: sequentialTuning)
         settings.isProportion = true
         return settings
@@ -43,7 +43,7 @@ public struct PowerSettings: Sendable, Equatable {
 
     /// Why no plan can be made for this baseline and the relative lift `effect` (when given);
     /// nil when one can.
-    public func problem(effect: Double? = nil) -> String? {
+    package func problem(effect: Double? = nil) -> String? {
         guard alpha > 0, alpha < 1, criticalValue.isFinite else {
             return "α = \(alpha) is too small for its critical value to be computed in a double; give a larger α"
         }
@@ -69,10 +69,10 @@ public struct PowerSettings: Sendable, Equatable {
 /// root of the quadratic in μ_B; under sequential testing the standard error widened to the
 /// always-valid interval's half width over z (one look, so a lower bound for power). Everything is
 /// computed from σ/μ, so a metric's unit does not change the answer.
-public enum PowerAnalysis {
+package enum PowerAnalysis {
     /// The standard error of the lift for `units` units per arm and a relative effect `effect`:
     /// (σ/μ) √((1 + (1 + Δ)²)/N), `hypot` keeping (1 + Δ)² from overflowing.
-    public static func standardError(effect: Double, units: Double, _ settings: PowerSettings) -> Double {
+    package static func standardError(effect: Double, units: Double, _ settings: PowerSettings) -> Double {
         settings.relativeStandardDeviation * hypot(1, 1 + effect) / units.squareRoot() * sequentialFactor(units: units, settings)
     }
 
@@ -89,7 +89,7 @@ public enum PowerAnalysis {
     }
 
     /// The chance of a significant result (either direction) for a true relative effect `effect`.
-    public static func power(effect: Double, units: Double, _ settings: PowerSettings) -> Double {
+    package static func power(effect: Double, units: Double, _ settings: PowerSettings) -> Double {
         let z = settings.criticalValue
         let ratio = effect / standardError(effect: effect, units: units, settings)
         return 1 - Normal.cdf(z - ratio) + Normal.cdf(-z - ratio)
@@ -98,7 +98,7 @@ public enum PowerAnalysis {
     /// The smallest positive relative effect detected with probability `power` by `units` units
     /// per arm; nil when no effect is (the arms are too small for the metric's variance: N must be
     /// above σ²k²/μ² with k = z₁₋α/₂ − Φ⁻¹(1 − power)) or the settings have a ``PowerSettings/problem(effect:)``.
-    public static func minimumDetectableEffect(power: Double, units: Double, _ settings: PowerSettings) -> Double? {
+    package static func minimumDetectableEffect(power: Double, units: Double, _ settings: PowerSettings) -> Double? {
         guard settings.problem() == nil, units > 0, units.isFinite else { return nil }
         let k = settings.criticalValue - Normal.quantile(1 - power)
         // a = σ²f²k²/(N μ²); the root μ_B/μ = (1 + √(a(2 − a)))/(1 − a), less 1 without cancelling.
@@ -110,7 +110,7 @@ public enum PowerAnalysis {
 
     /// The fewest units per arm that detect the relative effect `effect` with probability `power`;
     /// nil above `limit`, or when the settings have a ``PowerSettings/problem(effect:)``.
-    public static func unitsNeeded(effect: Double, power target: Double, _ settings: PowerSettings,
+    package static func unitsNeeded(effect: Double, power target: Double, _ settings: PowerSettings,
                                    limit: Double = 1e12) -> Double? {
         guard effect != 0, effect.isFinite, settings.problem(effect: effect) == nil else { return nil }
         // Written so that a power that is not a number counts as not reached.

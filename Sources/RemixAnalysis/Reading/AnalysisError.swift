@@ -1,5 +1,5 @@
 /// A log that cannot be analysed.
-public enum AnalysisError: Error, Equatable, CustomStringConvertible {
+package enum AnalysisError: Error, Equatable, CustomStringConvertible {
     case cannotRead(path: String, reason: String)
     case noLogs(pattern: String)
     case emptyLog(files: [String])
@@ -17,7 +17,7 @@ public enum AnalysisError: Error, Equatable, CustomStringConvertible {
     /// The event store failed (its message says what to do).
     case store(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .cannotRead(let path, let reason): "cannot read \(path): \(reason)"
         case .noLogs(let pattern): "no log matches '\(pattern)'"

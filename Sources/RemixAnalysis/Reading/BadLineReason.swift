@@ -1,5 +1,5 @@
 /// Why a log line was not counted.
-public enum BadLineReason: Sendable, Equatable, CustomStringConvertible {
+package enum BadLineReason: Sendable, Equatable, CustomStringConvertible {
     /// Not JSON: the first byte (1-based) where the syntax breaks.
     case syntax(byte: Int)
     /// JSON, but not an object.
@@ -19,7 +19,7 @@ public enum BadLineReason: Sendable, Equatable, CustomStringConvertible {
     /// `ts` is not an RFC 3339 date and time (as `CivilTime.milliseconds` reads it); holds its start.
     case badTimestamp(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .syntax(let byte): "not JSON (syntax error at byte \(byte))"
         case .notAnObject: "not a JSON object"
@@ -36,16 +36,16 @@ public enum BadLineReason: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// A line that was not counted: which file (`stdin` for `-`), its line number there, and why.
-public struct BadLine: Sendable, Equatable, CustomStringConvertible {
-    public var path: String
-    public var line: Int
-    public var reason: BadLineReason
+package struct BadLine: Sendable, Equatable, CustomStringConvertible {
+    package var path: String
+    package var line: Int
+    package var reason: BadLineReason
 
-    public init(path: String, line: Int, reason: BadLineReason) {
+    package init(path: String, line: Int, reason: BadLineReason) {
         self.path = path
         self.line = line
         self.reason = reason
     }
 
-    public var description: String { "\(path):\(line): \(reason)" }
+    package var description: String { "\(path):\(line): \(reason)" }
 }

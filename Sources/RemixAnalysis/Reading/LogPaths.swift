@@ -3,9 +3,9 @@ import RemixSystem
 
 /// Expands log arguments: `-` for standard input, a path that exists as given (even with `*?[`
 /// in its name), otherwise a glob by the shell's rules.
-public enum LogPaths {
+package enum LogPaths {
     /// The files `patterns` name, as the analysis reads them; a glob that matches nothing names none.
-    public static func files(_ patterns: [String]) -> [String] {
+    package static func files(_ patterns: [String]) -> [String] {
         patterns.flatMap { pattern in (try? expand([pattern])) ?? [] }
     }
 

@@ -1,39 +1,39 @@
 /// The result of `remix analyze`: per experiment, each variation's units and metrics, and each
 /// variation compared with the baseline; plus what was read.
-public struct AnalysisReport: Sendable {
+package struct AnalysisReport: Sendable {
     /// One metric of one variation.
-    public struct MetricCount: Sendable, Equatable {
+    package struct MetricCount: Sendable, Equatable {
         /// The metric's key (for a bare event name, the event).
-        public var metric: String
+        package var metric: String
         /// Units with at least one of the metric's events after exposure (for a ratio, of its
         /// numerator's).
-        public var conversions: Int
+        package var conversions: Int
         /// `conversions` over units.
-        public var rate: Double
+        package var rate: Double
         /// What `value` is: rate (proportion), mean, ratio or quantile.
-        public var type = "rate"
+        package var type = "rate"
         /// The table's name for it: `rate`, `mean`, `ratio`, `p90`, `p90 of events`, with `, CUPED`.
-        public var label = "rate"
+        package var label = "rate"
         /// Adjusted with CUPED (the comparisons; `value` is unadjusted).
-        public var cuped = false
+        package var cuped = false
         /// The metric's own prior for the Bayesian test, if its definition has one.
-        public var prior: BayesianPrior?
+        package var prior: BayesianPrior?
         /// Whether a metrics file declares its direction (false for a bare event name).
-        public var directionDeclared = true
+        package var directionDeclared = true
         /// The variation's figure: the rate, the mean per unit, or the ratio.
-        public var value = 0.0
+        package var value = 0.0
         /// Lower is better.
-        public var inverse = false
+        package var inverse = false
         /// Events counted whose numeric field is missing, or is there but not a number (they add 0).
-        public var missingValues = 0
-        public var nonNumericValues = 0
+        package var missingValues = 0
+        package var nonNumericValues = 0
         /// Why there is no figure (not a number) and no comparison: a unit's sum passed the largest double.
-        public var error: String?
+        package var error: String?
         /// What the tests compare, of the values divided by 2^`scale` (``ValueScale``).
         var statistic = MetricStatistic.proportion(ProportionSample(units: 0, conversions: 0))
         var scale = 0
         /// The variance of the per-unit values behind `value` (what a power calculation needs).
-        public var unitVariance: Double { statistic.unitVariance * ValueScale.factor(2 * scale) }
+        package var unitVariance: Double { statistic.unitVariance * ValueScale.factor(2 * scale) }
 
         init(metric: String, conversions: Int, rate: Double) {
             self.metric = metric
@@ -44,66 +44,66 @@ public struct AnalysisReport: Sendable {
     }
 
     /// Share of a variation's units that reached a screen after exposure.
-    public struct FunnelStep: Sendable, Equatable {
-        public var screen: String
-        public var units: Int
-        public var share: Double
+    package struct FunnelStep: Sendable, Equatable {
+        package var screen: String
+        package var units: Int
+        package var share: Double
     }
 
     /// Time from first exposure to the first primary conversion at or after it, in seconds.
-    public struct ConversionTime: Sendable, Equatable {
-        public var count: Int
-        public var medianSeconds: Double?
-        public var p90Seconds: Double?
+    package struct ConversionTime: Sendable, Equatable {
+        package var count: Int
+        package var medianSeconds: Double?
+        package var p90Seconds: Double?
         /// Converted units left out: ``EarliestTimes/kept`` or more distinct times of the metric
         /// came before their first exposure, so the first one after it was not kept.
-        public var unknown = 0
+        package var unknown = 0
     }
 
     /// Units exposed to a variation the experiment file does not declare: left out of the
     /// variations, the comparisons and the SRM test.
-    public struct UndeclaredVariation: Sendable, Equatable {
-        public var key: String
-        public var variationId: Int
-        public var units: Int
+    package struct UndeclaredVariation: Sendable, Equatable {
+        package var key: String
+        package var variationId: Int
+        package var units: Int
     }
 
     /// One variation.
-    public struct Variation: Sendable {
-        public var key: String
-        public var variationId: Int
-        public var feature: String
-        public var units: Int
-        public var metrics: [MetricCount]
-        public var funnel: [FunnelStep]
-        public var timeToConversion: ConversionTime
+    package struct Variation: Sendable {
+        package var key: String
+        package var variationId: Int
+        package var feature: String
+        package var units: Int
+        package var metrics: [MetricCount]
+        package var funnel: [FunnelStep]
+        package var timeToConversion: ConversionTime
     }
 
     /// One variation against the baseline on one metric.
-    public struct Comparison: Sendable {
-        public var variation: String
-        public var baseline: String
-        public var metric: String
-        public var guardrail: Bool
-        public var expected: Double
-        public var ci: [Double]
-        public var pValue: Double
-        public var pValueAdjusted: Double
-        public var chanceToWin: Double
-        public var risk: [Double]
-        public var error: String?
+    package struct Comparison: Sendable {
+        package var variation: String
+        package var baseline: String
+        package var metric: String
+        package var guardrail: Bool
+        package var expected: Double
+        package var ci: [Double]
+        package var pValue: Double
+        package var pValueAdjusted: Double
+        package var chanceToWin: Double
+        package var risk: [Double]
+        package var error: String?
         /// The metric's lower values are better: a significant fall is a win.
-        public var inverse = false
+        package var inverse = false
         /// The Bayesian test's 1 − α credible interval of the effect.
-        public var credibleInterval = [0.0, 0.0]
+        package var credibleInterval = [0.0, 0.0]
         /// The proper prior of the Bayesian test (the metric's own, else `--prior-*`); nil for flat.
-        public var prior: BayesianPrior?
+        package var prior: BayesianPrior?
         /// Whether the metric's better direction is declared (see ``MetricCount/directionDeclared``);
         /// when not, chance to win is the chance of a rise.
-        public var directionDeclared = true
+        package var directionDeclared = true
         /// The baseline's figure is 0, so there is no relative lift: `expected`, `ci`, `risk` and
         /// `credibleInterval` are the absolute difference (treatment − control) the tests compared.
-        public var liftUndefined = false
+        package var liftUndefined = false
 
         /// Makes this the result of a comparison that could not be made, as gbstats words one:
         /// `error`, no effect, p-value 1, chance to win 0.5.
@@ -120,54 +120,54 @@ public struct AnalysisReport: Sendable {
     }
 
     /// One experiment.
-    public struct Experiment: Sendable {
-        public var key: String
-        public var primaryMetric: String?
-        public var guardrails: [String]
-        public var weights: [Double]
-        public var srmPValue: Double?
-        public var multipleExposureUnits: Int
-        public var variations: [Variation]
-        public var comparisons: [Comparison]
-        public var undeclaredVariations: [UndeclaredVariation] = []
+    package struct Experiment: Sendable {
+        package var key: String
+        package var primaryMetric: String?
+        package var guardrails: [String]
+        package var weights: [Double]
+        package var srmPValue: Double?
+        package var multipleExposureUnits: Int
+        package var variations: [Variation]
+        package var comparisons: [Comparison]
+        package var undeclaredVariations: [UndeclaredVariation] = []
         /// Whether its experiment file was read; without it the metrics are the defaults and no
         /// result is called a winner, a loser or a guardrail.
-        public var hasFile = true
+        package var hasFile = true
         /// With `--dimension`: the same analysis over each value's units.
-        public var slices: [DimensionSlice] = []
+        package var slices: [DimensionSlice] = []
         /// With `--by`: cumulative results at each cut, the last being these results.
-        public var overTime: [OverTimePoint] = []
+        package var overTime: [OverTimePoint] = []
         /// The first and last first-exposure times of the counted units (ms), nil without units.
-        public var exposureSpan: ClosedRange<Int64>?
+        package var exposureSpan: ClosedRange<Int64>?
     }
 
     /// An experiment's results over the units of one dimension value (or of the values not shown
     /// on their own, `(other)`; of units without one, `(none)`).
-    public struct DimensionSlice: Sendable {
-        public var value: String
-        public var experiment: Experiment
+    package struct DimensionSlice: Sendable {
+        package var value: String
+        package var experiment: Experiment
     }
 
     /// What was read.
-    public struct Log: Sendable, Equatable {
-        public var files: [String]
-        public var lines: Int
-        public var badLines: Int
-        public var firstBadLines: [BadLine]
+    package struct Log: Sendable, Equatable {
+        package var files: [String]
+        package var lines: Int
+        package var badLines: Int
+        package var firstBadLines: [BadLine]
         /// Logs whose final line has no newline and does not parse (a writer stopped mid-line).
-        public var tornFiles: [String] = []
+        package var tornFiles: [String] = []
         /// Screen events counted under "(other screens)" because the funnel follows at most
         /// ``ScreenTally/limit`` screen names; nil when it follows them all.
-        public var otherScreenEvents: Int?
+        package var otherScreenEvents: Int?
         /// The first run records (see ``RunRecord``), in log order: what produced the log.
-        public var runs: [RunRecord] = []
+        package var runs: [RunRecord] = []
         /// Whether the one "file" is an event store's (redacted) URL, analysed in its database.
-        public var isStore: Bool { files.count == 1 && (files[0].hasPrefix("postgresql://") || files[0].hasPrefix("postgres://")) }
+        package var isStore: Bool { files.count == 1 && (files[0].hasPrefix("postgresql://") || files[0].hasPrefix("postgres://")) }
 
-        public var tornFinalLine: Bool { !tornFiles.isEmpty }
+        package var tornFinalLine: Bool { !tornFiles.isEmpty }
 
         /// Says that screens were left out of the funnel, if they were.
-        public var funnelWarning: String? {
+        package var funnelWarning: String? {
             otherScreenEvents.map { events in
                 "the log names more than \(ScreenTally.limit) screens: the funnel follows at most \(ScreenTally.limit) "
                     + "(those met first) and counts \(events) screen event(s) of the others as '\(ScreenTally.otherName)'"
@@ -175,27 +175,27 @@ public struct AnalysisReport: Sendable {
         }
     }
 
-    public var experiments: [Experiment]
-    public var log: Log
-    public var alpha: Double
-    public var correction: Correction
+    package var experiments: [Experiment]
+    package var log: Log
+    package var alpha: Double
+    package var correction: Correction
     /// Wall-clock seconds spent reading and computing.
-    public var elapsedSeconds: Double
+    package var elapsedSeconds: Double
     /// How the comparisons were tested: difference type, sequential tuning, prior (`alpha` above).
-    public var settings = TestSettings()
+    package var settings = TestSettings()
     /// Experiments of the experiment files that are absent from the log and not running now (status
     /// or schedule), each with why, e.g. `uk-manual-first: scheduled from 2026-12-01T00:00:00Z`.
-    public var notRunning: [String] = []
+    package var notRunning: [String] = []
     /// The `--dimension` the experiments are broken down by.
-    public var dimension: String?
+    package var dimension: String?
     /// The `--by` cuts of `overTime`.
-    public var by: TimeBucket?
+    package var by: TimeBucket?
 }
 
 extension AnalysisReport {
     /// What a reader must know to trust the numbers, in every format: variations the experiment
     /// file does not declare, times to conversion left out, screens left out of the funnel.
-    public var warnings: [String] {
+    package var warnings: [String] {
         var warnings: [String] = []
         for experiment in experiments {
             warnings += experiment.warnings
@@ -207,7 +207,7 @@ extension AnalysisReport {
 
 extension AnalysisReport.Experiment {
     /// This experiment's warnings (see ``AnalysisReport/warnings``).
-    public var warnings: [String] {
+    package var warnings: [String] {
         var warnings: [String] = []
         if !hasFile {
             warnings.append("\(key): no experiment file for it was read, so its metrics are "
@@ -248,9 +248,9 @@ extension AnalysisReport.Experiment {
 }
 
 /// How p-values are adjusted for testing many variations × metrics.
-public enum Correction: String, Sendable, CaseIterable {
+package enum Correction: String, Sendable, CaseIterable {
     case none, holm, bh
 }
 
 /// The SRM p-value below which a sample ratio mismatch is flagged.
-public let srmThreshold = 0.001
+package let srmThreshold = 0.001

@@ -12,8 +12,8 @@ import RemixKit
 /// on the rows of each value's slice (after the experiment's own rows, where they are empty); where
 /// the baseline is 0 there is no lift, so the effect cells are empty and `absolute_expected`,
 /// `absolute_ci_lower` and `absolute_ci_upper` give the absolute difference with its CI.
-public enum CSVReport {
-    public static func render(_ report: AnalysisReport) -> String {
+package enum CSVReport {
+    package static func render(_ report: AnalysisReport) -> String {
         if report.by != nil { return overTime(report) }
         var rows = [[
             "experiment", "variation", "variation_id", "feature", "units", "metric", "conversions", "rate", "baseline",

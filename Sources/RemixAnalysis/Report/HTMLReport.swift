@@ -2,9 +2,9 @@
 /// fetched, readable on a phone, printed, and in light or dark mode. The markup is also
 /// well-formed XML, and every figure names the JSON report's field it shows (`data-json`, a JSON
 /// Pointer into `--format json`, with `data-fmt` saying how it is rounded).
-public enum HTMLReport {
+package enum HTMLReport {
     /// Renders `report` as an HTML page.
-    public static func render(_ report: AnalysisReport) -> String {
+    package static func render(_ report: AnalysisReport) -> String {
         var page = HTMLPage(report: report)
         page.build()
         return page.out

@@ -3,8 +3,8 @@ import RemixKit
 import Foundation
 
 /// The report as JSON with the documented names and full precision (non-finite numbers as null).
-public enum JSONReport {
-    public static func render(_ report: AnalysisReport) -> String {
+package enum JSONReport {
+    package static func render(_ report: AnalysisReport) -> String {
         let out = JSONWriter()
         out.object {
             out.key("experiments")

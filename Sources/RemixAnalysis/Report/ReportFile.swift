@@ -7,16 +7,16 @@ import RemixSystem
 /// folders are refused; a FIFO nobody reads is refused instead of waited on. Any write error
 /// (`/dev/full`: "No space left on device") is thrown — a regular file then holds what was
 /// written before it.
-public enum ReportFile {
+package enum ReportFile {
     /// Why a report could not be written.
-    public struct WriteError: Error, Equatable, CustomStringConvertible {
-        public var path: String
-        public var reason: String
-        public var description: String { "cannot write \(path): \(reason)" }
+    package struct WriteError: Error, Equatable, CustomStringConvertible {
+        package var path: String
+        package var reason: String
+        package var description: String { "cannot write \(path): \(reason)" }
     }
 
     /// Writes `text` to `path` (see ``ReportFile``).
-    public static func write(_ text: String, to path: String) throws(WriteError) {
+    package static func write(_ text: String, to path: String) throws(WriteError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, 0o666)
         guard descriptor >= 0 else {
             let reason = errno == ENXIO ? "it is a FIFO and nothing is reading it" : String(cString: strerror(errno))

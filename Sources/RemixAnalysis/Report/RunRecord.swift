@@ -4,27 +4,27 @@ import RemixFormats
 extension AnalysisReport {
     /// A run record of the log (an event of type `run`, written by `remix simulate` at the start
     /// of each run or shard): what produced the events that follow it.
-    public struct RunRecord: Sendable, Equatable {
+    package struct RunRecord: Sendable, Equatable {
         /// One input file of the run and its content hash.
-        public struct Source: Sendable, Equatable {
-            public var role: String
-            public var path: String
-            public var hash: String
+        package struct Source: Sendable, Equatable {
+            package var role: String
+            package var path: String
+            package var hash: String
         }
 
-        public var timestamp: String
-        public var version: String
-        public var app: String
-        public var seed: String
-        public var users: Int?
-        public var shard: String
-        public var sources: [Source]
+        package var timestamp: String
+        package var version: String
+        package var app: String
+        package var seed: String
+        package var users: Int?
+        package var shard: String
+        package var sources: [Source]
     }
 }
 
 extension AnalysisReport {
     /// At most this many run records are read from a log (the first ones).
-    public static var runRecordLimit: Int { LogTally.runLinesKept }
+    package static var runRecordLimit: Int { LogTally.runLinesKept }
 }
 
 extension AnalysisReport.RunRecord {

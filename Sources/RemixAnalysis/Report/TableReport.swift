@@ -3,14 +3,14 @@ import RemixFormats
 import RemixKit
 
 /// The report as a terminal table (colour on request) or as Markdown tables.
-public struct TableReport {
-    public enum Style: Sendable { case terminal(colour: Bool), markdown }
+package struct TableReport {
+    package enum Style: Sendable { case terminal(colour: Bool), markdown }
 
     private let style: Style
     private var lines: [String] = []
 
     /// Renders `report` in `style`.
-    public static func render(_ report: AnalysisReport, style: Style) -> String {
+    package static func render(_ report: AnalysisReport, style: Style) -> String {
         var table = TableReport(style: style)
         table.build(report)
         return table.lines.joined(separator: "\n") + "\n"

@@ -1,5 +1,5 @@
 /// How a comparison's effect is measured, as gbstats' `difference_type`.
-public enum DifferenceType: String, Sendable, CaseIterable {
+package enum DifferenceType: String, Sendable, CaseIterable {
     /// (treatment − control) / control: the lift.
     case relative
     /// treatment − control, in the metric's own unit.
@@ -8,11 +8,11 @@ public enum DifferenceType: String, Sendable, CaseIterable {
 
 /// A proper Gaussian prior on the relative effect, as gbstats' `GaussianPrior(proper=True)` with
 /// `prior_type="relative"`: with absolute differences it is rescaled by the baseline's mean.
-public struct BayesianPrior: Sendable, Equatable {
-    public var mean: Double
-    public var standardDeviation: Double
+package struct BayesianPrior: Sendable, Equatable {
+    package var mean: Double
+    package var standardDeviation: Double
 
-    public init(mean: Double, standardDeviation: Double) {
+    package init(mean: Double, standardDeviation: Double) {
         self.mean = mean
         self.standardDeviation = standardDeviation
     }
@@ -20,21 +20,21 @@ public struct BayesianPrior: Sendable, Equatable {
 
 /// What the tests of a comparison are asked for: gbstats' `FrequentistConfig`, `SequentialConfig`
 /// and `EffectBayesianConfig` in one.
-public struct TestSettings: Sendable, Equatable {
+package struct TestSettings: Sendable, Equatable {
     /// Significance level of the confidence and credible intervals.
-    public var alpha: Double
-    public var difference: DifferenceType
+    package var alpha: Double
+    package var difference: DifferenceType
     /// With a value, gbstats' `SequentialTwoSidedTTest` with this tuning parameter replaces the
     /// fixed-horizon `TwoSidedTTest`.
-    public var sequentialTuning: Double?
+    package var sequentialTuning: Double?
     /// Without one, gbstats' default flat (improper) prior.
-    public var prior: BayesianPrior?
+    package var prior: BayesianPrior?
     /// The report's comparison of a zero baseline, on absolute differences: where gbstats stops at
     /// ZERO_NEGATIVE_BASELINE_VARIATION (or at ZERO_NEGATIVE_VARIANCE, as a baseline of all zeros
     /// has no variance), the tests run on, needing only that the difference has a variance.
     var zeroBaseline = false
 
-    public init(alpha: Double = 0.05, difference: DifferenceType = .relative, sequentialTuning: Double? = nil,
+    package init(alpha: Double = 0.05, difference: DifferenceType = .relative, sequentialTuning: Double? = nil,
                 prior: BayesianPrior? = nil) {
         self.alpha = alpha
         self.difference = difference
@@ -43,5 +43,5 @@ public struct TestSettings: Sendable, Equatable {
     }
 
     /// gbstats' default tuning parameter of the sequential test.
-    public static let defaultSequentialTuning = 5000.0
+    package static let defaultSequentialTuning = 5000.0
 }

@@ -4,37 +4,37 @@ import RemixYAML
 
 /// One experiment file: which features fill an app slot, for whom, and how the result is measured.
 /// It wraps the GrowthBook-style ``Experiment`` the assignment engine runs.
-public struct ExperimentDefinition: Sendable {
+package struct ExperimentDefinition: Sendable {
     /// One arm: its key, the feature that fills the slot and that feature's parameters.
-    public struct Variation: Sendable {
-        public var key: String
-        public var feature: String
-        public var parameters: [String: ParameterValue]
+    package struct Variation: Sendable {
+        package var key: String
+        package var feature: String
+        package var parameters: [String: ParameterValue]
         /// Where the variation, its feature name and each parameter are in the file.
-        public var location: SourceLocation
-        public var featureLocation: SourceLocation
-        public var parameterLocations: [String: SourceLocation]
+        package var location: SourceLocation
+        package var featureLocation: SourceLocation
+        package var parameterLocations: [String: SourceLocation]
     }
 
     /// What the analysis measures: metric keys of `metrics.yaml` or bare event names (the share
     /// of units with that event), the primary first.
-    public struct Metrics: Sendable, Equatable {
-        public var primary: String?
-        public var guardrails: [String]
+    package struct Metrics: Sendable, Equatable {
+        package var primary: String?
+        package var guardrails: [String]
         /// Reported and tested, but neither the decision nor a guardrail.
-        public var secondary: [String] = []
+        package var secondary: [String] = []
 
         /// All metrics: primary, secondary, then guardrails.
-        public var all: [String] { (primary.map { [$0] } ?? []) + secondary + guardrails }
+        package var all: [String] { (primary.map { [$0] } ?? []) + secondary + guardrails }
     }
 
     /// When the experiment may assign sessions; either end may be open.
-    public struct Schedule: Sendable, Equatable {
-        public var start: Date?
-        public var end: Date?
+    package struct Schedule: Sendable, Equatable {
+        package var start: Date?
+        package var end: Date?
 
         /// Whether `date` falls in `[start, end)`.
-        public func contains(_ date: Date) -> Bool {
+        package func contains(_ date: Date) -> Bool {
             if let start, date < start { return false }
             if let end, date >= end { return false }
             return true
@@ -42,38 +42,38 @@ public struct ExperimentDefinition: Sendable {
     }
 
     /// The experiment's key (GrowthBook `key`).
-    public var key: String
+    package var key: String
     /// The file it was read from.
-    public var file: String
+    package var file: String
     /// What the experiment is about.
-    public var summary: String?
+    package var summary: String?
     /// The app whose slot it fills.
-    public var app: String
+    package var app: String
     /// The slot it fills.
-    public var slot: String
+    package var slot: String
     /// The arms, in order; index = GrowthBook variation id.
-    public var variations: [Variation]
+    package var variations: [Variation]
     /// When it may assign.
-    public var schedule: Schedule?
+    package var schedule: Schedule?
     /// What the analysis measures.
-    public var metrics: Metrics
+    package var metrics: Metrics
     /// The engine's form of the experiment.
-    public var experiment: Experiment
+    package var experiment: Experiment
     /// Where each top-level key's value starts, for diagnostics.
-    public var locations: [String: SourceLocation]
+    package var locations: [String: SourceLocation]
     /// The condition as written, for positioned checks.
-    public var conditionNode: YAMLValue?
+    package var conditionNode: YAMLValue?
 
     /// Whether it can assign sessions: running and active.
-    public var isLive: Bool { experiment.status == .running && experiment.active }
+    package var isLive: Bool { experiment.status == .running && experiment.active }
 
     /// Where `field` is, or the start of the file.
-    public func location(of field: String) -> SourceLocation {
+    package func location(of field: String) -> SourceLocation {
         locations[field] ?? SourceLocation(file: file, line: 1, column: 1)
     }
 
     /// Where the metric `name` is written under `metrics:` (else where `metrics:` is).
-    public func location(ofMetric name: String) -> SourceLocation {
+    package func location(ofMetric name: String) -> SourceLocation {
         locations[Self.metricLocationKey(name)] ?? location(of: "metrics")
     }
 

@@ -4,16 +4,16 @@ import RemixKit
 import RemixYAML
 
 /// Reads one experiment file, collecting every problem it can find in one pass.
-public enum ExperimentFileParser {
+package enum ExperimentFileParser {
     /// Every top-level key an experiment file may have.
-    public static let knownKeys = [
+    package static let knownKeys = [
         "key", "description", "app", "slot", "variations", "weights", "coverage", "seed", "hashVersion",
         "hashAttribute", "fallbackAttribute", "condition", "namespace", "filters", "force", "status", "active",
         "schedule", "metrics",
     ]
 
     /// Parses `text` read from `file`. The definition is nil when a problem prevents building it.
-    public static func parse(_ text: String, file: String) -> (ExperimentDefinition?, [Diagnostic]) {
+    package static func parse(_ text: String, file: String) -> (ExperimentDefinition?, [Diagnostic]) {
         var problems: [Diagnostic] = []
         let root: YAMLMapping
         do {
@@ -71,7 +71,7 @@ public enum ExperimentFileParser {
     }
 
     /// The most variations an experiment may have.
-    public static let maxVariations = 1_000
+    package static let maxVariations = 1_000
 
     private static func parseVariations(_ value: YAMLValue) throws(Diagnostic) -> [ExperimentDefinition.Variation] {
         var variations: [ExperimentDefinition.Variation] = []
@@ -228,10 +228,10 @@ struct FieldReader {
 }
 
 /// Dates in experiment files and on the command line.
-public enum DateParsing {
+package enum DateParsing {
     /// An RFC 3339 timestamp (with or without fractional seconds) or a `YYYY-MM-DD` date at 00:00 UTC,
     /// read strictly (``CivilTime``): a date that does not exist, or a year outside 0001–9999, is nil.
-    public static func parse(_ text: String) -> Date? {
+    package static func parse(_ text: String) -> Date? {
         CivilTime.parseMilliseconds(text).map { Date(timeIntervalSince1970: Double($0) / 1000) }
     }
 }

@@ -4,40 +4,40 @@ import RemixYAML
 
 /// The experiments a host runs: every experiment file of a folder (or the files named), sorted by
 /// key, plus the saved groups that conditions can refer to with `$inGroup`.
-public struct ExperimentSet: Sendable {
+package struct ExperimentSet: Sendable {
     /// The file name that holds saved groups instead of an experiment.
-    public static let savedGroupsFile = "saved-groups.yaml"
+    package static let savedGroupsFile = "saved-groups.yaml"
     /// The file name that holds metric definitions (read by the analysis) instead of an experiment.
-    public static let metricsFile = "metrics.yaml"
+    package static let metricsFile = "metrics.yaml"
     /// Files ending so hold a simulation population, not an experiment, and are skipped.
-    public static let populationSuffix = "population.yaml"
+    package static let populationSuffix = "population.yaml"
 
     /// The experiments, sorted by key.
-    public let definitions: [ExperimentDefinition]
+    package let definitions: [ExperimentDefinition]
     /// Saved groups: name → list of attribute values.
-    public let savedGroups: [String: AttributeValue]
+    package let savedGroups: [String: AttributeValue]
     /// The experiments on each slot of each app, in key order (looked up for every session).
     private let bySlot: [String: [String: [ExperimentDefinition]]]
 
     /// Makes a set.
-    public init(definitions: [ExperimentDefinition], savedGroups: [String: AttributeValue] = [:]) {
+    package init(definitions: [ExperimentDefinition], savedGroups: [String: AttributeValue] = [:]) {
         self.definitions = definitions.sorted { $0.key < $1.key }
         self.savedGroups = savedGroups
         bySlot = Dictionary(grouping: self.definitions, by: \.app).mapValues { Dictionary(grouping: $0, by: \.slot) }
     }
 
     /// The experiments that fill `slot` of `app`, in key order.
-    public func definitions(app: String, slot: String) -> [ExperimentDefinition] {
+    package func definitions(app: String, slot: String) -> [ExperimentDefinition] {
         bySlot[app]?[slot] ?? []
     }
 
     /// The experiment with that key.
-    public func definition(key: String) -> ExperimentDefinition? { definitions.first { $0.key == key } }
+    package func definition(key: String) -> ExperimentDefinition? { definitions.first { $0.key == key } }
 
     /// Reads `paths` (files, or folders whose `*.yaml` files are read). Problems of every file are
     /// returned together; a file with a problem that prevents reading it is left out of the set.
     /// A path that does not exist is one of the problems (see ``pathProblem(_:)``).
-    public static func load(paths: [String]) -> (ExperimentSet, [Diagnostic]) {
+    package static func load(paths: [String]) -> (ExperimentSet, [Diagnostic]) {
         var problems: [Diagnostic] = []
         var definitions: [ExperimentDefinition] = []
         var savedGroups: [String: AttributeValue] = [:]
@@ -67,7 +67,7 @@ public struct ExperimentSet: Sendable {
     /// The files of `paths` that cannot be read at all: unreadable, or YAML that does not parse.
     /// What follows from a file left out (a saved group, an experiment or a metric that seems
     /// missing) is a cascade, so these are reported alone.
-    public static func unreadableFiles(paths: [String]) -> [Diagnostic] {
+    package static func unreadableFiles(paths: [String]) -> [Diagnostic] {
         var ignored: [Diagnostic] = []
         return expand(paths, problems: &ignored).filter { ($0 as NSString).lastPathComponent != metricsFile }.compactMap { file in
             do throws(Diagnostic) {
@@ -82,7 +82,7 @@ public struct ExperimentSet: Sendable {
     /// Why `path` cannot hold experiments — it does not exist, or is neither a file nor a folder
     /// (a symbolic link loop, …) — or nil when it is a file or a folder. Callers that must not go
     /// on without experiments check this first.
-    public static func pathProblem(_ path: String) -> Diagnostic? {
+    package static func pathProblem(_ path: String) -> Diagnostic? {
         let start = SourceLocation(file: path, line: 1, column: 1)
         switch YAMLFile.kind(of: path) {
         case .file, .folder:

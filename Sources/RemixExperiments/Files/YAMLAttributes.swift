@@ -4,7 +4,7 @@ import RemixYAML
 extension YAMLValue {
     /// The node as a JSON-like attribute value: plain scalars are typed as YAML resolves them
     /// (null, bool, number), quoted scalars stay strings.
-    public func attributeValue() throws(Diagnostic) -> AttributeValue {
+    package func attributeValue() throws(Diagnostic) -> AttributeValue {
         switch node {
         case .scalar(let scalar):
             guard scalar.style == .plain else { return .string(scalar.string) }
@@ -37,7 +37,7 @@ extension YAMLValue {
     }
 
     /// The node as a feature parameter value (bool, int, double or string).
-    public func parameterValue() throws(Diagnostic) -> ParameterValue {
+    package func parameterValue() throws(Diagnostic) -> ParameterValue {
         guard let scalar = node.scalar else {
             throw Diagnostic(location, .error, "a parameter value must be a bool, number or text, not \(kind)")
         }

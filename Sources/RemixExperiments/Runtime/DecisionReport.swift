@@ -3,10 +3,10 @@ import RemixFormats
 import RemixKit
 
 /// Renders an experiment decision for people (text) and programs (JSON).
-public enum DecisionReport {
+package enum DecisionReport {
     /// Aligned lines: the decision, the rule, the variation and feature, the bucket; control
     /// characters of names from the files and attributes shown escaped (``JSONText/visible(_:)``).
-    public static func text(_ decision: ExperimentDecision, file: String) -> String {
+    package static func text(_ decision: ExperimentDecision, file: String) -> String {
         var lines = [
             "experiment    \(decision.experiment) (\(file))",
             "slot          \(decision.app)/\(decision.slot)",
@@ -25,7 +25,7 @@ public enum DecisionReport {
     }
 
     /// One JSON object with the decision's fields.
-    public static func json(_ decision: ExperimentDecision) -> String {
+    package static func json(_ decision: ExperimentDecision) -> String {
         var object: [String: Any] = [
             "experiment": decision.experiment, "app": decision.app, "slot": decision.slot,
             "inExperiment": decision.inExperiment, "hashUsed": decision.hashUsed,

@@ -2,33 +2,33 @@ import Foundation
 import RemixKit
 
 /// The outcome of evaluating one experiment for one session, and why.
-public struct ExperimentDecision: Sendable, Equatable {
+package struct ExperimentDecision: Sendable, Equatable {
     /// The experiment's key.
-    public var experiment: String
+    package var experiment: String
     /// The app and slot it fills.
-    public var app: String
-    public var slot: String
+    package var app: String
+    package var slot: String
     /// Whether the session takes part.
-    public var inExperiment: Bool
+    package var inExperiment: Bool
     /// Whether the variation came from the hash (false when forced).
-    public var hashUsed: Bool
+    package var hashUsed: Bool
     /// The variation's index, when in the experiment.
-    public var variationId: Int?
+    package var variationId: Int?
     /// The variation's key, when in the experiment.
-    public var variation: String?
+    package var variation: String?
     /// The feature that fills the slot for this variation, when in the experiment.
-    public var feature: String?
+    package var feature: String?
     /// That feature's parameters.
-    public var parameters: [String: ParameterValue]
+    package var parameters: [String: ParameterValue]
     /// The session's hash in [0, 1), when it was computed.
-    public var bucket: Double?
+    package var bucket: Double?
     /// The attribute hashed and its value.
-    public var hashAttribute: String
-    public var hashValue: String
+    package var hashAttribute: String
+    package var hashValue: String
     /// The rule that decided: `assigned`, `condition`, `namespace`, `coverage`, `schedule`, …
-    public var rule: String
+    package var rule: String
     /// The decision in words.
-    public var reason: String
+    package var reason: String
 
     /// The same decision with the session left out because another experiment took the slot.
     func outranked(by winner: String) -> ExperimentDecision {
@@ -47,18 +47,18 @@ public struct ExperimentDecision: Sendable, Equatable {
 }
 
 /// Evaluates experiment definitions for sessions: the GrowthBook engine plus our schedule.
-public struct ExperimentEvaluator: Sendable {
+package struct ExperimentEvaluator: Sendable {
     private let engine = AssignmentEngine()
     /// Saved groups for `$inGroup` conditions.
-    public let savedGroups: [String: AttributeValue]
+    package let savedGroups: [String: AttributeValue]
 
     /// Makes an evaluator.
-    public init(savedGroups: [String: AttributeValue] = [:]) {
+    package init(savedGroups: [String: AttributeValue] = [:]) {
         self.savedGroups = savedGroups
     }
 
     /// The decision for a session with `attributes` at `now`; `forcedVariation` is QA forcing.
-    public func decide(
+    package func decide(
         _ definition: ExperimentDefinition, attributes: [String: AttributeValue], now: Date,
         forcedVariation: Int? = nil
     ) -> ExperimentDecision {
@@ -67,12 +67,12 @@ public struct ExperimentEvaluator: Sendable {
 
     /// A context for `attributes` with the saved groups: make it once per session and pass it to
     /// ``decide(_:context:now:forcedVariation:)`` for each experiment, so attributes are indexed once.
-    public func context(for attributes: [String: AttributeValue]) -> AssignmentContext {
+    package func context(for attributes: [String: AttributeValue]) -> AssignmentContext {
         AssignmentContext(attributes: attributes, savedGroups: savedGroups)
     }
 
     /// The decision for a session whose attributes are in `context` (made by ``context(for:)``).
-    public func decide(
+    package func decide(
         _ definition: ExperimentDefinition, context: AssignmentContext, now: Date, forcedVariation: Int? = nil
     ) -> ExperimentDecision {
         decide(key: definition.key, app: definition.app, slot: definition.slot, experiment: definition.experiment,

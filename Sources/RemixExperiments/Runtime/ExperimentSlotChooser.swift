@@ -4,7 +4,7 @@ import RemixKit
 /// Fills a session's slots from experiments: for each slot, the experiments on it are evaluated in
 /// key order and the first that assigns the session wins. When the slot is first used, one
 /// `exposure` event per experiment on the slot is recorded (the others with inExperiment=false).
-public final class ExperimentSlotChooser: SlotChooser {
+package final class ExperimentSlotChooser: SlotChooser {
     private let experiments: ExperimentSet
     private let evaluator: ExperimentEvaluator
     private let context: AssignmentContext
@@ -12,7 +12,7 @@ public final class ExperimentSlotChooser: SlotChooser {
     private let events: any EventSink
     private let forced: [String: Int]
     /// The decisions made so far, by slot, in key order.
-    public var decisions: [String: [ExperimentDecision]] {
+    package var decisions: [String: [ExperimentDecision]] {
         Dictionary(bySlot.map { ($0.slot, $0.decisions) }, uniquingKeysWith: { $1 })
     }
     /// The decisions by slot as they were made: a session fills a slot or two, so no table is
@@ -20,7 +20,7 @@ public final class ExperimentSlotChooser: SlotChooser {
     private var bySlot: [(slot: String, decisions: [ExperimentDecision])] = []
 
     /// Makes a chooser for one session.
-    public init(experiments: ExperimentSet, attributes: [String: AttributeValue], now: Date,
+    package init(experiments: ExperimentSet, attributes: [String: AttributeValue], now: Date,
                 events: any EventSink, forcedVariations: [String: Int] = [:]) {
         self.experiments = experiments
         self.evaluator = ExperimentEvaluator(savedGroups: experiments.savedGroups)
@@ -30,7 +30,7 @@ public final class ExperimentSlotChooser: SlotChooser {
         self.forced = forcedVariations
     }
 
-    public func choose(slot: SlotDefinition, app: AppDefinition) -> SlotAssignment? {
+    package func choose(slot: SlotDefinition, app: AppDefinition) -> SlotAssignment? {
         let candidates = experiments.definitions(app: app.name, slot: slot.name)
         guard !candidates.isEmpty else { return nil }
         var winner: ExperimentDecision?
@@ -63,12 +63,12 @@ public final class ExperimentSlotChooser: SlotChooser {
 
 /// The `exposure` domain event: which experiment variation a session used when the slot was
 /// first used.
-public enum ExposureEvent {
+package enum ExposureEvent {
     /// The event's type.
-    public static let name = "exposure"
+    package static let name = "exposure"
 
     /// The exposure for `decision`; `feature` is what actually fills the slot.
-    public static func make(_ decision: ExperimentDecision, filledBy feature: String) -> DomainEvent {
+    package static func make(_ decision: ExperimentDecision, filledBy feature: String) -> DomainEvent {
         DomainEvent(name, [
             EventField("experiment", .string(decision.experiment)),
             EventField("variation", decision.variation.map(EventValue.string) ?? .null),

@@ -4,16 +4,16 @@ import RemixYAML
 
 /// Checks experiments against each other and against the registered apps, slots, features and
 /// parameters. Every problem is a diagnostic at its file, line and column.
-public struct ExperimentValidator {
+package struct ExperimentValidator {
     private let registry: FeatureRegistry
 
     /// Makes a validator for the features in `registry`.
-    public init(registry: FeatureRegistry) {
+    package init(registry: FeatureRegistry) {
         self.registry = registry
     }
 
     /// Every problem of `set`, sorted by position.
-    public func validate(_ set: ExperimentSet) -> [Diagnostic] {
+    package func validate(_ set: ExperimentSet) -> [Diagnostic] {
         var problems: [Diagnostic] = []
         var firstByKey: [String: ExperimentDefinition] = [:]
         for definition in set.definitions {

@@ -1,25 +1,25 @@
 /// Which slices of each namespace the experiments take, and which are free: what a person adding
 /// an experiment needs to know to find room (`remix validate --namespaces`, and the overlap error).
-public struct NamespaceMap: Sendable, Equatable {
+package struct NamespaceMap: Sendable, Equatable {
     /// A slice `[start, end)` of a namespace, taken by an experiment or free.
-    public struct Slice: Sendable, Equatable {
-        public var start: Double
-        public var end: Double
+    package struct Slice: Sendable, Equatable {
+        package var start: Double
+        package var end: Double
         /// The experiment that takes it, or nil when it is free.
-        public var experiment: String?
+        package var experiment: String?
         /// Whether that experiment is live (running and active); only live ones can collide.
-        public var isLive: Bool
+        package var isLive: Bool
     }
 
     /// Namespace id → its slices in order, covering [0, 1) (taken slices may overlap each other).
-    public let namespaces: [(id: String, slices: [Slice])]
+    package let namespaces: [(id: String, slices: [Slice])]
 
-    public static func == (a: NamespaceMap, b: NamespaceMap) -> Bool {
+    package static func == (a: NamespaceMap, b: NamespaceMap) -> Bool {
         a.namespaces.map(\.id) == b.namespaces.map(\.id) && a.namespaces.map(\.slices) == b.namespaces.map(\.slices)
     }
 
     /// The map of the namespaces `definitions` use.
-    public init(_ definitions: [ExperimentDefinition]) {
+    package init(_ definitions: [ExperimentDefinition]) {
         var taken: [String: [Slice]] = [:]
         for definition in definitions {
             guard let namespace = definition.experiment.namespace else { continue }
@@ -33,7 +33,7 @@ public struct NamespaceMap: Sendable, Equatable {
     }
 
     /// The free slices of namespace `id` (all of [0, 1) for a namespace nobody uses).
-    public func free(in id: String) -> [Slice] {
+    package func free(in id: String) -> [Slice] {
         guard let slices = namespaces.first(where: { $0.id == id })?.slices else {
             return [Slice(start: 0, end: 1, experiment: nil, isLive: false)]
         }
@@ -41,7 +41,7 @@ public struct NamespaceMap: Sendable, Equatable {
     }
 
     /// One line per namespace: `insertion: [0, 0.5) insertion-flow, [0.5, 0.6) free, …`.
-    public var lines: [String] {
+    package var lines: [String] {
         namespaces.map { id, slices in "\(id): " + slices.map(\.description).joined(separator: ", ") }
     }
 
@@ -60,7 +60,7 @@ public struct NamespaceMap: Sendable, Equatable {
 }
 
 extension NamespaceMap.Slice: CustomStringConvertible {
-    public var description: String {
+    package var description: String {
         let range = "[\(Self.number(start)), \(Self.number(end)))"
         guard let experiment else { return "\(range) free" }
         return "\(range) \(experiment)" + (isLive ? "" : " (not live)")

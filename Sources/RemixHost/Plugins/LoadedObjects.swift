@@ -1,9 +1,9 @@
 import RemixSystem
 
 /// Which loaded shared object (or executable) holds an address, as `dladdr` tells.
-public enum LoadedObjects {
+package enum LoadedObjects {
     /// The file of the loaded object whose image contains `address`, if any.
-    public static func file(containing address: UnsafeRawPointer) -> String? {
+    package static func file(containing address: UnsafeRawPointer) -> String? {
         #if canImport(Darwin)
         var info = Dl_info()
         guard dladdr(address, &info) != 0, let name = info.dli_fname else { return nil }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Why a plugin could not be loaded. Every message is one line that starts with the plugin's path.
-public enum PluginError: Error, Equatable, CustomStringConvertible {
+package enum PluginError: Error, Equatable, CustomStringConvertible {
     /// Nothing exists at the path.
     case notFound(path: String)
     /// The file is not a shared library (e.g. a text file named `x.so`).
@@ -22,7 +22,7 @@ public enum PluginError: Error, Equatable, CustomStringConvertible {
     case unexpectedStatus(path: String, status: Int32)
 
     /// The plugin's path.
-    public var path: String {
+    package var path: String {
         switch self {
         case .notFound(let path), .notSharedLibrary(let path), .cannotLoad(let path, _),
              .missingEntryPoint(let path, _, _), .abiMismatch(let path, _, _, _), .nameTaken(let path, _),
@@ -31,7 +31,7 @@ public enum PluginError: Error, Equatable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         "plugin \(path): " + Self.oneLine(reason)
     }
 

@@ -3,17 +3,17 @@ import RemixKit
 import RemixSystem
 
 /// A plugin that was loaded and registered.
-public struct LoadedPlugin: Sendable, Equatable, CustomStringConvertible {
+package struct LoadedPlugin: Sendable, Equatable, CustomStringConvertible {
     /// The plugin's file.
-    public let path: String
+    package let path: String
     /// The name of the module it registered.
-    public let module: String
+    package let module: String
     /// Opening the library and finding its entry point.
-    public let loadTime: Duration
+    package let loadTime: Duration
     /// Running the entry point: the ABI check and the module's registration.
-    public let registerTime: Duration
+    package let registerTime: Duration
 
-    public var description: String {
+    package var description: String {
         "plugin \(path): module \(module) loaded in \(String(format: "%.2f", loadTime.milliseconds)) ms, "
             + "registered in \(String(format: "%.2f", registerTime.milliseconds)) ms"
     }
@@ -25,28 +25,28 @@ public struct LoadedPlugin: Sendable, Equatable, CustomStringConvertible {
 /// (``RemixPluginABI/entryPoint``) receives a ``PluginRegistration`` and the host's plugin ABI
 /// version, checks the ABI and registers the plugin's module with the plugin's path as origin.
 /// Libraries are never closed: their types and closures live in the registry until the process ends.
-public enum PluginLoader {
+package enum PluginLoader {
     /// The C type of a plugin's entry point: `int32_t (void *registration, int32_t hostABI)`.
-    public typealias EntryPoint = @convention(c) (UnsafeMutableRawPointer?, Int32) -> Int32
+    package typealias EntryPoint = @convention(c) (UnsafeMutableRawPointer?, Int32) -> Int32
 
     /// The environment variable that lists plugins and plugin folders, separated by colons.
-    public static let environmentVariable = "REMIX_PLUGIN_PATH"
+    package static let environmentVariable = "REMIX_PLUGIN_PATH"
 
     #if canImport(Darwin)
     /// The file extension of shared libraries on this platform.
-    public static let libraryExtension = "dylib"
+    package static let libraryExtension = "dylib"
     #else
     /// The file extension of shared libraries on this platform.
-    public static let libraryExtension = "so"
+    package static let libraryExtension = "so"
     #endif
 
     /// The host's own shared libraries, skipped when a folder (e.g. the build folder) is scanned.
-    public static var hostLibraries: Set<String> {
+    package static var hostLibraries: Set<String> {
         Set(["RemixKit", "RemixYAML", "RemixFeatures"].map { "lib\($0).\(libraryExtension)" })
     }
 
     /// The plugin paths to load: those in the environment variable, then `options` (e.g. `--plugins`).
-    public static func requestedPaths(
+    package static func requestedPaths(
         options: [String], environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> [String] {
         let listed = (environment[environmentVariable] ?? "").split(separator: ":").map(String.init)
@@ -55,7 +55,7 @@ public enum PluginLoader {
 
     /// The plugin files `paths` name, as absolute paths: a file as it is, a folder's shared
     /// libraries in name order (without the host's own). A file named twice is loaded once.
-    public static func pluginFiles(in paths: [String]) throws(PluginError) -> [String] {
+    package static func pluginFiles(in paths: [String]) throws(PluginError) -> [String] {
         var files: [String] = []
         var seen = Set<String>()
         for path in paths {
@@ -82,7 +82,7 @@ public enum PluginLoader {
     /// Loads every plugin `paths` name (see ``pluginFiles(in:)``) into `registry`, in order; the
     /// first failure stops loading.
     @discardableResult
-    public static func load(_ paths: [String], into registry: FeatureRegistry) throws(PluginError) -> [LoadedPlugin] {
+    package static func load(_ paths: [String], into registry: FeatureRegistry) throws(PluginError) -> [LoadedPlugin] {
         var loaded: [LoadedPlugin] = []
         for file in try pluginFiles(in: paths) {
             loaded.append(try load(file: file, into: registry))
@@ -91,7 +91,7 @@ public enum PluginLoader {
     }
 
     /// Loads the plugin at `path` into `registry`.
-    public static func load(file path: String, into registry: FeatureRegistry) throws(PluginError) -> LoadedPlugin {
+    package static func load(file path: String, into registry: FeatureRegistry) throws(PluginError) -> LoadedPlugin {
         let clock = ContinuousClock()
         let started = clock.now
         guard FileManager.default.fileExists(atPath: path) else { throw .notFound(path: path) }
@@ -116,7 +116,7 @@ public enum PluginLoader {
 
     /// Runs a plugin entry point against `registry`, recording `origin` as the module's origin,
     /// and returns the registered module's name. Also usable for plugins linked into a custom host.
-    public static func register(
+    package static func register(
         entryPoint: EntryPoint, origin: String, into registry: FeatureRegistry
     ) throws(PluginError) -> String {
         let registration = PluginRegistration(registry: registry, origin: origin)

@@ -1,10 +1,8 @@
 import Foundation
 import RemixAnalysis
-import RemixBuiltIns
 import RemixEventLog
 import RemixExperiments
 import RemixFit
-import RemixHost
 import RemixKit
 import RemixSimulation
 import RemixTestSupport

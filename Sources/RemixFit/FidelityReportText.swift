@@ -90,14 +90,14 @@ package enum FidelityReportText {
 
     private static func value(_ number: Double, _ row: FidelityReport.Row) -> String {
         if row.isShare { return String(format: "%.1f %%", number * 100) }
-        if row.measure == "units" { return grouped(Int(number)) }
+        if row.measure == "units" { return CountText.grouped(Int(number)) }
         return String(format: "%.3g", number)
     }
 
     private static func difference(_ row: FidelityReport.Row) -> String {
         if case .distance = row.tolerance { return String(format: "KS %.3f", row.difference) }
         if row.isShare { return String(format: "%+.1f pts", row.difference * 100) }
-        if row.measure == "units" { return (row.difference >= 0 ? "+" : "−") + grouped(Int(abs(row.difference))) }
+        if row.measure == "units" { return (row.difference >= 0 ? "+" : "−") + CountText.grouped(Int(abs(row.difference))) }
         let relative = row.real != 0 ? String(format: " (%+.1f %%)", row.difference / row.real * 100) : ""
         return String(format: "%+.3g", row.difference) + relative
     }
@@ -118,12 +118,5 @@ package enum FidelityReportText {
         case .distance(let limit): "{\"ks\":\(JSONText.number(limit))}"
         case .none: "null"
         }
-    }
-
-    private static func grouped(_ value: Int) -> String {
-        let formatter = NumberFormatter()
-        formatter.numberStyle = .decimal
-        formatter.groupingSeparator = ","
-        return formatter.string(from: NSNumber(value: value)) ?? String(value)
     }
 }

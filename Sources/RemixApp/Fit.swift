@@ -51,7 +51,7 @@ package struct Fit {
     package func run(_ context: AppContext) async throws -> Outcome {
         if let problem = optionProblem() { throw AppError(problem) }
         try Outputs.refuseOverInputs(inputs: logs.map { .init("the log", $0) } + Modules.inputs(plugins, context),
-                                     outputs: [.init("the population file", output)])
+                                     outputs: [.init("--output", output)])
         let registry = try Modules.load(plugins: plugins, context)
         let (files, copies) = try await Self.files(logs, context)
         defer { for copy in copies { try? FileManager.default.removeItem(atPath: copy) } }

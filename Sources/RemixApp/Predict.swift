@@ -56,7 +56,7 @@ package struct Predict {
     }
 
     private static func load(_ path: String, _ context: AppContext) throws -> Population {
-        let (population, problems) = PopulationFile.load(path: path)
+        let (population, problems) = PopulationFile.load(path: path, missing: "name a population file that 'remix fit' wrote")
         guard let population else { throw AppError(messages: [], problems: problems.map(\.description)) }
         for problem in problems { context.notify(.line(problem.description)) }
         return population

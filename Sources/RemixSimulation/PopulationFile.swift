@@ -14,14 +14,16 @@ package enum PopulationFile {
     /// The `abandon` key for screens it does not name.
     static let elsewhere = "default"
 
-    /// Reads and parses the file at `path`.
-    package static func load(path: String) -> (Population?, [Diagnostic]) {
+    /// What to do when a population file is missing, for `remix simulate`.
+    package static let missingForSimulate = "pass one with --population (the default is experiments/population.yaml)"
+
+    /// Reads and parses the file at `path`; `missing` says what to do when there is no such file.
+    package static func load(path: String, missing: String = missingForSimulate) -> (Population?, [Diagnostic]) {
         let text: String
         do {
             text = try YAMLFile.read(path)
         } catch {
-            let hint = YAMLFile.kind(of: path) == .missing
-                ? "; pass one with --population (the default is experiments/population.yaml)" : ""
+            let hint = YAMLFile.kind(of: path) == .missing ? "; " + missing : ""
             return (nil, [Diagnostic(error.location, .error, "cannot read the population file: "
                                           + error.message.replacingOccurrences(of: "cannot read this file: ", with: "") + hint)])
         }

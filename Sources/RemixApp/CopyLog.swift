@@ -42,7 +42,7 @@ package struct CopyLog {
         }
         if run != nil, !fromStore { throw AppError("--run picks a run out of a store; the source is a file here") }
         if again, fromStore { throw AppError("--again stores a file into a store once more; the source is a store here") }
-        try Outputs.refuseOverInputs(inputs: [.init("the log", source)], outputs: [.init("the destination", destination)])
+        try Outputs.refuseOverInputs(inputs: [.init("the log", source)], outputs: [.init("destination", destination)])
         let progress = context.progress
         if fromStore {
             let url = try StoreURL(parsing: source)

@@ -88,9 +88,10 @@ package final class BackgroundRemix {
 /// the environment and piped input, with both outputs read to the end at once so a chatty child
 /// never blocks on a full pipe.
 package enum RemixProcess {
-    /// The folder holding the test bundle and what was built with it (`remix`, plugins): where the
-    /// running test executable is (Linux: `/proc/self/exe`), else the folder of the loaded `.xctest`
-    /// bundle (macOS), else `REMIX_BUILD_FOLDER`.
+    /// The folder holding the test bundle and what was built with it (`remix`, plugins):
+    /// `REMIX_BUILD_FOLDER` when it is set (the sanitizer runs point it at the debug build), else
+    /// where the running test executable is (Linux: `/proc/self/exe`), else the folder of the loaded
+    /// `.xctest` bundle (macOS), else the main bundle's folder.
     package static var buildFolder: URL {
         if let given = ProcessInfo.processInfo.environment["REMIX_BUILD_FOLDER"] { return URL(fileURLWithPath: given) }
         let proc = URL(fileURLWithPath: "/proc/self/exe")

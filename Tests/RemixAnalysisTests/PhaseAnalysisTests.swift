@@ -1,6 +1,8 @@
 import Foundation
 @testable import RemixAnalysis
+import RemixCLITestSupport
 import RemixExperiments
+import RemixTestSupport
 import Testing
 
 /// `remix analyze` on experiments with phases: the latest phase by default, `--phase N|all`, each
@@ -103,6 +105,26 @@ import Testing
         let all = try Self.report(.all)
         #expect(CSVReport.render(all).split(separator: "\n").dropFirst().allSatisfy { $0.hasSuffix(",all") })
         #expect(JSONReport.render(all).contains(#""phase":"all""#))
+    }
+
+    @Test func theCommandTakesPhaseAndRefusesWhatIsNotOne() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("events.jsonl", Self.lines.joined(separator: "\n") + "\n")
+        try folder.write("experiments/e.yaml", Self.file)
+        let run = { (options: [String]) in
+            await RemixInProcess.run(["analyze", folder.path("events.jsonl"), "--experiments", folder.path("experiments")] + options)
+        }
+        let first = await run(["--phase", "0", "--format", "csv"])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.split(separator: "\n").dropFirst().allSatisfy { $0.hasSuffix(",0") })
+        let table = await run([])
+        #expect(table.stdout.contains("reports phase 1 (--phase N|all)"), "\(table.stdout)")
+        let bad = await run(["--phase", "first"])
+        #expect(bad.status == 1 && bad.stdout.isEmpty)
+        #expect(bad.stderr.contains("--phase is a phase number from 0 (as GrowthBook numbers them), latest or all, not 'first'"),
+                "\(bad.stderr)")
+        let store = await RemixInProcess.run(["analyze", "postgresql://localhost/remix", "--phase", "1"])
+        #expect(store.status == 1 && store.stderr.contains("--phase reads log files"), "\(store.stderr)")
     }
 
     @Test func phaseOptionsAreParsed() {

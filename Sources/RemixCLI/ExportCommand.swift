@@ -36,7 +36,8 @@ struct ExportGrowthBookCommand: AsyncParsableCommand {
     @Option(help: "Write the payload to this file instead of standard output.")
     var output: String?
 
-    @Option(help: "The time the payload is built for, for schedules and phases (RFC 3339 or YYYY-MM-DD; default: now, and the latest phase).")
+    @Option(help: ArgumentHelp("The time the payload is built for, for schedules and phases (RFC 3339 or YYYY-MM-DD).",
+                               discussion: "Default: now, and each experiment's latest phase."))
     var at: String?
 
     @OptionGroup var plugins: PluginOptions

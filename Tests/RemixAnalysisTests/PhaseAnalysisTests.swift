@@ -82,7 +82,9 @@ import Testing
     }
 
     @Test func aLogWithoutPhasesIsReportedAsBefore() throws {
-        let plain = Self.lines.map { $0.replacingOccurrences(of: #","phase":0"#, with: "").replacingOccurrences(of: #","phase":1"#, with: "") }
+        let plain = Self.lines.map {
+            $0.replacingOccurrences(of: #","phase":0"#, with: "").replacingOccurrences(of: #","phase":1"#, with: "")
+        }
         let report = try Self.report(.latest, lines: plain)
         let e = try #require(report.experiments.first)
         #expect(e.phase == nil && e.phases.isEmpty && e.variations.map(\.units) == [2, 4] && e.multipleExposureUnits == 1)
@@ -125,6 +127,13 @@ import Testing
                 "\(bad.stderr)")
         let store = await RemixInProcess.run(["analyze", "postgresql://localhost/remix", "--phase", "1"])
         #expect(store.status == 1 && store.stderr.contains("--phase reads log files"), "\(store.stderr)")
+    }
+
+    @Test func anExperimentWhoseFirstPhaseIsToComeIsListedAsNotRunning() throws {
+        let (definition, _) = ExperimentFileParser.parse(Self.file, file: "e.yaml")
+        let listed = Analyzer.notRunning(["e": try #require(definition)], inLog: [], now: DateParsing.parse("2026-10-01")!)
+        #expect(listed == ["e: its first phase starts 2026-11-01T00:00:00Z"])
+        #expect(Analyzer.notRunning(["e": try #require(definition)], inLog: [], now: DateParsing.parse("2026-11-02")!).isEmpty)
     }
 
     @Test func phaseOptionsAreParsed() {

@@ -43,7 +43,8 @@ import Testing
         #expect(Self.rule(first)?["weights"] == .array(GrowthBookHash.equalWeights(3).map { .number($0) }))
         let second = try GrowthBookExport.make(set, registry: registry, at: Fixtures.date("2026-12-06"),
                                                phaseAt: Fixtures.date("2026-12-06"))
-        #expect(Self.rule(second)?["phase"] == "1" && Self.rule(second)?["coverage"] == 1 && Self.rule(second)?["weights"] == [0.5, 0.3, 0.2])
+        #expect(Self.rule(second)?["phase"] == "1" && Self.rule(second)?["coverage"] == 1)
+        #expect(Self.rule(second)?["weights"] == [0.5, 0.3, 0.2])
         // A dropped variation stays in the rule (ids and meta line up) with weight 0.
         let third = try GrowthBookExport.make(set, registry: registry, at: Fixtures.december, phaseAt: Fixtures.december)
         #expect(Self.rule(third)?["phase"] == "2" && Self.rule(third)?["coverage"] == 0.8 && Self.rule(third)?["weights"] == [0.3, 0.7, 0])

@@ -152,8 +152,11 @@ package enum Analyzer {
         return definitions.values.filter { !inLog.contains($0.key) }.sorted { $0.key < $1.key }.compactMap { definition in
             if definition.experiment.status != .running { return "\(definition.key): status \(definition.experiment.status.rawValue)" }
             if !definition.isLive { return "\(definition.key): inactive (active: false)" }
-            guard let schedule = definition.schedule, !schedule.contains(now) else { return nil }
             let format = { (date: Date) in date.formatted(.iso8601) }
+            if let first = definition.phases.first, now < first.start, definition.schedule?.contains(now) ?? true {
+                return "\(definition.key): its first phase starts \(format(first.start))"
+            }
+            guard let schedule = definition.schedule, !schedule.contains(now) else { return nil }
             if let start = schedule.start, now < start { return "\(definition.key): scheduled from \(format(start))" }
             return "\(definition.key): its schedule ended \(schedule.end.map(format) ?? "")"
         }
@@ -257,7 +260,8 @@ package enum Analyzer {
     /// slots (logged variation index → slot), the variations in slot order and the metrics.
     static func experimentReport<Figures: ExperimentFigures, Failure: Error>(
         key: String, experiment: LogTally.ExperimentTally, options: AnalysisOptions, tracked: [String],
-        weights expected: [Double]? = nil, count: ([Int: Int], [(key: String, id: Int, feature: String, tallyIndex: Int?)], [MetricDefinition]) throws(Failure) -> Figures
+        weights expected: [Double]? = nil,
+        count: ([Int: Int], [(key: String, id: Int, feature: String, tallyIndex: Int?)], [MetricDefinition]) throws(Failure) -> Figures
     ) throws(Failure) -> AnalysisReport.Experiment {
         let definition = options.definitions[key]
         let metrics = metrics(of: definition, options: options, tracked: tracked)

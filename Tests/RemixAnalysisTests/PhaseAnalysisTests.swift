@@ -136,6 +136,19 @@ import Testing
         #expect(Analyzer.notRunning(["e": try #require(definition)], inLog: [], now: DateParsing.parse("2026-11-02")!).isEmpty)
     }
 
+    @Test func everyCutOfByHourReportsTheSamePhase() throws {
+        // Phase 0 at 09:00, phase 1 at 11:00; without a file the latest is the log's highest, phase 1, and the
+        // cuts before 11:00 report it too (no units yet), not phase 0, the highest they see.
+        let lines = Self.lines.map { line in
+            line.contains(#""phase":1"#) ? line.replacingOccurrences(of: "T09:00:", with: "T11:00:") : line
+        }
+        var options = AnalysisOptions(logs: [try AnalysisFixture.log(lines)], jobs: 1)
+        options.by = .hour
+        let e = try #require(try Analyzer.run(options).experiments.first)
+        #expect(e.phase == .number(1))
+        #expect(e.overTime.map { $0.variations.map(\.units) } == [[], [], [1, 4]])
+    }
+
     @Test func phaseOptionsAreParsed() {
         #expect(PhaseSelection("all") == .all && PhaseSelection("latest") == .latest && PhaseSelection("2") == .number(2))
         #expect(PhaseSelection("-1") == nil && PhaseSelection("one") == nil && PhaseSelection("99999") == nil)

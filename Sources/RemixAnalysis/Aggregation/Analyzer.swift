@@ -38,6 +38,9 @@ package struct AnalysisOptions: Sendable {
     package var dimension: String?
     /// Which phase of an experiment with phases to report (`--phase`).
     package var phase = PhaseSelection.latest
+    /// The phase to report of single experiments, instead of `phase` (the cuts of `--by` report
+    /// the phase the whole log's report does, though a cut may end before it has started).
+    var phaseByExperiment: [String: PhaseSelection] = [:]
     /// Threads for reading.
     package var jobs: Int
     /// The metrics that experiment files and `metrics` name by key (see ``MetricsFileParser``);
@@ -106,7 +109,8 @@ package enum Analyzer {
         // Each experiment with phases is reported from its phase's own exposures (or all of them).
         var reported: [String: (index: Int, scope: PhaseScope?)] = [:]
         for (index, key) in selected {
-            let scope = plan.scope(of: key, selection: options.phase, definition: options.definitions[key])
+            let scope = plan.scope(of: key, selection: options.phaseByExperiment[key] ?? options.phase,
+                                   definition: options.definitions[key])
             reported[key] = (plan.index(of: key, scope: scope, logged: index, tally: &tally), scope)
         }
         let values = try sumValues(resolved, columns: columns, files: files, tally: tally, options: options)

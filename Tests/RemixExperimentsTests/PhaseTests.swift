@@ -74,6 +74,8 @@ import Testing
         try folder.write("k.yaml", Self.experiment("schedule: {end: 2026-12-01}\nphases:\n  - {start: 2026-12-01}"))
         let third = try folder.validate().diagnostics
         expectDiagnostic(third, at: "k.yaml:11:13", "when the schedule has ended", in: folder)
+        try folder.write("k.yaml", Self.experiment("phases:\n  - {start: 2026-12-01, variations: []}"))
+        expectDiagnostic(try folder.validate().diagnostics, at: "k.yaml:10:37", "phase 0 runs no variation", in: folder)
         try folder.write("k.yaml", Self.experiment("phases: []"))
         expectDiagnostic(try folder.validate().diagnostics, at: "k.yaml:9:9", "phases is empty", in: folder)
     }

@@ -32,7 +32,11 @@ struct PhaseCheck {
                 problems.append(Diagnostic(phase.location(of: "coverage"), .error,
                                            "coverage must be between 0 and 1, not \(coverage)"))
             }
-            if phase.running.count < 2, definition.variations.count >= 2 {
+            if phase.running.isEmpty {
+                problems.append(Diagnostic(phase.location(of: "variations"), .error,
+                                           "\(name) runs no variation; list the keys of those it keeps running, "
+                                           + "or leave 'variations' out to run them all"))
+            } else if phase.running.count < 2, definition.variations.count >= 2 {
                 problems.append(Diagnostic(phase.location(of: "variations"), .warning,
                                            "\(name) runs \(phase.running.count) variation\(phase.running.count == 1 ? "" : "s"); "
                                            + "everyone it includes gets the same one, so it compares nothing"))

@@ -141,7 +141,7 @@ package struct ExportGrowthBook {
         let set = try Definitions.experiments(paths: [folder], registry: registry)
         let export: GrowthBookExport
         do {
-            export = try GrowthBookExport.make(set, registry: registry, app: app, at: date)
+            export = try GrowthBookExport.make(set, registry: registry, app: app, at: date, phaseAt: at == nil ? nil : date)
         } catch {
             throw AppError(messages: error.lines)
         }

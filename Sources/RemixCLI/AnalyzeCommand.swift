@@ -58,6 +58,11 @@ struct AnalyzeCommand: AsyncParsableCommand {
                                    + "becomes one row per cut × variation × metric.", valueName: "hour|day"))
     var by: TimeBucket?
 
+    @Option(help: ArgumentHelp("For experiments with phases: the phase to report, from 0, or all (default: the latest).",
+                               discussion: "The SRM test of each phase uses that phase's weights; all compares every "
+                                   + "phase's exposures together.", valueName: "N|all"))
+    var phase: String?
+
     @Flag(help: "Fail on any line that does not parse.")
     var strict = false
 
@@ -71,6 +76,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
         (analysis.format, analysis.output, analysis.alpha, analysis.correction) = (format, output, alpha, correction)
         (analysis.dimension, analysis.by, analysis.strict, analysis.jobs) = (dimension, by, strict, jobs)
         analysis.settings = statistics.settings(alpha: alpha)
+        analysis.phase = phase
         analysis.colour = Console.current.outIsTerminal
         return analysis
     }

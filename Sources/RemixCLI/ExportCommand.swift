@@ -21,7 +21,9 @@ struct ExportGrowthBookCommand: AsyncParsableCommand {
             assign' and 'remix run'. Saved groups that conditions use go to 'savedGroups'. Drafts, \
             inactive and stopped experiments (which assign nobody) and those outside their schedule at \
             --at are left out, as GrowthBook applies schedules when it builds a payload; an experiment \
-            with 'force' becomes a force rule. Each such mapping is reported on standard error. See \
+            with 'force' becomes a force rule. An experiment with phases is exported in the phase in \
+            force at --at (its coverage and weights, and 'phase' as GrowthBook writes it), or in its \
+            latest phase without --at. Each such mapping is reported on standard error. See \
             docs/growthbook.md.
             """)
 
@@ -34,7 +36,8 @@ struct ExportGrowthBookCommand: AsyncParsableCommand {
     @Option(help: "Write the payload to this file instead of standard output.")
     var output: String?
 
-    @Option(help: "The time the payload is built for, for schedules (RFC 3339 or YYYY-MM-DD; default: now).")
+    @Option(help: ArgumentHelp("The time the payload is built for, for schedules and phases (RFC 3339 or YYYY-MM-DD).",
+                               discussion: "Default: now, and each experiment's latest phase."))
     var at: String?
 
     @OptionGroup var plugins: PluginOptions

@@ -32,9 +32,11 @@ package struct GrowthBookExport: Sendable {
 
     /// Exports the experiments of `set` for the slots of `app` (every registered app when nil),
     /// as a payload built at `date`: GrowthBook applies schedules when it builds a payload, so an
-    /// experiment is in it only while its schedule runs.
+    /// experiment is in it only while its schedule runs. An experiment with phases is exported in
+    /// the phase in force at `phaseDate`, or in its latest phase when that is nil (GrowthBook's
+    /// payload holds an experiment's latest phase).
     package static func make(
-        _ set: ExperimentSet, registry: FeatureRegistry, app: String? = nil, at date: Date
+        _ set: ExperimentSet, registry: FeatureRegistry, app: String? = nil, at date: Date, phaseAt phaseDate: Date? = nil
     ) throws(InteropError) -> GrowthBookExport {
         let apps: [AppDefinition]
         if let app {
@@ -54,7 +56,7 @@ package struct GrowthBookExport: Sendable {
                 var rules: [AttributeValue] = []
                 for definition in set.definitions(app: app.name, slot: slot.name) {
                     exported.insert(definition.key)
-                    if let rule = rule(for: definition, at: date, notes: &notes) { rules.append(rule) }
+                    if let rule = rule(for: definition, at: date, phaseAt: phaseDate, notes: &notes) { rules.append(rule) }
                 }
                 features[featureKey(app: app.name, slot: slot.name)] = .object([
                     "defaultValue": SlotValue(feature: slot.defaultFeature).json, "rules": .array(rules),
@@ -77,8 +79,9 @@ package struct GrowthBookExport: Sendable {
     }
 
     /// The rule for `definition` at `date`, or nil (with a note) when GrowthBook would leave it out.
-    static func rule(for definition: ExperimentDefinition, at date: Date, notes: inout [Note]) -> AttributeValue? {
-        let experiment = definition.experiment
+    static func rule(for definition: ExperimentDefinition, at date: Date, phaseAt phaseDate: Date? = nil,
+                     notes: inout [Note]) -> AttributeValue? {
+        var experiment = definition.experiment
         func note(_ message: String) {
             notes.append(Note(file: definition.file, experiment: definition.key, message: message))
         }
@@ -99,6 +102,22 @@ package struct GrowthBookExport: Sendable {
             note("runs on a schedule (\(describe(schedule))): GrowthBook applies schedules when it builds the "
                  + "payload, so this payload holds its rule until it ends; export again then")
         }
+        var phase: ExperimentDefinition.Phase?
+        if let last = definition.phases.last {
+            let inForce: Int?
+            if let phaseDate { inForce = definition.phaseIndex(at: phaseDate) } else { inForce = definition.phases.indices.last }
+            guard let index = inForce else {
+                note("is left out: its first phase starts at \(timestamp(definition.phases[0].start)), after "
+                     + "\(phaseDate.map(timestamp) ?? "")")
+                return nil
+            }
+            phase = definition.phases[index]
+            experiment = definition.phases[index].experiment
+            note("is exported in phase \(definition.phases[index].number) (from \(timestamp(definition.phases[index].start)))"
+                 + (phaseDate == nil && index == definition.phases.count - 1 && last.start > date
+                    ? ", its latest, which has not started at \(timestamp(date)); give --at for the phase in force then"
+                    : phaseDate == nil ? ", its latest (--at DATE exports the phase in force then)" : ""))
+        }
         if let force = experiment.force, definition.variations.indices.contains(force) {
             guard definition.variations.count >= 2 else {
                 note("is left out: it has fewer than two variations, so it assigns nobody")
@@ -107,18 +126,20 @@ package struct GrowthBookExport: Sendable {
             note("forces variation \(force) ('\(definition.variations[force].key)'): exported as a force rule "
                  + "whose filters include exactly the sessions the experiment includes; SDKs report it as a "
                  + "forced value, not an experiment exposure")
-            return forceRule(definition, variation: force)
+            return forceRule(definition, experiment, variation: force)
         }
         if experiment.status == .stopped {
             note("is left out: a stopped experiment assigns nobody, so the payload holds no rule for it")
             return nil
         }
-        return experimentRule(definition)
+        return experimentRule(definition, experiment, phase: phase?.number)
     }
 
-    private static func experimentRule(_ definition: ExperimentDefinition) -> AttributeValue {
-        let experiment = definition.experiment
+    /// The experiment rule, with `experiment`'s coverage and weights (a phase's, when it has phases).
+    private static func experimentRule(_ definition: ExperimentDefinition, _ experiment: Experiment, phase: Int?) -> AttributeValue {
         var rule = common(definition)
+        // GrowthBook writes the phase's index as text.
+        if let phase { rule["phase"] = .string(String(phase)) }
         rule["key"] = .string(definition.key)
         rule["variations"] = .array(definition.variations.map { value(of: $0).json })
         rule["weights"] = .array((experiment.weights ?? GrowthBookHash.equalWeights(definition.variations.count)).map { .number($0) })
@@ -141,8 +162,7 @@ package struct GrowthBookExport: Sendable {
 
     /// A forced experiment includes a session when its filters (or namespace), condition and
     /// bucket ranges do; the rule's filters say exactly that, the ranges as a filter of their own.
-    private static func forceRule(_ definition: ExperimentDefinition, variation: Int) -> AttributeValue {
-        let experiment = definition.experiment
+    private static func forceRule(_ definition: ExperimentDefinition, _ experiment: Experiment, variation: Int) -> AttributeValue {
         var filters: [AttributeValue] = []
         if let given = experiment.filters {
             filters = given.map(json)

@@ -36,6 +36,11 @@ package struct AnalysisOptions: Sendable {
     /// Break every experiment down by this session attribute (or `persona`, `visit`), read from
     /// each unit's earliest `session_started` event.
     package var dimension: String?
+    /// Which phase of an experiment with phases to report (`--phase`).
+    package var phase = PhaseSelection.latest
+    /// The phase to report of single experiments, instead of `phase` (the cuts of `--by` report
+    /// the phase the whole log's report does, though a cut may end before it has started).
+    var phaseByExperiment: [String: PhaseSelection] = [:]
     /// Threads for reading.
     package var jobs: Int
     /// The metrics that experiment files and `metrics` name by key (see ``MetricsFileParser``);
@@ -84,7 +89,7 @@ package enum Analyzer {
         }
         let kept = columns.isEmpty ? nil : KeptEvents(types: reads.events, fieldCount: reads.numericNames.count,
                                                        limit: options.keptEventBytes / KeptEvents.bytes(fields: reads.numericNames.count))
-        let tally = try LogReader.tally(paths: files, tracked: events, timed: timedMetrics(options, tracked: tracked),
+        var tally = try LogReader.tally(paths: files, tracked: events, timed: timedMetrics(options, tracked: tracked),
                                         until: options.until, kept: kept, keptFieldNames: reads.numericNames,
                                         jobs: options.jobs, sizes: options.readSizes)
         if options.strict, tally.badLineCount > 0 { throw .strict(badLines: tally.badLineCount, first: tally.badLines) }
@@ -94,22 +99,37 @@ package enum Analyzer {
             throw .noEvents(files: files.map(LogReader.displayName), badLines: tally.badLineCount, lines: tally.lines,
                             first: tally.badLines)
         }
-        let keys = (0..<tally.experimentNames.count).map { tally.experimentNames.string($0) }
-        var selected = Array(keys.enumerated()).sorted { $0.element < $1.element }
+        let plan = PhasePlan(tally: tally)
+        let keys = plan.logged.map(\.element)
+        var selected = plan.logged.sorted { $0.element < $1.element }
         if let wanted = options.experiment {
             selected = selected.filter { $0.element == wanted }
             if selected.isEmpty { throw .unknownExperiment(key: wanted, known: keys) }
         }
+        // Each experiment with phases is reported from its phase's own exposures (or all of them).
+        var reported: [String: (index: Int, scope: PhaseScope?)] = [:]
+        for (index, key) in selected {
+            let scope = plan.scope(of: key, selection: options.phaseByExperiment[key] ?? options.phase,
+                                   definition: options.definitions[key])
+            reported[key] = (plan.index(of: key, scope: scope, logged: index, tally: &tally), scope)
+        }
         let values = try sumValues(resolved, columns: columns, files: files, tally: tally, options: options)
         let dimension = try readDimension(files: files, tally: tally, options: options)
-        let experiments = selected.map { index, key in
-            var report = experimentReport(key: key, tally: tally, index: index, options: options, tracked: tracked, values: values)
+        let experiments = selected.map { logged, key in
+            let (index, scope) = reported[key] ?? (logged, nil)
+            let splits = scope == nil ? [] : plan.splits(of: key, tally: tally, definition: options.definitions[key])
+            let weights = Self.weights(scope, splits: splits, definition: options.definitions[key])
+            var report = experimentReport(key: key, tally: tally, index: index, options: options, tracked: tracked, values: values,
+                                          weights: weights)
             if let dimension {
                 report.slices = DimensionSlicer.slices(of: tally.experiments[index], dimension: dimension) { include in
                     experimentReport(key: key, tally: tally, index: index, options: options, tracked: tracked, values: values,
-                                     include: include)
+                                     weights: weights, include: include)
                 }
             }
+            report.phase = scope
+            report.phases = splits
+            if scope != nil { (report.unitsInSeveralPhases, report.unitsSwitchingVariation) = plan.crossings(of: key, tally: tally) }
             return report
         }
         let log = AnalysisReport.Log(files: files, lines: tally.lines, badLines: tally.badLineCount,
@@ -136,8 +156,11 @@ package enum Analyzer {
         return definitions.values.filter { !inLog.contains($0.key) }.sorted { $0.key < $1.key }.compactMap { definition in
             if definition.experiment.status != .running { return "\(definition.key): status \(definition.experiment.status.rawValue)" }
             if !definition.isLive { return "\(definition.key): inactive (active: false)" }
-            guard let schedule = definition.schedule, !schedule.contains(now) else { return nil }
             let format = { (date: Date) in date.formatted(.iso8601) }
+            if let first = definition.phases.first, now < first.start, definition.schedule?.contains(now) ?? true {
+                return "\(definition.key): its first phase starts \(format(first.start))"
+            }
+            guard let schedule = definition.schedule, !schedule.contains(now) else { return nil }
             if let start = schedule.start, now < start { return "\(definition.key): scheduled from \(format(start))" }
             return "\(definition.key): its schedule ended \(schedule.end.map(format) ?? "")"
         }
@@ -209,11 +232,23 @@ package enum Analyzer {
         return names.filter { seen.insert($0).inserted }
     }
 
+    /// The split a report in `scope` expects: its phase's weights, or all phases' mixed by their
+    /// units; nil (the file's weights) without phases.
+    private static func weights(_ scope: PhaseScope?, splits: [AnalysisReport.PhaseSplit],
+                                definition: ExperimentDefinition?) -> [Double]? {
+        switch scope {
+        case nil: nil
+        case .number(let number)?: PhasePlan.weights(of: definition, phase: number)
+        case .all?: PhasePlan.mixedWeights(splits)
+        }
+    }
+
     private static func experimentReport(key: String, tally: LogTally, index: Int, options: AnalysisOptions,
-                                         tracked: [String], values: ValueTally?,
+                                         tracked: [String], values: ValueTally?, weights: [Double]? = nil,
                                          include: ((Int) -> Bool)? = nil) -> AnalysisReport.Experiment {
         let experiment = tally.experiments[index]
-        return experimentReport(key: key, experiment: experiment, options: options, tracked: tracked) { slots, order, metrics in
+        return experimentReport(key: key, experiment: experiment, options: options, tracked: tracked,
+                                weights: weights) { slots, order, metrics in
             VariationCounter(tally: tally, experiment: experiment, experimentIndex: index, slots: slots,
                              variationCount: order.count, metrics: metrics, catalog: options.catalog, values: values,
                              include: include)
@@ -229,6 +264,7 @@ package enum Analyzer {
     /// slots (logged variation index → slot), the variations in slot order and the metrics.
     static func experimentReport<Figures: ExperimentFigures, Failure: Error>(
         key: String, experiment: LogTally.ExperimentTally, options: AnalysisOptions, tracked: [String],
+        weights expected: [Double]? = nil,
         count: ([Int: Int], [(key: String, id: Int, feature: String, tallyIndex: Int?)], [MetricDefinition]) throws(Failure) -> Figures
     ) throws(Failure) -> AnalysisReport.Experiment {
         let definition = options.definitions[key]
@@ -249,7 +285,8 @@ package enum Analyzer {
             AnalysisReport.UndeclaredVariation(key: experiment.variations.string(index), variationId: experiment.variationIDs[index],
                                                units: counts.unslotted[index] ?? 0)
         }
-        let weights = definition.map { normalizedWeights($0) } ?? equalWeights(order.count)
+        let weights = expected.flatMap { $0.count == order.count ? $0 : nil }
+            ?? definition.map { normalizedWeights($0) } ?? equalWeights(order.count)
         let comparisons = ComparisonBuilder.compare(variations: variations, metrics: metrics, guardrails: guardrails,
                                                     settings: options.testSettings, correction: options.correction)
         let srm = order.count >= 2 ? ComparisonBuilder.sampleRatio(units: variations.map(\.units), weights: weights) : nil

@@ -99,6 +99,13 @@ struct LogTally {
             if !fields.feature.isEmpty {
                 noteFeature(Self.slice(line, fields.feature), experiment: experiment, variation: variation)
             }
+            if PhaseKey.numbers.contains(fields.phase) {
+                // Each phase's exposures are also kept on their own, for `--phase`.
+                PhaseKey.name(phase: fields.phase, experiment: experiment).withUnsafeBufferPointer { name in
+                    addExposure(unit: unit, experiment: name, variation: variation, variationID: fields.variationID, time: time)
+                    if !fields.feature.isEmpty { noteFeature(Self.slice(line, fields.feature), experiment: name, variation: variation) }
+                }
+            }
         } else if Self.equal(type, "screen") {
             guard !fields.screen.isEmpty else { return nil }
             var name = Self.slice(line, fields.screen)

@@ -44,6 +44,9 @@ extension Analyzer {
             var partial = options
             partial.by = nil
             partial.until = cut
+            for experiment in report.experiments {
+                if case .number(let number) = experiment.phase { partial.phaseByExperiment[experiment.key] = .number(number) }
+            }
             let part = try run(partial)
             for index in report.experiments.indices {
                 let key = report.experiments[index].key

@@ -11,7 +11,7 @@ package enum MetricsFileParser {
                                    "inverse", "window", "cap", "quantile", "level", "cuped", "preWindow", "prior"]
     /// Event fields the log scanner reads for itself, which cannot be a metric's value.
     static let readFields = ["ts", "type", "user", "experiment", "variation", "variationId", "inExperiment", "hashUsed",
-                             "screen", "feature"]
+                             "screen", "feature", "phase"]
 
     /// Reads and parses the file at `path`.
     package static func load(_ path: String) -> (MetricCatalog, [Diagnostic]) {

@@ -26,6 +26,8 @@ package struct LineFields {
     package var experiment = ByteSlice.absent
     package var variation = ByteSlice.absent
     package var variationID = -1
+    /// An exposure's `phase` (experiments with phases), -1 when absent or null.
+    package var phase = -1
     package var inExperiment = false
     package var hashUsed = false
     package var screen = ByteSlice.absent

@@ -82,7 +82,7 @@ package struct LineScanner {
 
     /// The fields the analysis reads, told apart by length and a byte or two.
     enum Key {
-        case ts, type, user, experiment, variation, variationId, inExperiment, hashUsed, screen, feature, other
+        case ts, type, user, experiment, variation, variationId, inExperiment, hashUsed, screen, feature, phase, other
         /// One of the scanner's `numericNames`.
         case numeric
 
@@ -101,6 +101,7 @@ package struct LineScanner {
             case 2 where first == UInt8(ascii: "t"): self = name[1] == UInt8(ascii: "s") ? .ts : .other
             case 4 where first == UInt8(ascii: "t"): self = spells("type", .type)
             case 4 where first == UInt8(ascii: "u"): self = spells("user", .user)
+            case 5 where first == UInt8(ascii: "p"): self = spells("phase", .phase)
             case 6 where first == UInt8(ascii: "s"): self = spells("screen", .screen)
             case 7 where first == UInt8(ascii: "f"): self = spells("feature", .feature)
             case 8 where first == UInt8(ascii: "h"): self = spells("hashUsed", .hashUsed)
@@ -153,6 +154,7 @@ package struct LineScanner {
         switch length {
         case 2: key = head == 0x7374 ? .ts : .other
         case 4: key = head == 0x6570_7974 ? .type : head == 0x7265_7375 ? .user : .other
+        case 5: key = head == 0x65_7361_6870 ? .phase : .other
         case 6: key = head == 0x6E65_6572_6373 ? .screen : .other
         case 7: key = head == 0x65_7275_7461_6566 ? .feature : .other
         case 8: key = head == 0x6465_7355_6873_6168 ? .hashUsed : .other
@@ -218,11 +220,11 @@ package struct LineScanner {
         case .numeric:
             if byte == ASCII.minus || (byte &- ASCII.zero) < 10 { return numericValue(into: &fields) }
             return skipValue(depth: 2) && notANumber(&fields)
-        case .variationId:
+        case .variationId, .phase:
             var number = -1
             let isNumber = byte == ASCII.minus || (byte &- ASCII.zero) < 10
             guard isNumber ? self.number(integer: &number) : skipValue(depth: 2) else { return false }
-            fields.variationID = number
+            if key == .phase { fields.phase = number } else { fields.variationID = number }
             return true
         case .inExperiment, .hashUsed:
             let isTrue = byte == UInt8(ascii: "t") && literal("true")

@@ -133,6 +133,14 @@ package struct AnalysisReport: Sendable {
         /// Whether its experiment file was read; without it the metrics are the defaults and no
         /// result is called a winner, a loser or a guardrail.
         package var hasFile = true
+        /// For an experiment whose exposures carry `phase`: the phase reported (`--phase`), else nil.
+        package var phase: PhaseScope?
+        /// For an experiment whose exposures carry `phase`: each phase's units and SRM test.
+        package var phases: [PhaseSplit] = []
+        /// Units exposed in more than one phase (returning users), and how many of them were
+        /// exposed to another variation in a later phase than in an earlier one (re-randomised).
+        package var unitsInSeveralPhases = 0
+        package var unitsSwitchingVariation = 0
         /// With `--dimension`: the same analysis over each value's units.
         package var slices: [DimensionSlice] = []
         /// With `--by`: cumulative results at each cut, the last being these results.

@@ -11,10 +11,23 @@ import RemixKit
 /// whether it is adjusted with CUPED; with `--dimension`, `dimension` and `dimension_value` are set
 /// on the rows of each value's slice (after the experiment's own rows, where they are empty); where
 /// the baseline is 0 there is no lift, so the effect cells are empty and `absolute_expected`,
-/// `absolute_ci_lower` and `absolute_ci_upper` give the absolute difference with its CI.
+/// `absolute_ci_lower` and `absolute_ci_upper` give the absolute difference with its CI. When an
+/// experiment's exposures carry phases, a last column `phase` says which phase its rows report (a
+/// number, or `all`).
 package enum CSVReport {
     package static func render(_ report: AnalysisReport) -> String {
-        if report.by != nil { return overTime(report) }
+        let rows = report.by != nil ? overTimeRows(report) : mainRows(report)
+        return rows.map { $0.map(escape).joined(separator: ",") }.joined(separator: "\n") + "\n"
+    }
+
+    /// The rows with a `phase` column when some experiment reports a phase (else as they are).
+    private static func withPhase(_ rows: [[String]], _ report: AnalysisReport) -> [[String]] {
+        guard report.experiments.contains(where: { $0.phase != nil }), let header = rows.first else { return rows }
+        let phase = Dictionary(report.experiments.map { ($0.key, $0.phase?.description ?? "") }, uniquingKeysWith: { first, _ in first })
+        return [header + ["phase"]] + rows.dropFirst().map { $0 + [phase[$0[0]] ?? ""] }
+    }
+
+    private static func mainRows(_ report: AnalysisReport) -> [[String]] {
         var rows = [[
             "experiment", "variation", "variation_id", "feature", "units", "metric", "conversions", "rate", "baseline",
             "expected", "ci_lower", "ci_upper", "p_value", "p_value_adjusted", "chance_to_win", "risk_control",
@@ -33,7 +46,7 @@ package enum CSVReport {
                 rows += self.rows(slice.experiment, testColumns: testColumns, dimension: [report.dimension ?? "", slice.value])
             }
         }
-        return rows.map { $0.map(escape).joined(separator: ",") }.joined(separator: "\n") + "\n"
+        return withPhase(rows, report)
     }
 
     private static func rows(_ experiment: AnalysisReport.Experiment, testColumns: [String], dimension: [String]) -> [[String]] {
@@ -57,7 +70,7 @@ package enum CSVReport {
 
     /// With `--by`: one row per experiment × cut × variation × metric, cumulative up to the cut
     /// (`until`), with the comparison against the baseline (empty for the baseline).
-    static func overTime(_ report: AnalysisReport) -> String {
+    private static func overTimeRows(_ report: AnalysisReport) -> [[String]] {
         var rows = [["experiment", "until", "variation", "units", "metric", "conversions", "value", "expected", "ci_lower",
                      "ci_upper", "p_value", "p_value_adjusted", "chance_to_win", "error", "absolute_expected", "absolute_ci_lower",
                      "absolute_ci_upper"]]
@@ -72,7 +85,7 @@ package enum CSVReport {
                 }
             }
         }
-        return rows.map { $0.map(escape).joined(separator: ",") }.joined(separator: "\n") + "\n"
+        return withPhase(rows, report)
     }
 
     /// `expected`, `ci_lower`, `ci_upper`, `p_value`, `p_value_adjusted`, `chance_to_win`, (with

@@ -35,6 +35,7 @@ struct HTMLExperimentSection {
             + (experiment.srmPValue.map { HTMLNumber.fixed4.element($0, pointer("srmPValue")) } ?? "n/a")
             + " · multiple-exposure units excluded: "
             + HTMLNumber.grouped.element(Double(experiment.multipleExposureUnits), pointer("multipleExposureUnits")) + "</p>\n"
+        if let phases = experiment.phaseSummary { out += "<p class=\"muted\">\(escape(phases))</p>\n" }
         banners()
         verdictLine()
         forestPlots()

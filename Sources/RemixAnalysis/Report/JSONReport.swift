@@ -67,6 +67,7 @@ package enum JSONReport {
         out.field("srmPValue", experiment.srmPValue)
         out.field("srmWarning", (experiment.srmPValue ?? 1) < srmThreshold)
         out.field("multipleExposureUnits", experiment.multipleExposureUnits)
+        if let phase = experiment.phase { phaseFields(phase, experiment, into: out) }
         out.key("undeclaredVariations")
         out.array(experiment.undeclaredVariations) { undeclared in
             out.object {
@@ -79,6 +80,26 @@ package enum JSONReport {
         out.array(experiment.variations) { variation in variationObject(variation, into: out) }
         out.key("comparisons")
         out.array(experiment.comparisons) { comparison in comparisonObject(comparison, full: true, into: out) }
+    }
+
+    /// The phase reported (a number, or "all") and each phase's units and SRM test.
+    private static func phaseFields(_ phase: PhaseScope, _ experiment: AnalysisReport.Experiment, into out: JSONWriter) {
+        switch phase {
+        case .number(let number): out.field("phase", number)
+        case .all: out.field("phase", "all")
+        }
+        out.key("phases")
+        out.array(experiment.phases) { split in
+            out.object {
+                out.field("phase", split.phase)
+                out.field("units", split.units)
+                out.field("weights", split.weights)
+                out.field("srmPValue", split.srmPValue)
+                out.field("srmWarning", (split.srmPValue ?? 1) < srmThreshold)
+            }
+        }
+        out.field("unitsInSeveralPhases", experiment.unitsInSeveralPhases)
+        out.field("unitsSwitchingVariation", experiment.unitsSwitchingVariation)
     }
 
     /// One cut of `--by`: units and figures per variation, and the comparisons' effect, CI and p-values.
@@ -267,6 +288,7 @@ final class JSONWriter {
 
     func field(_ name: String, _ value: String?) { key(name); raw(value.map(Self.quoted) ?? "null") }
     func field(_ name: String, _ value: Int) { key(name); raw(String(value)) }
+    func field(_ name: String, _ values: [Int]) { key(name); raw("[" + values.map(String.init).joined(separator: ",") + "]") }
     func field(_ name: String, _ value: Bool) { key(name); raw(value ? "true" : "false") }
     func field(_ name: String, _ value: Double?) { key(name); raw(value.map(Self.number) ?? "null") }
     func field(_ name: String, _ values: [Double]) { key(name); raw("[" + values.map(Self.number).joined(separator: ",") + "]") }

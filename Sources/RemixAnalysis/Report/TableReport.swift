@@ -59,6 +59,9 @@ package struct TableReport {
             + (srmFlag ? " SAMPLE RATIO MISMATCH — do not trust these results" : "")
             + " · multiple-exposure units excluded: \(experiment.multipleExposureUnits)"
         add(markdown ? "## \(title)" : title, colour: srmFlag ? "1;31" : "1")
+        if let phases = experiment.phaseSummary {
+            add(phases, colour: experiment.phases.contains { ($0.srmPValue ?? 1) < srmThreshold } ? "31" : nil)
+        }
         for warning in experiment.warnings { add("warning: " + warning, colour: "33") }
         lines += format(Self.variationRows(experiment))
         let label = report.correction == .none ? "unadjusted" : "\(report.correction == .holm ? "Holm" : "BH")-adjusted"

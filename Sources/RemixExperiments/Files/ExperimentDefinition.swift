@@ -55,6 +55,9 @@ package struct ExperimentDefinition: Sendable {
     package var variations: [Variation]
     /// When it may assign.
     package var schedule: Schedule?
+    /// Its phases, in start order (empty: one phase-less experiment, as GrowthBook's payload
+    /// without `phase`).
+    package var phases: [Phase] = []
     /// What the analysis measures.
     package var metrics: Metrics
     /// The engine's form of the experiment.

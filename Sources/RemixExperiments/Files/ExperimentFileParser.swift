@@ -9,7 +9,7 @@ package enum ExperimentFileParser {
     package static let knownKeys = [
         "key", "description", "app", "slot", "variations", "weights", "coverage", "seed", "hashVersion",
         "hashAttribute", "fallbackAttribute", "condition", "namespace", "filters", "force", "status", "active",
-        "schedule", "metrics",
+        "schedule", "metrics", "phases",
     ]
 
     /// Parses `text` read from `file`. The definition is nil when a problem prevents building it.
@@ -67,7 +67,11 @@ package enum ExperimentFileParser {
             locations: Dictionary(root.entries.map { ($0.key, $0.value.location) } + metricLocations(root["metrics"]),
                                   uniquingKeysWith: { a, _ in a }),
             conditionNode: condition == nil ? nil : root["condition"])
-        return (definition, problems)
+        guard let phases = root["phases"], !phases.isNull else { return (definition, problems) }
+        var phased = definition
+        let (read, phaseProblems) = PhaseParser.parse(phases, experiment: experiment, variations: variations)
+        phased.phases = read
+        return (phased, problems + phaseProblems)
     }
 
     /// The most variations an experiment may have.

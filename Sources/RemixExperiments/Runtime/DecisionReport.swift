@@ -21,6 +21,7 @@ package enum DecisionReport {
         let bucket = decision.bucket.map { String($0) } ?? "not computed"
         lines.append("bucket        \(bucket) (hash of \(decision.hashAttribute)=\"\(decision.hashValue)\")")
         lines.append("hashUsed      \(decision.hashUsed)")
+        if decision.hasPhases { lines.append("phase         \(decision.phase.map { String($0) } ?? "none yet (before the first)")") }
         return lines.map(JSONText.visible).joined(separator: "\n")
     }
 
@@ -46,6 +47,7 @@ package enum DecisionReport {
             }
         }
         object["parameters"] = parameters
+        if decision.hasPhases { object["phase"] = decision.phase.map { $0 as Any } ?? NSNull() }
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return "{}" }
         return String(decoding: data, as: UTF8.self)
     }

@@ -29,6 +29,11 @@ package struct ExperimentDecision: Sendable, Equatable {
     package var rule: String
     /// The decision in words.
     package var reason: String
+    /// The phase in force (numbered from 0, as GrowthBook does), when the experiment has phases;
+    /// nil before its first phase starts and for an experiment without phases.
+    package var phase: Int? = nil
+    /// Whether the experiment has phases: then its exposures carry `phase` (null before the first).
+    package var hasPhases = false
 
     /// The same decision with the session left out because another experiment took the slot.
     func outranked(by winner: String) -> ExperimentDecision {
@@ -76,8 +81,8 @@ package struct ExperimentEvaluator: Sendable {
         _ definition: ExperimentDefinition, context: AssignmentContext, now: Date, forcedVariation: Int? = nil
     ) -> ExperimentDecision {
         decide(key: definition.key, app: definition.app, slot: definition.slot, experiment: definition.experiment,
-               schedule: definition.schedule, variations: definition.variations, context: context, now: now,
-               forcedVariation: forcedVariation)
+               schedule: definition.schedule, phases: definition.phases, variations: definition.variations,
+               context: context, now: now, forcedVariation: forcedVariation)
     }
 
     /// ``decide(_:context:now:forcedVariation:)`` from the parts of a definition it reads, so that
@@ -85,11 +90,15 @@ package struct ExperimentEvaluator: Sendable {
     /// whole definition (a large struct) for every decision.
     func decide(
         key: String, app: String, slot: String, experiment: Experiment, schedule: ExperimentDefinition.Schedule?,
-        variations: [ExperimentDefinition.Variation], context: AssignmentContext, now: Date, forcedVariation: Int?
+        phases: [ExperimentDefinition.Phase] = [], variations: [ExperimentDefinition.Variation],
+        context: AssignmentContext, now: Date, forcedVariation: Int?
     ) -> ExperimentDecision {
         var context = context
         if let forcedVariation { context.forceVariation(forcedVariation, forExperiment: key) }
-        let result = engine.run(experiment, context: context)
+        // The phase in force decides with its own coverage and weights; before the first phase
+        // starts, the first one's bucketing is computed (for the report) but nobody is in.
+        let phase = phases.lastIndex { $0.start <= now }
+        let result = engine.run(phases.isEmpty ? experiment : phases[phase ?? 0].experiment, context: context)
         var rule = result.reason.rawValue
         var reason = result.reason.description
         var inExperiment = result.inExperiment
@@ -97,6 +106,10 @@ package struct ExperimentEvaluator: Sendable {
             inExperiment = false
             rule = "schedule"
             reason = "not in experiment: the session's time is outside its schedule"
+        } else if inExperiment, result.reason != .forcedByContext, !phases.isEmpty, phase == nil {
+            inExperiment = false
+            rule = "phase"
+            reason = "not in experiment: the session's time is before its first phase starts"
         }
         let variation = inExperiment && variations.indices.contains(result.variationId) ? variations[result.variationId] : nil
         return ExperimentDecision(
@@ -104,6 +117,6 @@ package struct ExperimentEvaluator: Sendable {
             hashUsed: variation != nil && result.hashUsed, variationId: variation.map { _ in result.variationId },
             variation: variation?.key, feature: variation?.feature, parameters: variation?.parameters ?? [:],
             bucket: result.bucket, hashAttribute: result.hashAttribute, hashValue: result.hashValue,
-            rule: rule, reason: reason)
+            rule: rule, reason: reason, phase: phase.map { phases[$0].number }, hasPhases: !phases.isEmpty)
     }
 }

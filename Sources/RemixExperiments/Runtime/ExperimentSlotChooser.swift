@@ -41,7 +41,7 @@ package final class ExperimentSlotChooser: SlotChooser {
             var decision = evaluator.decide(
                 key: candidates[index].key, app: candidates[index].app, slot: candidates[index].slot,
                 experiment: candidates[index].experiment, schedule: candidates[index].schedule,
-                variations: candidates[index].variations, context: context, now: now,
+                phases: candidates[index].phases, variations: candidates[index].variations, context: context, now: now,
                 forcedVariation: forced.isEmpty ? nil : forced[candidates[index].key])
             if decision.inExperiment {
                 if let winner {
@@ -69,7 +69,7 @@ package enum ExposureEvent {
 
     /// The exposure for `decision`; `feature` is what actually fills the slot.
     package static func make(_ decision: ExperimentDecision, filledBy feature: String) -> DomainEvent {
-        DomainEvent(name, [
+        var fields = [
             EventField("experiment", .string(decision.experiment)),
             EventField("variation", decision.variation.map(EventValue.string) ?? .null),
             EventField("variationId", decision.variationId.map(EventValue.int) ?? .null),
@@ -79,6 +79,9 @@ package enum ExposureEvent {
             EventField("bucket", decision.bucket.map(EventValue.double) ?? .null),
             EventField("hashUsed", .bool(decision.hashUsed)),
             EventField("inExperiment", .bool(decision.inExperiment)),
-        ])
+        ]
+        // Only an experiment with phases says which: the logs of others stay as they were.
+        if decision.hasPhases { fields.append(EventField("phase", decision.phase.map(EventValue.int) ?? .null)) }
+        return DomainEvent(name, fields)
     }
 }

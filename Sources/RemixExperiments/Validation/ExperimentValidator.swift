@@ -25,6 +25,7 @@ package struct ExperimentValidator {
             }
             problems += checkTarget(definition)
             problems += checkBucketing(definition)
+            problems += PhaseCheck().problems(in: definition)
             problems += ConditionCheck(savedGroups: set.savedGroups).problems(in: definition)
         }
         problems += SlotOverlapCheck().problems(in: set.definitions)

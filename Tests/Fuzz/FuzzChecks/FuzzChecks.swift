@@ -45,6 +45,14 @@ public enum FuzzChecks {
         for (id, platform) in [("u1", "phone"), ("u2", "tablet"), ("", "phone")] {
             let context = AssignmentContext(attributes: ["id": .string(id), "platform": .string(platform), "country": "GB"])
             _ = engine.run(definition.experiment, context: context)
+            // Each phase's experiment, and the evaluator at each phase's start and just before the first.
+            for phase in definition.phases {
+                _ = engine.run(phase.experiment, context: context)
+                _ = ExperimentEvaluator().decide(definition, context: context, now: phase.start)
+            }
+            if let first = definition.phases.first {
+                _ = ExperimentEvaluator().decide(definition, context: context, now: first.start.addingTimeInterval(-1))
+            }
         }
         return nil
     }

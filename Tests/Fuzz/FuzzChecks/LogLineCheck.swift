@@ -54,6 +54,9 @@ enum LogLineCheck {
             return mismatch(line, "variationId: scanner \(kept.variationID), "
                 + "JSONSerialization \(String(describing: values["variationId"]))")
         }
+        if kept.phase != -1, abs(kept.phase) < 1 << 53, values["phase"] != .number(Double(kept.phase)) {
+            return mismatch(line, "phase: scanner \(kept.phase), JSONSerialization \(String(describing: values["phase"]))")
+        }
         return nil
     }
 

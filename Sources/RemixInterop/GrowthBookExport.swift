@@ -126,6 +126,10 @@ package struct GrowthBookExport: Sendable {
         rule["hashAttribute"] = .string(hashAttribute(experiment))
         if let fallback = experiment.fallbackAttribute, !fallback.isEmpty { rule["fallbackAttribute"] = .string(fallback) }
         rule["hashVersion"] = .number(Double(hashVersion(experiment)))
+        let sticky = experiment.stickyBucketing
+        if sticky.bucketVersion != 0 { rule["bucketVersion"] = .number(Double(sticky.bucketVersion)) }
+        if sticky.minBucketVersion != 0 { rule["minBucketVersion"] = .number(Double(sticky.minBucketVersion)) }
+        if sticky.disabled { rule["disableStickyBucketing"] = .bool(true) }
         rule["seed"] = .string(seed(definition))
         rule["meta"] = .array(definition.variations.map { .object(["key": .string($0.key)]) })
         if let name = definition.summary { rule["name"] = .string(name) }

@@ -21,6 +21,7 @@ package enum DecisionReport {
         let bucket = decision.bucket.map { String($0) } ?? "not computed"
         lines.append("bucket        \(bucket) (hash of \(decision.hashAttribute)=\"\(decision.hashValue)\")")
         lines.append("hashUsed      \(decision.hashUsed)")
+        if let used = decision.stickyBucketUsed { lines.append("stickyBucket  \(used ? "used" : "not used")") }
         return lines.map(JSONText.visible).joined(separator: "\n")
     }
 
@@ -36,6 +37,7 @@ package enum DecisionReport {
             "hashAttribute": decision.hashAttribute, "hashValue": decision.hashValue,
             "rule": decision.rule, "reason": decision.reason,
         ]
+        if let used = decision.stickyBucketUsed { object["stickyBucketUsed"] = used }
         var parameters: [String: Any] = [:]
         for (name, value) in decision.parameters {
             switch value {

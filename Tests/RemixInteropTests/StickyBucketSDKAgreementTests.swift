@@ -1,0 +1,135 @@
+import Foundation
+import RemixApp
+import RemixExperiments
+import RemixInterop
+import RemixKit
+import RemixTestSupport
+import Testing
+
+/// The proof for sticky bucketing: over seeded random sequences of changes to an experiment
+/// (weights, coverage, bucketVersion, minBucketVersion, the fallback attribute) and users who
+/// come back (some anonymous, some logging in later), `remix assign --sticky FILE` answers every
+/// user at every step as GrowthBook's Python SDK does with its InMemoryStickyBucketService fed the
+/// same sequence (the SDK evaluates the payload `remix export growthbook` makes of each step).
+@Suite(.serialized) struct StickyBucketSDKAgreementTests {
+    static let userCount = 24
+    static let stepCount = 14
+
+    /// One step of the sequence: the experiment's sticky-relevant fields.
+    struct Step {
+        var weights: [Double]
+        var coverage: Double
+        var bucketVersion: Int
+        var minBucketVersion: Int
+        var fallback: Bool
+
+        var yaml: String {
+            """
+            key: sticky-flow
+            app: marketplace
+            slot: insertion
+            hashVersion: 2
+            hashAttribute: id
+            variations:
+              - {key: manual, feature: ManualGroupInsertion}
+              - {key: auto, feature: AutoGroupInsertion}
+              - {key: alternating, feature: AlternatingInsertion}
+            weights: [\(weights.map { String($0) }.joined(separator: ", "))]
+            coverage: \(coverage)
+            bucketVersion: \(bucketVersion)
+            minBucketVersion: \(minBucketVersion)
+            """ + (fallback ? "\nfallbackAttribute: deviceId\n" : "\n")
+        }
+    }
+
+    /// The seeded sequence: each step changes one or two things.
+    static func steps(seed: UInt64) -> [Step] {
+        var random = SeededGenerator(seed: seed)
+        let splits: [[Double]] = [[0.34, 0.33, 0.33], [0.1, 0.1, 0.8], [0.5, 0.5, 0], [0.2, 0.6, 0.2]]
+        var step = Step(weights: splits[0], coverage: 1, bucketVersion: 0, minBucketVersion: 0, fallback: true)
+        var steps = [step]
+        for _ in 1..<stepCount {
+            for _ in 0...(random.next() % 2) {
+                switch random.next() % 5 {
+                case 0: step.weights = splits[Int(random.next() % UInt64(splits.count))]
+                case 1: step.coverage = [1, 0.8, 0.5, 0.2][Int(random.next() % 4)]
+                case 2: step.bucketVersion += 1
+                case 3: step.minBucketVersion = step.bucketVersion
+                default: step.fallback.toggle()
+                }
+            }
+            steps.append(step)
+        }
+        return steps
+    }
+
+    /// The users at each step: every third is anonymous (a deviceId only) until it logs in at a
+    /// step of its own; the rest have both.
+    static func users(seed: UInt64) -> [[[String: AttributeValue]]] {
+        var random = SeededGenerator(seed: seed &+ 1)
+        let loginStep = (0..<userCount).map { $0 % 3 == 0 ? Int(random.next() % UInt64(stepCount + 2)) : 0 }
+        return (0..<stepCount).map { step in
+            (0..<userCount).map { user in
+                var attributes: [String: AttributeValue] = ["deviceId": .string("device-\(user)")]
+                if step >= loginStep[user] { attributes["id"] = .string("user-\(user)") }
+                return attributes
+            }
+        }
+    }
+
+    @Test(.enabled(if: GrowthBookPython.shouldRun, GrowthBookPython.skipReason), arguments: [UInt64(3), 41, 2026])
+    func assignWithAStickyFileAnswersAsTheSDKDoes(seed: UInt64) async throws {
+        let registry = try Fixtures.registry()
+        let folder = try TemporaryFolder()
+        let stickyFile = folder.path("sticky.jsonl")
+        let steps = Self.steps(seed: seed)
+        let users = Self.users(seed: seed)
+        var payloads: [AttributeValue] = []
+        var remix: [[(variation: Int?, inExperiment: Bool, sticky: Bool?)]] = []
+        let context = AppContext(notify: { _ in })
+        for (index, step) in steps.enumerated() {
+            let file = try folder.write("step-\(index)/sticky-flow.yaml", step.yaml)
+            let set = Fixtures.load([folder.path("step-\(index)")], registry: registry)
+            payloads.append(try GrowthBookExport.make(set, registry: registry, at: Fixtures.november).payload)
+            var answers: [(Int?, Bool, Bool?)] = []
+            for attributes in users[index] {
+                var assign = Assign(experiment: file)
+                assign.session.json = PayloadJSON.compact(.object(attributes))
+                assign.session.at = "2026-11-23T09:00:00Z"
+                assign.sticky = stickyFile
+                let decision = try await assign.run(context).decision
+                answers.append((decision.variationId, decision.inExperiment, decision.stickyBucketUsed))
+            }
+            remix.append(answers)
+        }
+        let feature = GrowthBookExport.featureKey(app: "marketplace", slot: "insertion")
+        let job: AttributeValue = .object([
+            "feature": .string(feature),
+            "steps": .array(zip(payloads, users).map { payload, people in
+                .object(["payload": payload, "users": .array(people.map { .object($0) })])
+            }),
+        ])
+        let output = try GrowthBookPython.run(script: Paths.stickyScript, job: job)
+        let sdkSteps = try #require(output["steps"]?.arrayValue)
+        var mismatches: [String] = []
+        var stickyUsed = 0
+        for (index, (ours, theirs)) in zip(remix, sdkSteps).enumerated() {
+            for (user, (mine, sdk)) in zip(ours, theirs.arrayValue ?? []).enumerated() {
+                let sdkIn = sdk["inExperiment"]?.boolValue ?? false
+                let same = sdkIn
+                    ? mine.inExperiment && mine.variation == sdk["variationId"]?.numberValue.map { Int($0) }
+                        && mine.sticky == sdk["stickyBucketUsed"]?.boolValue
+                    : !mine.inExperiment
+                if mine.inExperiment && mine.sticky == true { stickyUsed += 1 }
+                if !same {
+                    mismatches.append("step \(index) (\(steps[index])), user \(user) \(users[index][user]): remix \(mine), SDK \(PayloadJSON.compact(sdk))")
+                }
+            }
+        }
+        #expect(sdkSteps.count == steps.count)
+        #expect(mismatches.isEmpty, Comment(rawValue: "\(mismatches.count) of \(steps.count * Self.userCount) differ:\n"
+                + mismatches.prefix(10).joined(separator: "\n")))
+        // The sequence exercises what it is about: users kept their stored variation.
+        #expect(stickyUsed > Self.userCount)
+    }
+}

@@ -102,7 +102,7 @@ import Testing
         #expect(messages.contains { $0.contains("\(file):5:5: error: ") && $0.contains("NoSuchFeature") }, "\(messages)")
         #expect(messages.contains { $0.contains("\(file):6:46: error: unknown key 'coverag' in a rule; did you mean 'coverage'?") },
                 "\(messages)")
-        #expect(messages.contains { $0.contains("\(file):7:23: error: an experiment rule has only 'experiment: KEY'") }, "\(messages)")
-        #expect(messages.contains { $0.contains("\(file):8:54: error: coverage must be between 0 and 1, not 2") }, "\(messages)")
+        #expect(messages.contains { $0.contains("\(file):7:24: error: an experiment rule has only 'experiment: KEY'") }, "\(messages)")
+        #expect(messages.contains { $0.contains("\(file):8:56: error: coverage must be between 0 and 1, not 2.0") }, "\(messages)")
     }
 }

@@ -10,16 +10,16 @@ import Testing
 @Suite struct StickyBucketingTests {
     static let meta = [Experiment.VariationMeta(key: "a"), Experiment.VariationMeta(key: "b")]
 
-    static func experiment(weights: [Double], version: Int = 0, minimum: Int = 0, disabled: Bool = false,
+    static func experiment(_ key: String = "exp", weights: [Double], version: Int = 0, minimum: Int = 0, disabled: Bool = false,
                            fallback: String? = nil) -> Experiment {
-        Experiment(key: "exp", variations: ["a", "b"], weights: weights, fallbackAttribute: fallback, hashVersion: 2, meta: meta,
+        Experiment(key: key, variations: ["a", "b"], weights: weights, fallbackAttribute: fallback, hashVersion: 2, meta: meta,
                    stickyBucketing: .init(bucketVersion: version, minBucketVersion: minimum, disabled: disabled))
     }
 
-    /// Ids whose hash puts them in variation `index` at 50/50.
-    static func ids(in index: Int, count: Int) -> [String] {
+    /// Ids whose hash puts them in variation `index` of experiment `key` at 50/50.
+    static func ids(in index: Int, count: Int, key: String = "exp") -> [String] {
         let engine = AssignmentEngine()
-        let even = experiment(weights: [0.5, 0.5])
+        let even = experiment(key, weights: [0.5, 0.5])
         return (0..<500).map { "u\($0)" }.filter {
             engine.run(even, context: AssignmentContext(attributes: ["id": .string($0)])).variationId == index
         }.prefix(count).map { $0 }
@@ -99,7 +99,7 @@ import Testing
         let folder = try ExperimentFolder()
         let file = try folder.write("e.yaml", Fixture.experiment("e", "weights: [0.5, 0.5]"))
         let sticky = folder.url.appendingPathComponent("sticky.jsonl").path
-        let id = Self.ids(in: 0, count: 1).first ?? "u0"
+        let id = Self.ids(in: 0, count: 1, key: "e").first ?? "u0"
         let arguments = ["assign", file, "--experiments", folder.path, "--attributes", "{\"id\":\"\(id)\"}", "--sticky", sticky, "--json"]
         let before = await RemixInProcess.run(arguments)
         #expect(before.status == 0, "\(before.stderr)")

@@ -173,6 +173,7 @@ package struct Simulate {
     private func sources(_ set: ExperimentSet) -> [RunSource] {
         var files = [("population", populationPath)]
         files += set.definitions.map { ("experiment", $0.file) }
+        files += set.slotRules.map { ("slot rules", $0.file) }
         return files.map { role, path in
             let bytes = FileManager.default.contents(atPath: path).map { [UInt8]($0) } ?? []
             return RunSource(role: role, path: path, bytes: bytes)

@@ -110,6 +110,8 @@ package protocol StickyBucketStore: Sendable {
     func documents(for identifiers: [StickyBucketIdentifier]) async throws -> [StickyBucketDocument]
     /// Stores `documents`, each replacing the document with its key.
     func save(_ documents: [StickyBucketDocument]) async throws
+    /// Every stored document (a simulation reads them once, at its start).
+    func allDocuments() async throws -> [StickyBucketDocument]
 }
 
 /// A sticky-bucket store in memory, as GrowthBook's `InMemoryStickyBucketService`.
@@ -129,8 +131,9 @@ package actor InMemoryStickyBucketStore: StickyBucketStore {
         for document in documents { stored[document.key] = document }
     }
 
-    /// Every stored document, by key.
-    package var all: [String: StickyBucketDocument] { stored }
+    package func allDocuments() -> [StickyBucketDocument] {
+        stored.keys.sorted().compactMap { stored[$0] }
+    }
 }
 
 extension AssignmentContext {

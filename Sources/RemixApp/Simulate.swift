@@ -103,7 +103,7 @@ package struct Simulate {
         if let problem = plan.problem() { throw AppError(problem) }
         let stickyStore = try sticky.map(StickyBucketOption.store)
         if let stickyStore {
-            plan.stickyBuckets = StickyBucketStart(try await StickyBucketOption.allDocuments(stickyStore), experiments: set)
+            plan.stickyBuckets = StickyBucketStart(try await stickyStore.allDocuments(), experiments: set)
         }
         let run = Run(plan: plan, registry: registry, population: population, context: context, sticky: stickyStore)
         if StoreURL.isStoreURL(log) { return try await run.intoStore(try StoreURL(parsing: log), resume: resume, retrySeconds: retrySeconds) }

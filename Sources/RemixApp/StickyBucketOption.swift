@@ -13,15 +13,6 @@ package enum StickyBucketOption {
         return StickyBucketFile(path: value)
     }
 
-    /// Every document `store` holds (for a simulation, read once at its start).
-    package static func allDocuments(_ store: any StickyBucketStore) async throws -> [StickyBucketDocument] {
-        switch store {
-        case let file as StickyBucketFile: return Array(try file.allDocuments().values).sorted { $0.key < $1.key }
-        case let table as PostgresStickyBucketStore: return try await table.allDocuments()
-        default: throw AppError("this sticky-bucket store cannot list its documents")
-        }
-    }
-
     /// The attributes whose documents an experiment may read: its hash attribute and fallback.
     package static func attributes(of experiment: Experiment) -> [String] {
         [experiment.hashAttribute.flatMap { $0.isEmpty ? nil : $0 } ?? "id"]

@@ -16,8 +16,9 @@ package final class StickyBucketFile: StickyBucketStore {
         self.path = path
     }
 
-    /// Every document in the file, the last line for a key winning; none when the file does not exist.
-    package func allDocuments() throws(StickyBucketFileError) -> [String: StickyBucketDocument] {
+    /// Every document in the file by key, the last line for a key winning; none when the file does
+    /// not exist.
+    package func documentsByKey() throws(StickyBucketFileError) -> [String: StickyBucketDocument] {
         guard FileManager.default.fileExists(atPath: path) else { return [:] }
         guard let data = FileManager.default.contents(atPath: path) else { throw .unreadable(path: path) }
         var documents: [String: StickyBucketDocument] = [:]
@@ -34,12 +35,17 @@ package final class StickyBucketFile: StickyBucketStore {
     }
 
     package func documents(for identifiers: [StickyBucketIdentifier]) async throws -> [StickyBucketDocument] {
-        let all = try allDocuments()
+        let all = try documentsByKey()
         return identifiers.compactMap { all[StickyBucketDocument.key(attributeName: $0.attributeName, attributeValue: $0.attributeValue)] }
     }
 
     package func save(_ documents: [StickyBucketDocument]) async throws {
         try append(documents)
+    }
+
+    package func allDocuments() async throws -> [StickyBucketDocument] {
+        let all = try documentsByKey()
+        return all.keys.sorted().compactMap { all[$0] }
     }
 
     /// Appends one line per document, in the order given, in one write.

@@ -64,7 +64,7 @@ import Testing
     @Test func theFileStoreAppendsLinesAndTheLastLineForAKeyWins() async throws {
         let folder = try TemporaryFolder()
         let store = StickyBucketFile(path: folder.path("sticky.jsonl"))
-        #expect(try store.allDocuments().isEmpty)
+        #expect(try store.documentsByKey().isEmpty)
         try await store.save([StickyBucketDocument(attributeName: "id", attributeValue: "u1", assignments: ["e__0": "a"])])
         try await store.save([StickyBucketDocument(attributeName: "id", attributeValue: "u1", assignments: ["e__0": "a", "f__0": "x"]),
                               StickyBucketDocument(attributeName: "id", attributeValue: "u2", assignments: ["e__0": "b"])])
@@ -79,7 +79,7 @@ import Testing
                                                     .init(attributeName: "id", attributeValue: "u3")])
         #expect(found.map(\.assignments) == [["e__0": "a", "f__0": "x"]])
         try (text + "{\"attributeName\": 3}\n").write(toFile: store.path, atomically: false, encoding: .utf8)
-        #expect(throws: StickyBucketFileError.malformedLine(path: store.path, line: 4)) { try store.allDocuments() }
+        #expect(throws: StickyBucketFileError.malformedLine(path: store.path, line: 4)) { try store.documentsByKey() }
         #expect(StickyBucketFileError.malformedLine(path: "s.jsonl", line: 4).description.hasPrefix("s.jsonl:4:1: error: "))
     }
 

@@ -41,7 +41,10 @@ package final class ExperimentSlotChooser: SlotChooser {
         var forceWinner: (feature: String, parameters: [String: ParameterValue], id: String)?
         var made: [ExperimentDecision] = []
         made.reserveCapacity(candidates.count)
-        for step in Self.steps(rules, candidates: candidates) {
+        // Without a rules file the steps are the experiments in key order, taken without an array.
+        let steps = rules.map { Self.steps($0, candidates: candidates) }
+        for position in 0..<(steps?.count ?? candidates.count) {
+            let step = steps?[position] ?? .experiment(position)
             guard case .experiment(let index) = step else {
                 if winner == nil, forceWinner == nil, case .force(let feature, let parameters, let rule, _) = step,
                    FeatureEvaluator.forceRuleApplies(rule, featureKey: "\(app.name).\(slot.name)", context: context) {
@@ -79,9 +82,8 @@ package final class ExperimentSlotChooser: SlotChooser {
     }
 
     /// The slot's rules in order: the rules file's, then the experiments it does not list in key
-    /// order — without a rules file, the experiments in key order.
-    private static func steps(_ rules: SlotRules?, candidates: [ExperimentDefinition]) -> [SlotRules.Rule.Step] {
-        guard let rules else { return candidates.indices.map { .experiment($0) } }
+    /// order.
+    private static func steps(_ rules: SlotRules, candidates: [ExperimentDefinition]) -> [SlotRules.Rule.Step] {
         var listed = Set<Int>()
         var steps: [SlotRules.Rule.Step] = []
         for rule in rules.rules {

@@ -112,4 +112,23 @@ import Testing
         let bad = await RemixInProcess.run(Array(arguments.dropLast(3)) + ["--sticky", "", "--json"])
         #expect(bad.status == 1 && bad.stderr.contains("--sticky is empty"))
     }
+
+    @Test func runWithAStickyFileKeepsTheUsersVariationAndSaysSo() async throws {
+        let folder = try ExperimentFolder()
+        try folder.write("e.yaml", Fixture.experiment("e", "weights: [0.5, 0.5]"))
+        let sticky = folder.url.appendingPathComponent("sticky.jsonl").path
+        let id = Self.ids(in: 0, count: 1, key: "e").first ?? "u0"
+        let arguments = ["run", "--experiments", folder.path, "--user", id, "--sticky", sticky]
+        let first = await RemixInProcess.run(arguments, input: "5\nq\n")
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.contains("experiment e: variation manual → ManualGroupInsertion (assigned)"))
+        #expect(first.stdout.contains("stickyBucketUsed=false"))
+        try folder.write("e.yaml", Fixture.experiment("e", "weights: [0, 1]"))
+        let again = await RemixInProcess.run(arguments, input: "5\nq\n")
+        #expect(again.stdout.contains("experiment e: variation manual → ManualGroupInsertion (stickyBucket)"), "\(again.stdout)")
+        #expect(again.stdout.contains("stickyBucketUsed=true"))
+        let plain = await RemixInProcess.run(Array(arguments.dropLast(2)), input: "5\nq\n")
+        #expect(plain.stdout.contains("experiment e: variation auto → AutoGroupInsertion (assigned)"))
+        #expect(!plain.stdout.contains("stickyBucketUsed"))
+    }
 }

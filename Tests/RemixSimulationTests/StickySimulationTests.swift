@@ -71,4 +71,30 @@ import Testing
         #expect(FileManager.default.contents(atPath: folder.path("sticky-a.jsonl"))
                 == FileManager.default.contents(atPath: folder.path("sticky-b.jsonl")))
     }
+
+    /// Two shards run at once as two processes, appending to one sticky file: the file ends up with
+    /// the lines of the whole run (whole lines, each shard's in its user order).
+    @Test func concurrentShardsShareOneStickyFile() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("population.yaml", ReturningUsersTests.yaml)
+        try folder.write("experiments/calculator-entry.yaml", Self.experiment(weights: "[0.5, 0.5]"))
+        func arguments(_ log: String, _ sticky: String, shard: String?) -> [String] {
+            ["simulate", "--users", "400", "--seed", "8", "--jobs", "1", "--no-report", "--experiments", folder.path("experiments"),
+             "--population", folder.path("population.yaml"), "--log", folder.path(log), "--sticky", folder.path(sticky)]
+                + (shard.map { ["--shard", $0] } ?? [])
+        }
+        let whole = try RemixProcess.run(arguments("whole.jsonl", "whole-sticky.jsonl", shard: nil))
+        #expect(whole.status == 0, "\(whole.stderr)")
+        let (firstArguments, secondArguments) = (arguments("one.jsonl", "shared.jsonl", shard: "1/2"),
+                                                 arguments("two.jsonl", "shared.jsonl", shard: "2/2"))
+        async let first = Task.detached { try RemixProcess.run(firstArguments) }.value
+        async let second = Task.detached { try RemixProcess.run(secondArguments) }.value
+        let (one, two) = try await (first, second)
+        #expect(one.status == 0 && two.status == 0, "\(one.stderr)\(two.stderr)")
+        let lines = { (name: String) in
+            (try? String(contentsOfFile: folder.path(name), encoding: .utf8))?.split(separator: "\n").map(String.init) ?? []
+        }
+        #expect(!lines("whole-sticky.jsonl").isEmpty)
+        #expect(lines("shared.jsonl").sorted() == lines("whole-sticky.jsonl").sorted())
+    }
 }

@@ -49,6 +49,8 @@ let package = Package(
         // What a command writes: outputs checked against its inputs, staged outputs, stop signals.
         .target(name: "RemixFiles", dependencies: [remixSystem]),
         .target(name: "RemixEventLog", dependencies: ["RemixFiles", "RemixFormats", remixKit, remixSystem], swiftSettings: hotPath),
+        // Sticky-bucket stores outside the event store: GrowthBook's documents in a JSON Lines file.
+        .target(name: "RemixStickyBuckets", dependencies: ["GrowthBookAssignment", "RemixEventLog"]),
         .target(name: "RemixAnalysis", dependencies: ["RemixExperiments", "RemixFormats", remixKit, remixYAML, remixSystem]),
         // Event-store URLs and the store's typed errors (Foundation only), apart from the PostgreSQL
         // client so that what only reads a URL — the fuzz target, option checks — builds without
@@ -57,7 +59,7 @@ let package = Package(
         // The PostgreSQL event store (docs/storage.md): connections, the schema, writing and reading.
         .target(
             name: "RemixStore",
-            dependencies: ["RemixStoreURL", "RemixEventLog", "RemixAnalysis", "RemixFiles", "RemixFormats", remixKit,
+            dependencies: ["RemixStoreURL", "RemixEventLog", "RemixAnalysis", "RemixFiles", "RemixFormats", "GrowthBookAssignment", remixKit,
                            .product(name: "PostgresNIO", package: "postgres-nio")]),
         // GrowthBook SDK payloads: export experiments as one, import one as experiment files.
         .target(name: "RemixInterop", dependencies: ["RemixExperiments", "RemixFiles", "RemixFormats", remixKit, remixYAML]),
@@ -85,7 +87,7 @@ let package = Package(
             name: "RemixApp",
             dependencies: [
                 "RemixBuiltIns", "RemixHost", "RemixTerminal", "RemixExperiments", "RemixSimulation", "RemixEventLog", "RemixAnalysis",
-                "RemixInterop", "RemixStore", "RemixChecks", "RemixFiles", "RemixFit", "RemixFormats", remixKit, remixYAML, remixSystem,
+                "RemixInterop", "RemixStore", "RemixStickyBuckets", "RemixChecks", "RemixFiles", "RemixFit", "RemixFormats", remixKit, remixYAML, remixSystem,
             ]),
         // The `remix` commands: parse, validate, call a use case, render.
         .target(
@@ -127,7 +129,8 @@ let package = Package(
         .testTarget(name: "CalculatorTests", dependencies: [remixKit, features, "RemixHost", "RemixBuiltIns"]),
         .testTarget(
             name: "RemixExperimentsTests",
-            dependencies: ["RemixExperiments", "RemixHost", "RemixBuiltIns", "RemixCLITestSupport", "RemixTestSupport", remixKit, remixYAML]),
+            dependencies: ["RemixExperiments", "RemixHost", "RemixBuiltIns", "RemixCLITestSupport", "RemixTestSupport", "RemixStickyBuckets", remixKit,
+                           remixYAML]),
         .testTarget(
             name: "RemixAnalysisTests",
             dependencies: ["RemixAnalysis", "RemixSimulation", "RemixEventLog", "RemixExperiments", "RemixHost", "RemixBuiltIns",
@@ -141,8 +144,8 @@ let package = Package(
             dependencies: ["RemixHost", "RemixBuiltIns", "RemixCLITestSupport", "RemixTestSupport", remixKit, remixKitTesting, remixSystem, features]),
         .testTarget(
             name: "RemixInteropTests",
-            dependencies: ["RemixInterop", "RemixExperiments", "RemixHost", "RemixBuiltIns", "RemixCLITestSupport", "RemixTestSupport", remixKit,
-                           remixYAML],
+            dependencies: ["RemixInterop", "RemixExperiments", "RemixHost", "RemixBuiltIns", "RemixCLITestSupport", "RemixTestSupport", "RemixApp",
+                           remixKit, remixYAML],
             exclude: ["Python"]),
         .testTarget(name: "RemixFilesTests", dependencies: ["RemixFiles", "RemixTestSupport", remixSystem]),
         .testTarget(
@@ -152,7 +155,7 @@ let package = Package(
         .testTarget(name: "RemixEventLogTests", dependencies: ["RemixEventLog", "RemixFormats", "RemixCLITestSupport", "RemixTestSupport", remixKit]),
         .testTarget(
             name: "RemixStoreTests",
-            dependencies: ["RemixStore", "RemixStoreURL", "RemixEventLog", "RemixTestSupport", remixKit, remixSystem,
+            dependencies: ["RemixStore", "RemixStoreURL", "RemixEventLog", "RemixTestSupport", "GrowthBookAssignment", remixKit, remixSystem,
                            .product(name: "PostgresNIO", package: "postgres-nio")]),
         // What each fuzz target checks, as plain functions the corpus tests call too (Tests/Fuzz/README.md).
         .target(

@@ -34,6 +34,10 @@ package enum AssignmentReason: String, Sendable, Equatable, CaseIterable, Custom
     case stopped
     /// The user was bucketed into a variation by hash.
     case assigned
+    /// The user kept the variation stored in their sticky bucket.
+    case stickyBucket
+    /// The user's stored sticky bucket is older than the experiment's `minBucketVersion`.
+    case stickyBucketBlocked
 
     /// A sentence a person can read.
     package var description: String {
@@ -55,6 +59,9 @@ package enum AssignmentReason: String, Sendable, Equatable, CaseIterable, Custom
         case .qaMode: return "not in experiment: QA mode is on and no variation was forced"
         case .stopped: return "not in experiment: it is stopped"
         case .assigned: return "assigned to a variation by hash"
+        case .stickyBucket: return "kept the variation stored in the user's sticky bucket"
+        case .stickyBucketBlocked:
+            return "not in experiment: the user's sticky bucket is from a bucket version below minBucketVersion"
         }
     }
 }
@@ -72,6 +79,10 @@ package struct AssignmentResult: Sendable, Equatable {
     package let hashUsed: Bool
     /// The rule that decided this result.
     package let reason: AssignmentReason
+    /// Whether a stored sticky bucket decided (or, when blocked by version, excluded) the user.
+    package let stickyBucketUsed: Bool
+    /// The fallback attribute, when sticky bucketing hashed it instead of the hash attribute.
+    private let fallbackHashAttribute: String?
     /// The variation's index; 0 when not in the experiment.
     package let variationId: Int
     /// The hashed attribute's value as text; empty when it is missing.
@@ -82,9 +93,12 @@ package struct AssignmentResult: Sendable, Equatable {
 
     init(
         report: VariationReport, inExperiment: Bool, hashUsed: Bool, hashValue: String,
-        bucketUnits: Int, bucketScale: Int, reason: AssignmentReason
+        bucketUnits: Int, bucketScale: Int, reason: AssignmentReason, stickyBucketUsed: Bool = false,
+        fallbackHashAttribute: String? = nil
     ) {
         self.report = report
+        self.stickyBucketUsed = stickyBucketUsed
+        self.fallbackHashAttribute = fallbackHashAttribute
         self.inExperiment = inExperiment
         self.hashUsed = hashUsed
         self.reason = reason
@@ -104,7 +118,7 @@ package struct AssignmentResult: Sendable, Equatable {
     /// The variation's value; the first variation's when not in the experiment.
     package var value: AttributeValue { report.value }
     /// The attribute that was (or would have been) hashed.
-    package var hashAttribute: String { report.hashAttribute }
+    package var hashAttribute: String { fallbackHashAttribute ?? report.hashAttribute }
     /// The variation's key: its metadata key, else its index as text.
     package var key: String { report.key }
     /// The variation's name from its metadata, if any.
@@ -120,6 +134,7 @@ package struct AssignmentResult: Sendable, Equatable {
             && left.hashAttribute == right.hashAttribute && left.hashValue == right.hashValue
             && left.bucket == right.bucket && left.key == right.key && left.name == right.name
             && left.passthrough == right.passthrough && left.reason == right.reason
+            && left.stickyBucketUsed == right.stickyBucketUsed
     }
 }
 

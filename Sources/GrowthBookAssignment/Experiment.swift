@@ -50,6 +50,23 @@ package struct Experiment: Sendable {
         }
     }
 
+    /// GrowthBook's sticky-bucketing fields of an experiment.
+    package struct StickyBucketing: Sendable, Equatable {
+        /// The version stored with an assignment (`KEY__VERSION`); raising it re-buckets everyone.
+        package var bucketVersion: Int
+        /// Users whose stored assignment has a lower version are kept out of the experiment.
+        package var minBucketVersion: Int
+        /// Whether this experiment ignores the sticky-bucket store (and the fallback attribute).
+        package var disabled: Bool
+
+        /// GrowthBook's defaults: version 0, no minimum, sticky bucketing on.
+        package init(bucketVersion: Int = 0, minBucketVersion: Int = 0, disabled: Bool = false) {
+            self.bucketVersion = bucketVersion
+            self.minBucketVersion = minBucketVersion
+            self.disabled = disabled
+        }
+    }
+
     /// Optional per-variation metadata.
     package struct VariationMeta: Sendable, Equatable {
         /// The variation's stable key, reported instead of its index.
@@ -88,6 +105,7 @@ package struct Experiment: Sendable {
         var active: Bool
         var status: Status
         var meta: [VariationMeta]?
+        var stickyBucketing: StickyBucketing
         var bucketing: Bucketing
 
         init(
@@ -95,7 +113,7 @@ package struct Experiment: Sendable {
             condition: Condition?, parentConditions: [ParentCondition]?, namespace: Namespace?,
             hashAttribute: String?, fallbackAttribute: String?, hashVersion: Int?, seed: String?,
             filters: [Filter]?, ranges: [BucketRange]?, force: Int?, active: Bool, status: Status,
-            meta: [VariationMeta]?, bucketing: Bucketing
+            meta: [VariationMeta]?, stickyBucketing: StickyBucketing, bucketing: Bucketing
         ) {
             self.key = key
             self.variations = variations
@@ -114,6 +132,7 @@ package struct Experiment: Sendable {
             self.active = active
             self.status = status
             self.meta = meta
+            self.stickyBucketing = stickyBucketing
             self.bucketing = bucketing
         }
 
@@ -122,7 +141,8 @@ package struct Experiment: Sendable {
                 key: key, variations: variations, weights: weights, coverage: coverage, condition: condition,
                 parentConditions: parentConditions, namespace: namespace, hashAttribute: hashAttribute,
                 fallbackAttribute: fallbackAttribute, hashVersion: hashVersion, seed: seed, filters: filters,
-                ranges: ranges, force: force, active: active, status: status, meta: meta, bucketing: bucketing)
+                ranges: ranges, force: force, active: active, status: status, meta: meta, stickyBucketing: stickyBucketing,
+                bucketing: bucketing)
         }
     }
 
@@ -189,8 +209,8 @@ package struct Experiment: Sendable {
             refreshBucketing()
         }
     }
-    /// A second attribute for sticky bucketing; GrowthBook only consults it when sticky
-    /// bucketing is on, which this engine does not implement, so `run` ignores it.
+    /// A second attribute, hashed when `hashAttribute` is missing; GrowthBook consults it only
+    /// when sticky bucketing is on (``AssignmentEngine/run(_:context:stickyBuckets:)``).
     package var fallbackAttribute: String? {
         get { storage.fallbackAttribute }
         set { unique().fallbackAttribute = newValue }
@@ -239,6 +259,11 @@ package struct Experiment: Sendable {
         get { storage.status }
         set { unique().status = newValue }
     }
+    /// Bucket versions and the opt-out for sticky bucketing.
+    package var stickyBucketing: StickyBucketing {
+        get { storage.stickyBucketing }
+        set { unique().stickyBucketing = newValue }
+    }
     /// Per-variation metadata (keys and names).
     package var meta: [VariationMeta]? {
         get { storage.meta }
@@ -268,7 +293,8 @@ package struct Experiment: Sendable {
         force: Int? = nil,
         active: Bool = true,
         status: Status = .running,
-        meta: [VariationMeta]? = nil
+        meta: [VariationMeta]? = nil,
+        stickyBucketing: StickyBucketing = StickyBucketing()
     ) {
         storage = Storage(
             key: key, variations: variations, weights: weights, coverage: coverage,
@@ -276,7 +302,7 @@ package struct Experiment: Sendable {
             condition: condition.flatMap { $0.isTruthy ? Condition(parsing: $0) : nil },
             parentConditions: parentConditions, namespace: namespace, hashAttribute: hashAttribute,
             fallbackAttribute: fallbackAttribute, hashVersion: hashVersion, seed: seed, filters: filters,
-            ranges: ranges, force: force, active: active, status: status, meta: meta,
+            ranges: ranges, force: force, active: active, status: status, meta: meta, stickyBucketing: stickyBucketing,
             bucketing: Bucketing(
                 key: key, seed: seed, hashVersion: hashVersion, hashAttribute: hashAttribute,
                 variations: variations, coverage: coverage, weights: weights, ranges: ranges, meta: meta))
@@ -297,85 +323,5 @@ package struct Experiment: Sendable {
             variations: fields.variations, coverage: fields.coverage, weights: fields.weights, ranges: fields.ranges,
             meta: fields.meta
         )
-    }
-}
-
-/// What `run` needs for hashing, bucketing and reporting, worked out when the experiment
-/// changes rather than per user. A class, so copying an experiment copies one reference.
-final class Bucketing: Sendable {
-    let seed: PreparedSeed
-    let hashVersion: Int
-    /// The attribute to hash (`id` unless the experiment names another).
-    let hashAttribute: AttributeKey
-    /// What a result reports for each variation index (at least one entry, for index 0).
-    let reports: [VariationReport]
-    /// How many bucket units make the unit interval: 1000 for version 1, 10000 for version 2.
-    let scale: Int
-    /// For each range, the first bucket unit inside it and the first unit past it: a bucket is
-    /// in a range exactly when its units lie between the two, so choosing a variation compares
-    /// integers and needs no division.
-    let unitBounds: [Int]
-
-    init(
-        key: String, seed: String?, hashVersion: Int?, hashAttribute: String?, variations: [AttributeValue],
-        coverage: Double?, weights: [Double]?, ranges: [BucketRange]?, meta: [Experiment.VariationMeta]?
-    ) {
-        let chosenSeed = seed.flatMap { $0.isEmpty ? nil : $0 } ?? key
-        self.seed = PreparedSeed(chosenSeed)
-        self.hashVersion = hashVersion.flatMap { $0 == 0 ? nil : $0 } ?? 1
-        self.hashAttribute = AttributeKey(hashAttribute.flatMap { $0.isEmpty ? nil : $0 } ?? "id")
-        let ranges = ranges ?? GrowthBookHash.bucketRanges(
-            count: variations.count, coverage: coverage, weights: weights
-        )
-        let scale = self.hashVersion == 1 ? 1000 : 10000
-        self.scale = scale
-        unitBounds = ranges.flatMap { range in
-            [Self.firstUnit(scale) { Double($0) / Double(scale) >= range.start },
-             Self.firstUnit(scale) { !(Double($0) / Double(scale) < range.end) }]
-        }
-        let hashAttributeName = self.hashAttribute.name
-        reports = (0..<max(variations.count, 1)).map { index in
-            VariationReport(index: index, experimentKey: key, hashAttribute: hashAttributeName,
-                            variations: variations, meta: meta)
-        }
-    }
-
-    /// The first unit in `0 ..< scale` for which `holds` (which must stay true once it is), or
-    /// `scale` when there is none.
-    private static func firstUnit(_ scale: Int, where holds: (Int) -> Bool) -> Int {
-        var low = 0
-        var high = scale
-        while low < high {
-            let middle = (low + high) / 2
-            if holds(middle) {
-                high = middle
-            } else {
-                low = middle + 1
-            }
-        }
-        return low
-    }
-
-    /// The index of the first range containing the bucket of `units`, or -1 when none does.
-    /// Without branches, as the outcome is as random as the hash.
-    @inline(__always)
-    func chooseVariation(units: Int) -> Int {
-        unitBounds.withUnsafeBufferPointer { bounds in
-            var chosen = -1
-            var index = bounds.count / 2
-            while index > 0 {
-                index -= 1
-                let outside = (units &- bounds[2 &* index]) | (bounds[2 &* index &+ 1] &- 1 &- units)
-                chosen = outside < 0 ? chosen : index
-            }
-            return chosen
-        }
-    }
-
-    /// The user's bucket for the hashed attribute's text, in units of 1/`scale`; `nil` for an
-    /// unknown hash version.
-    @inline(__always)
-    func hash(_ hashValue: String) -> Int? {
-        seed.bucketUnits(value: hashValue, version: hashVersion)
     }
 }

@@ -78,6 +78,8 @@ package struct Assign {
     package var plugins: [String] = []
     /// Force the session into this variation (key or index).
     package var force: String?
+    /// The sticky-bucket store (``StickyBucketOption``); sticky bucketing is on only with one.
+    package var sticky: String?
 
     /// The assignment of `experiment`.
     package init(experiment: String) {
@@ -101,8 +103,20 @@ package struct Assign {
                            + NameSuggestion.hint(for: experiment, among: set.definitions.map(\.key), noun: "experiment"))
         }
         let forced = try force.map { try Self.variationIndex($0, in: definition) }
-        let decision = ExperimentEvaluator(savedGroups: set.savedGroups)
-            .decide(definition, attributes: try session.attributes(), now: try session.date(), forcedVariation: forced)
+        let evaluator = ExperimentEvaluator(savedGroups: set.savedGroups)
+        let attributes = try session.attributes()
+        let store = try sticky.map(StickyBucketOption.store)
+        let decision: ExperimentDecision
+        if let store {
+            let context = evaluator.context(for: attributes)
+            let identifiers = context.stickyBucketIdentifiers(attributeNames: StickyBucketOption.attributes(of: definition.experiment))
+            var buckets = StickyBuckets(try await store.documents(for: identifiers))
+            decision = evaluator.decide(definition, context: context, now: try session.date(), forcedVariation: forced,
+                                        stickyBuckets: &buckets)
+            try await store.save(buckets.changedDocuments)
+        } else {
+            decision = evaluator.decide(definition, attributes: attributes, now: try session.date(), forcedVariation: forced)
+        }
         for warning in RegexBudget.takeWarnings() { context.notify(.message(warning)) }
         return Outcome(decision: decision, file: definition.file)
     }

@@ -32,6 +32,9 @@ package struct RunInTerminal {
     package var log: String?
     /// Start at this navigation state (a route as the log prints it, or `remix://APP/…`).
     package var route: String?
+    /// The sticky-bucket store (``StickyBucketOption``): the user's documents are read before
+    /// the session and the changed ones written after it. Sticky bucketing is on only with one.
+    package var sticky: String?
 
     /// A session of the default app.
     package init() {}
@@ -69,7 +72,14 @@ package struct RunInTerminal {
         attributes["id"] = attributes["id"] ?? .string(user)
         if let platform { attributes["platform"] = .string(platform) }
         let experimentSet = try experiments.map { try Definitions.experiments(paths: [$0], registry: registry) }
-        let chooser = Choosers(fixed: fixed, experiments: experimentSet, attributes: attributes, now: now)
+        let stickyStore = try sticky.map(StickyBucketOption.store)
+        var stickyBuckets: StickyBuckets?
+        if let stickyStore, let experimentSet {
+            let identifiers = AssignmentContext(attributes: attributes)
+                .stickyBucketIdentifiers(attributeNames: experimentSet.stickyBucketAttributes)
+            stickyBuckets = StickyBuckets(try await stickyStore.documents(for: identifiers))
+        }
+        let chooser = Choosers(fixed: fixed, experiments: experimentSet, attributes: attributes, now: now, sticky: stickyBuckets)
         let output = HeldOutput(terminal.write)
         let sessionLog = log.map { _ in
             TerminalSessionLog(echo: TerminalEventEcho(write: output.write), session: "t\(TerminalSessionLog.now())-\(getpid())", user: user)
@@ -80,8 +90,9 @@ package struct RunInTerminal {
         ])
         let session = Session(app: app, platform: experimentSet == nil ? platform : platform ?? attributes["platform"]?.stringValue,
                               seed: seed, registry: registry, choosers: chooser)
-        let outcome = try session.run(on: terminal, output: output, events: sessionLog ?? TerminalEventEcho(write: output.write),
-                                      route: opening, sessionLog: sessionLog)
+        let (outcome, updated) = try session.run(on: terminal, output: output, events: sessionLog ?? TerminalEventEcho(write: output.write),
+                                                 route: opening, sessionLog: sessionLog)
+        if let stickyStore, let updated { try await stickyStore.save(updated.changedDocuments) }
         for warning in RegexBudget.takeWarnings() { context.notify(.message(warning)) }
         if let log, let sessionLog {
             sessionLog.end()
@@ -120,10 +131,14 @@ private struct Choosers {
     let experiments: ExperimentSet?
     let attributes: [String: AttributeValue]
     let now: Date
+    /// The user's sticky-bucket documents, when sticky bucketing is on.
+    let sticky: StickyBuckets?
 
     /// The chain whose experiments' exposures go to `events`, and its experiment chooser.
     func make(events: any EventSink) -> (SlotChooserChain, ExperimentSlotChooser?) {
-        let chooser = experiments.map { ExperimentSlotChooser(experiments: $0, attributes: attributes, now: now, events: events) }
+        let chooser = experiments.map {
+            ExperimentSlotChooser(experiments: $0, attributes: attributes, now: now, events: events, stickyBuckets: sticky)
+        }
         return (SlotChooserChain([fixed] + (chooser.map { [$0] } ?? [])), chooser)
     }
 }
@@ -139,8 +154,9 @@ private struct Session {
     /// Runs the session on `terminal`. With a `route`, what the session prints is held until the
     /// route has opened: a route that cannot open prints only why — an unknown screen name when the
     /// route gives one, found in fresh sessions (rehearsals) that log nowhere.
+    /// Also returns the user's sticky-bucket documents as the session left them (nil when off).
     func run(on terminal: RunInTerminal.Terminal, output: HeldOutput, events: any EventSink, route: Route?,
-             sessionLog: TerminalSessionLog?) throws -> TerminalOutcome {
+             sessionLog: TerminalSessionLog?) throws -> (TerminalOutcome, StickyBuckets?) {
         let (chooser, experimentChooser) = choosers.make(events: events)
         let session = try AppSession(app: app, platform: platform, registry: registry, seed: seed, events: events, chooser: chooser)
         session.window.addTransitionObserver { sessionLog?.record($0) }
@@ -154,7 +170,8 @@ private struct Session {
             try open(route, in: session)
             output.release()
         }
-        return TerminalDriver(session: session, readLine: terminal.readLine, write: terminal.write).run(started: route != nil)
+        let outcome = TerminalDriver(session: session, readLine: terminal.readLine, write: terminal.write).run(started: route != nil)
+        return (outcome, experimentChooser?.stickyBuckets)
     }
 
     /// Opens `route`, trying it first in rehearsals (``RouteOpener``).

@@ -44,6 +44,9 @@ package struct Simulate {
     package var html: String?
     /// Colour the report's table (the CLI does on a terminal).
     package var colour = false
+    /// The sticky-bucket store (``StickyBucketOption``): read at the start, the run's changed
+    /// documents appended at the end. Sticky bucketing is on only with one.
+    package var sticky: String?
 
     /// User indices stay far from overflow in shard arithmetic and virtual time.
     package static let maximumUsers = 1 << 40
@@ -94,13 +97,17 @@ package struct Simulate {
                                             + MetricEvents.simulatedUserEvents(folders: [metricsFolder]))
         try refuseUnknownMetrics(ExperimentSet(definitions: set.definitions.filter { $0.app == appDefinition.name }), catalog: catalog,
                                  events: metricEvents)
-        let plan = SimulationPlan(app: appDefinition.name, users: userCount, seed: seed, jobs: context.usefulJobs(jobs),
+        var plan = SimulationPlan(app: appDefinition.name, users: userCount, seed: seed, jobs: context.usefulJobs(jobs),
                                   shard: shard.flatMap(Shard.init(spec:)) ?? .whole, population: population, experiments: set,
                                   sources: sources(set))
         if let problem = plan.problem() { throw AppError(problem) }
-        let run = Run(plan: plan, registry: registry, population: population, context: context)
+        let stickyStore = try sticky.map(StickyBucketOption.store)
+        if let stickyStore {
+            plan.stickyBuckets = StickyBucketStart(try await stickyStore.allDocuments(), experiments: set)
+        }
+        let run = Run(plan: plan, registry: registry, population: population, context: context, sticky: stickyStore)
         if StoreURL.isStoreURL(log) { return try await run.intoStore(try StoreURL(parsing: log), resume: resume, retrySeconds: retrySeconds) }
-        var outcome = try run.intoFile(log, append: append)
+        var outcome = try await run.intoFile(log, append: append)
         outcome.analysis = try await analysis(jobs: plan.jobs, events: metricEvents, context)
         return outcome
     }
@@ -131,6 +138,7 @@ package struct Simulate {
         if let shard, Shard(spec: shard) == nil { return "--shard must be I/N with 1 ≤ I ≤ N, e.g. 2/4 (got '\(shard)')" }
         if let shard = shard.flatMap(Shard.init(spec:)), let problem = shard.emptinessProblem(users: userCount) { return problem }
         if let html, let problem = Outputs.pathProblem(html, option: "--html") { return problem }
+        if let sticky, sticky == log || sticky == html { return "--sticky must name another file than --log and --html" }
         return nil
     }
 
@@ -165,6 +173,7 @@ package struct Simulate {
     private func sources(_ set: ExperimentSet) -> [RunSource] {
         var files = [("population", populationPath)]
         files += set.definitions.map { ("experiment", $0.file) }
+        files += set.slotRules.map { ("slot rules", $0.file) }
         return files.map { role, path in
             let bytes = FileManager.default.contents(atPath: path).map { [UInt8]($0) } ?? []
             return RunSource(role: role, path: path, bytes: bytes)
@@ -178,9 +187,11 @@ private struct Run {
     let registry: FeatureRegistry
     let population: Population
     let context: AppContext
+    /// Where the run's changed sticky-bucket documents go, when sticky bucketing is on.
+    let sticky: (any StickyBucketStore)?
 
     /// Runs into the JSON Lines file at `path`, replacing it unless `append`.
-    func intoFile(_ path: String, append: Bool) throws -> Simulate.Outcome {
+    func intoFile(_ path: String, append: Bool) async throws -> Simulate.Outcome {
         if let problem = LogTarget.problem(path: path, replacing: !append) { throw AppError(problem) }
         let file = try JSONLinesFile(path: path, truncate: !append)
         if file.endedTorn {
@@ -197,6 +208,7 @@ private struct Run {
             throw error
         }
         ExitFlusher.shared.remove(file)
+        try await sticky?.save(summary.stickyDocuments)
         return outcome(.file(path), summary)
     }
 
@@ -219,6 +231,7 @@ private struct Run {
             throw error
         }
         warnings.say(context)
+        try await sticky?.save(summary.stickyDocuments)
         return outcome(.store(url: url.redacted, run: plan.runID, blocksWritten: await sink.blocksWritten,
                               blocksSkipped: await sink.blocksSkipped), summary)
     }

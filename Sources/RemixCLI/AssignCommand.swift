@@ -21,12 +21,17 @@ struct AssignCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Force the session into this variation (key or index), as QA forcing does.")
     var force: String?
 
+    @Option(help: ArgumentHelp("Sticky bucketing: keep users' variations in this store (a JSON Lines file, or a postgres:// URL).",
+                               valueName: "file|url"))
+    var sticky: String?
+
     @Flag(help: "Print one JSON object instead of text.")
     var json = false
 
     func run() async throws {
         var assignment = Assign(experiment: experiment)
         (assignment.experiments, assignment.session, assignment.plugins, assignment.force) = (experiments, session.values, plugins.paths, force)
+        assignment.sticky = sticky
         let outcome = try await perform(assignment.run)
         printOut(json ? DecisionReport.json(outcome.decision) : DecisionReport.text(outcome.decision, file: outcome.file))
     }

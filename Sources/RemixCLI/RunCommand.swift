@@ -47,11 +47,16 @@ struct RunCommand: AsyncParsableCommand {
                                valueName: "route"))
     var route: String?
 
+    @Option(help: ArgumentHelp("Sticky bucketing: keep the user's variations in this store (a JSON Lines file, or a "
+                               + "postgres:// URL).", valueName: "file|url"))
+    var sticky: String?
+
     /// The use case these options ask for.
     var session: RunInTerminal {
         var run = RunInTerminal()
         (run.app, run.platform, run.seed, run.slots, run.experiments) = (app, platform, seed, slots, experiments)
         (run.user, run.session, run.plugins, run.log, run.route) = (user, attributes.values, plugins.paths, log, route)
+        run.sticky = sticky
         return run
     }
 

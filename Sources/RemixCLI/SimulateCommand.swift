@@ -66,6 +66,10 @@ struct SimulateCommand: AsyncParsableCommand {
                                valueName: "file"))
     var html: String?
 
+    @Option(help: ArgumentHelp("Sticky bucketing: read users' stored variations from this store at the start and append the "
+                               + "run's changes at the end (a JSON Lines file, or a postgres:// URL).", valueName: "file|url"))
+    var sticky: String?
+
     /// The use case these options ask for.
     var simulation: Simulate {
         var simulation = Simulate()
@@ -74,6 +78,7 @@ struct SimulateCommand: AsyncParsableCommand {
         (simulation.log, simulation.resume, simulation.retrySeconds, simulation.shard) = (log, resume, retrySeconds, shard)
         (simulation.append, simulation.report, simulation.html) = (append, !noReport, html)
         simulation.colour = Console.current.outIsTerminal
+        simulation.sticky = sticky
         return simulation
     }
 

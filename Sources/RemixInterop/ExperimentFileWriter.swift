@@ -28,6 +28,8 @@ package struct ImportedExperiment: Sendable, Equatable {
     package var weights: [Double]?
     package var condition: AttributeValue?
     package var variations: [Variation]
+    /// Sticky-bucketing versions and opt-out (GrowthBook's defaults when the rule has none).
+    package var stickyBucketing = Experiment.StickyBucketing()
 }
 
 /// Writes experiment files as people write them: block YAML, strings quoted only when needed.
@@ -40,6 +42,10 @@ enum ExperimentFileWriter {
                   "hashVersion: \(experiment.hashVersion)", "hashAttribute: \(scalar(experiment.hashAttribute))"]
         if let fallback = experiment.fallbackAttribute { lines.append("fallbackAttribute: \(scalar(fallback))") }
         if let seed = experiment.seed { lines.append("seed: \(scalar(seed))") }
+        let sticky = experiment.stickyBucketing
+        if sticky.bucketVersion != 0 { lines.append("bucketVersion: \(sticky.bucketVersion)") }
+        if sticky.minBucketVersion != 0 { lines.append("minBucketVersion: \(sticky.minBucketVersion)") }
+        if sticky.disabled { lines.append("disableStickyBucketing: true") }
         if let namespace = experiment.namespace {
             lines.append("namespace: [\(scalar(namespace.id)), \(number(namespace.start)), \(number(namespace.end))]")
         }

@@ -54,9 +54,13 @@ package struct GrowthBookExport: Sendable {
         for app in apps {
             for slot in app.slots {
                 var rules: [AttributeValue] = []
-                for definition in set.definitions(app: app.name, slot: slot.name) {
-                    exported.insert(definition.key)
-                    if let rule = rule(for: definition, at: date, phaseAt: phaseDate, notes: &notes) { rules.append(rule) }
+                for item in ordered(set, app: app.name, slot: slot.name) {
+                    switch item {
+                    case .force(let json): rules.append(json)
+                    case .experiment(let definition):
+                        exported.insert(definition.key)
+                        if let rule = rule(for: definition, at: date, phaseAt: phaseDate, notes: &notes) { rules.append(rule) }
+                    }
                 }
                 features[featureKey(app: app.name, slot: slot.name)] = .object([
                     "defaultValue": SlotValue(feature: slot.defaultFeature).json, "rules": .array(rules),
@@ -76,6 +80,46 @@ package struct GrowthBookExport: Sendable {
             payload["savedGroups"] = .object(saved)
         }
         return GrowthBookExport(payload: .object(payload), notes: notes)
+    }
+
+    private enum Item {
+        case force(AttributeValue)
+        case experiment(ExperimentDefinition)
+    }
+
+    /// A slot's rules in the order the slot chooser tries them: its rules file's (force rules as
+    /// GrowthBook force rules), then the experiments the file does not list, in key order.
+    private static func ordered(_ set: ExperimentSet, app: String, slot: String) -> [Item] {
+        let definitions = set.definitions(app: app, slot: slot)
+        guard let rules = set.rules(app: app, slot: slot) else { return definitions.map(Item.experiment) }
+        var items: [Item] = []
+        var listed = Set<String>()
+        for rule in rules.rules {
+            switch rule {
+            case .force(let feature, let parameters, let rule, _):
+                items.append(.force(forceRule(rule, value: SlotValue(feature: feature, parameters: parameters))))
+            case .experiment(let key, _):
+                if let definition = definitions.first(where: { $0.key == key }), listed.insert(key).inserted {
+                    items.append(.experiment(definition))
+                }
+            }
+        }
+        return items + definitions.filter { !listed.contains($0.key) }.map(Item.experiment)
+    }
+
+    /// A slot rules file's force rule, with GrowthBook's fields as written.
+    private static func forceRule(_ rule: FeatureRule, value: SlotValue) -> AttributeValue {
+        var json: [String: AttributeValue] = ["force": value.json]
+        if !rule.id.isEmpty { json["id"] = .string(rule.id) }
+        if let condition = rule.condition { json["condition"] = condition.source }
+        if let coverage = rule.coverage { json["coverage"] = .number(coverage) }
+        if let range = rule.range { json["range"] = .array([.number(range.start), .number(range.end)]) }
+        if let attribute = rule.hashAttribute { json["hashAttribute"] = .string(attribute) }
+        if let attribute = rule.fallbackAttribute { json["fallbackAttribute"] = .string(attribute) }
+        if let seed = rule.seed { json["seed"] = .string(seed) }
+        if let version = rule.hashVersion { json["hashVersion"] = .number(Double(version)) }
+        if let filters = rule.filters { json["filters"] = .array(filters.map(Self.json)) }
+        return .object(json)
     }
 
     /// The rule for `definition` at `date`, or nil (with a note) when GrowthBook would leave it out.
@@ -147,6 +191,10 @@ package struct GrowthBookExport: Sendable {
         rule["hashAttribute"] = .string(hashAttribute(experiment))
         if let fallback = experiment.fallbackAttribute, !fallback.isEmpty { rule["fallbackAttribute"] = .string(fallback) }
         rule["hashVersion"] = .number(Double(hashVersion(experiment)))
+        let sticky = experiment.stickyBucketing
+        if sticky.bucketVersion != 0 { rule["bucketVersion"] = .number(Double(sticky.bucketVersion)) }
+        if sticky.minBucketVersion != 0 { rule["minBucketVersion"] = .number(Double(sticky.minBucketVersion)) }
+        if sticky.disabled { rule["disableStickyBucketing"] = .bool(true) }
         rule["seed"] = .string(seed(definition))
         rule["meta"] = .array(definition.variations.map { .object(["key": .string($0.key)]) })
         if let name = definition.summary { rule["name"] = .string(name) }

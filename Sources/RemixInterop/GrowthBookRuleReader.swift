@@ -21,12 +21,11 @@ struct GrowthBookRuleReader {
     static let longestFileName = 255
     /// Fields a rule may have that import ignores without a word: GrowthBook bookkeeping.
     static let quietlyIgnored: Set<String> = ["id", "phase", "tracks", "range"]
-    /// Fields for sticky bucketing, which Remix does not do.
-    static let stickyBucketing: Set<String> = ["disableStickyBucketing", "bucketVersion", "minBucketVersion"]
     /// Fields an experiment rule is read from.
     static let read: Set<String> = [
         "key", "name", "condition", "variations", "weights", "coverage", "hashAttribute", "fallbackAttribute",
         "hashVersion", "seed", "namespace", "filters", "meta", "ranges", "parentConditions",
+        "bucketVersion", "minBucketVersion", "disableStickyBucketing",
     ]
 
     /// Reads `rule`; `notes` gets what was dropped on the way.
@@ -49,12 +48,7 @@ struct GrowthBookRuleReader {
             problems.append("has prerequisites ('parentConditions'), which experiment files cannot express; "
                             + "remove them in GrowthBook or leave this rule out")
         }
-        let ignored = fields.keys.filter { !Self.read.contains($0) && !Self.quietlyIgnored.contains($0) }.sorted()
-        let sticky = ignored.filter(Self.stickyBucketing.contains)
-        if !sticky.isEmpty {
-            notes.append("ignores \(sticky.joined(separator: ", ")): Remix does not do sticky bucketing")
-        }
-        let unknown = ignored.filter { !Self.stickyBucketing.contains($0) }
+        let unknown = fields.keys.filter { !Self.read.contains($0) && !Self.quietlyIgnored.contains($0) }.sorted()
         if !unknown.isEmpty { notes.append("ignores unknown field(s) \(unknown.joined(separator: ", "))") }
 
         let key = string(fields["key"], "key", &problems).flatMap { $0.isEmpty ? nil : $0 } ?? featureKey
@@ -100,8 +94,26 @@ struct GrowthBookRuleReader {
             namespace: namespace(fields["namespace"], &problems), filters: filters(fields["filters"], &problems),
             coverage: coverage,
             weights: weights == GrowthBookHash.equalWeights(values.count) ? nil : weights,
-            condition: condition, variations: variations)
+            condition: condition, variations: variations, stickyBucketing: stickyBucketing(fields, &problems))
         return problems.isEmpty ? .experiment(imported) : .problems(problems)
+    }
+
+    /// `bucketVersion`, `minBucketVersion` (whole numbers from 0) and `disableStickyBucketing`.
+    private func stickyBucketing(_ fields: [String: AttributeValue], _ problems: inout [String]) -> Experiment.StickyBucketing {
+        func version(_ name: String) -> Int {
+            guard let number = number(fields[name], name, &problems) else { return 0 }
+            guard let whole = Int(exactly: number), whole >= 0 else {
+                problems.append("has \(name) \(PayloadJSON.compact(fields[name] ?? .null)), not a whole number from 0")
+                return 0
+            }
+            return whole
+        }
+        let disabled = fields["disableStickyBucketing"].flatMap { $0.isNull ? nil : $0 }
+        if let disabled, disabled.boolValue == nil {
+            problems.append("has disableStickyBucketing \(PayloadJSON.compact(disabled)), not true or false")
+        }
+        return Experiment.StickyBucketing(bucketVersion: version("bucketVersion"), minBucketVersion: version("minBucketVersion"),
+                                          disabled: disabled?.boolValue ?? false)
     }
 
     private func variation(_ value: AttributeValue, index: Int, key: String,

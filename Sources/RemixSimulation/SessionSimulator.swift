@@ -56,13 +56,16 @@ struct SessionSimulator: Sendable {
         }
         var start = population.startMilliseconds + Int64(index) * population.sessionGapMilliseconds
         summary.users += 1
+        // Sticky bucketing: the user's documents, carried from session to session.
+        var sticky = plan.stickyBuckets.map { $0.buckets(for: AssignmentContext(attributes: attributes)) }
         for visit in 1...visits {
             if visit > 1 { start += persona.daysBetweenVisits.sampleMilliseconds(&random) * 86_400 }
             let visitor = Visitor(user: user, session: visit == 1 ? "s\(plan.seed)-\(index)" : "s\(plan.seed)-\(index)-\(visit)",
                                   visit: visit, persona: shared, attributes: attributes, attributeFields: attributeFields,
                                   start: start)
-            try simulate(visitor, seed: random.next(), into: &encoder, events: &events, summary: &summary)
+            try simulate(visitor, seed: random.next(), into: &encoder, events: &events, summary: &summary, sticky: &sticky)
         }
+        if let sticky { summary.stickyDocuments += sticky.changedDocuments }
     }
 
     /// Who is visiting: the user, which of their sessions this is, and when it starts.
@@ -77,7 +80,7 @@ struct SessionSimulator: Sendable {
     }
 
     private func simulate(_ visitor: Visitor, seed: UInt64, into encoder: inout JSONLinesEncoder,
-                          events: inout [LoggedEvent]?, summary: inout SimulationSummary) throws {
+                          events: inout [LoggedEvent]?, summary: inout SimulationSummary, sticky: inout StickyBuckets?) throws {
         var random = SeededGenerator(seed: seed)
         let clock = VirtualClock()
         // Move the buffer into the session's log (and back at the end) so it is never shared,
@@ -104,7 +107,10 @@ struct SessionSimulator: Sendable {
         guard let app else { _ = try registry.app(named: plan.app); return }
         let platform = visitor.attributes["platform"]?.stringValue.flatMap { app.platforms.contains($0) ? $0 : nil }
         let seeds = (session: random.next(), services: random.next())
-        let session = try makeSession(app, for: visitor, platform: platform, clock: clock, seeds: seeds, events: log)
+        let (session, chooser) = try makeSession(app, for: visitor, platform: platform, clock: clock, seeds: seeds, events: log,
+                                                 sticky: sticky)
+        let stickyAtStart = sticky
+        defer { sticky = chooser.stickyBuckets }
         session.window.addTransitionObserver { log.record($0) }
         let simulated = SimulatedUser(session: session, persona: visitor.persona, population: population, log: log,
                                       random: SeededGenerator(seed: random.next()))
@@ -115,7 +121,8 @@ struct SessionSimulator: Sendable {
             do {
                 // A twin of this session that logs nowhere, where a route's order may be tried first.
                 let rehearsal = { [self] in
-                    try makeSession(app, for: visitor, platform: platform, clock: VirtualClock(), seeds: seeds, events: EventRecorder())
+                    try makeSession(app, for: visitor, platform: platform, clock: VirtualClock(), seeds: seeds, events: EventRecorder(),
+                                    sticky: stickyAtStart).session
                 }
                 try RouteOpener.open(arrival.route, in: session, rehearsal: rehearsal)
             } catch {
@@ -134,18 +141,20 @@ struct SessionSimulator: Sendable {
         summary.count(session: simulated.results, endScreen: endScreen, screensSeen: simulated.screensSeen, exposures: log.exposures, events: log.count)
     }
 
-    /// A session of the run's app for `visitor`: slots chosen by the experiments (exposures go to
-    /// `events`), services set from the population's values with `seeds.services`.
+    /// A session of the run's app for `visitor`, and its chooser: slots chosen by the experiments
+    /// (exposures go to `events`; `sticky` documents, when given, used and updated), services set
+    /// from the population's values with `seeds.services`.
     private func makeSession(_ app: AppDefinition, for visitor: Visitor, platform: String?, clock: VirtualClock,
-                             seeds: (session: UInt64, services: UInt64), events: any EventSink) throws -> AppSession {
+                             seeds: (session: UInt64, services: UInt64), events: any EventSink,
+                             sticky: StickyBuckets?) throws -> (session: AppSession, chooser: ExperimentSlotChooser) {
         let chooser = ExperimentSlotChooser(
             experiments: plan.experiments, attributes: visitor.attributes,
-            now: Date(timeIntervalSince1970: Double(visitor.start) / 1000), events: events)
+            now: Date(timeIntervalSince1970: Double(visitor.start) / 1000), events: events, stickyBuckets: sticky)
         let session = try AppSession(app: plan.app, platform: platform, registry: registry, clock: clock,
                                      seed: seeds.session, events: events, chooser: chooser)
         app.configureServices(in: session.environment, ServiceSettings(
             specs: app.serviceParameters, values: services, random: RandomSource(seed: seeds.services)))
-        return session
+        return (session, chooser)
     }
 
     /// What `session_started`'s `arrival` says for a session that started at the first screen.

@@ -68,6 +68,8 @@ package struct SimulationPlan: Sendable {
     package var experiments: ExperimentSet
     /// Files the run was made from, with content hashes, for the run record.
     package var sources: [RunSource]
+    /// The sticky-bucket documents read from the store at the start, when sticky bucketing is on.
+    package var stickyBuckets: StickyBucketStart?
 
     /// Makes a plan.
     package init(app: String, users: Int, seed: UInt64, jobs: Int, shard: Shard, population: Population,
@@ -97,6 +99,29 @@ extension SimulationPlan {
             + "(start \(Timestamp.rfc3339(milliseconds: population.startMilliseconds)), \(users) users "
             + "\(Double(population.sessionGapMilliseconds) / 1000) s apart); choose an earlier start, a smaller "
             + "sessionGapSeconds, fewer visits or fewer --users"
+    }
+}
+
+/// The sticky-bucket documents a run starts from, shared by every user: each user's sessions
+/// start from their documents here and keep them up to date in memory during the run
+/// (``SimulationSummary/stickyDocuments`` collects the changed ones, in user order).
+package final class StickyBucketStart: Sendable {
+    /// The documents by key.
+    let documents: [String: StickyBucketDocument]
+    /// The hash and fallback attributes of the run's experiments.
+    package let attributeNames: [String]
+
+    /// The store's `documents` for a run of `experiments`.
+    package init(_ documents: [StickyBucketDocument], experiments: ExperimentSet) {
+        self.documents = Dictionary(documents.map { ($0.key, $0) }, uniquingKeysWith: { _, later in later })
+        attributeNames = experiments.stickyBucketAttributes
+    }
+
+    /// The documents of the user in `context`.
+    func buckets(for context: AssignmentContext) -> StickyBuckets {
+        StickyBuckets(context.stickyBucketIdentifiers(attributeNames: attributeNames).compactMap {
+            documents[StickyBucketDocument.key(attributeName: $0.attributeName, attributeValue: $0.attributeValue)]
+        })
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import RemixExperiments
 import RemixFormats
 import RemixKit
 import RemixYAML
@@ -25,6 +26,9 @@ package struct SimulationSummary: Sendable {
 
     /// Users simulated.
     package var users = 0
+    /// The sticky-bucket documents the run changed (sticky bucketing on), in user order: what
+    /// `simulate` appends to the store at the end.
+    package var stickyDocuments: [StickyBucketDocument] = []
     /// Sessions simulated (a returning user makes several).
     package var sessions = 0
     /// Events written (run record included).
@@ -69,6 +73,7 @@ package struct SimulationSummary: Sendable {
     }
 
     mutating func merge(_ other: SimulationSummary) {
+        stickyDocuments += other.stickyDocuments
         users += other.users
         sessions += other.sessions
         events += other.events

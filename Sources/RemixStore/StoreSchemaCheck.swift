@@ -61,12 +61,12 @@ extension PostgresStore {
 
     /// The oid of the table named by the query's `$1` in the current schema (where the store's
     /// tables are made), or NULL.
-    private static let tableID = """
+    static let tableID = """
         (SELECT c.oid FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
          WHERE n.nspname = current_schema() AND c.relname = $1)
         """
 
-    private static func binds(_ table: String) -> PostgresBindings {
+    static func binds(_ table: String) -> PostgresBindings {
         var binds = PostgresBindings()
         binds.append(table)
         return binds
@@ -88,7 +88,7 @@ extension PostgresStore {
 
     /// How `table` differs from what the store relies on: its columns' types and NOT NULLs, its
     /// primary key, its indexes. Columns that are not the store's are an error at once.
-    private func problems(of table: StoreSchema.Table) async throws(StoreError) -> [SchemaProblem] {
+    func problems(of table: StoreSchema.Table) async throws(StoreError) -> [SchemaProblem] {
         let columns = try await rows("""
             SELECT a.attname::text, format_type(a.atttypid, a.atttypmod), NOT a.attnotnull FROM pg_attribute a
             WHERE a.attrelid = \(Self.tableID) AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum
@@ -134,7 +134,7 @@ extension PostgresStore {
     }
 
     /// The store was changed after Remix made it: what is wrong, and the statements that put it right.
-    private func changed(_ problems: [SchemaProblem]) -> StoreError {
+    func changed(_ problems: [SchemaProblem]) -> StoreError {
         StoreError(.schema, "the event store at \(url.redacted) is not as Remix made it (schema version "
             + "\(StoreSchema.version)): \(problems.map(\.what).joined(separator: "; ")); restore it with: "
             + "\(problems.map(\.fix).joined(separator: "; ")); or use another database")

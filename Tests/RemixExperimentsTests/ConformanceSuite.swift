@@ -82,6 +82,12 @@ struct CaseTally {
         if ok { passed += 1 } else { failed += 1 }
     }
 
+    /// Counts a case not run, printing why.
+    mutating func skip(_ name: String, because reason: String) {
+        print("conformance \(section): skipped '\(name)': \(reason)")
+        skipped += 1
+    }
+
     func report() {
         ConformanceSuite.report(section, passed: passed, failed: failed, skipped: skipped)
     }

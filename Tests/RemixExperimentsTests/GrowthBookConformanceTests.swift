@@ -143,4 +143,61 @@ struct GrowthBookConformanceTests {
         }
         tally.report()
     }
+
+    @Test("feature")
+    func feature() throws {
+        var tally = CaseTally("feature")
+        for tuple in try ConformanceSuite.section("feature") {
+            guard tuple.count == 4, let name = tuple[0].stringValue, let key = tuple[2].stringValue,
+                  let expected = tuple[3].objectValue
+            else { tally.check(false, "malformed case \(tuple)"); continue }
+            if let reason = GrowthBookFeatureFixtures.unsupported(tuple[1]) {
+                tally.skip(name, because: reason)
+                continue
+            }
+            do {
+                let (evaluator, context) = try GrowthBookFeatureFixtures.evaluation(tuple[1])
+                let result = evaluator.evaluate(key, context: context)
+                let mismatches = GrowthBookFeatureFixtures.mismatches(result, featureKey: key, expected: expected)
+                tally.check(mismatches.isEmpty, "\(name): " + mismatches.joined(separator: "; "))
+            } catch {
+                tally.check(false, "\(name): \(error)")
+            }
+        }
+        tally.report()
+    }
+
+    /// Each case's documents go into an in-memory store; the user's are read for the hash and
+    /// fallback attributes of the features (as an SDK derives its sticky-bucket identifiers),
+    /// the feature is evaluated, and the user's documents afterwards are compared.
+    @Test("stickyBucket")
+    func stickyBucket() async throws {
+        var tally = CaseTally("stickyBucket")
+        for tuple in try ConformanceSuite.section("stickyBucket") {
+            guard tuple.count == 6, let name = tuple[0].stringValue, let stored = tuple[2].arrayValue,
+                  let key = tuple[3].stringValue, let expectedDocuments = tuple[5].objectValue
+            else { tally.check(false, "malformed case \(tuple)"); continue }
+            do {
+                let (evaluator, context) = try GrowthBookFeatureFixtures.evaluation(tuple[1])
+                let inContext = try (tuple[1]["stickyBucketAssignmentDocs"]?.objectValue ?? [:]).values
+                    .map(GrowthBookFeatureFixtures.document)
+                let store = InMemoryStickyBucketStore(try stored.map(GrowthBookFeatureFixtures.document) + inContext)
+                let identifiers = context.stickyBucketIdentifiers(
+                    attributeNames: evaluator.features.keys.sorted().flatMap { evaluator.features[$0]?.stickyBucketAttributes ?? [] })
+                var sticky: StickyBuckets? = StickyBuckets(try await store.documents(for: identifiers))
+                let result = evaluator.evaluate(key, context: context, stickyBuckets: &sticky)
+                var mismatches = GrowthBookFeatureFixtures.resultMismatches(result.experimentResult, featureKey: key,
+                                                                             expected: tuple[4])
+                let expected = try expectedDocuments.mapValues(GrowthBookFeatureFixtures.document)
+                if sticky?.documents != expected {
+                    mismatches.append("documents \(sticky?.documents.values.map(\.key).sorted() ?? []): "
+                                      + "\(String(describing: sticky?.documents)), expected \(expected)")
+                }
+                tally.check(mismatches.isEmpty, "\(name): " + mismatches.joined(separator: "; "))
+            } catch {
+                tally.check(false, "\(name): \(error)")
+            }
+        }
+        tally.report()
+    }
 }

@@ -13,6 +13,7 @@ enum Paths {
     static var experiments: String { root.appendingPathComponent("experiments").path }
     static var pluginExperiments: String { root.appendingPathComponent("experiments/plugins").path }
     static var script: String { root.appendingPathComponent("Tests/RemixInteropTests/Python/evaluate_payload.py").path }
+    static var stickyScript: String { root.appendingPathComponent("Tests/RemixInteropTests/Python/sticky_sequence.py").path }
     /// The example plugin, built beside the test bundle.
     static var plugin: String { RemixProcess.buildFolder.appendingPathComponent("libQuickInsertionPlugin." + PluginLoader.libraryExtension).path }
     /// The second example plugin, whose feature experiments/plugins/wizard-insertion.yaml names.
@@ -48,13 +49,19 @@ enum GrowthBookPython {
 
     /// Runs the evaluation script on `job` and returns its parsed results.
     static func evaluate(_ job: AttributeValue) throws -> (sdk: String, results: [String: AttributeValue]) {
+        let output = try run(script: Paths.script, job: job)
+        return (output["sdk"]?.stringValue ?? "?", output["results"]?.objectValue ?? [:])
+    }
+
+    /// Runs `script JOB.json RESULTS.json` with `job` and returns what it wrote.
+    static func run(script: String, job: AttributeValue) throws -> AttributeValue {
         guard let python = path else { throw Missing() }
         let folder = try TemporaryFolder()
         let jobFile = try folder.write("job.json", PayloadJSON.compact(job))
         let resultFile = folder.path("results.json")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [Paths.script, jobFile, resultFile]
+        process.arguments = [script, jobFile, resultFile]
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
@@ -65,11 +72,10 @@ enum GrowthBookPython {
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         watchdog.cancel()
-        let failure = "\(python) \(Paths.script) failed (is GrowthBook's SDK installed? "
+        let failure = "\(python) \(script) failed (is GrowthBook's SDK installed? "
             + "\(python) -m pip install growthbook):\n\(stderr)"
         try #require(process.terminationStatus == 0, "\(failure)")
-        let output = try PayloadJSON.read(path: resultFile)
-        return (output["sdk"]?.stringValue ?? "?", output["results"]?.objectValue ?? [:])
+        return try PayloadJSON.read(path: resultFile)
     }
 }
 

@@ -9,7 +9,7 @@ package enum ExperimentFileParser {
     package static let knownKeys = [
         "key", "description", "app", "slot", "variations", "weights", "coverage", "seed", "hashVersion",
         "hashAttribute", "fallbackAttribute", "condition", "namespace", "filters", "force", "status", "active",
-        "schedule", "metrics", "phases",
+        "schedule", "metrics", "phases", "bucketVersion", "minBucketVersion", "disableStickyBucketing",
     ]
 
     /// Parses `text` read from `file`. The definition is nil when a problem prevents building it.
@@ -41,7 +41,7 @@ package enum ExperimentFileParser {
             return try value.attributeValue()
         }
         let namespace = reader.optional("namespace") { try parseNamespace($0) }
-        let filters = reader.optional("filters") { try parseFilters($0) }
+        let filters = reader.optional("filters") { try Self.filters($0) }
         let force = reader.optional("force") { try $0.int("force") }
         let status = reader.optional("status") { value throws(Diagnostic) in
             let text = try value.string("status")
@@ -53,6 +53,7 @@ package enum ExperimentFileParser {
         let active = reader.optional("active") { try $0.bool("active") }
         let schedule = reader.optional("schedule") { try parseSchedule($0) }
         let metrics = reader.optional("metrics") { try parseMetrics($0) }
+        let stickyBucketing = reader.stickyBucketing()
         problems += reader.problems
         guard let key, let app, let slot, let variations else { return (nil, problems) }
         let experiment = Experiment(
@@ -60,7 +61,7 @@ package enum ExperimentFileParser {
             condition: condition, namespace: namespace, hashAttribute: hashAttribute,
             fallbackAttribute: fallbackAttribute, hashVersion: hashVersion, seed: seed, filters: filters,
             force: force, active: active ?? true, status: status ?? .running,
-            meta: variations.map { Experiment.VariationMeta(key: $0.key) })
+            meta: variations.map { Experiment.VariationMeta(key: $0.key) }, stickyBucketing: stickyBucketing)
         let definition = ExperimentDefinition(
             key: key, file: file, summary: summary, app: app, slot: slot, variations: variations,
             schedule: schedule, metrics: metrics ?? .init(primary: nil, guardrails: []), experiment: experiment,
@@ -118,7 +119,8 @@ package enum ExperimentFileParser {
                          end: try items[2].double("the namespace end"))
     }
 
-    private static func parseFilters(_ value: YAMLValue) throws(Diagnostic) -> [Experiment.Filter] {
+    /// Hash filters as experiment files (and slot rules files) write them.
+    static func filters(_ value: YAMLValue) throws(Diagnostic) -> [Experiment.Filter] {
         var filters: [Experiment.Filter] = []
         for item in try value.sequence("filters") {
             let fields = try item.mapping("a filter")
@@ -216,6 +218,25 @@ struct FieldReader {
             return nil
         }
         return optional(key, read)
+    }
+
+    /// `bucketVersion`, `minBucketVersion` (whole numbers from 0, the minimum at most the
+    /// version) and `disableStickyBucketing`.
+    mutating func stickyBucketing() -> Experiment.StickyBucketing {
+        let version = optional("bucketVersion") { value throws(Diagnostic) in try Self.version(value, "bucketVersion") }
+        let minimum = optional("minBucketVersion") { value throws(Diagnostic) in try Self.version(value, "minBucketVersion") }
+        let disabled = optional("disableStickyBucketing") { try $0.bool("disableStickyBucketing") }
+        if let minimum, minimum > (version ?? 0), let value = root["minBucketVersion"] {
+            problems.append(Diagnostic(value.location, .error, "minBucketVersion \(minimum) is above bucketVersion \(version ?? 0): "
+                                       + "it would keep out the users bucketed now too; raise bucketVersion to at least \(minimum)"))
+        }
+        return Experiment.StickyBucketing(bucketVersion: version ?? 0, minBucketVersion: minimum ?? 0, disabled: disabled ?? false)
+    }
+
+    private static func version(_ value: YAMLValue, _ name: String) throws(Diagnostic) -> Int {
+        let number = try value.int(name)
+        guard number >= 0 else { throw Diagnostic(value.location, .error, "\(name) must be 0 or more, not \(number)") }
+        return number
     }
 
     mutating func optional<T>(_ key: String, _ read: (YAMLValue) throws -> T) -> T? {

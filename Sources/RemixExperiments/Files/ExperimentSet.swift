@@ -18,12 +18,20 @@ package struct ExperimentSet: Sendable {
     package let savedGroups: [String: AttributeValue]
     /// The experiments on each slot of each app, in key order (looked up for every session).
     private let bySlot: [String: [String: [ExperimentDefinition]]]
+    /// The slots' rules files (``SlotRules``), in file order.
+    package let slotRules: [SlotRules]
 
     /// Makes a set.
-    package init(definitions: [ExperimentDefinition], savedGroups: [String: AttributeValue] = [:]) {
+    package init(definitions: [ExperimentDefinition], savedGroups: [String: AttributeValue] = [:], slotRules: [SlotRules] = []) {
         self.definitions = definitions.sorted { $0.key < $1.key }
         self.savedGroups = savedGroups
+        self.slotRules = slotRules
         bySlot = Dictionary(grouping: self.definitions, by: \.app).mapValues { Dictionary(grouping: $0, by: \.slot) }
+    }
+
+    /// The rules of `slot` of `app`, when a rules file gives them (the first, if several do).
+    package func rules(app: String, slot: String) -> SlotRules? {
+        slotRules.isEmpty ? nil : slotRules.first { $0.app == app && $0.slot == slot }
     }
 
     /// The experiments that fill `slot` of `app`, in key order.
@@ -41,6 +49,7 @@ package struct ExperimentSet: Sendable {
         var problems: [Diagnostic] = []
         var definitions: [ExperimentDefinition] = []
         var savedGroups: [String: AttributeValue] = [:]
+        var slotRules: [SlotRules] = []
         for file in expand(paths, problems: &problems) where (file as NSString).lastPathComponent != metricsFile {
             let text: String
             do {
@@ -57,11 +66,17 @@ package struct ExperimentSet: Sendable {
                 }
                 continue
             }
+            if file.hasSuffix(SlotRules.suffix) {
+                let (rules, fileProblems) = SlotRules.parse(text, file: file)
+                problems += fileProblems
+                if let rules { slotRules.append(rules) }
+                continue
+            }
             let (definition, fileProblems) = ExperimentFileParser.parse(text, file: file)
             problems += fileProblems
             if let definition { definitions.append(definition) }
         }
-        return (ExperimentSet(definitions: definitions, savedGroups: savedGroups), problems)
+        return (ExperimentSet(definitions: definitions, savedGroups: savedGroups, slotRules: slotRules), problems)
     }
 
     /// The files of `paths` that cannot be read at all: unreadable, or YAML that does not parse.

@@ -22,6 +22,7 @@ package enum DecisionReport {
         lines.append("bucket        \(bucket) (hash of \(decision.hashAttribute)=\"\(decision.hashValue)\")")
         lines.append("hashUsed      \(decision.hashUsed)")
         if decision.hasPhases { lines.append("phase         \(decision.phase.map { String($0) } ?? "none yet (before the first)")") }
+        if let used = decision.stickyBucketUsed { lines.append("stickyBucket  \(used ? "used" : "not used")") }
         return lines.map(JSONText.visible).joined(separator: "\n")
     }
 
@@ -37,6 +38,7 @@ package enum DecisionReport {
             "hashAttribute": decision.hashAttribute, "hashValue": decision.hashValue,
             "rule": decision.rule, "reason": decision.reason,
         ]
+        if let used = decision.stickyBucketUsed { object["stickyBucketUsed"] = used }
         var parameters: [String: Any] = [:]
         for (name, value) in decision.parameters {
             switch value {

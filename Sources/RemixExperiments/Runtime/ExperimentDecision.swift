@@ -34,8 +34,11 @@ package struct ExperimentDecision: Sendable, Equatable {
     package var phase: Int? = nil
     /// Whether the experiment has phases: then its exposures carry `phase` (null before the first).
     package var hasPhases = false
+    /// Whether a stored sticky bucket decided; nil when no sticky-bucket store is in use.
+    package var stickyBucketUsed: Bool? = nil
 
-    /// The same decision with the session left out because another experiment took the slot.
+    /// The same decision with the session left out because an earlier rule (`winner`, e.g.
+    /// "experiment 'x'") took the slot.
     func outranked(by winner: String) -> ExperimentDecision {
         var copy = self
         copy.inExperiment = false
@@ -45,8 +48,9 @@ package struct ExperimentDecision: Sendable, Equatable {
         copy.variation = nil
         copy.feature = nil
         copy.parameters = [:]
+        copy.stickyBucketUsed = stickyBucketUsed.map { _ in false }
         copy.rule = "slotTaken"
-        copy.reason = "not in experiment: experiment '\(winner)' already fills \(app)/\(slot) for this session"
+        copy.reason = "not in experiment: \(winner) already fills \(app)/\(slot) for this session"
         return copy
     }
 }
@@ -80,25 +84,50 @@ package struct ExperimentEvaluator: Sendable {
     package func decide(
         _ definition: ExperimentDefinition, context: AssignmentContext, now: Date, forcedVariation: Int? = nil
     ) -> ExperimentDecision {
-        decide(key: definition.key, app: definition.app, slot: definition.slot, experiment: definition.experiment,
-               schedule: definition.schedule, phases: definition.phases, variations: definition.variations,
-               context: context, now: now, forcedVariation: forcedVariation)
+        var off: StickyBuckets?
+        return decide(key: definition.key, app: definition.app, slot: definition.slot, experiment: definition.experiment,
+                      schedule: definition.schedule, phases: definition.phases, variations: definition.variations,
+                      context: context, now: now, forcedVariation: forcedVariation, stickyBuckets: &off)
+    }
+
+    /// The decision with sticky bucketing: `stickyBuckets` (the user's documents) is read, and
+    /// updated when the session is in the experiment.
+    package func decide(
+        _ definition: ExperimentDefinition, context: AssignmentContext, now: Date, forcedVariation: Int? = nil,
+        stickyBuckets: inout StickyBuckets
+    ) -> ExperimentDecision {
+        var sticky: StickyBuckets? = stickyBuckets
+        let decision = decide(
+            key: definition.key, app: definition.app, slot: definition.slot, experiment: definition.experiment,
+            schedule: definition.schedule, phases: definition.phases, variations: definition.variations,
+            context: context, now: now, forcedVariation: forcedVariation, stickyBuckets: &sticky)
+        if let sticky { stickyBuckets = sticky }
+        return decision
     }
 
     /// ``decide(_:context:now:forcedVariation:)`` from the parts of a definition it reads, so that
     /// a caller holding definitions in an array passes each part in place instead of copying the
-    /// whole definition (a large struct) for every decision.
+    /// whole definition (a large struct) for every decision. With `stickyBuckets` (sticky
+    /// bucketing on), the documents are updated only when the session ends up in the experiment.
     func decide(
         key: String, app: String, slot: String, experiment: Experiment, schedule: ExperimentDefinition.Schedule?,
         phases: [ExperimentDefinition.Phase] = [], variations: [ExperimentDefinition.Variation],
-        context: AssignmentContext, now: Date, forcedVariation: Int?
+        context: AssignmentContext, now: Date, forcedVariation: Int?, stickyBuckets: inout StickyBuckets?
     ) -> ExperimentDecision {
         var context = context
         if let forcedVariation { context.forceVariation(forcedVariation, forExperiment: key) }
         // The phase in force decides with its own coverage and weights; before the first phase
         // starts, the first one's bucketing is computed (for the report) but nobody is in.
         let phase = phases.lastIndex { $0.start <= now }
-        let result = engine.run(phases.isEmpty ? experiment : phases[phase ?? 0].experiment, context: context)
+        let inForce = phases.isEmpty ? experiment : phases[phase ?? 0].experiment
+        var updated = stickyBuckets
+        let result: AssignmentResult
+        if var trial = updated {
+            result = engine.run(inForce, context: context, stickyBuckets: &trial)
+            updated = trial
+        } else {
+            result = engine.run(inForce, context: context)
+        }
         var rule = result.reason.rawValue
         var reason = result.reason.description
         var inExperiment = result.inExperiment
@@ -112,11 +141,13 @@ package struct ExperimentEvaluator: Sendable {
             reason = "not in experiment: the session's time is before its first phase starts"
         }
         let variation = inExperiment && variations.indices.contains(result.variationId) ? variations[result.variationId] : nil
+        if variation != nil { stickyBuckets = updated }
         return ExperimentDecision(
             experiment: key, app: app, slot: slot, inExperiment: variation != nil,
             hashUsed: variation != nil && result.hashUsed, variationId: variation.map { _ in result.variationId },
             variation: variation?.key, feature: variation?.feature, parameters: variation?.parameters ?? [:],
             bucket: result.bucket, hashAttribute: result.hashAttribute, hashValue: result.hashValue,
-            rule: rule, reason: reason, phase: phase.map { phases[$0].number }, hasPhases: !phases.isEmpty)
+            rule: rule, reason: reason, phase: phase.map { phases[$0].number }, hasPhases: !phases.isEmpty,
+            stickyBucketUsed: stickyBuckets.map { _ in result.stickyBucketUsed })
     }
 }

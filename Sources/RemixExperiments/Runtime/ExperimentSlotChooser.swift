@@ -18,10 +18,13 @@ package final class ExperimentSlotChooser: SlotChooser {
     /// The decisions by slot as they were made: a session fills a slot or two, so no table is
     /// built for them unless someone asks.
     private var bySlot: [(slot: String, decisions: [ExperimentDecision])] = []
+    /// The session's sticky-bucket documents, when sticky bucketing is on; updated as slots fill.
+    package private(set) var stickyBuckets: StickyBuckets?
 
     /// Makes a chooser for one session.
     package init(experiments: ExperimentSet, attributes: [String: AttributeValue], now: Date,
-                events: any EventSink, forcedVariations: [String: Int] = [:]) {
+                events: any EventSink, forcedVariations: [String: Int] = [:], stickyBuckets: StickyBuckets? = nil) {
+        self.stickyBuckets = stickyBuckets
         self.experiments = experiments
         self.evaluator = ExperimentEvaluator(savedGroups: experiments.savedGroups)
         self.context = evaluator.context(for: attributes)
@@ -32,20 +35,38 @@ package final class ExperimentSlotChooser: SlotChooser {
 
     package func choose(slot: SlotDefinition, app: AppDefinition) -> SlotAssignment? {
         let candidates = experiments.definitions(app: app.name, slot: slot.name)
-        guard !candidates.isEmpty else { return nil }
+        let rules = experiments.rules(app: app.name, slot: slot.name)
+        guard !candidates.isEmpty || rules != nil else { return nil }
         var winner: ExperimentDecision?
+        var forceWinner: (feature: String, parameters: [String: ParameterValue], id: String)?
         var made: [ExperimentDecision] = []
         made.reserveCapacity(candidates.count)
-        for index in candidates.indices {
+        // Without a rules file the steps are the experiments in key order, taken without an array.
+        let steps = rules.map { Self.steps($0, candidates: candidates) }
+        for position in 0..<(steps?.count ?? candidates.count) {
+            let step = steps?[position] ?? .experiment(position)
+            guard case .experiment(let index) = step else {
+                if winner == nil, forceWinner == nil, case .force(let feature, let parameters, let rule, _) = step,
+                   FeatureEvaluator.forceRuleApplies(rule, featureKey: "\(app.name).\(slot.name)", context: context) {
+                    forceWinner = (feature, parameters, rule.id)
+                }
+                continue
+            }
             // Part by part from the array: a whole definition would be copied for each decision.
+            // Sticky documents change only for the winner: GrowthBook evaluates no rule after it.
+            let taken = winner != nil || forceWinner != nil
+            var sticky = taken ? nil : stickyBuckets
             var decision = evaluator.decide(
                 key: candidates[index].key, app: candidates[index].app, slot: candidates[index].slot,
                 experiment: candidates[index].experiment, schedule: candidates[index].schedule,
                 phases: candidates[index].phases, variations: candidates[index].variations, context: context, now: now,
-                forcedVariation: forced.isEmpty ? nil : forced[candidates[index].key])
+                forcedVariation: forced.isEmpty ? nil : forced[candidates[index].key], stickyBuckets: &sticky)
+            if !taken, let sticky { stickyBuckets = sticky }
             if decision.inExperiment {
                 if let winner {
-                    decision = decision.outranked(by: winner.experiment)
+                    decision = decision.outranked(by: "experiment '\(winner.experiment)'")
+                } else if let forceWinner {
+                    decision = decision.outranked(by: forceWinner.id.isEmpty ? "a force rule" : "force rule '\(forceWinner.id)'")
                 } else {
                     winner = decision
                 }
@@ -53,11 +74,29 @@ package final class ExperimentSlotChooser: SlotChooser {
             made.append(decision)
         }
         bySlot.append((slot.name, made))
-        let feature = winner?.feature ?? slot.defaultFeature
+        let feature = winner?.feature ?? forceWinner?.feature ?? slot.defaultFeature
         let events = self.events
-        return SlotAssignment(feature: feature, parameters: winner?.parameters ?? [:]) {
+        return SlotAssignment(feature: feature, parameters: winner?.parameters ?? forceWinner?.parameters ?? [:]) {
             for decision in made { events.record(ExposureEvent.make(decision, filledBy: feature)) }
         }
+    }
+
+    /// The slot's rules in order: the rules file's, then the experiments it does not list in key
+    /// order.
+    private static func steps(_ rules: SlotRules, candidates: [ExperimentDefinition]) -> [SlotRules.Rule.Step] {
+        var listed = Set<Int>()
+        var steps: [SlotRules.Rule.Step] = []
+        for rule in rules.rules {
+            switch rule {
+            case .experiment(let key, _):
+                if let index = candidates.firstIndex(where: { $0.key == key }), listed.insert(index).inserted {
+                    steps.append(.experiment(index))
+                }
+            case .force(let feature, let parameters, let rule, let location):
+                steps.append(.force(feature: feature, parameters: parameters, rule: rule, location: location))
+            }
+        }
+        return steps + candidates.indices.filter { !listed.contains($0) }.map { .experiment($0) }
     }
 }
 
@@ -80,8 +119,10 @@ package enum ExposureEvent {
             EventField("hashUsed", .bool(decision.hashUsed)),
             EventField("inExperiment", .bool(decision.inExperiment)),
         ]
-        // Only an experiment with phases says which: the logs of others stay as they were.
+        // Only an experiment with phases says which, and only a run with a sticky-bucket store
+        // whether a stored bucket decided: the logs of others stay as they were.
         if decision.hasPhases { fields.append(EventField("phase", decision.phase.map(EventValue.int) ?? .null)) }
+        if let used = decision.stickyBucketUsed { fields.append(EventField("stickyBucketUsed", .bool(used))) }
         return DomainEvent(name, fields)
     }
 }

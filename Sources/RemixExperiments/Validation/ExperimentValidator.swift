@@ -29,6 +29,7 @@ package struct ExperimentValidator {
             problems += ConditionCheck(savedGroups: set.savedGroups).problems(in: definition)
         }
         problems += SlotOverlapCheck().problems(in: set.definitions)
+        problems += SlotRulesCheck(registry: registry).problems(in: set)
         return problems.sorted { $0.location < $1.location }
     }
 

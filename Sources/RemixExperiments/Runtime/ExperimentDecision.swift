@@ -29,6 +29,9 @@ package struct ExperimentDecision: Sendable, Equatable {
     package var rule: String
     /// The decision in words.
     package var reason: String
+    /// For a rollout: the step in force (1-based) and its share of traffic.
+    package var rolloutStep: Int? = nil
+    package var rolloutShare: Double? = nil
 
     /// The same decision with the session left out because another experiment took the slot.
     func outranked(by winner: String) -> ExperimentDecision {
@@ -77,7 +80,7 @@ package struct ExperimentEvaluator: Sendable {
     ) -> ExperimentDecision {
         decide(key: definition.key, app: definition.app, slot: definition.slot, experiment: definition.experiment,
                schedule: definition.schedule, variations: definition.variations, context: context, now: now,
-               forcedVariation: forcedVariation)
+               forcedVariation: forcedVariation, rollout: definition.rollout)
     }
 
     /// ``decide(_:context:now:forcedVariation:)`` from the parts of a definition it reads, so that
@@ -85,7 +88,8 @@ package struct ExperimentEvaluator: Sendable {
     /// whole definition (a large struct) for every decision.
     func decide(
         key: String, app: String, slot: String, experiment: Experiment, schedule: ExperimentDefinition.Schedule?,
-        variations: [ExperimentDefinition.Variation], context: AssignmentContext, now: Date, forcedVariation: Int?
+        variations: [ExperimentDefinition.Variation], context: AssignmentContext, now: Date, forcedVariation: Int?,
+        rollout: Rollout? = nil
     ) -> ExperimentDecision {
         var context = context
         if let forcedVariation { context.forceVariation(forcedVariation, forExperiment: key) }
@@ -98,12 +102,22 @@ package struct ExperimentEvaluator: Sendable {
             rule = "schedule"
             reason = "not in experiment: the session's time is outside its schedule"
         }
+        if inExperiment, let rollout, rollout.rolledBack {
+            inExperiment = false
+            rule = "rolledBack"
+            reason = "not in experiment: the rollout was rolled back, so the slot default fills the slot"
+        }
         let variation = inExperiment && variations.indices.contains(result.variationId) ? variations[result.variationId] : nil
-        return ExperimentDecision(
+        var decision = ExperimentDecision(
             experiment: key, app: app, slot: slot, inExperiment: variation != nil,
             hashUsed: variation != nil && result.hashUsed, variationId: variation.map { _ in result.variationId },
-            variation: variation?.key, feature: variation?.feature, parameters: variation?.parameters ?? [:],
-            bucket: result.bucket, hashAttribute: result.hashAttribute, hashValue: result.hashValue,
-            rule: rule, reason: reason)
+            variation: variation?.key, feature: variation.flatMap { $0.feature == Rollout.slotDefaultFeature ? nil : $0.feature },
+            parameters: variation?.parameters ?? [:], bucket: rule == "rolledBack" ? nil : result.bucket,
+            hashAttribute: result.hashAttribute, hashValue: result.hashValue, rule: rule, reason: reason)
+        if let rollout {
+            decision.rolloutStep = rollout.step + 1
+            decision.rolloutShare = rollout.share
+        }
+        return decision
     }
 }

@@ -42,7 +42,7 @@ package final class ExperimentSlotChooser: SlotChooser {
                 key: candidates[index].key, app: candidates[index].app, slot: candidates[index].slot,
                 experiment: candidates[index].experiment, schedule: candidates[index].schedule,
                 variations: candidates[index].variations, context: context, now: now,
-                forcedVariation: forced.isEmpty ? nil : forced[candidates[index].key])
+                forcedVariation: forced.isEmpty ? nil : forced[candidates[index].key], rollout: candidates[index].rollout)
             if decision.inExperiment {
                 if let winner {
                     decision = decision.outranked(by: winner.experiment)
@@ -69,7 +69,7 @@ package enum ExposureEvent {
 
     /// The exposure for `decision`; `feature` is what actually fills the slot.
     package static func make(_ decision: ExperimentDecision, filledBy feature: String) -> DomainEvent {
-        DomainEvent(name, [
+        let event = DomainEvent(name, [
             EventField("experiment", .string(decision.experiment)),
             EventField("variation", decision.variation.map(EventValue.string) ?? .null),
             EventField("variationId", decision.variationId.map(EventValue.int) ?? .null),
@@ -80,5 +80,8 @@ package enum ExposureEvent {
             EventField("hashUsed", .bool(decision.hashUsed)),
             EventField("inExperiment", .bool(decision.inExperiment)),
         ])
+        guard let step = decision.rolloutStep, let share = decision.rolloutShare else { return event }
+        // A rollout's exposures also say its step and share (docs/rollouts.md); other exposures are as they were.
+        return DomainEvent(name, event.fields + [EventField("step", .int(step)), EventField("share", .double(share))])
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import RemixAnalysis
+import RemixControllers
 import RemixEventLog
 import RemixExperiments
 import RemixFiles
@@ -98,7 +99,14 @@ package struct Simulate {
                                   shard: shard.flatMap(Shard.init(spec:)) ?? .whole, population: population, experiments: set,
                                   sources: sources(set))
         if let problem = plan.problem() { throw AppError(problem) }
-        let run = Run(plan: plan, registry: registry, population: population, context: context)
+        var run = Run(plan: plan, registry: registry, population: population, context: context)
+        if RolloutController.follows(set, app: plan.app) {
+            // A rollout decides at its step boundaries from the log so far (docs/rollouts.md).
+            if StoreURL.isStoreURL(log) { throw AppError(VirtualTimeControllerMessages.needsFileLog) }
+            if plan.shard != .whole { throw AppError(VirtualTimeControllerMessages.needsWholeRun) }
+            run.controller = try RolloutController(experiments: set, app: plan.app, start: population.startMilliseconds,
+                                                   catalog: catalog)
+        }
         if StoreURL.isStoreURL(log) { return try await run.intoStore(try StoreURL(parsing: log), resume: resume, retrySeconds: retrySeconds) }
         var outcome = try run.intoFile(log, append: append)
         outcome.analysis = try await analysis(jobs: plan.jobs, events: metricEvents, context)
@@ -178,6 +186,8 @@ private struct Run {
     let registry: FeatureRegistry
     let population: Population
     let context: AppContext
+    /// Decides at boundaries in virtual time (a rollout's), if the experiments need one.
+    var controller: (any VirtualTimeController)?
 
     /// Runs into the JSON Lines file at `path`, replacing it unless `append`.
     func intoFile(_ path: String, append: Bool) throws -> Simulate.Outcome {
@@ -190,7 +200,9 @@ private struct Run {
         ExitFlusher.shared.watch(file)
         let summary: SimulationSummary
         do {
-            summary = try SimulationRunner(plan: plan, registry: registry, log: file).run(progress: progress)
+            let runner = controller.map { SimulationRunner(plan: plan, registry: registry, log: file, controller: $0) }
+                ?? SimulationRunner(plan: plan, registry: registry, log: file)
+            summary = try runner.run(progress: progress)
             try file.close()
         } catch {
             try? file.close()

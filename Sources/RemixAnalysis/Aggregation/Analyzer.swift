@@ -102,7 +102,7 @@ package enum Analyzer {
         }
         let values = try sumValues(resolved, columns: columns, files: files, tally: tally, options: options)
         let dimension = try readDimension(files: files, tally: tally, options: options)
-        let experiments = selected.map { index, key in
+        var experiments = selected.map { index, key in
             var report = experimentReport(key: key, tally: tally, index: index, options: options, tracked: tracked, values: values)
             if let dimension {
                 report.slices = DimensionSlicer.slices(of: tally.experiments[index], dimension: dimension) { include in
@@ -112,6 +112,7 @@ package enum Analyzer {
             }
             return report
         }
+        attachRolloutTimelines(&experiments, files: files, definitions: options.definitions)
         let log = AnalysisReport.Log(files: files, lines: tally.lines, badLines: tally.badLineCount,
                                      firstBadLines: tally.badLines, tornFiles: tally.tornFiles,
                                      otherScreenEvents: tally.screens.overflowed ? tally.screens.otherEvents : nil,

@@ -1,5 +1,6 @@
 import Foundation
 import RemixExperiments
+import RemixFormats
 import RemixKit
 
 /// A safe rollout controller's decision at a step boundary, as its `rollout_decision` event says
@@ -147,4 +148,27 @@ enum Figure {
 extension Array where Element == Int {
     /// The element at `index`, or 0.
     fileprivate subscript(safe index: Int) -> Int { indices.contains(index) ? self[index] : 0 }
+}
+
+extension RolloutDecision {
+    /// The boundary's time as RFC 3339 to the second, e.g. `2026-11-23T09:30:00Z`.
+    package var timeText: String {
+        let (days, rest) = (time.quotientAndRemainder(dividingBy: 86_400_000))
+        let (dayNumber, milliseconds) = rest < 0 ? (days - 1, rest + 86_400_000) : (days, rest)
+        let date = CivilTime.civil(fromDays: dayNumber)
+        let seconds = milliseconds / 1000
+        return String(format: "%04lld-%02lld-%02lldT%02lld:%02lld:%02lldZ", date.year, date.month, date.day,
+                      seconds / 3600, seconds / 60 % 60, seconds % 60)
+    }
+
+    /// The figures tested, in words: units per arm, SRM p and each guardrail's effect with its bound and p.
+    package var figuresText: String {
+        let units = units.count == 2 ? "\(units[0]) / \(units[1]) units" : "no units"
+        let srm = srmPValue.map { "SRM p \(Figure.p($0))" } ?? "SRM p n/a"
+        let tests = guardrails.map { guardrail in
+            guardrail.error.map { "\(guardrail.metric) untested (\($0))" }
+                ?? "\(guardrail.metric) \(Figure.signed(guardrail.effect)) (bound \(Figure.signed(guardrail.bound)), p \(Figure.p(guardrail.pValue)))"
+        }
+        return ([units, srm] + tests).joined(separator: " · ")
+    }
 }

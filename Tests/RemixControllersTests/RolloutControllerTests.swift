@@ -63,6 +63,7 @@ import Testing
         #expect(cancelled.worse && cancelled.inverse)
         #expect(abs(cancelled.effect - 0.3) < 1e-9)
         #expect(cancelled.bound > 0 && cancelled.bound < cancelled.effect)
+        #expect(cancelled.pValue < 0.05, "worse at α = 0.05, so its p-value is below it")
         #expect(decision.experiments.definition(key: "auto-rollout")?.rollout?.rolledBack == true)
         #expect(controller.nextBoundary() == nil, "a rollback ends the rollout: no more boundaries")
     }
@@ -72,6 +73,7 @@ import Testing
         try controller.observe(lines: Self.log(control: 200, rollout: 200, cancelledControl: 40, cancelledRollout: 40))
         let decision = try controller.decide(at: Self.zero + 1_800_000, experiments: set)
         #expect(controller.decisions.last?.decision == .advance)
+        #expect(controller.decisions.last?.guardrails.first.map { !$0.worse && $0.pValue > 0.05 } == true)
         #expect(decision.experiments.definition(key: "auto-rollout")?.experiment.coverage == 0.5)
     }
 }

@@ -16,6 +16,7 @@ import Testing
         for (index, decision) in decisions.enumerated() {
             let cancelled = try #require((decision["guardrails"] as? [[String: Any]])?.first { $0["metric"] as? String == "cancelled" })
             #expect(cancelled["worse"] as? Bool == (index == decisions.count - 1))
+            #expect(((cancelled["pValue"] as? Double ?? 1) < 0.05) == (index == decisions.count - 1), "p < α exactly when worse")
             #expect((cancelled["effect"] as? Double ?? 0) > 0, "the effect makes cancelling more likely at every step")
         }
         let rollback = try #require(decisions.last)

@@ -51,7 +51,7 @@ package enum GuardrailTest {
             result.effect = interval.effect * factor
             result.bound = interval.bound * factor
             result.worse = b.inverse ? interval.bound > 0 : interval.bound < 0
-            result.pValue = pValue(a.statistic, b.statistic, inverse: b.inverse, tuning: tuning)
+            result.pValue = pValue(a.statistic, b.statistic, inverse: b.inverse, rho2: rho2(alpha: alpha, tuning: tuning))
             return result
         }
     }
@@ -59,12 +59,18 @@ package enum GuardrailTest {
     /// The effect and the one-sided interval's finite end, or nil when the arms cannot be tested.
     static func interval(_ control: MetricStatistic, _ treatment: MetricStatistic, inverse: Bool, alpha: Double,
                          tuning: Double) -> (effect: Double, bound: Double)? {
+        interval(control, treatment, inverse: inverse, alpha: alpha, rho2: rho2(alpha: alpha, tuning: tuning))
+    }
+
+    /// The same with the mixture's ρ² given, as gbstats' p-value search holds it at the test's own.
+    static func interval(_ control: MetricStatistic, _ treatment: MetricStatistic, inverse: Bool, alpha: Double,
+                         rho2: Double) -> (effect: Double, bound: Double)? {
         func run<S: TestStatistic>(_ a: S, _ b: S) -> (effect: Double, bound: Double)? {
             guard a.n > 0, b.n > 0 else { return nil }
             let variance = Effect.variance(a, b, .absolute)
             guard variance > 0, variance.isFinite else { return nil }
             let effect = Effect.difference(a, b, .absolute)
-            let width = halfWidth(variance: variance, units: a.n + b.n, alpha: alpha, tuning: tuning)
+            let width = halfWidth(variance: variance, units: a.n + b.n, alpha: alpha, rho2: rho2)
             return (effect, inverse ? effect - width : effect + width)
         }
         switch (control, treatment) {
@@ -82,19 +88,24 @@ package enum GuardrailTest {
         }
     }
 
-    /// gbstats' `sequential_interval_halfwidth_one_sided`, with ρ from the tuning parameter at 2α.
-    static func halfWidth(variance: Double, units: Double, alpha: Double, tuning: Double) -> Double {
-        let rho2 = (-2 * log(2 * alpha) + log(-2 * log(2 * alpha) + 1)) / tuning
+    /// gbstats' `sequential_rho(alpha, tuning, two_sided=False)`, squared: the one-sided test's ρ at 2α.
+    static func rho2(alpha: Double, tuning: Double) -> Double {
+        (-2 * log(2 * alpha) + log(-2 * log(2 * alpha) + 1)) / tuning
+    }
+
+    /// gbstats' `sequential_interval_halfwidth_one_sided` with the mixture's ρ².
+    static func halfWidth(variance: Double, units: Double, alpha: Double, rho2: Double) -> Double {
         let spread = units * rho2 + 1
         let scaled = variance * units
         return (scaled * 2 * spread / (units * units * rho2) * log(1 + spread.squareRoot() / (2 * alpha))).squareRoot()
     }
 
-    /// The α at which the interval's finite end reaches 0, by bisection as gbstats' `compute_p_value`.
-    static func pValue(_ control: MetricStatistic, _ treatment: MetricStatistic, inverse: Bool, tuning: Double) -> Double {
+    /// The α at which the interval's finite end reaches 0, by bisection as gbstats' `compute_p_value`
+    /// (ρ held at the test's own, from the configured α).
+    static func pValue(_ control: MetricStatistic, _ treatment: MetricStatistic, inverse: Bool, rho2: Double) -> Double {
         let (smallest, largest) = (0.00001, 0.4999)
         func excludes(_ alpha: Double) -> Bool {
-            guard let bound = interval(control, treatment, inverse: inverse, alpha: alpha, tuning: tuning)?.bound else { return false }
+            guard let bound = interval(control, treatment, inverse: inverse, alpha: alpha, rho2: rho2)?.bound else { return false }
             return inverse ? bound > 0 : bound < 0
         }
         if excludes(smallest) { return smallest }

@@ -52,8 +52,13 @@ package struct GrowthBookExport: Sendable {
         for app in apps {
             for slot in app.slots {
                 var rules: [AttributeValue] = []
-                for definition in set.definitions(app: app.name, slot: slot.name) {
+                for var definition in set.definitions(app: app.name, slot: slot.name) {
                     exported.insert(definition.key)
+                    // A rollout's control arm is the slot default; its rule is GrowthBook's safe-rollout rule at the
+                    // file's first step (docs/rollouts.md).
+                    for index in definition.variations.indices where definition.variations[index].feature == Rollout.slotDefaultFeature {
+                        definition.variations[index].feature = slot.defaultFeature
+                    }
                     if let rule = rule(for: definition, at: date, notes: &notes) { rules.append(rule) }
                 }
                 features[featureKey(app: app.name, slot: slot.name)] = .object([

@@ -102,7 +102,8 @@ package struct ExperimentEvaluator: Sendable {
             rule = "schedule"
             reason = "not in experiment: the session's time is outside its schedule"
         }
-        if inExperiment, let rollout, rollout.rolledBack {
+        // Rolled back, its coverage is 0 too; the rule says why.
+        if let rollout, rollout.rolledBack {
             inExperiment = false
             rule = "rolledBack"
             reason = "not in experiment: the rollout was rolled back, so the slot default fills the slot"

@@ -95,7 +95,6 @@ package final class RolloutController: VirtualTimeController {
             events.append(LoggedEvent(timestamp: boundary, type: RolloutDecision.eventType, session: "", user: "",
                                       fields: decision.fields))
         }
-        try handle.synchronize()
         return ControllerDecision(events: events, experiments: ExperimentSet(definitions: definitions, savedGroups: experiments.savedGroups))
     }
 

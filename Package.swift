@@ -167,8 +167,7 @@ let package = Package(
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzChecks"]),
         .testTarget(
             name: "RemixControllersTests",
-            dependencies: ["RemixControllers", "RemixApp", "RemixSimulation", "RemixAnalysis", "RemixExperiments", "RemixEventLog",
-                           "RemixBuiltIns", "RemixTestSupport", remixKit]),
+            dependencies: ["RemixControllers", "RemixApp", "RemixAnalysis", "RemixExperiments", "RemixTestSupport", remixKit]),
         .testTarget(
             name: "RemixSimulationTests",
             dependencies: ["RemixSimulation", "RemixEventLog", "RemixExperiments", "RemixHost", "RemixBuiltIns", "RemixCLITestSupport",

@@ -59,6 +59,14 @@ import Testing
         #expect(problems.contains { $0.hasPrefix("auto-rollout.yaml:9:16: error:") }, "\(problems)")
     }
 
+    @Test func aGuardrailNamedByItsEventIsAWarningThatItHasNoDirection() async throws {
+        let problems = try await Self.problems(
+            "rollout:\n  feature: AutoGroupInsertion\n  steps: [0.5, 1]\n  stepHours: 2\n  guardrails: [insertion_cancelled]\n")
+        #expect(problems.count == 1)
+        #expect(problems.first?.hasPrefix("auto-rollout.yaml:9:16: warning: guardrail 'insertion_cancelled' is an event with no "
+                                          + "declared direction") == true, "\(problems)")
+    }
+
     @Test func variationsOrWeightsBesideARolloutAreErrors() async throws {
         let rollout = "rollout:\n  feature: AutoGroupInsertion\n  steps: [0.5, 1]\n  stepHours: 2\n  guardrails: [cancelled]\n"
         let withVariations = try await Self.problems(rollout + "variations:\n  - {key: a, feature: ManualGroupInsertion}\n")

@@ -67,6 +67,10 @@ import Testing
                                           + "declared direction") == true, "\(problems)")
     }
 
+    @Test func anEmptyRolloutIsAnError() async throws {
+        #expect(try await Self.problems("rollout:\n") == ["auto-rollout.yaml:5:9: error: 'rollout' is empty; an experiment needs it"])
+    }
+
     @Test func variationsOrWeightsBesideARolloutAreErrors() async throws {
         let rollout = "rollout:\n  feature: AutoGroupInsertion\n  steps: [0.5, 1]\n  stepHours: 2\n  guardrails: [cancelled]\n"
         let withVariations = try await Self.problems(rollout + "variations:\n  - {key: a, feature: ManualGroupInsertion}\n")

@@ -27,7 +27,7 @@ package enum ExperimentFileParser {
         let app = reader.required("app") { try $0.string("app") }
         let slot = reader.required("slot") { try $0.string("slot") }
         // A rollout holds its two arms itself (docs/rollouts.md); anything else needs variations.
-        let rollout = reader.optional("rollout") { try parseRollout($0) }
+        let rollout = root["rollout"] == nil ? nil : reader.required("rollout") { try parseRollout($0) }
         if root["rollout"] != nil, let written = root["variations"] {
             reader.report(Diagnostic(written.location, .error, "a rollout experiment has no variations: its arms are the slot "
                                      + "default and rollout.feature; remove 'variations' or 'rollout'"))

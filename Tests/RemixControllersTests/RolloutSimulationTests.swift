@@ -54,6 +54,11 @@ import Testing
         let html = try await report(.html)
         #expect(html.contains("<h3>Rollout timeline</h3>"))
         #expect(html.contains("<span class=\"tag lose\">rollback</span>"))
+        // The share chart's figures name their place in the JSON report.
+        let index = try #require((json["experiments"] as? [[String: Any]])?.firstIndex { $0["key"] as? String == "auto-rollout" })
+        for step in decisions.indices {
+            #expect(html.contains("data-json=\"/experiments/\(index)/rolloutTimeline/\(step)/share\""))
+        }
     }
 
     @Test func aHarmlessRolloutAdvancesThroughEveryStepAndCompletes() async throws {

@@ -5,6 +5,13 @@ extension HTMLExperimentSection {
         guard !experiment.rolloutTimeline.isEmpty else { return }
         out += "<h3>Rollout timeline</h3>\n<p class=\"muted\">Share: of traffic in the rollout from that time on, half of it "
             + "with the feature. Guardrails tested one-sided and sequentially, as GrowthBook's safe rollouts.</p>\n"
+        let steps = experiment.rolloutTimeline.enumerated().map { index, decision in
+            HTMLChart.ShareStep(label: "\(decision.timeText) · \(decision.decision.rawValue) after step \(decision.step)",
+                                share: decision.share, rollback: decision.decision == .rollback,
+                                pointer: pointer("rolloutTimeline", index, "share"))
+        }
+        let title = "Share of traffic in the rollout after each decision"
+        out += "<figure>" + HTMLChart.rolloutShares(steps, title: title) + "<figcaption>\(escape(title)).</figcaption></figure>\n"
         var table = HTMLTable([.init("time", isText: true), .init("step"), .init("share"), .init("decision", isText: true),
                                .init("control / rollout units"), .init("SRM p"), .init("guardrails tested", isText: true),
                                .init("reason", isText: true)])

@@ -67,6 +67,10 @@ let package = Package(
             name: "RemixSimulation",
             dependencies: ["RemixHost", "RemixExperiments", "RemixEventLog", "RemixFormats", remixKit, remixYAML],
             swiftSettings: hotPath),
+        // Controllers that decide in virtual time from the log so far (docs/rollouts.md): safe rollouts.
+        .target(
+            name: "RemixControllers",
+            dependencies: ["RemixSimulation", "RemixAnalysis", "RemixExperiments", "RemixEventLog", remixKit]),
         .target(name: "RemixTerminal", dependencies: ["RemixHost", remixKit]),
         // Self-checks of the whole pipeline (docs/planning.md): the A/A check.
         .target(
@@ -87,7 +91,8 @@ let package = Package(
             name: "RemixApp",
             dependencies: [
                 "RemixBuiltIns", "RemixHost", "RemixTerminal", "RemixExperiments", "RemixSimulation", "RemixEventLog", "RemixAnalysis",
-                "RemixInterop", "RemixStore", "RemixStickyBuckets", "RemixChecks", "RemixFiles", "RemixFit", "RemixFormats", remixKit, remixYAML, remixSystem,
+                "RemixInterop", "RemixStore", "RemixStickyBuckets", "RemixChecks", "RemixControllers", "RemixFiles", "RemixFit", "RemixFormats",
+                remixKit, remixYAML, remixSystem,
             ]),
         // The `remix` commands: parse, validate, call a use case, render.
         .target(
@@ -163,6 +168,9 @@ let package = Package(
             dependencies: ["RemixAnalysis", "RemixExperiments", "RemixHost", "RemixBuiltIns", "RemixSimulation", "RemixStoreURL", remixKit],
             path: "Tests/Fuzz/FuzzChecks"),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzChecks"]),
+        .testTarget(
+            name: "RemixControllersTests",
+            dependencies: ["RemixControllers", "RemixApp", "RemixAnalysis", "RemixExperiments", "RemixTestSupport", remixKit]),
         .testTarget(
             name: "RemixSimulationTests",
             dependencies: ["RemixSimulation", "RemixEventLog", "RemixExperiments", "RemixHost", "RemixBuiltIns", "RemixCLITestSupport",

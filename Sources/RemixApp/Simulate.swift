@@ -1,5 +1,6 @@
 import Foundation
 import RemixAnalysis
+import RemixControllers
 import RemixEventLog
 import RemixExperiments
 import RemixFiles
@@ -101,11 +102,22 @@ package struct Simulate {
                                   shard: shard.flatMap(Shard.init(spec:)) ?? .whole, population: population, experiments: set,
                                   sources: sources(set))
         if let problem = plan.problem() { throw AppError(problem) }
+        let follows = RolloutController.follows(set, app: plan.app)
+        if follows {
+            // A rollout decides at its step boundaries from the log so far (docs/rollouts.md).
+            if StoreURL.isStoreURL(log) { throw AppError(VirtualTimeControllerMessages.needsFileLog) }
+            if plan.shard != .whole { throw AppError(VirtualTimeControllerMessages.needsWholeRun) }
+            if sticky != nil { throw AppError(VirtualTimeControllerMessages.needsNoStickyBuckets) }
+        }
         let stickyStore = try sticky.map(StickyBucketOption.store)
         if let stickyStore {
             plan.stickyBuckets = StickyBucketStart(try await stickyStore.allDocuments(), experiments: set)
         }
-        let run = Run(plan: plan, registry: registry, population: population, context: context, sticky: stickyStore)
+        var run = Run(plan: plan, registry: registry, population: population, context: context, sticky: stickyStore)
+        if follows {
+            run.controller = try RolloutController(experiments: set, app: plan.app, start: population.startMilliseconds,
+                                                   catalog: catalog)
+        }
         if StoreURL.isStoreURL(log) { return try await run.intoStore(try StoreURL(parsing: log), resume: resume, retrySeconds: retrySeconds) }
         var outcome = try await run.intoFile(log, append: append)
         outcome.analysis = try await analysis(jobs: plan.jobs, events: metricEvents, context)
@@ -189,6 +201,8 @@ private struct Run {
     let context: AppContext
     /// Where the run's changed sticky-bucket documents go, when sticky bucketing is on.
     let sticky: (any StickyBucketStore)?
+    /// Decides at boundaries in virtual time (a rollout's), if the experiments need one.
+    var controller: (any VirtualTimeController)?
 
     /// Runs into the JSON Lines file at `path`, replacing it unless `append`.
     func intoFile(_ path: String, append: Bool) async throws -> Simulate.Outcome {
@@ -201,7 +215,9 @@ private struct Run {
         ExitFlusher.shared.watch(file)
         let summary: SimulationSummary
         do {
-            summary = try SimulationRunner(plan: plan, registry: registry, log: file).run(progress: progress)
+            let runner = controller.map { SimulationRunner(plan: plan, registry: registry, log: file, controller: $0) }
+                ?? SimulationRunner(plan: plan, registry: registry, log: file)
+            summary = try runner.run(progress: progress)
             try file.close()
         } catch {
             try? file.close()

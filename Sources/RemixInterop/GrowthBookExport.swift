@@ -57,8 +57,14 @@ package struct GrowthBookExport: Sendable {
                 for item in ordered(set, app: app.name, slot: slot.name) {
                     switch item {
                     case .force(let json): rules.append(json)
-                    case .experiment(let definition):
+                    case .experiment(var definition):
                         exported.insert(definition.key)
+                        // A rollout's control arm is the slot default; its rule is GrowthBook's safe-rollout rule at
+                        // the file's first step (docs/rollouts.md).
+                        for index in definition.variations.indices
+                        where definition.variations[index].feature == Rollout.slotDefaultFeature {
+                            definition.variations[index].feature = slot.defaultFeature
+                        }
                         if let rule = rule(for: definition, at: date, phaseAt: phaseDate, notes: &notes) { rules.append(rule) }
                     }
                 }

@@ -28,10 +28,14 @@ struct SessionSimulator: Sendable {
         hasArrivals = plan.population.personas.contains { !$0.arrivals.isEmpty }
     }
 
-    /// Simulates user `index` — every session they make — appending the lines to `encoder` and
-    /// counting into `summary`.
-    func simulate(_ index: Int, into encoder: inout JSONLinesEncoder, events: inout [LoggedEvent]?,
-                  summary: inout SimulationSummary) throws {
+    /// Simulates user `index` — every session they make, or with `window` those that start in it —
+    /// appending the lines to `encoder` and counting into `summary`. Returns how many of the user's
+    /// sessions start after the window. A user's visit times and session seeds come from their own
+    /// random stream before any session runs, so a window changes which sessions run, never what
+    /// happens in them.
+    @discardableResult
+    func simulate(_ index: Int, within window: Range<Int64>? = nil, into encoder: inout JSONLinesEncoder,
+                  events: inout [LoggedEvent]?, summary: inout SimulationSummary) throws -> Int {
         let population = plan.population
         var random = SeededGenerator(seed: Self.mix(plan.seed, UInt64(index)))
         let shared = personas[Population.pick(population.personas, weight: \.weight, &random)]
@@ -55,17 +59,25 @@ struct SessionSimulator: Sendable {
                 : persona.visits.lowerBound + Int(random.next() % UInt64(persona.visits.count))
         }
         var start = population.startMilliseconds + Int64(index) * population.sessionGapMilliseconds
-        summary.users += 1
+        if window == nil { summary.users += 1 }
+        var later = 0
         // Sticky bucketing: the user's documents, carried from session to session.
         var sticky = plan.stickyBuckets.map { $0.buckets(for: AssignmentContext(attributes: attributes)) }
         for visit in 1...visits {
             if visit > 1 { start += persona.daysBetweenVisits.sampleMilliseconds(&random) * 86_400 }
+            let seed = random.next()
+            if let window {
+                guard start < window.upperBound else { later += 1; continue }
+                guard start >= window.lowerBound else { continue }
+                if visit == 1 { summary.users += 1 }
+            }
             let visitor = Visitor(user: user, session: visit == 1 ? "s\(plan.seed)-\(index)" : "s\(plan.seed)-\(index)-\(visit)",
                                   visit: visit, persona: shared, attributes: attributes, attributeFields: attributeFields,
                                   start: start)
-            try simulate(visitor, seed: random.next(), into: &encoder, events: &events, summary: &summary, sticky: &sticky)
+            try simulate(visitor, seed: seed, into: &encoder, events: &events, summary: &summary, sticky: &sticky)
         }
         if let sticky { summary.stickyDocuments += sticky.changedDocuments }
+        return later
     }
 
     /// Who is visiting: the user, which of their sessions this is, and when it starts.

@@ -11,9 +11,12 @@ import RemixKit
 package final class SimulationRunner {
     /// Users simulated together and written as one chunk.
     static let blockSize = 256
-    private let plan: SimulationPlan
-    private let simulator: SessionSimulator
-    private let sink: (any EventBlockSink)?
+    let plan: SimulationPlan
+    let registry: FeatureRegistry
+    let simulator: SessionSimulator
+    let sink: (any EventBlockSink)?
+    /// Decides at boundaries in virtual time what later sessions meet; with one, the run goes epoch by epoch.
+    let controller: (any VirtualTimeController)?
     /// The version written into run records.
     package static let version = RemixVersion.text
 
@@ -22,21 +25,32 @@ package final class SimulationRunner {
         self.init(plan: plan, registry: registry, sink: log)
     }
 
+    /// Makes a runner writing to `log` whose sessions meet what `controller` decides at its
+    /// boundaries in virtual time (see ``VirtualTimeController``); ``run(progress:)`` runs it.
+    package convenience init(plan: SimulationPlan, registry: FeatureRegistry, log: any EventBlockSink,
+                             controller: any VirtualTimeController) {
+        self.init(plan: plan, registry: registry, sink: log, controller: controller)
+    }
+
     /// Makes a runner for ``run(into:progress:)``, which is given its sink (an event store's).
     package convenience init(plan: SimulationPlan, registry: FeatureRegistry) {
         self.init(plan: plan, registry: registry, sink: nil)
     }
 
-    private init(plan: SimulationPlan, registry: FeatureRegistry, sink: (any EventBlockSink)?) {
+    private init(plan: SimulationPlan, registry: FeatureRegistry, sink: (any EventBlockSink)?,
+                 controller: (any VirtualTimeController)? = nil) {
         self.plan = plan
+        self.registry = registry
         self.simulator = SessionSimulator(plan: plan, registry: registry)
         self.sink = sink
+        self.controller = controller
     }
 
     /// Runs the plan into the log it was made with; `progress` is called with (users done, users
     /// in this shard).
     package func run(progress: (Int, Int) -> Void = { _, _ in }) throws -> SimulationSummary {
         guard let sink else { throw SimulationError.internalFailure("a runner made without a log runs with run(into:)") }
+        if let controller { return try runInEpochs(into: sink, controller: controller, progress: progress) }
         var run = try prepare()
         defer { run.queue.cancel() }
         try sink.begin(run: run.record)
@@ -54,6 +68,7 @@ package final class SimulationRunner {
     /// ``run(progress:)``, the users simulated on worker threads, with each block's write awaited
     /// in order — no thread waits for the store.
     package func run(into sink: any AsyncEventBlockSink, progress: (Int, Int) -> Void = { _, _ in }) async throws -> SimulationSummary {
+        if controller != nil { throw SimulationError.badPlan(VirtualTimeControllerMessages.needsFileLog) }
         var run = try prepare()
         defer { run.queue.cancel() }
         try await sink.begin(run: run.record)
@@ -69,7 +84,7 @@ package final class SimulationRunner {
 
     /// A run under way: the shard's blocks of users, simulated ahead by the workers, and what has
     /// been written of them.
-    private struct Started {
+    struct Started {
         let record: LoggedEvent
         let blocks: [Range<Int>]
         let queue: BlockQueue
@@ -96,7 +111,7 @@ package final class SimulationRunner {
     }
 
     /// Checks the plan and splits the shard's users into blocks.
-    private func prepare() throws -> Started {
+    func prepare() throws -> Started {
         if let problem = plan.problem() { throw SimulationError.badPlan(problem) }
         let range = plan.shard.range(of: plan.users)
         let blocks = stride(from: range.lowerBound, to: range.upperBound, by: Self.blockSize).map {
@@ -118,13 +133,17 @@ package final class SimulationRunner {
         }
     }
 
-    private static func simulate(_ block: Range<Int>, _ simulator: SessionSimulator, capturing: Bool) -> BlockQueue.Outcome {
-        var encoder = JSONLinesEncoder(capacity: block.count * 2600)
+    static func simulate(_ block: Range<Int>, _ simulator: SessionSimulator, capturing: Bool,
+                         within window: Range<Int64>? = nil) -> BlockQueue.Outcome {
+        var encoder = JSONLinesEncoder(capacity: window == nil ? block.count * 2600 : 0)
         var events: [LoggedEvent]? = capturing ? [] : nil
         var summary = SimulationSummary()
+        var later = 0
         do {
-            for index in block { try simulator.simulate(index, into: &encoder, events: &events, summary: &summary) }
-            return .success(SimulatedBlock(lines: encoder.bytes, events: events ?? [], summary: summary))
+            for index in block {
+                later += try simulator.simulate(index, within: window, into: &encoder, events: &events, summary: &summary)
+            }
+            return .success(SimulatedBlock(lines: encoder.bytes, events: events ?? [], summary: summary, later: later))
         } catch {
             return .failure(error)
         }
@@ -152,6 +171,8 @@ struct SimulatedBlock: Sendable {
     var lines: [UInt8]
     var events: [LoggedEvent]
     var summary: SimulationSummary
+    /// With a window: sessions of the block's users that start after it.
+    var later = 0
 }
 
 /// Hands blocks to workers in order, at most `window` ahead of the writer, and gives the writer

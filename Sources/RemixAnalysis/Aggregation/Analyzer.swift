@@ -115,7 +115,7 @@ package enum Analyzer {
         }
         let values = try sumValues(resolved, columns: columns, files: files, tally: tally, options: options)
         let dimension = try readDimension(files: files, tally: tally, options: options)
-        let experiments = selected.map { logged, key in
+        var experiments = selected.map { logged, key in
             let (index, scope) = reported[key] ?? (logged, nil)
             let splits = scope == nil ? [] : plan.splits(of: key, tally: tally, definition: options.definitions[key])
             let weights = Self.weights(scope, splits: splits, definition: options.definitions[key])
@@ -132,6 +132,7 @@ package enum Analyzer {
             if scope != nil { (report.unitsInSeveralPhases, report.unitsSwitchingVariation) = plan.crossings(of: key, tally: tally) }
             return report
         }
+        attachRolloutTimelines(&experiments, files: files, definitions: options.definitions)
         let log = AnalysisReport.Log(files: files, lines: tally.lines, badLines: tally.badLineCount,
                                      firstBadLines: tally.badLines, tornFiles: tally.tornFiles,
                                      otherScreenEvents: tally.screens.overflowed ? tally.screens.otherEvents : nil,

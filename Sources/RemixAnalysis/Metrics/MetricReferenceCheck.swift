@@ -37,6 +37,11 @@ package struct MetricReferenceCheck {
                             "metric '\(name)' sums the field '\(field)' of '\(event)'\(part), which it does not carry"
                                 + fieldSuggestion(field, of: event)))
                     }
+                } else if events.contains(name), definition.rollout?.guardrails.contains(name) == true {
+                    // A rollout tests each guardrail on its worse side only (docs/rollouts.md).
+                    problems.append(Diagnostic(definition.location(ofMetric: name), .warning,
+                        "guardrail '\(name)' is an event with no declared direction, so the rollout rolls back only on a "
+                            + "significant fall of it; define it in metrics.yaml (inverse: true when a rise is worse)"))
                 } else if !events.contains(name) {
                     problems.append(Diagnostic(definition.location(ofMetric: name), .error,
                         "unknown metric '\(name)': " + (catalog.file.map { "not a key of \($0)" } ?? "not a metric key (no metrics.yaml)")

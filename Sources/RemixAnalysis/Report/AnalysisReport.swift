@@ -147,6 +147,8 @@ package struct AnalysisReport: Sendable {
         package var overTime: [OverTimePoint] = []
         /// The first and last first-exposure times of the counted units (ms), nil without units.
         package var exposureSpan: ClosedRange<Int64>?
+        /// For a rollout: its controller's decisions in the log, in order (docs/rollouts.md).
+        package var rolloutTimeline: [RolloutDecision] = []
     }
 
     /// An experiment's results over the units of one dimension value (or of the values not shown

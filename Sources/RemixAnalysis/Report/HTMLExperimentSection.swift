@@ -40,6 +40,7 @@ struct HTMLExperimentSection {
         verdictLine()
         forestPlots()
         out += "<h3>Numbers</h3>\n" + variationTable(experiment, pointer: pointer) + comparisonTable(experiment, pointer: pointer)
+        rolloutTimeline()
         funnel()
         overTime()
         timeToConversion()

@@ -11,6 +11,10 @@ package enum JSONReport {
             out.array(report.experiments) { experiment in
                 out.object {
                     experimentFields(experiment, into: out)
+                    if !experiment.rolloutTimeline.isEmpty {
+                        out.key("rolloutTimeline")
+                        out.array(experiment.rolloutTimeline) { decision in rolloutObject(decision, into: out) }
+                    }
                     if !experiment.overTime.isEmpty {
                         out.key("overTime")
                         out.array(experiment.overTime) { point in overTimeObject(point, into: out) }
@@ -199,6 +203,33 @@ package enum JSONReport {
     }
 
     /// A run record: what produced the log.
+    /// One decision of a rollout's controller, as its `rollout_decision` event says it.
+    private static func rolloutObject(_ decision: RolloutDecision, into out: JSONWriter) {
+        out.object {
+            out.field("time", decision.timeText)
+            out.field("step", decision.step)
+            out.field("share", decision.share)
+            out.field("decision", decision.decision.rawValue)
+            out.field("reason", decision.reason)
+            out.field("units", decision.units.map(Double.init))
+            out.field("srmPValue", decision.srmPValue)
+            out.key("guardrails")
+            out.array(decision.guardrails) { guardrail in
+                out.object {
+                    out.field("metric", guardrail.metric)
+                    out.field("inverse", guardrail.inverse)
+                    out.field("control", guardrail.control)
+                    out.field("rollout", guardrail.rollout)
+                    out.field("effect", guardrail.effect)
+                    out.field("bound", guardrail.bound)
+                    out.field("pValue", guardrail.pValue)
+                    out.field("worse", guardrail.worse)
+                    out.field("error", guardrail.error)
+                }
+            }
+        }
+    }
+
     private static func runObject(_ run: AnalysisReport.RunRecord, into out: JSONWriter) {
         out.object {
             out.field("ts", run.timestamp)

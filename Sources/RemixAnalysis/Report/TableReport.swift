@@ -84,6 +84,7 @@ package struct TableReport {
         }
         add("")
         funnelLines(experiment)
+        rolloutLines(experiment)
         overTimeLines(experiment, report: report)
         for slice in experiment.slices { sliceLines(slice, experiment: experiment, report: report) }
     }
@@ -217,6 +218,19 @@ package struct TableReport {
             add((markdown ? "- **\(variation.key)**: " : "  \(variation.key): ") + (steps.isEmpty ? "-" : steps)
                          + (timed ? " | \(timing)" : ""))
         }
+        add("")
+    }
+
+    /// A rollout's timeline: each boundary's time, the step tested, the share from then on, the
+    /// decision, the figures tested and why.
+    private mutating func rolloutLines(_ experiment: AnalysisReport.Experiment) {
+        guard !experiment.rolloutTimeline.isEmpty else { return }
+        add("rollout timeline (share: of traffic in the rollout from then on, half of it with the feature; units: control / rollout):")
+        if markdown { add("") }
+        lines += format([["time", "step", "share", "decision", "tested", "reason"]] + experiment.rolloutTimeline.map { decision in
+            [decision.timeText, String(decision.step), Self.figure(decision.share), decision.decision.rawValue, decision.figuresText,
+             decision.reason]
+        })
         add("")
     }
 

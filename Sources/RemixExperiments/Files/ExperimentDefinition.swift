@@ -66,6 +66,8 @@ package struct ExperimentDefinition: Sendable {
     package var locations: [String: SourceLocation]
     /// The condition as written, for positioned checks.
     package var conditionNode: YAMLValue?
+    /// The rollout, when the file holds `rollout:` instead of variations (docs/rollouts.md).
+    package var rollout: Rollout? = nil
 
     /// Whether it can assign sessions: running and active.
     package var isLive: Bool { experiment.status == .running && experiment.active }

@@ -9,7 +9,7 @@ package enum ExperimentFileParser {
     package static let knownKeys = [
         "key", "description", "app", "slot", "variations", "weights", "coverage", "seed", "hashVersion",
         "hashAttribute", "fallbackAttribute", "condition", "namespace", "filters", "force", "status", "active",
-        "schedule", "metrics", "phases", "bucketVersion", "minBucketVersion", "disableStickyBucketing",
+        "schedule", "metrics", "phases", "bucketVersion", "minBucketVersion", "disableStickyBucketing", "rollout",
     ]
 
     /// Parses `text` read from `file`. The definition is nil when a problem prevents building it.
@@ -26,7 +26,18 @@ package enum ExperimentFileParser {
         let key = reader.required("key") { try $0.string("key") }
         let app = reader.required("app") { try $0.string("app") }
         let slot = reader.required("slot") { try $0.string("slot") }
-        let variations = reader.required("variations") { try parseVariations($0) }
+        // A rollout holds its two arms itself (docs/rollouts.md); anything else needs variations.
+        let rollout = root["rollout"] == nil ? nil : reader.required("rollout") { try parseRollout($0) }
+        if root["rollout"] != nil, let written = root["variations"] {
+            reader.report(Diagnostic(written.location, .error, "a rollout experiment has no variations: its arms are the slot "
+                                     + "default and rollout.feature; remove 'variations' or 'rollout'"))
+        }
+        if root["rollout"] != nil, let written = root["metrics"] {
+            reader.report(Diagnostic(written.location, .error, "a rollout's metrics are rollout.guardrails and rollout.signals; "
+                                     + "move them there and remove 'metrics'"))
+        }
+        let variations = root["rollout"] != nil ? rollout.map { rolloutVariations($0, at: root["rollout"]?.location ?? root.location) }
+            : reader.required("variations") { try parseVariations($0) }
         let summary = reader.optional("description") { try $0.string("description") }
         let weights = reader.optional("weights") { value throws(Diagnostic) in
             try value.sequence("weights").map { item throws(Diagnostic) in try item.double("a weight") }
@@ -57,17 +68,21 @@ package enum ExperimentFileParser {
         problems += reader.problems
         guard let key, let app, let slot, let variations else { return (nil, problems) }
         let experiment = Experiment(
-            key: key, variations: variations.map { .string($0.key) }, weights: weights, coverage: coverage,
+            key: key, variations: variations.map { .string($0.key) }, weights: rollout == nil ? weights : [0.5, 0.5],
+            coverage: rollout.map(\.share) ?? coverage,
             condition: condition, namespace: namespace, hashAttribute: hashAttribute,
-            fallbackAttribute: fallbackAttribute, hashVersion: hashVersion, seed: seed, filters: filters,
+            fallbackAttribute: fallbackAttribute, hashVersion: hashVersion ?? (rollout == nil ? nil : 2), seed: seed, filters: filters,
             force: force, active: active ?? true, status: status ?? .running,
             meta: variations.map { Experiment.VariationMeta(key: $0.key) }, stickyBucketing: stickyBucketing)
         let definition = ExperimentDefinition(
             key: key, file: file, summary: summary, app: app, slot: slot, variations: variations,
-            schedule: schedule, metrics: metrics ?? .init(primary: nil, guardrails: []), experiment: experiment,
-            locations: Dictionary(root.entries.map { ($0.key, $0.value.location) } + metricLocations(root["metrics"]),
+            schedule: schedule,
+            metrics: rollout.map { .init(primary: nil, guardrails: $0.guardrails, secondary: $0.signals) }
+                ?? metrics ?? .init(primary: nil, guardrails: []), experiment: experiment,
+            locations: Dictionary(root.entries.map { ($0.key, $0.value.location) } + metricLocations(root["metrics"])
+                                  + rolloutMetricLocations(root["rollout"]),
                                   uniquingKeysWith: { a, _ in a }),
-            conditionNode: condition == nil ? nil : root["condition"])
+            conditionNode: condition == nil ? nil : root["condition"], rollout: rollout)
         guard let phases = root["phases"], !phases.isNull else { return (definition, problems) }
         var phased = definition
         let (read, phaseProblems) = PhaseParser.parse(phases, experiment: experiment, variations: variations)
@@ -237,6 +252,11 @@ struct FieldReader {
         let number = try value.int(name)
         guard number >= 0 else { throw Diagnostic(value.location, .error, "\(name) must be 0 or more, not \(number)") }
         return number
+    }
+
+    /// Adds a problem found outside one field's reading.
+    mutating func report(_ problem: Diagnostic) {
+        problems.append(problem)
     }
 
     mutating func optional<T>(_ key: String, _ read: (YAMLValue) throws -> T) -> T? {

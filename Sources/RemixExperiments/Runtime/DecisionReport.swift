@@ -13,10 +13,14 @@ package enum DecisionReport {
             "decision      \(decision.inExperiment ? "in experiment" : "not in experiment")",
             "rule          \(decision.rule): \(decision.reason)",
         ]
-        if let id = decision.variationId, let key = decision.variation, let feature = decision.feature {
+        // A rollout's control arm has no feature of its own: the slot default fills the slot.
+        if let id = decision.variationId, let key = decision.variation, let feature = decision.feature ?? (decision.rolloutStep == nil ? nil : "the slot default") {
             let parameters = decision.parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
             lines.append("variation     \(id) \(key) → \(feature)"
                          + (parameters.isEmpty ? "" : " (\(parameters.joined(separator: ", ")))"))
+        }
+        if let step = decision.rolloutStep, let share = decision.rolloutShare {
+            lines.append("rollout       step \(step), share \(share) (the file's first step: the controller moves it in simulation)")
         }
         let bucket = decision.bucket.map { String($0) } ?? "not computed"
         lines.append("bucket        \(bucket) (hash of \(decision.hashAttribute)=\"\(decision.hashValue)\")")
@@ -50,6 +54,10 @@ package enum DecisionReport {
         }
         object["parameters"] = parameters
         if decision.hasPhases { object["phase"] = decision.phase.map { $0 as Any } ?? NSNull() }
+        if let step = decision.rolloutStep, let share = decision.rolloutShare {
+            object["rolloutStep"] = step
+            object["rolloutShare"] = share
+        }
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return "{}" }
         return String(decoding: data, as: UTF8.self)
     }

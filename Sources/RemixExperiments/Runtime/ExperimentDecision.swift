@@ -36,6 +36,9 @@ package struct ExperimentDecision: Sendable, Equatable {
     package var hasPhases = false
     /// Whether a stored sticky bucket decided; nil when no sticky-bucket store is in use.
     package var stickyBucketUsed: Bool? = nil
+    /// For a rollout: the step in force (1-based) and its share of traffic.
+    package var rolloutStep: Int? = nil
+    package var rolloutShare: Double? = nil
 
     /// The same decision with the session left out because an earlier rule (`winner`, e.g.
     /// "experiment 'x'") took the slot.
@@ -87,7 +90,8 @@ package struct ExperimentEvaluator: Sendable {
         var off: StickyBuckets?
         return decide(key: definition.key, app: definition.app, slot: definition.slot, experiment: definition.experiment,
                       schedule: definition.schedule, phases: definition.phases, variations: definition.variations,
-                      context: context, now: now, forcedVariation: forcedVariation, stickyBuckets: &off)
+                      context: context, now: now, forcedVariation: forcedVariation, stickyBuckets: &off,
+                      rollout: definition.rollout)
     }
 
     /// The decision with sticky bucketing: `stickyBuckets` (the user's documents) is read, and
@@ -100,7 +104,8 @@ package struct ExperimentEvaluator: Sendable {
         let decision = decide(
             key: definition.key, app: definition.app, slot: definition.slot, experiment: definition.experiment,
             schedule: definition.schedule, phases: definition.phases, variations: definition.variations,
-            context: context, now: now, forcedVariation: forcedVariation, stickyBuckets: &sticky)
+            context: context, now: now, forcedVariation: forcedVariation, stickyBuckets: &sticky,
+            rollout: definition.rollout)
         if let sticky { stickyBuckets = sticky }
         return decision
     }
@@ -112,7 +117,8 @@ package struct ExperimentEvaluator: Sendable {
     func decide(
         key: String, app: String, slot: String, experiment: Experiment, schedule: ExperimentDefinition.Schedule?,
         phases: [ExperimentDefinition.Phase] = [], variations: [ExperimentDefinition.Variation],
-        context: AssignmentContext, now: Date, forcedVariation: Int?, stickyBuckets: inout StickyBuckets?
+        context: AssignmentContext, now: Date, forcedVariation: Int?, stickyBuckets: inout StickyBuckets?,
+        rollout: Rollout? = nil
     ) -> ExperimentDecision {
         var context = context
         if let forcedVariation { context.forceVariation(forcedVariation, forExperiment: key) }
@@ -140,14 +146,26 @@ package struct ExperimentEvaluator: Sendable {
             rule = "phase"
             reason = "not in experiment: the session's time is before its first phase starts"
         }
+        // Rolled back, its coverage is 0 too; the rule says why.
+        if let rollout, rollout.rolledBack {
+            inExperiment = false
+            rule = "rolledBack"
+            reason = "not in experiment: the rollout was rolled back, so the slot default fills the slot"
+        }
         let variation = inExperiment && variations.indices.contains(result.variationId) ? variations[result.variationId] : nil
         if variation != nil { stickyBuckets = updated }
-        return ExperimentDecision(
+        var decision = ExperimentDecision(
             experiment: key, app: app, slot: slot, inExperiment: variation != nil,
             hashUsed: variation != nil && result.hashUsed, variationId: variation.map { _ in result.variationId },
-            variation: variation?.key, feature: variation?.feature, parameters: variation?.parameters ?? [:],
-            bucket: result.bucket, hashAttribute: result.hashAttribute, hashValue: result.hashValue,
-            rule: rule, reason: reason, phase: phase.map { phases[$0].number }, hasPhases: !phases.isEmpty,
+            variation: variation?.key, feature: variation.flatMap { $0.feature == Rollout.slotDefaultFeature ? nil : $0.feature },
+            parameters: variation?.parameters ?? [:], bucket: rule == "rolledBack" ? nil : result.bucket,
+            hashAttribute: result.hashAttribute, hashValue: result.hashValue, rule: rule, reason: reason,
+            phase: phase.map { phases[$0].number }, hasPhases: !phases.isEmpty,
             stickyBucketUsed: stickyBuckets.map { _ in result.stickyBucketUsed })
+        if let rollout {
+            decision.rolloutStep = rollout.step + 1
+            decision.rolloutShare = rollout.share
+        }
+        return decision
     }
 }

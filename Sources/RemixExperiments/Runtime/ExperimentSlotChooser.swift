@@ -60,7 +60,8 @@ package final class ExperimentSlotChooser: SlotChooser {
                 key: candidates[index].key, app: candidates[index].app, slot: candidates[index].slot,
                 experiment: candidates[index].experiment, schedule: candidates[index].schedule,
                 phases: candidates[index].phases, variations: candidates[index].variations, context: context, now: now,
-                forcedVariation: forced.isEmpty ? nil : forced[candidates[index].key], stickyBuckets: &sticky)
+                forcedVariation: forced.isEmpty ? nil : forced[candidates[index].key], stickyBuckets: &sticky,
+                rollout: candidates[index].rollout)
             if !taken, let sticky { stickyBuckets = sticky }
             if decision.inExperiment {
                 if let winner {
@@ -119,10 +120,15 @@ package enum ExposureEvent {
             EventField("hashUsed", .bool(decision.hashUsed)),
             EventField("inExperiment", .bool(decision.inExperiment)),
         ]
-        // Only an experiment with phases says which, and only a run with a sticky-bucket store
-        // whether a stored bucket decided: the logs of others stay as they were.
+        // Only an experiment with phases says which, only a run with a sticky-bucket store whether a
+        // stored bucket decided, and only a rollout its step and share (docs/rollouts.md): the logs of
+        // others stay as they were.
         if decision.hasPhases { fields.append(EventField("phase", decision.phase.map(EventValue.int) ?? .null)) }
         if let used = decision.stickyBucketUsed { fields.append(EventField("stickyBucketUsed", .bool(used))) }
+        if let step = decision.rolloutStep, let share = decision.rolloutShare {
+            fields.append(EventField("step", .int(step)))
+            fields.append(EventField("share", .double(share)))
+        }
         return DomainEvent(name, fields)
     }
 }

@@ -46,8 +46,13 @@ package struct ExperimentValidator {
         } catch {
             problems.append(Diagnostic(definition.location(of: "app"), .error, error.description))
         }
-        for variation in definition.variations {
+        // A rollout's control arm is the slot's default, whatever it is.
+        for variation in definition.variations where variation.feature != Rollout.slotDefaultFeature {
             problems += check(variation, slot: slot, app: definition.app)
+        }
+        if let rollout = definition.rollout, let slot, rollout.feature == slot.defaultFeature {
+            problems.append(Diagnostic(rollout.featureLocation, .warning, "\(rollout.feature) is already the default of "
+                                       + "\(definition.app)/\(definition.slot): the rollout compares it with itself"))
         }
         let url = URL(fileURLWithPath: definition.file)
         if ["yaml", "yml"].contains(url.pathExtension) {
@@ -83,6 +88,12 @@ package struct ExperimentValidator {
         var problems: [Diagnostic] = []
         let experiment = definition.experiment
         let count = definition.variations.count
+        if definition.rollout != nil {
+            for key in ["weights", "coverage", "force"] where definition.locations[key] != nil {
+                problems.append(Diagnostic(definition.location(of: key), .error, "a rollout sets its own \(key) (the step's share, "
+                                           + "split 50/50 as GrowthBook's safe rollouts); remove '\(key)'"))
+            }
+        }
         if count < 2 {
             problems.append(Diagnostic(definition.location(of: "variations"), .warning,
                                        "an experiment with fewer than two variations never assigns anyone"))

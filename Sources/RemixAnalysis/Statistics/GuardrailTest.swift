@@ -1,0 +1,120 @@
+import Foundation
+
+/// One guardrail of a safe rollout tested as GrowthBook's safe rollouts test it: gbstats'
+/// `SequentialOneSidedTreatmentGreaterTTest` for a metric where higher is worse (`inverse`), else
+/// `SequentialOneSidedTreatmentLesserTTest` — absolute differences, an always-valid one-sided
+/// interval on the side that would be worse (eq. 134 of Waudby-Smith et al. 2023) — and worse when
+/// that interval excludes 0.
+package struct GuardrailResult: Sendable, Equatable {
+    /// The metric's key (or event).
+    package var metric: String
+    /// Higher is worse.
+    package var inverse: Bool
+    /// Each arm's figure (rate, mean, ratio, quantile) and units.
+    package var control: Double
+    package var rollout: Double
+    /// rollout − control.
+    package var effect: Double
+    /// The finite end of the one-sided interval: its lower end for an inverse metric, else its upper end.
+    package var bound: Double
+    /// The smallest α at which the interval would exclude 0, as gbstats searches it (0.00001–0.4999).
+    package var pValue: Double
+    /// The interval excludes 0 on the worse side.
+    package var worse: Bool
+    /// Why it could not be tested (no units, no variance), if it could not.
+    package var error: String?
+}
+
+/// Tests a rollout's guardrails in an experiment's report (control first, then the rollout).
+package enum GuardrailTest {
+    /// The results of every guardrail of `experiment` at level `alpha` with the sequential tuning parameter.
+    package static func results(_ experiment: AnalysisReport.Experiment, alpha: Double,
+                                tuning: Double = TestSettings.defaultSequentialTuning) -> [GuardrailResult] {
+        guard experiment.variations.count == 2 else { return [] }
+        let (control, rollout) = (experiment.variations[0], experiment.variations[1])
+        return experiment.guardrails.compactMap { name in
+            guard let index = control.metrics.firstIndex(where: { $0.metric == name }), rollout.metrics.indices.contains(index) else {
+                return nil
+            }
+            let (a, b) = (control.metrics[index], rollout.metrics[index])
+            var result = GuardrailResult(metric: name, inverse: b.inverse, control: a.value, rollout: b.value,
+                                         effect: b.value - a.value, bound: 0, pValue: 1, worse: false)
+            if let error = a.error ?? b.error {
+                result.error = error
+                return result
+            }
+            guard let interval = interval(a.statistic, b.statistic, inverse: b.inverse, alpha: alpha, tuning: tuning) else {
+                result.error = control.units == 0 || rollout.units == 0 ? StatisticsMessage.noUnits : StatisticsMessage.zeroVariance
+                return result
+            }
+            let factor = ValueScale.factor(a.scale)
+            result.effect = interval.effect * factor
+            result.bound = interval.bound * factor
+            result.worse = b.inverse ? interval.bound > 0 : interval.bound < 0
+            result.pValue = pValue(a.statistic, b.statistic, inverse: b.inverse, rho2: rho2(alpha: alpha, tuning: tuning))
+            return result
+        }
+    }
+
+    /// The effect and the one-sided interval's finite end, or nil when the arms cannot be tested.
+    static func interval(_ control: MetricStatistic, _ treatment: MetricStatistic, inverse: Bool, alpha: Double,
+                         tuning: Double) -> (effect: Double, bound: Double)? {
+        interval(control, treatment, inverse: inverse, alpha: alpha, rho2: rho2(alpha: alpha, tuning: tuning))
+    }
+
+    /// The same with the mixture's ρ² given, as gbstats' p-value search holds it at the test's own.
+    static func interval(_ control: MetricStatistic, _ treatment: MetricStatistic, inverse: Bool, alpha: Double,
+                         rho2: Double) -> (effect: Double, bound: Double)? {
+        func run<S: TestStatistic>(_ a: S, _ b: S) -> (effect: Double, bound: Double)? {
+            guard a.n > 0, b.n > 0 else { return nil }
+            let variance = Effect.variance(a, b, .absolute)
+            guard variance > 0, variance.isFinite else { return nil }
+            let effect = Effect.difference(a, b, .absolute)
+            let width = halfWidth(variance: variance, units: a.n + b.n, alpha: alpha, rho2: rho2)
+            return (effect, inverse ? effect - width : effect + width)
+        }
+        switch (control, treatment) {
+        case let (.proportion(a), .proportion(b)): return run(a, b)
+        case let (.mean(a), .mean(b)): return run(a, b)
+        case let (.ratio(a), .ratio(b)): return run(a, b)
+        case let (.quantile(a), .quantile(b)): return run(a, b)
+        case let (.clusteredQuantile(a), .clusteredQuantile(b)): return run(a, b)
+        case var (.regressionAdjusted(a), .regressionAdjusted(b)):
+            let theta = RegressionAdjustedSample.theta(a, b)
+            a.theta = theta
+            b.theta = theta
+            return run(a, b)
+        default: return nil
+        }
+    }
+
+    /// gbstats' `sequential_rho(alpha, tuning, two_sided=False)`, squared: the one-sided test's ρ at 2α.
+    static func rho2(alpha: Double, tuning: Double) -> Double {
+        (-2 * log(2 * alpha) + log(-2 * log(2 * alpha) + 1)) / tuning
+    }
+
+    /// gbstats' `sequential_interval_halfwidth_one_sided` with the mixture's ρ².
+    static func halfWidth(variance: Double, units: Double, alpha: Double, rho2: Double) -> Double {
+        let spread = units * rho2 + 1
+        let scaled = variance * units
+        return (scaled * 2 * spread / (units * units * rho2) * log(1 + spread.squareRoot() / (2 * alpha))).squareRoot()
+    }
+
+    /// The α at which the interval's finite end reaches 0, by bisection as gbstats' `compute_p_value`
+    /// (ρ held at the test's own, from the configured α).
+    static func pValue(_ control: MetricStatistic, _ treatment: MetricStatistic, inverse: Bool, rho2: Double) -> Double {
+        let (smallest, largest) = (0.00001, 0.4999)
+        func excludes(_ alpha: Double) -> Bool {
+            guard let bound = interval(control, treatment, inverse: inverse, alpha: alpha, rho2: rho2)?.bound else { return false }
+            return inverse ? bound > 0 : bound < 0
+        }
+        if excludes(smallest) { return smallest }
+        if !excludes(largest) { return largest }
+        var (low, high) = (smallest, largest)
+        for _ in 0..<100 where high - low > 1e-6 {
+            let middle = (low + high) / 2
+            if excludes(middle) { high = middle } else { low = middle }
+        }
+        return high
+    }
+}

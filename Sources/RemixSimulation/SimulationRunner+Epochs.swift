@@ -1,0 +1,70 @@
+import Foundation
+import RemixEventLog
+import RemixKit
+
+extension SimulationRunner {
+    /// Runs the plan epoch by epoch with `controller` as a barrier in virtual time: each epoch's
+    /// sessions are simulated on the workers in blocks of users and written in user order, the
+    /// controller observes them and decides at the boundary (its events written at the boundary's
+    /// time), and the next epoch's sessions meet what it decided. Each user's visit times come
+    /// from the user's own random stream, so the log is byte-identical whatever the jobs.
+    func runInEpochs(into sink: any EventBlockSink, controller: any VirtualTimeController,
+                     progress: (Int, Int) -> Void) throws -> SimulationSummary {
+        guard plan.shard.count == 1 else { throw SimulationError.badPlan(VirtualTimeControllerMessages.needsWholeRun) }
+        var run = try prepare()
+        run.queue.cancel()
+        var encoder = JSONLinesEncoder()
+        encoder.encode(run.record)
+        try sink.begin(run: run.record)
+        try controller.observe(lines: encoder.bytes)
+        var experiments = plan.experiments
+        var lower = Int64.min
+        var written = 0
+        while true {
+            let boundary = controller.nextBoundary()
+            let window = lower..<(boundary ?? Int64.max)
+            var epochPlan = plan
+            epochPlan.experiments = experiments
+            let simulator = SessionSimulator(plan: epochPlan, registry: registry)
+            let queue = BlockQueue(count: run.blocks.count, window: plan.jobs * 3)
+            defer { queue.cancel() }
+            launch(run.blocks, simulator, queue, capturing: sink.needsEvents, within: window)
+            var later = 0
+            for index in run.blocks.indices {
+                let block = try queue.waitForResult(index).get()
+                later += block.later
+                guard !block.lines.isEmpty else { continue }
+                try sink.write(block: written, lines: block.lines, events: block.events, users: block.summary.users)
+                try controller.observe(lines: block.lines)
+                written += 1
+                progress(run.written(block.summary, users: block.summary.users), run.users)
+            }
+            guard let boundary, later > 0 else { break }
+            let decision = try controller.decide(at: boundary, experiments: experiments)
+            if !decision.events.isEmpty {
+                var lines = JSONLinesEncoder()
+                for event in decision.events { lines.encode(event) }
+                try sink.write(block: written, lines: lines.bytes, events: decision.events, users: 0)
+                try controller.observe(lines: lines.bytes)
+                written += 1
+                run.summary.events += decision.events.count
+            }
+            experiments = decision.experiments
+            lower = boundary
+        }
+        try sink.finish()
+        return run.finished()
+    }
+
+    /// Starts the workers on one epoch's blocks.
+    private func launch(_ blocks: [Range<Int>], _ simulator: SessionSimulator, _ queue: BlockQueue, capturing: Bool,
+                        within window: Range<Int64>) {
+        for _ in 0..<min(plan.jobs, max(blocks.count, 1)) {
+            Thread.detachNewThread {
+                while let index = queue.nextToSimulate() {
+                    queue.finish(index, Self.simulate(blocks[index], simulator, capturing: capturing, within: window))
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import RemixEventLog
+import RemixExperiments
+import RemixKit
+
+/// Decides, at boundaries in virtual time, what the sessions that start after each boundary meet,
+/// from the log written so far: a safe rollout's controller (RemixControllers), a bandit's. With
+/// one, ``SimulationRunner`` runs as a barrier in virtual time: the sessions of an epoch (those
+/// starting before the next boundary) are simulated and written, then the controller decides,
+/// then the next epoch runs with what it decided.
+package protocol VirtualTimeController: AnyObject {
+    /// The next time (ms since the Unix epoch) at which it decides, or nil when it decides nothing more.
+    func nextBoundary() -> Int64?
+    /// Takes lines as they are written to the log (JSON Lines, in log order): the run record, each
+    /// epoch's sessions and the controller's own events.
+    func observe(lines: [UInt8]) throws
+    /// Decides at `boundary` from what it observed: the events to log at that time, and the
+    /// experiments that sessions starting from then on meet (changed from `experiments`).
+    func decide(at boundary: Int64, experiments: ExperimentSet) throws -> ControllerDecision
+}
+
+/// What a controller decided at a boundary.
+package struct ControllerDecision: Sendable {
+    /// Logged at the boundary's time, after the epoch's sessions.
+    package var events: [LoggedEvent]
+    /// What the sessions after the boundary meet.
+    package var experiments: ExperimentSet
+
+    package init(events: [LoggedEvent], experiments: ExperimentSet) {
+        self.events = events
+        self.experiments = experiments
+    }
+}
+
+/// Why a run with a controller cannot be made as asked.
+package enum VirtualTimeControllerMessages {
+    package static let needsFileLog = "a rollout decides from the log so far, which a simulation writes to a JSON Lines file; "
+        + "give --log a file (copy it into the event store afterwards with remix log copy)"
+    package static let needsWholeRun = "a rollout decides from all the run's sessions, so it cannot run in shards; "
+        + "leave out --shard"
+    package static let needsNoStickyBuckets = "a rollout runs epoch by epoch in virtual time, where sticky-bucket documents are "
+        + "not yet carried from one epoch to the next; leave out --sticky (a rollout's arms are already stable: "
+        + "coverage grows over the same hash range)"
+}

@@ -1,0 +1,81 @@
+import Foundation
+import RemixApp
+import RemixTestSupport
+import Testing
+
+/// `remix validate` on rollout files: every problem at its file:line:column.
+@Suite struct RolloutValidationTests {
+    /// The diagnostics of one experiment file with `body` under the usual header.
+    static func problems(_ body: String) async throws -> [String] {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("remix-rollout-validate-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("auto-rollout.yaml")
+        try ("key: auto-rollout\napp: marketplace\nslot: insertion\nhashVersion: 2\n" + body).write(to: file, atomically: true, encoding: .utf8)
+        try FileManager.default.copyItem(at: Repository.root.appendingPathComponent("experiments/metrics.yaml"),
+                                         to: folder.appendingPathComponent("metrics.yaml"))
+        var validate = Validate()
+        validate.paths = [folder.path]
+        let validation = try await validate.run(NoticeLog().context())
+        // The shipped metrics.yaml's own warning (a metric of a plugin's event) is not the rollout's.
+        return validation.diagnostics.map { $0.description.replacingOccurrences(of: folder.path + "/", with: "") }
+            .filter { $0.hasPrefix("auto-rollout.yaml") }
+    }
+
+    @Test func aGoodRolloutHasNoProblem() async throws {
+        #expect(try await Self.problems("rollout:\n  feature: AutoGroupInsertion\n  steps: [0.1, 1.0]\n  stepHours: 2\n  guardrails: [cancelled]\n") == [])
+    }
+
+    @Test func stepsThatDoNotAscendAreAnErrorAtTheStep() async throws {
+        let problems = try await Self.problems("rollout:\n  feature: AutoGroupInsertion\n  steps: [0.5, 0.25]\n  stepHours: 2\n  guardrails: [cancelled]\n")
+        #expect(problems == ["auto-rollout.yaml:7:16: error: steps must ascend: 0.25 follows 0.5; give each step a larger share than the one before"])
+    }
+
+    @Test func aShareOutsideZeroToOneIsAnError() async throws {
+        let problems = try await Self.problems("rollout:\n  feature: AutoGroupInsertion\n  steps: [0, 0.5]\n  stepHours: 2\n  guardrails: [cancelled]\n")
+        #expect(problems == ["auto-rollout.yaml:7:11: error: a step's share must be in (0, 1], not 0.0"])
+    }
+
+    @Test func noGuardrailIsAnError() async throws {
+        let problems = try await Self.problems("rollout:\n  feature: AutoGroupInsertion\n  steps: [0.5, 1]\n  stepHours: 2\n  guardrails: []\n")
+        #expect(problems.count == 1)
+        #expect(problems.first?.hasPrefix("auto-rollout.yaml:9:15: error: a rollout needs at least one guardrail") == true, "\(problems)")
+    }
+
+    @Test func stepHoursMustBePositive() async throws {
+        let problems = try await Self.problems("rollout:\n  feature: AutoGroupInsertion\n  steps: [0.5, 1]\n  stepHours: 0\n  guardrails: [cancelled]\n")
+        #expect(problems.first?.hasPrefix("auto-rollout.yaml:8:14: error: stepHours must be more than 0") == true, "\(problems)")
+    }
+
+    @Test func anUnknownFeatureIsAnErrorAtTheFeature() async throws {
+        let problems = try await Self.problems("rollout:\n  feature: AutoGroupInsertio\n  steps: [0.5, 1]\n  stepHours: 2\n  guardrails: [cancelled]\n")
+        #expect(problems.count == 1)
+        #expect(problems.first?.hasPrefix("auto-rollout.yaml:6:12: error:") == true, "\(problems)")
+        #expect(problems.first?.contains("AutoGroupInsertion") == true, "the nearest name is suggested: \(problems)")
+    }
+
+    @Test func anUnknownGuardrailIsAnErrorAtTheGuardrail() async throws {
+        let problems = try await Self.problems("rollout:\n  feature: AutoGroupInsertion\n  steps: [0.5, 1]\n  stepHours: 2\n  guardrails: [canceled]\n")
+        #expect(problems.contains { $0.hasPrefix("auto-rollout.yaml:9:16: error:") }, "\(problems)")
+    }
+
+    @Test func aGuardrailNamedByItsEventIsAWarningThatItHasNoDirection() async throws {
+        let problems = try await Self.problems(
+            "rollout:\n  feature: AutoGroupInsertion\n  steps: [0.5, 1]\n  stepHours: 2\n  guardrails: [insertion_cancelled]\n")
+        #expect(problems.count == 1)
+        #expect(problems.first?.hasPrefix("auto-rollout.yaml:9:16: warning: guardrail 'insertion_cancelled' is an event with no "
+                                          + "declared direction") == true, "\(problems)")
+    }
+
+    @Test func anEmptyRolloutIsAnError() async throws {
+        #expect(try await Self.problems("rollout:\n") == ["auto-rollout.yaml:5:9: error: 'rollout' is empty; an experiment needs it"])
+    }
+
+    @Test func variationsOrWeightsBesideARolloutAreErrors() async throws {
+        let rollout = "rollout:\n  feature: AutoGroupInsertion\n  steps: [0.5, 1]\n  stepHours: 2\n  guardrails: [cancelled]\n"
+        let withVariations = try await Self.problems(rollout + "variations:\n  - {key: a, feature: ManualGroupInsertion}\n")
+        #expect(withVariations.contains { $0.hasPrefix("auto-rollout.yaml:11:3: error: a rollout experiment has no variations") }, "\(withVariations)")
+        let withWeights = try await Self.problems(rollout + "weights: [0.5, 0.5]\n")
+        #expect(withWeights.contains { $0.hasPrefix("auto-rollout.yaml:10:10: error: a rollout sets its own weights") }, "\(withWeights)")
+    }
+}

@@ -78,4 +78,10 @@ import Testing
         let withWeights = try await Self.problems(rollout + "weights: [0.5, 0.5]\n")
         #expect(withWeights.contains { $0.hasPrefix("auto-rollout.yaml:10:10: error: a rollout sets its own weights") }, "\(withWeights)")
     }
+
+    @Test func phasesBesideARolloutAreAnError() async throws {
+        let rollout = "rollout:\n  feature: AutoGroupInsertion\n  steps: [0.5, 1]\n  stepHours: 2\n  guardrails: [cancelled]\n"
+        let withPhases = try await Self.problems(rollout + "phases:\n  - {start: 2026-12-01, coverage: 0.5}\n")
+        #expect(withPhases.contains { $0.hasPrefix("auto-rollout.yaml:11:3: error: a rollout changes by its steps") }, "\(withPhases)")
+    }
 }

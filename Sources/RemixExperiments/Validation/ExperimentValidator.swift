@@ -93,6 +93,10 @@ package struct ExperimentValidator {
                 problems.append(Diagnostic(definition.location(of: key), .error, "a rollout sets its own \(key) (the step's share, "
                                            + "split 50/50 as GrowthBook's safe rollouts); remove '\(key)'"))
             }
+            if definition.locations["phases"] != nil {
+                problems.append(Diagnostic(definition.location(of: "phases"), .error, "a rollout changes by its steps, decided "
+                                           + "by its controller, not by phases; remove 'phases' (or make it an experiment with variations)"))
+            }
         }
         if count < 2 {
             problems.append(Diagnostic(definition.location(of: "variations"), .warning,

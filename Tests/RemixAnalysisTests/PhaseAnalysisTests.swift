@@ -75,8 +75,9 @@ import Testing
         let all = try #require(try Self.report(.all).experiments.first)
         // u1 saw both variations: left out as a multiple exposure, as any unit that saw two.
         #expect(all.phase == .all && all.variations.map(\.units) == [2, 4] && all.multipleExposureUnits == 1)
-        // Expected split: each phase's weights by its share of the phases' units (4 and 5 of 9).
-        #expect(abs(all.weights[0] - (4.0 / 9 * 0.5 + 5.0 / 9 * 0.2)) < 1e-12)
+        // Expected split: each phase's weights by the units first exposed in it (u1–u4 in phase 0,
+        // u5–u7 in phase 1: 4 and 3 of 7), where each unit's variation was drawn.
+        #expect(abs(all.weights[0] - (4.0 / 7 * 0.5 + 3.0 / 7 * 0.2)) < 1e-12)
         let missing = try #require(try Self.report(.number(3)).experiments.first)
         #expect(missing.phase == .number(3) && missing.variations.map(\.units) == [0, 0] && missing.srmPValue == nil)
     }

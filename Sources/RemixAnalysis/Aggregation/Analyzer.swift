@@ -118,7 +118,9 @@ package enum Analyzer {
         var experiments = selected.map { logged, key in
             let (index, scope) = reported[key] ?? (logged, nil)
             let splits = scope == nil ? [] : plan.splits(of: key, tally: tally, definition: options.definitions[key])
-            let weights = Self.weights(scope, splits: splits, definition: options.definitions[key])
+            let weights = Self.weights(scope, splits: splits, definition: options.definitions[key]) {
+                plan.firstExposures(of: key, tally: tally)
+            }
             var report = experimentReport(key: key, tally: tally, index: index, options: options, tracked: tracked, values: values,
                                           weights: weights)
             if let dimension {
@@ -233,14 +235,14 @@ package enum Analyzer {
         return names.filter { seen.insert($0).inserted }
     }
 
-    /// The split a report in `scope` expects: its phase's weights, or all phases' mixed by their
-    /// units; nil (the file's weights) without phases.
-    private static func weights(_ scope: PhaseScope?, splits: [AnalysisReport.PhaseSplit],
-                                definition: ExperimentDefinition?) -> [Double]? {
+    /// The split a report in `scope` expects: its phase's weights, or all phases' mixed by the units
+    /// first exposed in each; nil (the file's weights) without phases.
+    private static func weights(_ scope: PhaseScope?, splits: [AnalysisReport.PhaseSplit], definition: ExperimentDefinition?,
+                                firstExposed: () -> [Int: Int]) -> [Double]? {
         switch scope {
         case nil: nil
         case .number(let number)?: PhasePlan.weights(of: definition, phase: number)
-        case .all?: PhasePlan.mixedWeights(splits)
+        case .all?: PhasePlan.mixedWeights(splits, firstExposed: firstExposed())
         }
     }
 

@@ -157,13 +157,33 @@ struct PhasePlan {
         return (several.count, several.filter(\.switched).count)
     }
 
-    /// The split all phases together are expected to have: each phase's weights, weighted by its units.
-    static func mixedWeights(_ splits: [AnalysisReport.PhaseSplit]) -> [Double]? {
-        let total = splits.reduce(0) { $0 + $1.units.reduce(0, +) }
+    /// Units of `key` by the phase of their first exposure (phases follow one another in time, so the
+    /// lowest phase a unit was exposed in).
+    func firstExposures(of key: String, tally: LogTally) -> [Int: Int] {
+        guard let phases = phaseIndices[key] else { return [:] }
+        var first: [Int: Int] = [:]
+        for number in phases.keys.sorted() {
+            guard let index = phases[number] else { continue }
+            tally.experiments[index].exposures.forEach { unit, _, _ in
+                if first[unit] == nil { first[unit] = number }
+            }
+        }
+        var units: [Int: Int] = [:]
+        for number in first.values { units[number, default: 0] += 1 }
+        return units
+    }
+
+    /// The split all phases together are expected to have: each phase's weights, weighted by the
+    /// units first exposed in it. A unit's variation is drawn at its first exposure — and kept
+    /// there by sticky bucketing, so with it this is exactly the expected split; without it a
+    /// returning unit may be re-randomised (and, if moved, is left out as exposed to several), and
+    /// the test flags what that did.
+    static func mixedWeights(_ splits: [AnalysisReport.PhaseSplit], firstExposed: [Int: Int]) -> [Double]? {
+        let total = firstExposed.values.reduce(0, +)
         guard total > 0, let count = splits.first?.weights.count, splits.allSatisfy({ $0.weights.count == count }) else { return nil }
         var mixed = Array(repeating: 0.0, count: count)
         for split in splits {
-            let share = Double(split.units.reduce(0, +)) / Double(total)
+            let share = Double(firstExposed[split.phase] ?? 0) / Double(total)
             for index in 0..<count { mixed[index] += share * split.weights[index] }
         }
         return mixed

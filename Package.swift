@@ -140,7 +140,7 @@ let package = Package(
             name: "RemixAnalysisTests",
             dependencies: ["RemixAnalysis", "RemixSimulation", "RemixEventLog", "RemixExperiments", "RemixHost", "RemixBuiltIns",
                            "RemixCLITestSupport", "RemixTestSupport", "RemixChecks", "RemixFormats", remixKit, remixYAML, remixSystem, features],
-            exclude: ["Vectors"]),
+            exclude: ["Vectors", "Warehouse/run_queries.py"]),
         .testTarget(
             name: "RemixHostTests",
             dependencies: ["RemixHost", "RemixBuiltIns", "RemixTerminal", "RemixCLITestSupport", "RemixTestSupport", remixKit, features]),

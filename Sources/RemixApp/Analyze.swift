@@ -51,6 +51,12 @@ package struct Analyze {
     package var html: String?
     /// Colour the table (the CLI does when it shows it on a terminal).
     package var colour = false
+    /// Print the warehouse query of every aggregate the report needs, in this dialect, instead of a report.
+    package var sql: WarehouseDialect?
+    /// The flat events table the warehouse query reads.
+    package var table = "events"
+    /// Build the report from this CSV of the warehouse query's result instead of event logs.
+    package var aggregates: String?
 
     /// The analysis of `logs` with the default options.
     package init(logs: [String]) {
@@ -82,6 +88,18 @@ package struct Analyze {
         return nil
     }
 
+    /// The warehouse query (`--sql`) of every aggregate the report of these options needs.
+    package func query(_ context: AppContext) throws -> String {
+        guard let dialect = sql else { throw AppError("--sql names a dialect: postgresql, duckdb or spark") }
+        if let problem = optionProblem() { throw AppError(problem) }
+        let folder = experiments ?? "experiments"
+        if experiments != nil, !FileManager.default.fileExists(atPath: folder) {
+            throw AppError("experiments folder '\(folder)' does not exist (--experiments)")
+        }
+        let options = try analysisOptions(folder: folder, registry: Modules.quiet(context), context)
+        return WarehouseQuery.sql(options, dialect: dialect, table: table)
+    }
+
     /// Analyses the logs.
     package func run(_ context: AppContext) async throws -> Outcome {
         try await run(context, metricEvents: nil)
@@ -105,7 +123,12 @@ package struct Analyze {
         if folderMissing, experiments != nil { throw AppError("experiments folder '\(folder)' does not exist (--experiments)") }
         let registry = Modules.quiet(context)
         let options = try analysisOptions(folder: folder, registry: registry, context)
-        let report = try await Self.report(options)
+        let report: AnalysisReport
+        if let aggregates {
+            report = try await Self.report(aggregates: aggregates, options)
+        } else {
+            report = try await Self.report(options)
+        }
         warnAboutMetrics(report, options: options, events: metricEvents ?? MetricEvents(registry: registry,
                          more: MetricEvents.simulatedUserEvents(folders: [folder])), context)
         if folderMissing {
@@ -149,6 +172,17 @@ package struct Analyze {
             if let metric = (try? registry.app(named: app))?.defaultMetric, !metrics.contains(metric) { metrics.append(metric) }
         }
         return metrics
+    }
+
+    /// The report of a warehouse query's result (`--aggregates`), through the same code as an event store's.
+    static func report(aggregates file: String, _ options: AnalysisOptions) async throws -> AnalysisReport {
+        let text: String
+        do {
+            text = try String(contentsOfFile: file, encoding: .utf8)
+        } catch {
+            throw AnalysisError.cannotRead(path: file, reason: "\((error as NSError).localizedDescription) (--aggregates)")
+        }
+        return try await Analyzer.run(options, queries: TableAggregates(AggregateTable(csv: text, name: file)))
     }
 
     /// The report of log files, or of an event store when the one log is a store URL.

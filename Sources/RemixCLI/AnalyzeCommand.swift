@@ -63,6 +63,19 @@ struct AnalyzeCommand: AsyncParsableCommand {
                                    + "phase's exposures together.", valueName: "N|all"))
     var phase: String?
 
+    @Option(help: ArgumentHelp("Print one query of every aggregate the report needs, in this SQL dialect: "
+                               + "\(WarehouseDialect.allCases.map(\.rawValue).joined(separator: ", ")).",
+                               discussion: "Run it where the events are; give its result (CSV with a header row) to --aggregates. "
+                                   + "See docs/scale.md.", valueName: "dialect"))
+    var sql: WarehouseDialect?
+
+    @Option(help: "The events table the --sql query reads (one row per log line).")
+    var table = "events"
+
+    @Option(help: ArgumentHelp("Build the report from this CSV of the --sql query's result instead of event logs.",
+                               valueName: "result.csv"))
+    var aggregates: String?
+
     @Flag(help: "Fail on any line that does not parse.")
     var strict = false
 
@@ -77,6 +90,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
         (analysis.dimension, analysis.by, analysis.strict, analysis.jobs) = (dimension, by, strict, jobs)
         analysis.settings = statistics.settings(alpha: alpha)
         analysis.phase = phase
+        (analysis.sql, analysis.table, analysis.aggregates) = (sql, table, aggregates)
         analysis.colour = Console.current.outIsTerminal
         return analysis
     }
@@ -85,10 +99,15 @@ struct AnalyzeCommand: AsyncParsableCommand {
 
     func run() async throws {
         // A failed write to standard output fails the command (StandardOutputCheck).
-        if let text = try await perform(analysis.run).text { writeOut(text) }
+        if sql != nil {
+            writeOut(try await perform(analysis.query))
+        } else if let text = try await perform(analysis.run).text {
+            writeOut(text)
+        }
     }
 }
 
 extension Analyze.Format: ExpressibleByArgument {}
 extension Correction: ExpressibleByArgument {}
 extension TimeBucket: ExpressibleByArgument {}
+extension WarehouseDialect: ExpressibleByArgument {}

@@ -122,6 +122,16 @@ package struct UnitValueQuery: Sendable, Hashable {
     package var windowMs: Int64?
     package var pre: Bool
     package var cap: Double?
+    /// Where a percentile cap comes from (``key`` of the uncapped part it is taken over, with its
+    /// level), so that a query whose cap is computed elsewhere (a warehouse's SQL) keeps one name.
+    package var capSource: String?
+
+    /// The query's name in a warehouse result (``AggregateTable``): every field, the cap by its source.
+    package var key: String {
+        var text = "\(event.count):\(event)|\(field.map { "\($0.count):\($0)" } ?? "-")|\(indicator ? "any" : "sum")"
+        text += "|\(windowMs.map(String.init) ?? "-")|\(pre ? "pre" : "post")|"
+        return text + (capSource ?? cap.map { "\($0)" } ?? "-")
+    }
 }
 
 /// Sums over one variation's units of a per-unit value x (and y), each rounded once.

@@ -60,6 +60,7 @@ struct AggregatedFigures: ExperimentFigures {
                     adjusted = true
                     var pre = Self.query(definition, pre: true)
                     pre.cap = x.cap
+                    pre.capSource = x.capSource
                     y = pre
                 }
                 let sums = try await queries.valueSums(experiment: experiment, x: x, y: y)
@@ -87,10 +88,12 @@ struct AggregatedFigures: ExperimentFigures {
     /// The per-unit value query of a metric part after exposure (or, `pre`, CUPED's before it).
     static func query(_ part: MetricDefinition, pre: Bool = false) -> UnitValueQuery {
         let hours = pre ? part.preWindowHours : part.windowHours
-        return UnitValueQuery(event: part.event ?? "", field: part.kind == .proportion ? nil : part.value,
-                              indicator: part.kind == .proportion,
-                              windowMs: hours.map { Int64(min(($0 * 3_600_000).rounded(), 9e18)) }, pre: pre,
-                              cap: part.capAbsolute)
+        var query = UnitValueQuery(event: part.event ?? "", field: part.kind == .proportion ? nil : part.value,
+                                   indicator: part.kind == .proportion,
+                                   windowMs: hours.map { Int64(min(($0 * 3_600_000).rounded(), 9e18)) }, pre: pre,
+                                   cap: part.capAbsolute)
+        if !pre, let level = part.capPercentile { query.capSource = "p\(level) of \(query.key)" }
+        return query
     }
 
     /// A part's cap: absolute, or its percentile over the uncapped values of the counted units of
@@ -101,6 +104,7 @@ struct AggregatedFigures: ExperimentFigures {
         guard !groups.isEmpty else { return nil }
         var uncapped = query
         uncapped.cap = nil
+        uncapped.capSource = nil
         let found = try await queries.unitValues(experiment: experiment, x: uncapped, groups: [groups]) { _, count in
             QuantileSample.percentileRanks(count: count, level)
         }

@@ -1,9 +1,9 @@
 /// The exact decimal value of a double (every finite double is a finite decimal), for SQL's
 /// `numeric`: a cap sent this way compares and sums in the database exactly as the double does
 /// in Swift. (`float8` → `numeric` in PostgreSQL keeps only 15 significant digits.)
-enum ExactDecimal {
+package enum ExactDecimal {
     /// `value` in plain decimal notation with every digit; nil for infinities and NaN.
-    static func text(_ value: Double) -> String? {
+    package static func text(_ value: Double) -> String? {
         guard value.isFinite else { return nil }
         if value == 0 { return "0" }
         let sign = value < 0 ? "-" : ""

@@ -1,0 +1,175 @@
+/// `remix analyze --sql DIALECT`: one query that computes, in a warehouse, every aggregate the
+/// report of the experiments and metrics `options` name needs (the questions ``AggregateQueries``
+/// asks), as the long table ``AggregateTable`` reads back. Ranks are chosen in SQL with the Swift
+/// formulas (floor((n − 1)·q) in doubles); names only ever appear as quoted identifiers or
+/// escaped literals.
+package struct WarehouseQuery {
+    let dialect: WarehouseDialect
+    let table: String
+    private(set) var ctes: [(name: String, sql: String)] = []
+    private(set) var selects: [String] = []
+    /// Per-unit value CTEs made so far, by their query's key (without cap).
+    var unitValueTables: [String: String] = [:]
+    /// SQL true for a unit `s` of a reported variation (a defined experiment's own, any other's).
+    var slotCondition = "true"
+    /// CTEs of each user's last event of a type, by type.
+    private var lastTables: [String: String] = [:]
+
+    /// The query for `options` in `dialect`, reading the flat events table `table`.
+    package static func sql(_ options: AnalysisOptions, dialect: WarehouseDialect, table: String) -> String {
+        var query = WarehouseQuery(dialect: dialect, table: table)
+        query.build(options)
+        return query.text
+    }
+
+    /// The `question` of a value metric's sums (x and y by their keys).
+    static func sumsKey(x: UnitValueQuery, y: UnitValueQuery?) -> String { x.key + " & " + (y?.key ?? "-") }
+
+    private mutating func build(_ options: AnalysisOptions) {
+        let d = dialect
+        let selected = options.experiment.map { " AND experiment = \(d.literal($0))" } ?? ""
+        add("ev", """
+            SELECT \(d.millis) AS ms, \(d.text("type")) AS type, \(d.text("user")) AS u,
+                   \(d.text("experiment")) AS experiment, \(d.text("variation")) AS variation,
+                   \(d.integer("variationId")) AS vid, \(d.boolean("inExperiment")) AS in_experiment,
+                   \(d.boolean("hashUsed")) AS hash_used, \(d.text("feature")) AS feature, \(d.text("screen")) AS screen
+            FROM \(table)
+            """)
+        add("ex", """
+            SELECT experiment, variation, u, min(ms) AS first, min(vid) AS vid, min(NULLIF(feature, '')) AS feature
+            FROM ev WHERE type = 'exposure' AND in_experiment AND hash_used AND experiment <> '' AND variation <> '' AND u <> ''\(selected)
+            GROUP BY experiment, variation, u
+            """)
+        add("un", """
+            SELECT experiment, u, CASE WHEN count(*) = 1 THEN min(variation) END AS variation, min(first) AS first
+            FROM ex GROUP BY experiment, u
+            """)
+        add("su", "SELECT experiment, u, variation, first FROM un WHERE variation IS NOT NULL")
+        row("lines", n: "count(*)", from: table)
+        row("variation", experiment: "experiment", variation: "variation", n: "min(vid)", value: "coalesce(min(feature), '')",
+            from: "ex GROUP BY experiment, variation")
+        row("units", experiment: "experiment", variation: "coalesce(variation, '')", n: "count(*)", from: "un GROUP BY experiment, variation")
+        row("units", experiment: "experiment", variation: "variation", part: "'first'", n: "min(first)", from: "su GROUP BY experiment, variation")
+        row("units", experiment: "experiment", variation: "variation", part: "'last'", n: "max(first)", from: "su GROUP BY experiment, variation")
+        screens()
+        let defined = options.definitions.keys.sorted()
+        if !defined.isEmpty {
+            let others = "s.experiment NOT IN (\(defined.map(d.literal).joined(separator: ", ")))"
+            slotCondition = "(" + ([others] + defined.compactMap { key in
+                options.definitions[key].map { definition in
+                    "(s.experiment = \(d.literal(key)) AND s.variation IN (\(definition.variations.map { d.literal($0.key) }.joined(separator: ", "))))"
+                }
+            }).joined(separator: " OR ") + ")"
+        }
+        let tracked = Analyzer.trackedMetrics(options)
+        var metrics: [MetricDefinition] = []
+        var keys = options.definitions.keys.sorted()
+        if let wanted = options.experiment { keys = keys.filter { $0 == wanted } }
+        for name in keys.map({ Analyzer.metrics(of: options.definitions[$0], options: options, tracked: tracked) }).joined()
+            + Analyzer.metrics(of: nil, options: options, tracked: tracked) {
+            let definition = options.catalog.resolve(name)
+            if !metrics.contains(where: { $0 == definition }) { metrics.append(definition) }
+        }
+        var conversions: [String] = []
+        for metric in metrics where metric.isSimpleProportion {
+            if let event = metric.event, !conversions.contains(event) { conversions.append(event) }
+        }
+        for event in conversions { conversionRows(event) }
+        for event in Analyzer.timedMetrics(options, tracked: tracked).sorted() { durationRows(event) }
+        var asked: Set<String> = []
+        for metric in metrics where !metric.isSimpleProportion {
+            valueRows(metric, catalog: options.catalog, asked: &asked)
+        }
+    }
+
+    /// Screens shown to units at or after their first exposure, by name (the text before `(`);
+    /// names ranked by when first seen, those past ``ScreenTally/limit`` counted as other.
+    private mutating func screens() {
+        add("sc", """
+            SELECT u, split_part(screen, '(', 1) AS name, max(ms) AS last, min(ms) AS seen, count(*) AS events
+            FROM ev WHERE type = 'screen' AND coalesce(screen, '') <> '' AND u <> '' GROUP BY u, split_part(screen, '(', 1)
+            """)
+        add("sn", "SELECT name, sum(events) AS events, row_number() OVER (ORDER BY min(seen), name) AS r FROM sc GROUP BY name")
+        row("screen_events", question: "name", rank: "r", n: "events", from: "sn")
+        let joined = "su s JOIN sc c ON c.u = s.u JOIN sn ON sn.name = c.name WHERE c.last >= s.first AND sn.r"
+        row("screen", experiment: "s.experiment", variation: "s.variation", question: "c.name", n: "count(DISTINCT s.u)",
+            from: "\(joined) <= \(ScreenTally.limit) GROUP BY s.experiment, s.variation, c.name")
+        row("screen", experiment: "s.experiment", variation: "s.variation", part: "'other'", n: "count(DISTINCT s.u)",
+            from: "\(joined) > \(ScreenTally.limit) GROUP BY s.experiment, s.variation")
+    }
+
+    /// Units with `event` at or after their first exposure.
+    private mutating func conversionRows(_ event: String) {
+        let last = lastTable(event)
+        row("conversions", experiment: "s.experiment", variation: "s.variation", question: dialect.literal(event), n: "count(*)",
+            from: "su s JOIN \(last) e ON e.u = s.u WHERE e.last >= s.first GROUP BY s.experiment, s.variation")
+    }
+
+    /// A CTE of each user's last `event` (one per type).
+    private mutating func lastTable(_ event: String) -> String {
+        if let name = lastTables[event] { return name }
+        let name = "last\(lastTables.count)"
+        add(name, "SELECT u, max(ms) AS last FROM ev WHERE type = \(dialect.literal(event)) AND u <> '' GROUP BY u")
+        lastTables[event] = name
+        return name
+    }
+
+    /// Times from first exposure to the first `event` at or after it: their number and the values
+    /// at the ranks the median and p90 read.
+    private mutating func durationRows(_ event: String) {
+        let name = "du\(ctes.count)"
+        add(name, """
+            SELECT s.experiment, s.variation, min(e.ms) - s.first AS v
+            FROM su s JOIN ev e ON e.u = s.u AND e.type = \(dialect.literal(event)) AND e.ms >= s.first
+            GROUP BY s.experiment, s.variation, s.u, s.first
+            """)
+        rankedRows("durations", question: dialect.literal(event), from: name, partition: "experiment, variation",
+                   wanted: [0.5, 0.9].map { rankCondition(level: dialect.double($0)) }.joined(separator: " OR "))
+    }
+
+    /// Rows of `section`: the count of `from`'s values `v` per partition and the values at the
+    /// ranks `wanted` (SQL over `r`, the 0-based rank, and `c`, the count) selects.
+    @discardableResult
+    mutating func rankedRows(_ section: String, question: String, from: String, partition: String, variation: String = "variation",
+                             wanted: String) -> String {
+        let ranked = "rk\(ctes.count)"
+        add(ranked, """
+            SELECT \(partition), v, row_number() OVER (PARTITION BY \(partition) ORDER BY v) - 1 AS r,
+                   count(*) OVER (PARTITION BY \(partition)) AS c
+            FROM \(from)
+            """)
+        row(section, experiment: "experiment", variation: variation, question: question, part: "'count'", n: "count(*)",
+            from: "\(ranked) GROUP BY \(partition)")
+        row(section, experiment: "experiment", variation: variation, question: question, part: "'rank'", rank: "r",
+            value: dialect.asText("v"), from: "\(ranked) WHERE \(wanted)")
+        return ranked
+    }
+
+    /// SQL true for the two ranks PERCENTILE_CONT at `level` (an SQL double) reads of `c` values.
+    func rankCondition(level: String) -> String {
+        let below = "floor(CAST(c - 1 AS \(dialect.doubleType)) * \(level))"
+        return "(r = \(below) OR r = least(\(below) + 1, c - 1))"
+    }
+
+    /// Adds a CTE.
+    mutating func add(_ name: String, _ sql: String) {
+        ctes.append((name, sql))
+    }
+
+    /// Adds a SELECT of one section's rows (every column an SQL expression).
+    mutating func row(_ section: String, experiment: String = "''", variation: String = "''", question: String = "''",
+                      part: String = "''", rank: String? = nil, n: String? = nil, value: String? = nil, from: String) {
+        let d = dialect
+        let columns = [d.literal(section), "CAST(\(experiment) AS \(d.textType))", "CAST(\(variation) AS \(d.textType))",
+                       "CAST(\(question) AS \(d.textType))", "CAST(\(part) AS \(d.textType))",
+                       "CAST(\(rank ?? "NULL") AS BIGINT)", "CAST(\(n ?? "NULL") AS BIGINT)", "CAST(\(value ?? "NULL") AS \(d.textType))"]
+        let names = AggregateTable.columns
+        selects.append("SELECT " + zip(columns, names).map { "\($0) AS \($1)" }.joined(separator: ", ") + " FROM " + from)
+    }
+
+    /// The whole query.
+    var text: String {
+        "WITH " + ctes.map { "\($0.name) AS (\n\($0.sql)\n)" }.joined(separator: ",\n")
+            + "\n" + selects.joined(separator: "\nUNION ALL\n") + "\n"
+    }
+}

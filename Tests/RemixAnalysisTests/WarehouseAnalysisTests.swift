@@ -1,0 +1,125 @@
+import Foundation
+import RemixTestSupport
+import Testing
+
+/// `remix analyze --sql DIALECT` run for real in DuckDB and Spark over a simulated log, and
+/// `remix analyze --aggregates RESULT.csv`: the report equals the log's for every metric type.
+@Suite(.enabled(if: WarehousePython.shouldRun, WarehousePython.skipReason), .serialized)
+struct WarehouseAnalysisTests {
+    static var root: URL { Repository.root }
+
+    /// Metric sets by type: proportions (with a window) and means; ratios and CUPED; quantiles
+    /// (unit and event level) and a percentile cap.
+    static let optionSets: [[String]] = [
+        [],
+        ["published", "published-first-day", "adverts-published", "time-in-sessions", "sessions", "steps"].flatMap { ["--metric", $0] },
+        ["session-duration", "steps-per-session", "sums-analysed", "groups-viewed"].flatMap { ["--metric", $0] },
+        ["user-time-median", "session-time-p90", "time-to-publish", "time-in-sessions-p99-capped"].flatMap { ["--metric", $0] },
+    ]
+
+    /// A simulated log and the experiments folder it was made with (CUPED gets a pre-exposure
+    /// window: the calculator experiment starts after the users' first visits).
+    static func simulatedLog(in folder: TemporaryFolder, app: String) throws -> (log: String, experiments: String) {
+        let experiments = folder.path("experiments")
+        try FileManager.default.copyItem(at: root.appendingPathComponent("experiments"), to: URL(fileURLWithPath: experiments))
+        let entry = experiments + "/calculator-entry.yaml"
+        let text = try String(contentsOfFile: entry, encoding: .utf8)
+        try text.replacingOccurrences(of: "\nstatus: running", with: "\nstatus: running\nschedule:\n  start: 2026-11-27")
+            .write(toFile: entry, atomically: true, encoding: .utf8)
+        let log = folder.path("events.jsonl")
+        let simulate = try RemixProcess.run(["simulate", "--app", app, "--users", "1500", "--seed", "19", "--no-report",
+                                             "--experiments", experiments, "--log", log], in: root)
+        #expect(simulate.status == 0, "\(simulate.stderr)")
+        return (log, experiments)
+    }
+
+    /// The JSON report `remix analyze` prints for `arguments`, without its `log` part (which names the source).
+    static func report(_ arguments: [String]) throws -> NSDictionary {
+        let result = try RemixProcess.run(["analyze", "--format", "json"] + arguments, in: root)
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] ?? [:]
+        return NSDictionary(dictionary: object.filter { $0.key != "log" })
+    }
+
+    /// Each option set's query in `dialect`, run by `engine` over `log` in one session, and
+    /// each report from its result compared with the log's.
+    static func check(engine: String, dialect: String, log: String, optionSets: [[String]], in folder: TemporaryFolder) throws {
+        var jobs: [String] = []
+        for (index, options) in optionSets.enumerated() {
+            let query = try RemixProcess.run(["analyze", "--sql", dialect] + options, in: root)
+            #expect(query.status == 0, "\(query.stderr)")
+            jobs.append(try folder.write("query\(index).sql", query.stdout) + "=" + folder.path("result\(index).csv"))
+        }
+        try WarehousePython.run(engine: engine, log: log, jobs: jobs)
+        for (index, options) in optionSets.enumerated() {
+            let fromTable = try report(["--aggregates", folder.path("result\(index).csv")] + options)
+            let fromLog = try report([log] + options)
+            #expect((fromLog["experiments"] as? [Any])?.isEmpty == false)
+            #expect(fromTable == fromLog, "\(engine) \(options)")
+        }
+    }
+
+    @Test(arguments: ["marketplace", "calculator"])
+    func duckDBGivesTheLogsReport(app: String) throws {
+        let folder = try TemporaryFolder()
+        let (log, experiments) = try Self.simulatedLog(in: folder, app: app)
+        try Self.check(engine: "duckdb", dialect: "duckdb", log: log,
+                       optionSets: Self.optionSets.map { ["--experiments", experiments] + $0 }, in: folder)
+    }
+
+    @Test func hostileNamesStayData() throws {
+        let folder = try TemporaryFolder()
+        var lines: [String] = []
+        for index in 0..<40 {
+            let ts = String(format: "2026-11-23T09:%02d:00.000Z", index)
+            let later = String(format: "2026-11-23T10:%02d:00.000Z", index)
+            lines.append(#"{"ts":"\#(ts)","type":"exposure","session":"s","user":"u\#(index)","experiment":"x'); drop table events;--","variation":"v\#(index % 2)'\"","variationId":\#(index % 2),"inExperiment":true,"hashUsed":true}"#)
+            if index % 3 != 0 {
+                lines.append(#"{"ts":"\#(later)","type":"e\"'; drop table events;--\\","session":"s","user":"u\#(index)","am`ount'":\#(index * 3)}"#)
+            }
+        }
+        let log = try folder.write("hostile.jsonl", lines.joined(separator: "\n") + "\n")
+        let metrics = try folder.write("metrics.yaml", #"""
+            metrics:
+              - key: amount
+                type: mean
+                event: "e\"'; drop table events;--\\"
+                value: "am`ount'"
+            """# + "\n")
+        let options = ["--metrics", metrics, "--metric", "amount", "--metric", #"e"'; drop table events;--\"#]
+        try Self.check(engine: "duckdb", dialect: "duckdb", log: log, optionSets: [options], in: folder)
+    }
+}
+
+/// The Python with DuckDB (and PySpark) the warehouse tests run the queries in: `REMIX_PYTHON`
+/// (set by .ci/run), else the private venv `.build-venv`; skipped without one, failed under CI.
+enum WarehousePython {
+    static var path: String? {
+        if let given = ProcessInfo.processInfo.environment["REMIX_PYTHON"], !given.isEmpty { return given }
+        let venv = Repository.root.appendingPathComponent(".build-venv/bin/python").path
+        return FileManager.default.isExecutableFile(atPath: venv) ? venv : nil
+    }
+
+    static var shouldRun: Bool { path != nil || RequiredUnderCI.holds() }
+
+    static let skipReason: Comment = "no Python with duckdb and pyspark: set REMIX_PYTHON, or run .ci/run (it makes .build-venv)"
+
+    struct Failed: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Runs the queries of `jobs` (`QUERY.sql=RESULT.csv`) over `log` in one `engine` session.
+    static func run(engine: String, log: String, jobs: [String]) throws {
+        guard let path else { throw Failed(description: "CI=true but there is no Python: set REMIX_PYTHON, or run .ci/run") }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = [Repository.root.appendingPathComponent("Tests/RemixAnalysisTests/Warehouse/run_queries.py").path,
+                             engine, log] + jobs
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw Failed(description: "\(engine) failed: \(text)") }
+    }
+}

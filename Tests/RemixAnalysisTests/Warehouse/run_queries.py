@@ -27,7 +27,7 @@ def spark_results(log, jobs):
              .config("spark.sql.session.timeZone", "UTC")
              .config("spark.sql.decimalOperations.allowPrecisionLoss", "false")
              .config("spark.sql.shuffle.partitions", "4")
-             .config("spark.ui.enabled", "false").getOrCreate())
+             .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false").getOrCreate())
     spark.sparkContext.setLogLevel("ERROR")
     spark.read.json(log).createOrReplaceTempView("events")
     for query, result in jobs:

@@ -75,13 +75,16 @@ struct WarehouseAnalysisTests {
                        optionSets: Self.optionSets.map { ["--experiments", experiments] + $0 }, in: folder)
     }
 
+    /// Quotes, backslashes and SQL in experiment, variation, event, field and screen names (the
+    /// table needs the columns the query reads: the log has `feature` and `screen`).
     @Test func hostileNamesStayData() throws {
         let folder = try TemporaryFolder()
         var lines: [String] = []
         for index in 0..<40 {
             let ts = String(format: "2026-11-23T09:%02d:00.000Z", index)
             let later = String(format: "2026-11-23T10:%02d:00.000Z", index)
-            lines.append(#"{"ts":"\#(ts)","type":"exposure","session":"s","user":"u\#(index)","experiment":"x'); drop table events;--","variation":"v\#(index % 2)'\"","variationId":\#(index % 2),"inExperiment":true,"hashUsed":true}"#)
+            lines.append(#"{"ts":"\#(ts)","type":"exposure","session":"s","user":"u\#(index)","experiment":"x'); drop table events;--","variation":"v\#(index % 2)'\"","variationId":\#(index % 2),"inExperiment":true,"hashUsed":true,"feature":"f'\""}"#)
+            lines.append(#"{"ts":"\#(later)","type":"screen","session":"s","user":"u\#(index)","screen":"s'\"(x)"}"#)
             if index % 3 != 0 {
                 lines.append(#"{"ts":"\#(later)","type":"e\"'; drop table events;--\\","session":"s","user":"u\#(index)","am`ount'":\#(index * 3)}"#)
             }

@@ -81,9 +81,21 @@ package struct Analyze {
         if let dimension, dimension.isEmpty || !dimension.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) {
             return "--dimension is an attribute name such as platform or country, not '\(dimension)'"
         }
+        if let problem = warehouseProblem() { return problem }
         if dimension != nil, by != nil, format == .csv {
             return "--by and --dimension give two tables, and CSV holds one: run them as two reports "
                 + "(or use --format json or html, which hold both)"
+        }
+        return nil
+    }
+
+    /// Why `--sql` or `--aggregates` cannot be used with the other options, or nil.
+    func warehouseProblem() -> String? {
+        guard sql != nil || aggregates != nil else { return nil }
+        let mode = sql != nil ? "--sql" : "--aggregates"
+        if sql != nil, aggregates != nil { return "--sql prints the query and --aggregates reads its result: give one of them" }
+        for (option, given) in [("--dimension", dimension != nil), ("--by", by != nil), ("--phase", phase != nil)] where given {
+            return "\(option) is not available with \(mode) yet; analyse the log file for it"
         }
         return nil
     }

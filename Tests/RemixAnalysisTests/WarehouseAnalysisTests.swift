@@ -14,7 +14,7 @@ struct WarehouseAnalysisTests {
         [],
         ["published", "published-first-day", "adverts-published", "time-in-sessions", "sessions", "steps"].flatMap { ["--metric", $0] },
         ["session-duration", "steps-per-session", "sums-analysed", "groups-viewed"].flatMap { ["--metric", $0] },
-        ["user-time-median", "session-time-p90", "time-to-publish"].flatMap { ["--metric", $0] },
+        ["user-time-median", "session-time-p90", "time-to-publish", "time-in-sessions-p99-capped"].flatMap { ["--metric", $0] },
     ]
 
     /// A simulated log and the experiments folder it was made with (CUPED gets a pre-exposure

@@ -39,7 +39,7 @@ struct WarehouseSQLTests {
             _ = try Self.psql(url, ["-c", #"\copy events (line) FROM '\#(log)' WITH (FORMAT csv, QUOTE e'\x01', DELIMITER e'\x02')"#])
             let sets: [[String]] = [[], ["published", "published-first-day", "adverts-published", "time-in-sessions"],
                                     ["session-duration", "steps-per-session", "sums-analysed", "groups-viewed"],
-                                    ["user-time-median", "session-time-p90", "time-to-publish"]].map { $0.flatMap { ["--metric", $0] } }
+                                    ["user-time-median", "session-time-p90", "time-to-publish", "time-in-sessions-p99-capped"]].map { $0.flatMap { ["--metric", $0] } }
             for metrics in sets {
                 let options = ["--experiments", experiments] + metrics
                 let query = try RemixProcess.run(["analyze", "--sql", "postgresql"] + options, in: Self.root)

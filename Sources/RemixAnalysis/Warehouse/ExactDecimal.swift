@@ -59,3 +59,74 @@ private struct BigDecimalDigits {
         return text
     }
 }
+
+/// An exact decimal sum from a warehouse (decimal text) as a pair `high + low` of doubles: `high`
+/// the nearest double, `low` the nearest to what is left, so that adding to it in ``ExactSum``
+/// rounds as the exact sum would.
+enum DecimalPair {
+    static func split(_ text: String) -> (high: Double, low: Double)? {
+        guard let high = Double(text), high.isFinite else { return nil }
+        guard let exact = ExactDecimal.text(high), let rest = difference(text, exact), let low = Double(rest) else { return nil }
+        return (high, low)
+    }
+
+    /// `a − b` of two decimal texts (optional sign, digits, optional point), as decimal text.
+    static func difference(_ a: String, _ b: String) -> String? {
+        guard var x = parse(a), var y = parse(b) else { return nil }
+        let scale = max(x.scale, y.scale)
+        x.digits += Array(repeating: 0, count: scale - x.scale)
+        y.digits += Array(repeating: 0, count: scale - y.scale)
+        let width = max(x.digits.count, y.digits.count)
+        x.digits = Array(repeating: 0, count: width - x.digits.count) + x.digits
+        y.digits = Array(repeating: 0, count: width - y.digits.count) + y.digits
+        y.negative.toggle()
+        var negative = x.negative, digits: [Int]
+        if x.negative == y.negative {
+            digits = add(x.digits, y.digits)
+        } else if x.digits.lexicographicallyPrecedes(y.digits) {
+            digits = subtract(y.digits, x.digits)
+            negative = y.negative
+        } else {
+            digits = subtract(x.digits, y.digits)
+        }
+        var text = digits.map(String.init).joined()
+        if scale > 0 { text.insert(".", at: text.index(text.endIndex, offsetBy: -scale)) }
+        return (negative ? "-" : "") + "0" + text
+    }
+
+    private static func parse(_ text: String) -> (negative: Bool, digits: [Int], scale: Int)? {
+        var body = Substring(text), negative = false
+        if body.first == "-" || body.first == "+" {
+            negative = body.first == "-"
+            body = body.dropFirst()
+        }
+        let parts = body.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count <= 2, !body.isEmpty else { return nil }
+        let whole = parts[0], fraction = parts.count == 2 ? parts[1] : ""
+        guard (whole + fraction).allSatisfy(\.isASCII), (whole + fraction).allSatisfy(\.isNumber) else { return nil }
+        return (negative, (whole + fraction).compactMap { $0.wholeNumberValue }, fraction.count)
+    }
+
+    private static func add(_ a: [Int], _ b: [Int]) -> [Int] {
+        var result = Array(repeating: 0, count: a.count + 1), carry = 0
+        for index in stride(from: a.count - 1, through: 0, by: -1) {
+            let sum = a[index] + b[index] + carry
+            result[index + 1] = sum % 10
+            carry = sum / 10
+        }
+        result[0] = carry
+        return result
+    }
+
+    /// `a − b` for `a` ≥ `b`.
+    private static func subtract(_ a: [Int], _ b: [Int]) -> [Int] {
+        var result = a, borrow = 0
+        for index in stride(from: a.count - 1, through: 0, by: -1) {
+            var digit = a[index] - b[index] - borrow
+            borrow = digit < 0 ? 1 : 0
+            if digit < 0 { digit += 10 }
+            result[index] = digit
+        }
+        return result
+    }
+}

@@ -120,24 +120,63 @@ package struct TableAggregates: AggregateQueries {
 
     package func valueSums(experiment: String, x: UnitValueQuery, y: UnitValueQuery?) async throws(AnalysisError) -> [String: ValueSums] {
         let question = WarehouseQuery.sumsKey(x: x, y: y)
-        var found: [String: ValueSums] = [:]
+        var counts: [String: [String: Int]] = [:], texts: [String: [String: AggregateTable.Row]] = [:]
         for row in rows("sums", experiment) where row.question == question {
-            var sums = found[row.variation] ?? ValueSums()
-            switch row.part {
-            case "conversions": sums.conversions = row.n ?? 0
-            case "missing": sums.missing = row.n ?? 0
-            case "non_numeric": sums.nonNumeric = row.n ?? 0
-            case "x": sums.x = try number(row)
-            case "xx": sums.xSquares = try number(row)
-            case "y": sums.y = try number(row)
-            case "yy": sums.ySquares = try number(row)
-            case "xy": sums.products = try number(row)
-            default: break
+            if row.n != nil || ["conversions", "missing", "non_numeric", "kx", "ky", "kxy"].contains(row.part) {
+                counts[row.variation, default: [:]][row.part] = row.n ?? 0
+            } else {
+                texts[row.variation, default: [:]][row.part] = row
             }
-            found[row.variation] = sums
         }
-        if found.isEmpty, !rows("units", experiment).isEmpty { throw missing("the sums of \(question) in \(experiment)") }
+        if counts.isEmpty, !rows("units", experiment).isEmpty { throw missing("the sums of \(question) in \(experiment)") }
+        var found: [String: ValueSums] = [:]
+        for (variation, count) in counts {
+            let parts = texts[variation] ?? [:]
+            func exact(_ part: String) throws(AnalysisError) -> ExactSum {
+                guard let row = parts[part], let text = row.value else { return ExactSum() }
+                guard let pair = DecimalPair.split(text) else {
+                    throw .cannotRead(path: "\(name):\(row.line)", reason: "value is '\(text)', not a finite decimal number")
+                }
+                var sum = ExactSum(pair.high)
+                sum.add(pair.low)
+                return sum
+            }
+            var sums = ValueSums()
+            sums.conversions = count["conversions"] ?? 0
+            (sums.missing, sums.nonNumeric) = (count["missing"] ?? 0, count["non_numeric"] ?? 0)
+            var sx = try exact("x"), sxx = try exact("xx"), sy = try exact("y"), syy = try exact("yy"), sxy = try exact("xy")
+            // Units above a cap count the cap itself: its share is added here, exactly.
+            let kx = Double(count["kx"] ?? 0), ky = Double(count["ky"] ?? 0), kxy = Double(count["kxy"] ?? 0)
+            if let cap = x.cap, kx > 0 {
+                sx.add(cap, times: kx)
+                Self.add(cap, squaredTimes: kx, to: &sxx)
+                let others = try exact("xa_y")
+                sxy.add(cap, times: others.high)
+                sxy.add(cap, times: others.low)
+            }
+            if let cap = y?.cap, ky > 0 {
+                sy.add(cap, times: ky)
+                Self.add(cap, squaredTimes: ky, to: &syy)
+                let others = try exact("ya_x")
+                sxy.add(cap, times: others.high)
+                sxy.add(cap, times: others.low)
+            }
+            if let capX = x.cap, let capY = y?.cap, kxy > 0 {
+                let product = capX * capY, error = (-product).addingProduct(capX, capY)
+                sxy.add(product, times: kxy)
+                sxy.add(error, times: kxy)
+            }
+            (sums.x, sums.xSquares, sums.y, sums.ySquares, sums.products) = (sx.value, sxx.value, sy.value, syy.value, sxy.value)
+            found[variation] = sums
+        }
         return found
+    }
+
+    /// Adds `count × cap²` to `sum` exactly (cap² as a product and its rounding error).
+    private static func add(_ cap: Double, squaredTimes count: Double, to sum: inout ExactSum) {
+        let square = cap * cap, error = (-square).addingProduct(cap, cap)
+        sum.add(square, times: count)
+        sum.add(error, times: count)
     }
 
     package func unitValues(experiment: String, x: UnitValueQuery, groups: [[String]],

@@ -25,7 +25,8 @@ extension WarehouseQuery {
         }
         let question = Self.sumsKey(x: x, y: y)
         if asked.insert("sums " + question).inserted {
-            sumRows(question: question, x: (unitTable(x), xCap), y: y.map { (unitTable($0), yCap) })
+            let split = part.capPercentile != nil || (metric.kind == .ratio && second?.capPercentile != nil)
+            sumRows(question: question, x: (unitTable(x), xCap), y: y.map { (unitTable($0), yCap) }, split: split)
         }
         if metric.kind == .quantile {
             quantileRows(metric, x: x, cap: xCap, asked: &asked)
@@ -78,8 +79,13 @@ extension WarehouseQuery {
 
     /// Per variation: units with x's events, the exact sums of x, x², y, y², x·y over its
     /// units (without events: 0), and x's events without a numeric field.
-    private mutating func sumRows(question: String, x: (table: String, cap: String?), y: (table: String, cap: String?)?) {
+    private mutating func sumRows(question: String, x: (table: String, cap: String?), y: (table: String, cap: String?)?,
+                                  split: Bool) {
         let d = dialect
+        if split {
+            splitSumRows(question: question, x: x, y: y)
+            return
+        }
         func capped(_ alias: String, _ cap: String?) -> String {
             let value = "coalesce(\(alias).v, \(d.toDecimal("0")))"
             return cap.map { "least(\(value), \($0))" } ?? value
@@ -124,7 +130,7 @@ extension WarehouseQuery {
         let ranked = rankedRows("cap_values", question: dialect.literal(uncapped.key), from: name, partition: "experiment",
                                 variation: "'*'", wanted: rankCondition(level: dialect.double(level)))
         let cap = interpolated(ranked, partition: "experiment", level: dialect.double(level))
-        return dialect.toDecimal("(SELECT max(q) FROM \(cap) WHERE \(cap).experiment = s.experiment)")
+        return "(SELECT max(q) FROM \(cap) WHERE \(cap).experiment = s.experiment)"
     }
 
     /// A CTE of PERCENTILE_CONT at `level` per partition of the ranked CTE `ranked` (column q),
@@ -165,8 +171,10 @@ extension WarehouseQuery {
             guard asked.insert("unit \(x.key) \(level)").inserted else { return }
             let value = "coalesce(x.v, \(d.toDecimal("0")))"
             let name = "uv\(ctes.count)"
+            // A percentile cap is a double: the value is capped as a double, as Swift does.
+            let capped = cap.map { metric.capPercentile != nil ? "least(\(d.toDouble(value)), \($0))" : d.toDouble("least(\(value), \($0))") }
             add(name, """
-                SELECT s.experiment, s.variation, \(d.toDouble(cap.map { "least(\(value), \($0))" } ?? value)) AS v
+                SELECT s.experiment, s.variation, \(capped ?? d.toDouble(value)) AS v
                 FROM su s LEFT JOIN \(unitTable(x)) x ON x.experiment = s.experiment AND x.u = s.u
                 """)
             rankedRows("unit_values", question: question, from: name, partition: "experiment, variation",
@@ -199,6 +207,43 @@ extension WarehouseQuery {
         for part in ["main", "main_squares", "count", "count_squares", "products"] {
             row("clusters", experiment: "experiment", variation: "variation", question: question, part: d.literal(part),
                 value: d.asText(part), from: clusters)
+        }
+    }
+}
+
+/// Sums under a percentile cap, which is a double with more digits than a warehouse decimal holds.
+extension WarehouseQuery {
+    /// Per variation, split at the caps: sums over the units at or below them (x, x², y, y², x·y),
+    /// the units above them (kx, ky, both kxy) and the other part's sums over the units above one
+    /// cap only (xa_y, ya_x); ``TableAggregates`` adds the caps' share exactly.
+    fileprivate mutating func splitSumRows(question: String, x: (table: String, cap: String?), y: (table: String, cap: String?)?) {
+        let d = dialect
+        let zero = d.toDecimal("0")
+        func parts(_ alias: String, _ cap: String?) -> (below: String, above: String) {
+            let raw = "coalesce(\(alias).v, \(zero))"
+            guard let cap else { return (raw, "0") }
+            let above = "\(d.toDouble(raw)) > \(cap)"
+            return ("CASE WHEN \(above) THEN \(zero) ELSE \(raw) END", "CASE WHEN \(above) THEN 1 ELSE 0 END")
+        }
+        let (xb, xa) = parts("x", x.cap)
+        let (yb, ya) = y.map { parts("y", $0.cap) } ?? (zero, "0")
+        let name = "sm\(ctes.count)"
+        let yJoin = y.map { " LEFT JOIN \($0.table) y ON y.experiment = s.experiment AND y.u = s.u" } ?? ""
+        add(name, """
+            SELECT s.experiment, s.variation, sum(CASE WHEN x.n > 0 THEN 1 ELSE 0 END) AS conversions,
+                   sum(\(xb)) AS sx, sum(\(xb) * \(xb)) AS sxx, sum(\(yb)) AS sy, sum(\(yb) * \(yb)) AS syy, sum(\(xb) * \(yb)) AS sxy,
+                   sum(\(xa)) AS kx, sum(\(ya)) AS ky, sum(\(xa) * \(ya)) AS kxy, sum(\(xa) * \(yb)) AS xa_y, sum(\(ya) * \(xb)) AS ya_x,
+                   coalesce(sum(x.missing), 0) AS missing, coalesce(sum(x.non_numeric), 0) AS non_numeric
+            FROM su s LEFT JOIN \(x.table) x ON x.experiment = s.experiment AND x.u = s.u\(yJoin)
+            GROUP BY s.experiment, s.variation
+            """)
+        let literal = d.literal(question)
+        for part in ["conversions", "missing", "non_numeric", "kx", "ky", "kxy"] {
+            row("sums", experiment: "experiment", variation: "variation", question: literal, part: d.literal(part), n: part, from: name)
+        }
+        for (part, column) in [("x", "sx"), ("xx", "sxx"), ("y", "sy"), ("yy", "syy"), ("xy", "sxy"), ("xa_y", "xa_y"), ("ya_x", "ya_x")] {
+            row("sums", experiment: "experiment", variation: "variation", question: literal, part: d.literal(part),
+                value: d.asText(column), from: name)
         }
     }
 }

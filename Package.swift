@@ -175,7 +175,10 @@ let package = Package(
 
 // libFuzzer targets (Tests/Fuzz/README.md), declared only when REMIX_FUZZ is set — as .ci/fuzz
 // does, with its own scratch path and `-sanitize=fuzzer,address` — so that plain `swift build` and
-// `swift test` never see them.
+// `swift test` never see them. They link libFuzzer themselves (`-sanitize=fuzzer`), so that CI's
+// one AddressSanitizer build (.ci/run) serves the tests and the fuzzers: it compiles everything
+// with libFuzzer's coverage (`-Xfrontend -sanitize=fuzzer`) and links only these with libFuzzer's
+// `main`.
 if Context.environment["REMIX_FUZZ"] != nil {
     let fuzzTargets = ["FuzzLogLine", "FuzzExperimentFile", "FuzzCondition", "FuzzPopulationFile", "FuzzAttributes", "FuzzMetricsFile",
                        "FuzzStoreURL"]
@@ -183,7 +186,7 @@ if Context.environment["REMIX_FUZZ"] != nil {
     for target in fuzzTargets {
         package.targets.append(.executableTarget(
             name: target, dependencies: ["FuzzChecks", "FuzzSupport"], path: "Tests/Fuzz/\(target)",
-            swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])], linkerSettings: [.unsafeFlags(["-sanitize=fuzzer"])]))
         package.products.append(.executable(name: target, targets: [target]))
     }
 }

@@ -80,6 +80,7 @@ import Testing
     @Test func withStickyBucketingAReturningUserKeepsTheirArmAcrossUpdates() async throws {
         let fixture = try RolloutFixture(effects: Self.autoHarms, rollout: Self.bandit)
         defer { fixture.remove() }
+        try fixture.returningUsers()
         let sticky = fixture.log + ".sticky.json"
         defer { try? FileManager.default.removeItem(atPath: sticky) }
         let lines = try await fixture.simulate(users: 4_000, jobs: 2, sticky: sticky)
@@ -95,6 +96,7 @@ import Testing
     @Test func aRolloutRunsWithStickyBucketingAndNobodyFlipsArms() async throws {
         let fixture = try RolloutFixture()
         defer { fixture.remove() }
+        try fixture.returningUsers()
         let sticky = fixture.log + ".sticky.json"
         defer { try? FileManager.default.removeItem(atPath: sticky) }
         let lines = try await fixture.simulate(users: 3_000, jobs: 2, sticky: sticky)
@@ -114,6 +116,14 @@ import Testing
 }
 
 extension RolloutFixture {
+    /// Every persona comes back twice, 15 to 45 minutes apart, so returning users cross updates.
+    func returningUsers() throws {
+        let file = folder.appendingPathComponent("population.yaml")
+        let text = try String(contentsOf: file, encoding: .utf8)
+            .replacingOccurrences(of: "\n    weight: ", with: "\n    visits: 3\n    daysBetweenVisits: [0.01, 0.03]\n    weight: ")
+        try text.write(to: file, atomically: true, encoding: .utf8)
+    }
+
     /// Simulates with a sticky-bucket file.
     func simulate(users: Int, jobs: Int, sticky: String) async throws -> [[String: Any]] {
         var simulate = Simulate()

@@ -27,6 +27,20 @@ package struct BanditReport: Sendable {
     package var updates: [(time: Int64, update: BanditUpdate)]
     /// The bandit SRM p-value over all periods; nil without units.
     package var srmPValue: Double?
+
+    /// Estimated cumulative regret: Σ over arms of its units × (the best arm's mean − its mean),
+    /// with the period-weighted means (for an inverse metric, its mean − the best's).
+    package var regret: Double {
+        let best = inverse ? arms.map(\.mean).min() ?? 0 : arms.map(\.mean).max() ?? 0
+        return arms.reduce(0) { $0 + Double($1.units) * abs(best - $1.mean) }
+    }
+
+    /// The same regret had the same units been split equally between the arms.
+    package var equalSplitRegret: Double {
+        let best = inverse ? arms.map(\.mean).min() ?? 0 : arms.map(\.mean).max() ?? 0
+        let units = Double(arms.reduce(0) { $0 + $1.units })
+        return arms.reduce(0) { $0 + units / Double(max(arms.count, 1)) * abs(best - $1.mean) }
+    }
 }
 
 extension BanditReport {

@@ -7,6 +7,8 @@ extension JSONReport {
             out.field("metric", bandit.metric)
             out.field("inverse", bandit.inverse)
             out.field("srmPValue", bandit.srmPValue)
+            out.field("regret", bandit.regret)
+            out.field("equalSplitRegret", bandit.equalSplitRegret)
             out.key("arms")
             out.array(bandit.arms) { arm in
                 out.object {

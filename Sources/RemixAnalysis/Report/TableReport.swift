@@ -246,6 +246,8 @@ package struct TableReport {
             [arm.variation, Self.grouped(arm.units), Self.figure(arm.mean), Self.figure(1.959964 * arm.standardError),
              Self.figure(arm.pooledMean), String(format: "%.1f %%", arm.bestProbability * 100)]
         })
+        add("regret (units × the best arm's mean − the arm's, from these estimates): " + Self.figure(bandit.regret)
+            + "; an equal split of the same units: " + Self.figure(bandit.equalSplitRegret))
         add("")
         guard !bandit.updates.isEmpty else { return }
         add("bandit weights (in force from each update on; * : too few units, weights unchanged):")

@@ -14,6 +14,8 @@ package final class BanditController: VirtualTimeController {
     /// One bandit followed.
     private struct Followed {
         let key: String
+        /// The contextual leaf (index into the bandit's leaves) it learns for; nil for a plain bandit.
+        let leaf: Int?
         let bandit: Bandit
         let variations: [String]
         let zero: Int64
@@ -33,17 +35,20 @@ package final class BanditController: VirtualTimeController {
     /// A controller for the live bandits of `experiments` on `app`; time zero is each bandit's
     /// schedule start, else `start` (the population's).
     package init(experiments: ExperimentSet, app: String, start: Int64, catalog: MetricCatalog) {
-        followed = experiments.definitions.filter { $0.app == app && $0.bandit != nil && $0.isLive }.compactMap { definition in
+        followed = experiments.definitions.filter { $0.app == app && $0.bandit != nil && $0.isLive }.compactMap { definition -> [Followed]? in
             guard let bandit = definition.bandit else { return nil }
             let zero = definition.schedule?.start.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) } ?? start
             let metric = catalog.resolve(bandit.metric)
             let arms = definition.variations.count
             var tracker = BanditTracker(experiment: definition.key, arms: arms, metric: metric)
             tracker.expectBoundary(bandit.boundary(0, from: zero))
-            return Followed(key: definition.key, bandit: bandit, variations: definition.variations.map(\.key), zero: zero,
-                            inverse: metric.inverse, tracker: tracker,
-                            history: [definition.experiment.weights ?? Array(repeating: 1 / Double(arms), count: arms)])
-        }
+            let leaves: [Int?] = bandit.leaves.isEmpty ? [nil] : bandit.leaves.indices.map { $0 }
+            return leaves.map { leaf in
+                Followed(key: definition.key, leaf: leaf, bandit: bandit, variations: definition.variations.map(\.key), zero: zero,
+                         inverse: metric.inverse, tracker: tracker,
+                         history: [definition.experiment.weights ?? Array(repeating: 1 / Double(arms), count: arms)])
+            }
+        }.flatMap { $0 }
     }
 
     /// Whether `experiments` hold a live bandit on `app`.
@@ -56,10 +61,41 @@ package final class BanditController: VirtualTimeController {
     }
 
     package func observe(lines: [UInt8]) throws {
-        let wanted = Set(followed.compactMap { $0.tracker.metric.event } + ["exposure"]).map { Array("\"type\":\"\($0)\"".utf8) }
+        let contextual = followed.contains { $0.leaf != nil }
+        let wanted = Set(followed.compactMap { $0.tracker.metric.event } + ["exposure"] + (contextual ? ["session_started"] : []))
+            .map { Array("\"type\":\"\($0)\"".utf8) }
         for line in lines.split(separator: UInt8(ascii: "\n")) where wanted.contains(where: { Self.contains(line, $0) }) {
             guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else { continue }
-            for index in followed.indices { followed[index].tracker.observe(object) }
+            if object["type"] as? String == "session_started" {
+                remember(object)
+                continue
+            }
+            let user = object["user"] as? String ?? ""
+            for index in followed.indices {
+                // A leaf learns from the exposures of its users only (their leaf from their attributes).
+                if let leaf = followed[index].leaf, object["type"] as? String == "exposure",
+                   leaves[followed[index].key]?[user] != leaf { continue }
+                followed[index].tracker.observe(object)
+            }
+        }
+    }
+
+    /// Each contextual bandit's leaf of each user seen, by key: from the user's first session's attributes.
+    private var leaves: [String: [String: Int]] = [:]
+    private var banditsWithLeaves: [String: Bandit] {
+        Dictionary(followed.filter { $0.leaf != nil }.map { ($0.key, $0.bandit) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    private func remember(_ session: [String: Any]) {
+        guard let user = session["user"] as? String, let attributes = session["attributes"] as? [String: Any] else { return }
+        var values: [String: AttributeValue] = [:]
+        for (name, value) in attributes {
+            if let text = value as? String { values[name] = .string(text) }
+            else if let number = value as? NSNumber { values[name] = .number(number.doubleValue) }
+        }
+        let context = AssignmentContext(attributes: values)
+        for (key, bandit) in banditsWithLeaves where leaves[key]?[user] == nil {
+            if let leaf = bandit.leaf(for: context) { leaves[key, default: [:]][user] = leaf }
         }
     }
 
@@ -69,7 +105,11 @@ package final class BanditController: VirtualTimeController {
         for index in followed.indices where followed[index].next == boundary {
             guard let at = definitions.firstIndex(where: { $0.key == followed[index].key }) else { continue }
             let update = Self.update(&followed[index], at: boundary)
-            definitions[at].experiment.weights = update.arms.map(\.weight)
+            if let leaf = followed[index].leaf {
+                definitions[at].bandit?.leaves[leaf].weights = update.arms.map(\.weight)
+            } else {
+                definitions[at].experiment.weights = update.arms.map(\.weight)
+            }
             updates.append(update)
             events.append(LoggedEvent(timestamp: boundary, type: BanditUpdate.eventType, session: "", user: "", fields: update.fields))
         }
@@ -86,7 +126,7 @@ package final class BanditController: VirtualTimeController {
         let srm = BanditStatistics.srmPValue(tallies, weights: bandit.history)
         let estimates = BanditStatistics.estimates(tallies)
         let moved = BanditStatistics.update(tallies, inverse: bandit.inverse, minWeight: bandit.bandit.minWeight,
-                                            seed: seed(bandit.key, update: bandit.updates))
+                                            seed: seed(bandit.key + (bandit.leaf.map { "/\($0)" } ?? ""), update: bandit.updates))
         let arms = estimates.indices.map { arm in
             BanditUpdate.Arm(variation: bandit.variations[arm], units: estimates[arm].units,
                              weight: moved?[arm].weight ?? current[arm], bestProbability: moved?[arm].bestProbability,
@@ -95,7 +135,9 @@ package final class BanditController: VirtualTimeController {
         bandit.history.append(arms.map(\.weight))
         bandit.tracker.close(at: boundary)
         bandit.tracker.expectBoundary(bandit.next)
-        return BanditUpdate(experiment: bandit.key, update: bandit.updates, enoughUnits: moved != nil, srmPValue: srm, arms: arms)
+        return BanditUpdate(experiment: bandit.key, update: bandit.updates,
+                            leaf: bandit.leaf.map { String(bandit.bandit.leaves[$0].leafId) }, enoughUnits: moved != nil,
+                            srmPValue: srm, arms: arms)
     }
 
     /// The Monte Carlo seed of an update: FNV-1a of the key, mixed with the update's number.

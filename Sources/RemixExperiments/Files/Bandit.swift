@@ -16,6 +16,26 @@ package struct Bandit: Sendable, Equatable {
     package var minWeight: Double
     /// Where `metric` is written.
     package var metricLocation: SourceLocation
+    /// Contextual leaves, tried in order (first match wins), each learning its own weights; none
+    /// for a plain bandit. A session matching no leaf gets the experiment's weights.
+    package var leaves: [Leaf] = []
+
+    /// One leaf: its id, the attributes it covers (nil: everyone) and its weights in force (nil:
+    /// the experiment's).
+    package struct Leaf: Sendable, Equatable {
+        package var leafId: Int
+        package var condition: Condition?
+        package var weights: [Double]?
+
+        package static func == (a: Leaf, b: Leaf) -> Bool {
+            a.leafId == b.leafId && a.condition?.source == b.condition?.source && a.weights == b.weights
+        }
+    }
+
+    /// The leaf `context` falls in (index), if any.
+    package func leaf(for context: AssignmentContext) -> Int? {
+        leaves.firstIndex { $0.condition?.evaluate(in: context) ?? true }
+    }
 
     /// The update times after `zero` (ms): exploreHours, then every updateHours.
     package func boundary(_ index: Int, from zero: Int64) -> Int64 {
@@ -27,7 +47,7 @@ extension ExperimentFileParser {
     /// Reads `bandit:`; every problem is at its position.
     static func parseBandit(_ value: YAMLValue, arms: Int?) throws(Diagnostic) -> Bandit {
         let fields = try value.mapping("bandit")
-        if let problem = fields.unknownKeys(allowed: ["metric", "exploreHours", "updateHours", "minWeight"], in: "bandit",
+        if let problem = fields.unknownKeys(allowed: ["metric", "exploreHours", "updateHours", "minWeight", "leaves"], in: "bandit",
                                             nearest: NameSuggestion.nearest).first {
             throw problem
         }
@@ -50,8 +70,26 @@ extension ExperimentFileParser {
                 throw Diagnostic(written.location, .error, "minWeight must be in [0, \(most)] (1 ÷ the number of arms), not \(minWeight)")
             }
         }
-        return Bandit(metric: try metric.string("metric"), exploreHours: explore, updateHours: update, minWeight: minWeight,
-                      metricLocation: metric.location)
+        var bandit = Bandit(metric: try metric.string("metric"), exploreHours: explore, updateHours: update, minWeight: minWeight,
+                            metricLocation: metric.location)
+        for item in try fields["leaves"]?.sequence("leaves") ?? [] {
+            let leaf = try item.mapping("a leaf")
+            if let problem = leaf.unknownKeys(allowed: ["leafId", "condition"], in: "a leaf", nearest: NameSuggestion.nearest).first {
+                throw problem
+            }
+            let id = try leaf.required("leafId", in: "a leaf")
+            let leafId = try id.int("leafId")
+            guard !bandit.leaves.contains(where: { $0.leafId == leafId }) else {
+                throw Diagnostic(id.location, .error, "leafId \(leafId) is used twice; give each leaf its own id")
+            }
+            var condition: Condition?
+            if let written = leaf["condition"], !written.isNull {
+                _ = try written.mapping("condition")
+                condition = Condition(parsing: try written.attributeValue())
+            }
+            bandit.leaves.append(Bandit.Leaf(leafId: leafId, condition: condition, weights: nil))
+        }
+        return bandit
     }
 
     /// Reads `type:` and `bandit:` together: a bandit needs both.

@@ -80,6 +80,7 @@ import Testing
             if abs(z) > 1.959964 { falsePositives += 1 }
             if let p = BanditStatistics.srmPValue(run.tallies, weights: run.weights), p < 0.05 { srmAlarms += 1 }
         }
+        print("bandit A/A: \(falsePositives) of \(runs) false positives, \(srmAlarms) SRM alarms at α = 0.05")
         // α = 0.05 over 200 runs: 10 expected, 3 binomial standard deviations allow 19.
         #expect(falsePositives <= 19)
         #expect(srmAlarms <= 19)

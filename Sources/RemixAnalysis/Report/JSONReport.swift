@@ -15,6 +15,7 @@ package enum JSONReport {
                         out.key("rolloutTimeline")
                         out.array(experiment.rolloutTimeline) { decision in rolloutObject(decision, into: out) }
                     }
+                    if let bandit = experiment.bandit { banditObject(bandit, into: out) }
                     if !experiment.overTime.isEmpty {
                         out.key("overTime")
                         out.array(experiment.overTime) { point in overTimeObject(point, into: out) }

@@ -117,7 +117,7 @@ package struct Assign {
         } else {
             decision = evaluator.decide(definition, attributes: attributes, now: try session.date(), forcedVariation: forced)
         }
-        for warning in RegexBudget.takeWarnings() { context.notify(.message(warning)) }
+        for warning in RegexBudget.takeWarnings(of: set.regexPatterns) { context.notify(.message(warning)) }
         return Outcome(decision: decision, file: definition.file)
     }
 

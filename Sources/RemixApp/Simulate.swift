@@ -268,7 +268,7 @@ private struct Run {
     private func outcome(_ destination: Simulate.Destination, _ summary: SimulationSummary) -> Simulate.Outcome {
         let order = Dictionary(plan.experiments.definitions.map { ($0.key, $0.variations.map(\.key)) }, uniquingKeysWith: { first, _ in first })
         for warning in summary.unusedAbandonScreens(population) { context.notify(.line(warning.description)) }
-        for warning in RegexBudget.takeWarnings() { context.notify(.message(warning)) }
+        for warning in RegexBudget.takeWarnings(of: plan.experiments.regexPatterns) { context.notify(.message(warning)) }
         return Simulate.Outcome(app: plan.app, seed: plan.seed, shard: plan.shard, destination: destination,
                                 summary: summary.text(variationOrder: order, intentOrder: population.intents.map(\.name)))
     }

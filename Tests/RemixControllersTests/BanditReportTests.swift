@@ -39,6 +39,9 @@ import Testing
         #expect(weights.contains("b.yaml:9:10: error: a bandit sets its own weights at each update (equal until exploreHours); remove 'weights'"))
         let unknown = try await Self.problems("type: bandit\nbandit: {metric: publishd, exploreHours: 1, updateHours: 1}\n")
         #expect(unknown.contains { $0.hasPrefix("b.yaml:9:18: error: unknown metric 'publishd'") }, "\(unknown)")
+        let ratio = try await Self.problems("type: bandit\nbandit: {metric: session-duration, exploreHours: 1, updateHours: 1}\n")
+        #expect(ratio.contains { $0.hasPrefix("b.yaml:9:18: error: a bandit learns a proportion or mean metric per unit; "
+                                                 + "'session-duration' has type ratio") }, "\(ratio)")
     }
 
     @Test func analyzeReportsArmsWeightsAndBanditSRMAndExportGivesTheWeightsInForce() async throws {

@@ -10,17 +10,7 @@ import Testing
 
     /// The diagnostics of one bandit file with `body` after the header.
     static func problems(_ body: String) async throws -> [String] {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("remix-bandit-validate-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try (header + body).write(to: folder.appendingPathComponent("b.yaml"), atomically: true, encoding: .utf8)
-        try FileManager.default.copyItem(at: Repository.root.appendingPathComponent("experiments/metrics.yaml"),
-                                         to: folder.appendingPathComponent("metrics.yaml"))
-        var validate = Validate()
-        validate.paths = [folder.path]
-        let validation = try await validate.run(NoticeLog().context())
-        return validation.diagnostics.map { $0.description.replacingOccurrences(of: folder.path + "/", with: "") }
-            .filter { $0.hasPrefix("b.yaml") }
+        try await ValidationFixture.problems(file: "b.yaml", header + body)
     }
 
     @Test func aGoodBanditHasNoProblem() async throws {

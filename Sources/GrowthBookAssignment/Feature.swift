@@ -61,13 +61,17 @@ package struct FeatureRule: Sendable {
     package var stickyBucketing = Experiment.StickyBucketing()
     /// Tracking calls a force rule carries (from remote evaluation), reported with the result.
     package var tracks: [AttributeValue] = []
+    /// A contextual bandit rule's variations, and the bandit (of the evaluator's) whose leaves
+    /// give its weights.
+    package var contextualVariations: [AttributeValue]?
+    package var contextualBanditRef: String?
 
     /// An empty rule; set the fields that apply.
     package init() {}
 
     /// The experiment an experiment rule runs, keyed `key` or else `featureKey`.
     func experiment(featureKey: String) -> Experiment? {
-        guard force == nil, let variations else { return nil }
+        guard force == nil, let variations = contextualVariations ?? variations else { return nil }
         return Experiment(
             key: key.flatMap { $0.isEmpty ? nil : $0 } ?? featureKey, variations: variations, weights: weights,
             coverage: coverage, condition: condition?.source, namespace: namespace, hashAttribute: hashAttribute,
@@ -94,6 +98,8 @@ package struct FeatureResult: Sendable {
     package var experimentResult: AssignmentResult?
     /// The deciding force rule's tracking calls.
     package var tracks: [AttributeValue] = []
+    /// For a contextual bandit rule: the leaf that gave the weights.
+    package var contextualBandit: ContextualBanditChoice?
 
     /// Whether the value is truthy, as JavaScript judges it.
     package var on: Bool { value.isTruthy }

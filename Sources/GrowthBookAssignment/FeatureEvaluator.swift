@@ -4,11 +4,14 @@
 package struct FeatureEvaluator: Sendable {
     /// The features by key (prerequisites are looked up here too).
     package let features: [String: Feature]
+    /// Contextual bandits by key, for rules with `contextualBanditRef`.
+    package let contextualBandits: [String: ContextualBandit]
     private let engine = AssignmentEngine()
 
-    /// An evaluator of `features`.
-    package init(features: [Feature]) {
+    /// An evaluator of `features` (and the `contextualBandits` their rules refer to).
+    package init(features: [Feature], contextualBandits: [String: ContextualBandit] = [:]) {
         self.features = Dictionary(features.map { ($0.key, $0) }, uniquingKeysWith: { _, later in later })
+        self.contextualBandits = contextualBandits
     }
 
     /// The value of the feature `key` for `context`, without sticky bucketing.
@@ -47,7 +50,12 @@ package struct FeatureEvaluator: Sendable {
                 guard Self.isIncludedInRollout(rule, featureKey: key, context: context) else { continue }
                 return FeatureResult(value: force, source: .force, ruleId: rule.id, tracks: rule.tracks)
             }
-            guard let experiment = feature.experiments[index] else { continue }
+            guard var experiment = feature.experiments[index] else { continue }
+            // A contextual bandit rule: the first leaf the user matches gives the weights, reported with a
+            // hashed result only (a forced variation carries no leaf), as GrowthBook's SDKs.
+            let choice = rule.contextualBanditRef.flatMap { contextualBandits[$0] }
+                .map { $0.choice(for: context, marginal: experiment.weights ?? []) }
+            if let choice { experiment.weights = choice.variationWeights }
             let result: AssignmentResult
             if var sticky = stickyBuckets {
                 result = engine.run(experiment, context: context, stickyBuckets: &sticky)
@@ -57,7 +65,7 @@ package struct FeatureEvaluator: Sendable {
             }
             guard result.inExperiment, !result.passthrough else { continue }
             return FeatureResult(value: result.value, source: .experiment, ruleId: rule.id, experiment: experiment,
-                                 experimentResult: result)
+                                 experimentResult: result, contextualBandit: result.hashUsed ? choice : nil)
         }
         return FeatureResult(value: feature.defaultValue, source: .defaultValue)
     }

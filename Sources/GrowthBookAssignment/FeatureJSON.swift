@@ -52,6 +52,8 @@ extension FeatureRule {
             minBucketVersion: json["minBucketVersion"]?.numberValue.map(Self.integer) ?? 0,
             disabled: json["disableStickyBucketing"]?.boolValue ?? false)
         tracks = json["tracks"]?.arrayValue ?? []
+        contextualVariations = json["contextualVariations"]?.arrayValue
+        contextualBanditRef = json["contextualBanditRef"]?.stringValue
     }
 
     private static func filter(_ json: AttributeValue) -> Experiment.Filter {

@@ -236,7 +236,7 @@ final class RegexOperator: OperatorMatcher {
     }
 
     /// A test that gives up on the step budget fails the whole condition (as a JavaScript throw
-    /// would) and is recorded for ``RegexBudget/takeWarnings()``.
+    /// would) and is recorded for ``RegexBudget/takeWarnings(of:)``.
     func evaluate(_ actual: AttributeValue, groups: [String: AttributeValue]) -> Bool? {
         let text: String
         if case .string(let string) = actual { text = string } else { text = actual.javaScriptString }

@@ -30,18 +30,57 @@ package enum RegexBudget {
         }
     }
 
-    /// The patterns that gave up since the last call, in the order they first did.
-    package static func takeOverruns() -> [Overrun] {
-        overruns.withLock { overruns in
-            defer { overruns = [] }
-            return overruns
+    /// A `$regex` (or, `caseInsensitive`, `$regexi`) pattern as a condition writes it.
+    package struct Pattern: Sendable, Hashable {
+        package let pattern: String
+        package let caseInsensitive: Bool
+
+        package init(_ pattern: String, caseInsensitive: Bool) {
+            self.pattern = pattern
+            self.caseInsensitive = caseInsensitive
         }
     }
 
-    /// One warning per pattern that gave up since the last call, e.g. for a command to print
-    /// once at its end.
-    package static func takeWarnings() -> [String] {
-        takeOverruns().map { overrun in
+    /// The `$regex` and `$regexi` patterns written anywhere in `condition` (a condition's JSON form).
+    package static func patterns(in condition: AttributeValue) -> Set<Pattern> {
+        var found = Set<Pattern>()
+        func walk(_ value: AttributeValue) {
+            if let object = value.objectValue {
+                for (key, item) in object {
+                    if key == "$regex" || key == "$regexi", let pattern = item.stringValue {
+                        found.insert(Pattern(pattern, caseInsensitive: key == "$regexi"))
+                    }
+                    walk(item)
+                }
+            } else if let array = value.arrayValue {
+                array.forEach(walk)
+            }
+        }
+        walk(condition)
+        return found
+    }
+
+    /// The overruns of `patterns` since they were last taken, in the order they first gave up.
+    /// Only those are taken: a command asks for its own experiments' patterns, so that commands run
+    /// side by side in one process (the tests) never take each other's.
+    package static func takeOverruns(of patterns: Set<Pattern>) -> [Overrun] {
+        overruns.withLock { overruns in
+            let (taken, kept) = overruns.reduce(into: ([Overrun](), [Overrun]())) { parts, overrun in
+                if patterns.contains(Pattern(overrun.pattern, caseInsensitive: overrun.caseInsensitive)) {
+                    parts.0.append(overrun)
+                } else {
+                    parts.1.append(overrun)
+                }
+            }
+            overruns = kept
+            return taken
+        }
+    }
+
+    /// One warning per pattern of `patterns` that gave up since they were last taken, e.g. for a
+    /// command to print once at its end.
+    package static func takeWarnings(of patterns: Set<Pattern>) -> [String] {
+        takeOverruns(of: patterns).map { overrun in
             let name = overrun.caseInsensitive ? "$regexi" : "$regex"
             let times = overrun.count == 1 ? "once" : "\(overrun.count) times"
             let example = overrun.example.count > 40 ? "\(overrun.example.prefix(40))… (\(overrun.example.count) characters)"

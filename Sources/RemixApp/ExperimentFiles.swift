@@ -117,7 +117,7 @@ package struct Assign {
         } else {
             decision = evaluator.decide(definition, attributes: attributes, now: try session.date(), forcedVariation: forced)
         }
-        for warning in RegexBudget.takeWarnings() { context.notify(.message(warning)) }
+        for warning in RegexBudget.takeWarnings(of: set.regexPatterns) { context.notify(.message(warning)) }
         return Outcome(decision: decision, file: definition.file)
     }
 
@@ -131,6 +131,27 @@ package struct Assign {
 
 /// `remix export growthbook`: the experiments as the SDK payload GrowthBook's SDKs load.
 package struct ExportGrowthBook {
+    /// `set` with each bandit's weights the latest `bandit_update` of `log` gives (docs/bandits.md);
+    /// a bandit without one keeps equal weights, said in a note.
+    static func banditWeights(_ set: ExperimentSet, log: String, _ context: AppContext) throws -> ExperimentSet {
+        let latest: [String: [Double]]
+        do {
+            latest = try BanditReport.latestWeights(path: log)
+        } catch {
+            throw AppError("--bandit-log: \(error)")
+        }
+        var definitions = set.definitions
+        for index in definitions.indices where definitions[index].bandit != nil {
+            if let weights = latest[definitions[index].key], weights.count == definitions[index].variations.count {
+                definitions[index].experiment.weights = weights
+            } else {
+                context.notify(.note("\(definitions[index].file): bandit '\(definitions[index].key)' has no bandit_update in "
+                                     + "\(log); exported with equal weights"))
+            }
+        }
+        return ExperimentSet(definitions: definitions, savedGroups: set.savedGroups, slotRules: set.slotRules)
+    }
+
     /// The experiments folder (or files).
     package var folder = "experiments"
     /// Only this app's slots.
@@ -141,6 +162,8 @@ package struct ExportGrowthBook {
     package var at: String?
     /// Plugins to load besides the built-in modules.
     package var plugins: [String] = []
+    /// A log whose latest `bandit_update` of each bandit gives its weights (nil: equal weights).
+    package var banditLog: String?
 
     /// An export of `experiments/`.
     package init() {}
@@ -152,7 +175,8 @@ package struct ExportGrowthBook {
         try Outputs.refuseOverInputs(inputs: [.init("a file of the experiments folder", folder)] + Modules.inputs(plugins, context),
                                      outputs: output.map { [.init("--output", $0)] } ?? [])
         let registry = try Modules.load(plugins: plugins, context)
-        let set = try Definitions.experiments(paths: [folder], registry: registry)
+        var set = try Definitions.experiments(paths: [folder], registry: registry)
+        if let banditLog { set = try Self.banditWeights(set, log: banditLog, context) }
         let export: GrowthBookExport
         do {
             export = try GrowthBookExport.make(set, registry: registry, app: app, at: date, phaseAt: at == nil ? nil : date)

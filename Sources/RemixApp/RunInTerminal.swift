@@ -93,7 +93,7 @@ package struct RunInTerminal {
         let (outcome, updated) = try session.run(on: terminal, output: output, events: sessionLog ?? TerminalEventEcho(write: output.write),
                                                  route: opening, sessionLog: sessionLog)
         if let stickyStore, let updated { try await stickyStore.save(updated.changedDocuments) }
-        for warning in RegexBudget.takeWarnings() { context.notify(.message(warning)) }
+        for warning in RegexBudget.takeWarnings(of: experimentSet?.regexPatterns ?? []) { context.notify(.message(warning)) }
         if let log, let sessionLog {
             sessionLog.end()
             try await TerminalLogWriter.write(sessionLog.events, app: app, seed: seed, to: log, context)

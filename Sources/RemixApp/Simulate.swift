@@ -102,12 +102,13 @@ package struct Simulate {
                                   shard: shard.flatMap(Shard.init(spec:)) ?? .whole, population: population, experiments: set,
                                   sources: sources(set))
         if let problem = plan.problem() { throw AppError(problem) }
-        let follows = RolloutController.follows(set, app: plan.app)
+        let rollouts = RolloutController.follows(set, app: plan.app)
+        let bandits = BanditController.follows(set, app: plan.app)
+        let follows = rollouts || bandits
         if follows {
             // A rollout decides at its step boundaries from the log so far (docs/rollouts.md).
             if StoreURL.isStoreURL(log) { throw AppError(VirtualTimeControllerMessages.needsFileLog) }
             if plan.shard != .whole { throw AppError(VirtualTimeControllerMessages.needsWholeRun) }
-            if sticky != nil { throw AppError(VirtualTimeControllerMessages.needsNoStickyBuckets) }
         }
         let stickyStore = try sticky.map(StickyBucketOption.store)
         if let stickyStore {
@@ -115,8 +116,15 @@ package struct Simulate {
         }
         var run = Run(plan: plan, registry: registry, population: population, context: context, sticky: stickyStore)
         if follows {
-            run.controller = try RolloutController(experiments: set, app: plan.app, start: population.startMilliseconds,
-                                                   catalog: catalog)
+            var controllers: [any VirtualTimeController] = []
+            if rollouts {
+                controllers.append(try RolloutController(experiments: set, app: plan.app, start: population.startMilliseconds,
+                                                         catalog: catalog))
+            }
+            if bandits {
+                controllers.append(BanditController(experiments: set, app: plan.app, start: population.startMilliseconds, catalog: catalog))
+            }
+            run.controller = controllers.count == 1 ? controllers[0] : CombinedController(controllers)
         }
         if StoreURL.isStoreURL(log) { return try await run.intoStore(try StoreURL(parsing: log), resume: resume, retrySeconds: retrySeconds) }
         var outcome = try await run.intoFile(log, append: append)
@@ -260,7 +268,7 @@ private struct Run {
     private func outcome(_ destination: Simulate.Destination, _ summary: SimulationSummary) -> Simulate.Outcome {
         let order = Dictionary(plan.experiments.definitions.map { ($0.key, $0.variations.map(\.key)) }, uniquingKeysWith: { first, _ in first })
         for warning in summary.unusedAbandonScreens(population) { context.notify(.line(warning.description)) }
-        for warning in RegexBudget.takeWarnings() { context.notify(.message(warning)) }
+        for warning in RegexBudget.takeWarnings(of: plan.experiments.regexPatterns) { context.notify(.message(warning)) }
         return Simulate.Outcome(app: plan.app, seed: plan.seed, shard: plan.shard, destination: destination,
                                 summary: summary.text(variationOrder: order, intentOrder: population.intents.map(\.name)))
     }

@@ -40,11 +40,17 @@ struct ExportGrowthBookCommand: AsyncParsableCommand {
                                discussion: "Default: now, and each experiment's latest phase."))
     var at: String?
 
+    @Option(name: .customLong("bandit-log"),
+            help: ArgumentHelp("A log whose latest bandit_update of each bandit gives its weights.",
+                               discussion: "Default: a bandit's equal starting weights. See docs/bandits.md."))
+    var banditLog: String?
+
     @OptionGroup var plugins: PluginOptions
 
     func run() async throws {
         var export = ExportGrowthBook()
         (export.folder, export.app, export.output, export.at, export.plugins) = (folder, app, output, at, plugins.paths)
+        export.banditLog = banditLog
         if let json = try await perform(export.run) { writeOut(json) }
     }
 }

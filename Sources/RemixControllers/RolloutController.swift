@@ -95,7 +95,8 @@ package final class RolloutController: VirtualTimeController {
             events.append(LoggedEvent(timestamp: boundary, type: RolloutDecision.eventType, session: "", user: "",
                                       fields: decision.fields))
         }
-        return ControllerDecision(events: events, experiments: ExperimentSet(definitions: definitions, savedGroups: experiments.savedGroups))
+        return ControllerDecision(events: events, experiments: ExperimentSet(definitions: definitions, savedGroups: experiments.savedGroups,
+                                                                   slotRules: experiments.slotRules))
     }
 
     /// The rollout's figures in the log so far, before `until`.

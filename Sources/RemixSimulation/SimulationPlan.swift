@@ -117,6 +117,20 @@ package final class StickyBucketStart: Sendable {
         attributeNames = experiments.stickyBucketAttributes
     }
 
+    private init(documents: [String: StickyBucketDocument], attributeNames: [String]) {
+        self.documents = documents
+        self.attributeNames = attributeNames
+    }
+
+    /// These documents with `changed` in place of (or beside) them: what the next epoch of a run
+    /// in virtual time starts from, so that a returning user keeps their arm across epochs.
+    func carrying(_ changed: [StickyBucketDocument]) -> StickyBucketStart {
+        guard !changed.isEmpty else { return self }
+        var documents = self.documents
+        for document in changed { documents[document.key] = document }
+        return StickyBucketStart(documents: documents, attributeNames: attributeNames)
+    }
+
     /// The documents of the user in `context`.
     func buckets(for context: AssignmentContext) -> StickyBuckets {
         StickyBuckets(context.stickyBucketIdentifiers(attributeNames: attributeNames).compactMap {

@@ -1,5 +1,6 @@
 import Foundation
 import RemixEventLog
+import RemixExperiments
 import RemixKit
 
 extension SimulationRunner {
@@ -18,6 +19,8 @@ extension SimulationRunner {
         try sink.begin(run: run.record)
         try controller.observe(lines: encoder.bytes)
         var experiments = plan.experiments
+        // Sticky documents cross epochs: each epoch starts from the documents the earlier ones left.
+        var sticky = plan.stickyBuckets
         var lower = Int64.min
         var written = 0
         while true {
@@ -25,6 +28,8 @@ extension SimulationRunner {
             let window = lower..<(boundary ?? Int64.max)
             var epochPlan = plan
             epochPlan.experiments = experiments
+            epochPlan.stickyBuckets = sticky
+            var changed: [StickyBucketDocument] = []
             let simulator = SessionSimulator(plan: epochPlan, registry: registry)
             let queue = BlockQueue(count: run.blocks.count, window: plan.jobs * 3)
             defer { queue.cancel() }
@@ -33,6 +38,7 @@ extension SimulationRunner {
             for index in run.blocks.indices {
                 let block = try queue.waitForResult(index).get()
                 later += block.later
+                changed += block.summary.stickyDocuments
                 guard !block.lines.isEmpty else { continue }
                 try sink.write(block: written, lines: block.lines, events: block.events, users: block.summary.users)
                 try controller.observe(lines: block.lines)
@@ -50,10 +56,20 @@ extension SimulationRunner {
                 run.summary.events += decision.events.count
             }
             experiments = decision.experiments
+            sticky = sticky?.carrying(changed)
             lower = boundary
         }
         try sink.finish()
-        return run.finished()
+        var summary = run.finished()
+        summary.stickyDocuments = Self.latest(summary.stickyDocuments)
+        return summary
+    }
+
+    /// Each document's last version (a user's document may change in several epochs), in the order
+    /// of those last versions.
+    static func latest(_ documents: [StickyBucketDocument]) -> [StickyBucketDocument] {
+        var seen = Set<String>()
+        return documents.reversed().filter { seen.insert($0.key).inserted }.reversed()
     }
 
     /// Starts the workers on one epoch's blocks.

@@ -33,11 +33,37 @@ package struct ControllerDecision: Sendable {
 
 /// Why a run with a controller cannot be made as asked.
 package enum VirtualTimeControllerMessages {
-    package static let needsFileLog = "a rollout decides from the log so far, which a simulation writes to a JSON Lines file; "
+    package static let needsFileLog = "a rollout or bandit decides from the log so far, which a simulation writes to a JSON Lines file; "
         + "give --log a file (copy it into the event store afterwards with remix log copy)"
-    package static let needsWholeRun = "a rollout decides from all the run's sessions, so it cannot run in shards; "
+    package static let needsWholeRun = "a rollout or bandit decides from all the run's sessions, so it cannot run in shards; "
         + "leave out --shard"
-    package static let needsNoStickyBuckets = "a rollout runs epoch by epoch in virtual time, where sticky-bucket documents are "
-        + "not yet carried from one epoch to the next; leave out --sticky (a rollout's arms are already stable: "
-        + "coverage grows over the same hash range)"
+}
+
+/// Several controllers run as one (a rollout and a bandit in the same run): the earliest boundary
+/// of any, every line to each, and at a boundary each controller due then decides in turn, each
+/// from the experiments the one before left.
+package final class CombinedController: VirtualTimeController {
+    private let controllers: [any VirtualTimeController]
+
+    package init(_ controllers: [any VirtualTimeController]) {
+        self.controllers = controllers
+    }
+
+    package func nextBoundary() -> Int64? {
+        controllers.compactMap { $0.nextBoundary() }.min()
+    }
+
+    package func observe(lines: [UInt8]) throws {
+        for controller in controllers { try controller.observe(lines: lines) }
+    }
+
+    package func decide(at boundary: Int64, experiments: ExperimentSet) throws -> ControllerDecision {
+        var decision = ControllerDecision(events: [], experiments: experiments)
+        for controller in controllers where controller.nextBoundary() == boundary {
+            let next = try controller.decide(at: boundary, experiments: decision.experiments)
+            decision.events += next.events
+            decision.experiments = next.experiments
+        }
+        return decision
+    }
 }

@@ -68,3 +68,22 @@ extension Array where Element == [String: Any] {
     /// The lines of one event type.
     func of(_ type: String) -> [[String: Any]] { filter { $0["type"] as? String == type } }
 }
+
+/// What `remix validate` (its use case) says of one experiment file beside the shipped metrics.yaml.
+enum ValidationFixture {
+    /// The diagnostics of the file `name` holding `text`, its folder's path left out.
+    static func problems(file name: String, _ text: String) async throws -> [String] {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("remix-validate-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try text.write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        try FileManager.default.copyItem(at: Repository.root.appendingPathComponent("experiments/metrics.yaml"),
+                                         to: folder.appendingPathComponent("metrics.yaml"))
+        var validate = Validate()
+        validate.paths = [folder.path]
+        let validation = try await validate.run(NoticeLog().context())
+        // The shipped metrics.yaml's own warning (a metric of a plugin's event) is not the file's.
+        return validation.diagnostics.map { $0.description.replacingOccurrences(of: folder.path + "/", with: "") }
+            .filter { $0.hasPrefix(name) }
+    }
+}

@@ -7,19 +7,7 @@ import Testing
 @Suite struct RolloutValidationTests {
     /// The diagnostics of one experiment file with `body` under the usual header.
     static func problems(_ body: String) async throws -> [String] {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("remix-rollout-validate-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("auto-rollout.yaml")
-        try ("key: auto-rollout\napp: marketplace\nslot: insertion\nhashVersion: 2\n" + body).write(to: file, atomically: true, encoding: .utf8)
-        try FileManager.default.copyItem(at: Repository.root.appendingPathComponent("experiments/metrics.yaml"),
-                                         to: folder.appendingPathComponent("metrics.yaml"))
-        var validate = Validate()
-        validate.paths = [folder.path]
-        let validation = try await validate.run(NoticeLog().context())
-        // The shipped metrics.yaml's own warning (a metric of a plugin's event) is not the rollout's.
-        return validation.diagnostics.map { $0.description.replacingOccurrences(of: folder.path + "/", with: "") }
-            .filter { $0.hasPrefix("auto-rollout.yaml") }
+        try await ValidationFixture.problems(file: "auto-rollout.yaml", "key: auto-rollout\napp: marketplace\nslot: insertion\nhashVersion: 2\n" + body)
     }
 
     @Test func aGoodRolloutHasNoProblem() async throws {

@@ -144,17 +144,13 @@ struct GrowthBookConformanceTests {
         tally.report()
     }
 
-    @Test("feature")
-    func feature() throws {
-        var tally = CaseTally("feature")
-        for tuple in try ConformanceSuite.section("feature") {
+    @Test("feature", arguments: ["feature", "contextualBandit"])
+    func feature(section: String) throws {
+        var tally = CaseTally(section)
+        for tuple in try ConformanceSuite.section(section) {
             guard tuple.count == 4, let name = tuple[0].stringValue, let key = tuple[2].stringValue,
                   let expected = tuple[3].objectValue
             else { tally.check(false, "malformed case \(tuple)"); continue }
-            if let reason = GrowthBookFeatureFixtures.unsupported(tuple[1]) {
-                tally.skip(name, because: reason)
-                continue
-            }
             do {
                 let (evaluator, context) = try GrowthBookFeatureFixtures.evaluation(tuple[1])
                 let result = evaluator.evaluate(key, context: context)

@@ -7,6 +7,7 @@ enum GrowthBookFeatureFixtures {
 
     static let contextFields: Set<String> = [
         "attributes", "features", "forcedVariations", "savedGroups", "stickyBucketAssignmentDocs", "enabled", "qaMode", "url",
+        "contextualBandits",
     ]
 
     /// Rule fields the evaluator reads, and fields GrowthBook's SDKs ignore that cases carry to
@@ -15,18 +16,8 @@ enum GrowthBookFeatureFixtures {
         "id", "condition", "parentConditions", "filters", "force", "seed", "hashAttribute", "fallbackAttribute", "range",
         "coverage", "hashVersion", "key", "variations", "weights", "namespace", "meta", "ranges", "name", "phase",
         "bucketVersion", "minBucketVersion", "disableStickyBucketing", "tracks", "type", "banditVersion", "foo",
+        "contextualVariations", "contextualBanditRef",
     ]
-
-    /// Why a case cannot be run on slots, or nil when it can: contextual bandits (a rule's
-    /// `contextualVariations` and `contextualBanditRef`, the context's `contextualBandits`) are a
-    /// model a slot does not hold yet; they belong to the bandit issue.
-    static func unsupported(_ context: AttributeValue) -> String? {
-        let rules = (context["features"]?.objectValue ?? [:]).values.flatMap { $0["rules"]?.arrayValue ?? [] }
-        if context["contextualBandits"] != nil || rules.contains(where: { $0["contextualVariations"] != nil }) {
-            return "a contextual bandit rule: a slot holds no bandit model (the bandit issue)"
-        }
-        return nil
-    }
 
     /// The evaluator and the context of a case.
     static func evaluation(_ json: AttributeValue) throws -> (FeatureEvaluator, AssignmentContext) {
@@ -43,7 +34,8 @@ enum GrowthBookFeatureFixtures {
                 }
             }
         }
-        let evaluator = FeatureEvaluator(features: Feature.features(json: fields["features"] ?? .object([:])))
+        let evaluator = FeatureEvaluator(features: Feature.features(json: fields["features"] ?? .object([:])),
+                                         contextualBandits: ContextualBandit.bandits(json: fields["contextualBandits"] ?? .object([:])))
         let context = AssignmentContext(
             attributes: fields["attributes"]?.objectValue ?? [:],
             enabled: fields["enabled"]?.boolValue ?? true,
@@ -83,12 +75,14 @@ enum GrowthBookFeatureFixtures {
         } else if let experiment = result.experiment {
             found.append("experiment \(experiment.key), expected none")
         }
-        found += resultMismatches(result.experimentResult, featureKey: featureKey, expected: expected["experimentResult"])
+        found += resultMismatches(result.experimentResult, featureKey: featureKey, expected: expected["experimentResult"],
+                                  contextualBandit: result.contextualBandit)
         return found
     }
 
     /// The differences between an experiment result and the expected one (`nil` or JSON null: none).
-    static func resultMismatches(_ result: AssignmentResult?, featureKey: String, expected: AttributeValue?) -> [String] {
+    static func resultMismatches(_ result: AssignmentResult?, featureKey: String, expected: AttributeValue?,
+                                 contextualBandit: ContextualBanditChoice? = nil) -> [String] {
         guard let expected, !expected.isNull else {
             return result.map { ["experimentResult for \($0.experimentKey), expected none"] } ?? []
         }
@@ -101,6 +95,11 @@ enum GrowthBookFeatureFixtures {
         ]
         if let bucket = result.bucket { actual["bucket"] = .number(bucket) }
         if let name = result.name { actual["name"] = .string(name) }
+        if let choice = contextualBandit {
+            actual["leafId"] = .number(Double(choice.leafId))
+            actual["variationWeights"] = .array(choice.variationWeights.map(AttributeValue.number))
+            if let version = choice.banditVersion { actual["banditVersion"] = .number(Double(version)) }
+        }
         var want = expected.objectValue ?? [:]
         // JavaScript reports a numeric attribute's own value; its text is what was hashed.
         if let number = want["hashValue"]?.numberValue, number == number.rounded() { want["hashValue"] = .string(String(Int(number))) }

@@ -135,6 +135,7 @@ package enum Analyzer {
             return report
         }
         attachRolloutTimelines(&experiments, files: files, definitions: options.definitions)
+        attachBanditReports(&experiments, files: files, definitions: options.definitions, catalog: options.catalog)
         let log = AnalysisReport.Log(files: files, lines: tally.lines, badLines: tally.badLineCount,
                                      firstBadLines: tally.badLines, tornFiles: tally.tornFiles,
                                      otherScreenEvents: tally.screens.overflowed ? tally.screens.otherEvents : nil,

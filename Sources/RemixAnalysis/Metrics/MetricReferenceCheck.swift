@@ -27,6 +27,9 @@ package struct MetricReferenceCheck {
         for definition in experiments {
             for name in definition.metrics.all {
                 if let metric = catalog[name] {
+                    if let bandit = definition.bandit, bandit.metric == name, let problem = Self.banditProblem(metric) {
+                        problems.append(Diagnostic(bandit.metricLocation, .error, problem))
+                    }
                     for event in eventNames(of: metric) where !events.contains(event) {
                         problems.append(Diagnostic(definition.location(ofMetric: name), .error,
                             "metric '\(name)' counts the event '\(event)', which no registered feature emits"
@@ -62,6 +65,21 @@ package struct MetricReferenceCheck {
                     + suggestion(for: event) + "; load the plugin that emits it, or fix the name"))
         }
         return problems
+    }
+
+    /// Why a bandit cannot learn `metric`, or nil: it learns the mean of a proportion or mean metric
+    /// per unit (GrowthBook's Gaussian Thompson sampling), without a percentile cap or CUPED.
+    static func banditProblem(_ metric: MetricDefinition) -> String? {
+        let what: String
+        switch metric.kind {
+        case .proportion, .mean:
+            if metric.capPercentile != nil { what = "a percentile cap (capPercentile)" }
+            else if metric.cuped { what = "CUPED" }
+            else { return nil }
+        default: what = "type \(metric.kind.rawValue)"
+        }
+        return "a bandit learns a proportion or mean metric per unit; '\(metric.key)' has \(what), which it cannot learn — "
+            + "choose another metric, or define one without it in metrics.yaml"
     }
 
     /// The events a metric counts, following a ratio to its parts.

@@ -149,6 +149,8 @@ package struct AnalysisReport: Sendable {
         package var exposureSpan: ClosedRange<Int64>?
         /// For a rollout: its controller's decisions in the log, in order (docs/rollouts.md).
         package var rolloutTimeline: [RolloutDecision] = []
+        /// For a bandit: its arms' period-weighted estimates, weight history and SRM (docs/bandits.md).
+        package var bandit: BanditReport?
     }
 
     /// An experiment's results over the units of one dimension value (or of the values not shown

@@ -41,6 +41,7 @@ struct HTMLExperimentSection {
         forestPlots()
         out += "<h3>Numbers</h3>\n" + variationTable(experiment, pointer: pointer) + comparisonTable(experiment, pointer: pointer)
         rolloutTimeline()
+        banditSection()
         funnel()
         overTime()
         timeToConversion()

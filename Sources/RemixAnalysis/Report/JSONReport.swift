@@ -15,6 +15,7 @@ package enum JSONReport {
                         out.key("rolloutTimeline")
                         out.array(experiment.rolloutTimeline) { decision in rolloutObject(decision, into: out) }
                     }
+                    if let bandit = experiment.bandit { banditObject(bandit, into: out) }
                     if !experiment.overTime.isEmpty {
                         out.key("overTime")
                         out.array(experiment.overTime) { point in overTimeObject(point, into: out) }
@@ -202,7 +203,6 @@ package enum JSONReport {
         }
     }
 
-    /// A run record: what produced the log.
     /// One decision of a rollout's controller, as its `rollout_decision` event says it.
     private static func rolloutObject(_ decision: RolloutDecision, into out: JSONWriter) {
         out.object {
@@ -230,6 +230,7 @@ package enum JSONReport {
         }
     }
 
+    /// A run record: what produced the log.
     private static func runObject(_ run: AnalysisReport.RunRecord, into out: JSONWriter) {
         out.object {
             out.field("ts", run.timestamp)

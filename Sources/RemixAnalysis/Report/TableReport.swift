@@ -85,6 +85,7 @@ package struct TableReport {
         add("")
         funnelLines(experiment)
         rolloutLines(experiment)
+        banditLines(experiment)
         overTimeLines(experiment, report: report)
         for slice in experiment.slices { sliceLines(slice, experiment: experiment, report: report) }
     }
@@ -230,6 +231,30 @@ package struct TableReport {
         lines += format([["time", "step", "share", "decision", "tested", "reason"]] + experiment.rolloutTimeline.map { decision in
             [decision.timeText, String(decision.step), Self.figure(decision.share), decision.decision.rawValue, decision.figuresText,
              decision.reason]
+        })
+        add("")
+    }
+
+    /// A bandit's arms (period-weighted estimates) and its weights at each update.
+    private mutating func banditLines(_ experiment: AnalysisReport.Experiment) {
+        guard let bandit = experiment.bandit else { return }
+        add("bandit on \(bandit.metric)\(bandit.inverse ? " (lower is better)" : ""): each arm's period-weighted mean "
+            + "(pooled: the plain mean, biased when weights and rates drift); bandit SRM p "
+            + (bandit.srmPValue.map(Figure.p) ?? "n/a") + " (expected units from the weights in force)")
+        if markdown { add("") }
+        lines += format([["arm", "units", "mean", "± 95 %", "pooled", "chance best"]] + bandit.arms.map { arm in
+            [arm.variation, Self.grouped(arm.units), Self.figure(arm.mean), Self.figure(1.959964 * arm.standardError),
+             Self.figure(arm.pooledMean), String(format: "%.1f %%", arm.bestProbability * 100)]
+        })
+        add("regret (units × the best arm's mean − the arm's, from these estimates): " + Self.figure(bandit.regret)
+            + "; an equal split of the same units: " + Self.figure(bandit.equalSplitRegret))
+        add("")
+        guard !bandit.updates.isEmpty else { return }
+        add("bandit weights (in force from each update on; * : too few units, weights unchanged):")
+        if markdown { add("") }
+        lines += format([["time", "update"] + bandit.arms.map(\.variation)] + bandit.updates.map { time, update in
+            [BanditReport.timeText(time), String(update.update) + (update.enoughUnits ? "" : " *")]
+                + update.arms.map { String(format: "%.3f", $0.weight) }
         })
         add("")
     }

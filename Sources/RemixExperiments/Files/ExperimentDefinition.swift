@@ -68,6 +68,8 @@ package struct ExperimentDefinition: Sendable {
     package var conditionNode: YAMLValue?
     /// The rollout, when the file holds `rollout:` instead of variations (docs/rollouts.md).
     package var rollout: Rollout? = nil
+    /// The bandit, when the file is `type: bandit` (docs/bandits.md); its weights move by updates.
+    package var bandit: Bandit? = nil
 
     /// Whether it can assign sessions: running and active.
     package var isLive: Bool { experiment.status == .running && experiment.active }

@@ -10,6 +10,7 @@ package enum ExperimentFileParser {
         "key", "description", "app", "slot", "variations", "weights", "coverage", "seed", "hashVersion",
         "hashAttribute", "fallbackAttribute", "condition", "namespace", "filters", "force", "status", "active",
         "schedule", "metrics", "phases", "bucketVersion", "minBucketVersion", "disableStickyBucketing", "rollout",
+        "type", "bandit",
     ]
 
     /// Parses `text` read from `file`. The definition is nil when a problem prevents building it.
@@ -38,6 +39,7 @@ package enum ExperimentFileParser {
         }
         let variations = root["rollout"] != nil ? rollout.map { rolloutVariations($0, at: root["rollout"]?.location ?? root.location) }
             : reader.required("variations") { try parseVariations($0) }
+        let bandit = readBandit(root, arms: variations?.count, into: &reader)
         let summary = reader.optional("description") { try $0.string("description") }
         let weights = reader.optional("weights") { value throws(Diagnostic) in
             try value.sequence("weights").map { item throws(Diagnostic) in try item.double("a weight") }
@@ -68,21 +70,25 @@ package enum ExperimentFileParser {
         problems += reader.problems
         guard let key, let app, let slot, let variations else { return (nil, problems) }
         let experiment = Experiment(
-            key: key, variations: variations.map { .string($0.key) }, weights: rollout == nil ? weights : [0.5, 0.5],
+            key: key, variations: variations.map { .string($0.key) },
+            weights: rollout != nil ? [0.5, 0.5] : bandit != nil ? Array(repeating: 1 / Double(variations.count), count: variations.count) : weights,
             coverage: rollout.map(\.share) ?? coverage,
             condition: condition, namespace: namespace, hashAttribute: hashAttribute,
             fallbackAttribute: fallbackAttribute, hashVersion: hashVersion ?? (rollout == nil ? nil : 2), seed: seed, filters: filters,
             force: force, active: active ?? true, status: status ?? .running,
             meta: variations.map { Experiment.VariationMeta(key: $0.key) }, stickyBucketing: stickyBucketing)
+        let rolloutMetrics = rollout.map { ExperimentDefinition.Metrics(primary: nil, guardrails: $0.guardrails, secondary: $0.signals) }
+        let banditMetrics = bandit.map { ExperimentDefinition.Metrics(primary: $0.metric, guardrails: []) }
+        let definitionMetrics = rolloutMetrics ?? banditMetrics ?? metrics ?? ExperimentDefinition.Metrics(primary: nil, guardrails: [])
+        var locations: [(String, SourceLocation)] = root.entries.map { ($0.key, $0.value.location) }
+        locations += metricLocations(root["metrics"]) + rolloutMetricLocations(root["rollout"])
+        if let bandit { locations.append((ExperimentDefinition.metricLocationKey(bandit.metric), bandit.metricLocation)) }
         let definition = ExperimentDefinition(
             key: key, file: file, summary: summary, app: app, slot: slot, variations: variations,
             schedule: schedule,
-            metrics: rollout.map { .init(primary: nil, guardrails: $0.guardrails, secondary: $0.signals) }
-                ?? metrics ?? .init(primary: nil, guardrails: []), experiment: experiment,
-            locations: Dictionary(root.entries.map { ($0.key, $0.value.location) } + metricLocations(root["metrics"])
-                                  + rolloutMetricLocations(root["rollout"]),
-                                  uniquingKeysWith: { a, _ in a }),
-            conditionNode: condition == nil ? nil : root["condition"], rollout: rollout)
+            metrics: definitionMetrics, experiment: experiment,
+            locations: Dictionary(locations, uniquingKeysWith: { a, _ in a }),
+            conditionNode: condition == nil ? nil : root["condition"], rollout: rollout, bandit: bandit)
         guard let phases = root["phases"], !phases.isNull else { return (definition, problems) }
         var phased = definition
         let (read, phaseProblems) = PhaseParser.parse(phases, experiment: experiment, variations: variations)

@@ -30,6 +30,18 @@ package struct ExperimentSet: Sendable {
     }
 
     /// The rules of `slot` of `app`, when a rules file gives them (the first, if several do).
+    /// The `$regex` and `$regexi` patterns of every condition in the set: the experiments' (their
+    /// phases share them) and the slot rules files' force rules'.
+    package var regexPatterns: Set<RegexBudget.Pattern> {
+        var conditions = definitions.compactMap { $0.experiment.condition?.source }
+        for rules in slotRules {
+            for rule in rules.rules {
+                if case .force(_, _, let rule, _) = rule, let condition = rule.condition { conditions.append(condition.source) }
+            }
+        }
+        return conditions.reduce(into: Set()) { $0.formUnion(RegexBudget.patterns(in: $1)) }
+    }
+
     package func rules(app: String, slot: String) -> SlotRules? {
         slotRules.isEmpty ? nil : slotRules.first { $0.app == app && $0.slot == slot }
     }

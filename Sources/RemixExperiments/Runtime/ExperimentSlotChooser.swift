@@ -33,6 +33,16 @@ package final class ExperimentSlotChooser: SlotChooser {
         self.forced = forcedVariations
     }
 
+    /// The experiment as it runs for `context`: a contextual bandit's leaf weights when the session
+    /// falls in a leaf that has learned some (docs/bandits.md), else as written.
+    static func inForce(_ definition: ExperimentDefinition, context: AssignmentContext) -> Experiment {
+        guard let bandit = definition.bandit, !bandit.leaves.isEmpty, let leaf = bandit.leaf(for: context),
+              let weights = bandit.leaves[leaf].weights else { return definition.experiment }
+        var experiment = definition.experiment
+        experiment.weights = weights
+        return experiment
+    }
+
     package func choose(slot: SlotDefinition, app: AppDefinition) -> SlotAssignment? {
         let candidates = experiments.definitions(app: app.name, slot: slot.name)
         let rules = experiments.rules(app: app.name, slot: slot.name)
@@ -58,7 +68,7 @@ package final class ExperimentSlotChooser: SlotChooser {
             var sticky = taken ? nil : stickyBuckets
             var decision = evaluator.decide(
                 key: candidates[index].key, app: candidates[index].app, slot: candidates[index].slot,
-                experiment: candidates[index].experiment, schedule: candidates[index].schedule,
+                experiment: Self.inForce(candidates[index], context: context), schedule: candidates[index].schedule,
                 phases: candidates[index].phases, variations: candidates[index].variations, context: context, now: now,
                 forcedVariation: forced.isEmpty ? nil : forced[candidates[index].key], stickyBuckets: &sticky,
                 rollout: candidates[index].rollout)

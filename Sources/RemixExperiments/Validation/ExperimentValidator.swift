@@ -98,6 +98,12 @@ package struct ExperimentValidator {
                                            + "by its controller, not by phases; remove 'phases' (or make it an experiment with variations)"))
             }
         }
+        if definition.bandit != nil {
+            for key in ["weights", "force", "phases"] where definition.locations[key] != nil {
+                problems.append(Diagnostic(definition.location(of: key), .error, "a bandit sets its own weights at each update "
+                                           + "(equal until exploreHours); remove '\(key)'"))
+            }
+        }
         if count < 2 {
             problems.append(Diagnostic(definition.location(of: "variations"), .warning,
                                        "an experiment with fewer than two variations never assigns anyone"))

@@ -1,0 +1,45 @@
+extension JSONReport {
+    /// A bandit's report: `bandit: {metric, inverse, srmPValue, arms: [...], updates: [{time, update,
+    /// enoughUnits, srmPValue, arms: [{variation, units, weight, bestProbability, posterior}]}]}`.
+    static func banditObject(_ bandit: BanditReport, into out: JSONWriter) {
+        out.key("bandit")
+        out.object {
+            out.field("metric", bandit.metric)
+            out.field("inverse", bandit.inverse)
+            out.field("srmPValue", bandit.srmPValue)
+            out.field("regret", bandit.regret)
+            out.field("equalSplitRegret", bandit.equalSplitRegret)
+            out.key("arms")
+            out.array(bandit.arms) { arm in
+                out.object {
+                    out.field("variation", arm.variation)
+                    out.field("units", arm.units)
+                    out.field("mean", arm.mean)
+                    out.field("standardError", arm.standardError)
+                    out.field("pooledMean", arm.pooledMean)
+                    out.field("bestProbability", arm.bestProbability)
+                }
+            }
+            out.key("updates")
+            out.array(bandit.updates.map { $0 }) { time, update in
+                out.object {
+                    out.field("time", BanditReport.timeText(time))
+                    out.field("update", update.update)
+                    out.field("enoughUnits", update.enoughUnits)
+                    out.field("srmPValue", update.srmPValue)
+                    out.key("arms")
+                    out.array(update.arms) { arm in
+                        out.object {
+                            out.field("variation", arm.variation)
+                            out.field("units", arm.units)
+                            out.field("weight", arm.weight)
+                            out.field("bestProbability", arm.bestProbability)
+                            out.field("posteriorMean", arm.posterior?.mean)
+                            out.field("posteriorSD", arm.posterior?.sd)
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

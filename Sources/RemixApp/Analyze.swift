@@ -94,10 +94,9 @@ package struct Analyze {
         guard sql != nil || aggregates != nil else { return nil }
         let mode = sql != nil ? "--sql" : "--aggregates"
         if sql != nil, aggregates != nil { return "--sql prints the query and --aggregates reads its result: give one of them" }
-        for (option, given) in [("--dimension", dimension != nil), ("--by", by != nil), ("--phase", phase != nil)] where given {
-            return "\(option) is not available with \(mode) yet; analyse the log file for it"
-        }
-        return nil
+        guard let by else { return nil }
+        return "--by \(by.rawValue) is not available with \(mode): each cut is the whole analysis again over the events "
+            + "before it; analyse the log file for it, or give the warehouse's events up to a cut as the table"
     }
 
     /// The warehouse query (`--sql`) of every aggregate the report of these options needs.
@@ -166,6 +165,7 @@ package struct Analyze {
         options.dimension = dimension
         options.by = by
         options.phase = phase.flatMap(PhaseSelection.init) ?? .latest
+        options.phaseRequested = phase != nil
         if let settings {
             options.difference = settings.difference
             options.sequentialTuning = settings.sequentialTuning

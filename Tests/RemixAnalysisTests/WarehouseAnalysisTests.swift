@@ -75,6 +75,30 @@ struct WarehouseAnalysisTests {
                        optionSets: Self.optionSets.map { ["--experiments", experiments] + $0 }, in: folder)
     }
 
+    /// `--dimension` (attributes and top-level fields) and `--phase` (each phase, all, the latest),
+    /// with slices inside phases, in DuckDB; Spark runs all phases' slices.
+    @Test func slicesAndPhasesEqualTheLogs() throws {
+        let folder = try TemporaryFolder()
+        let (log, experiments) = try PhasedLog.simulate(in: folder)
+        let sets = [["--dimension", "platform"], ["--phase", "0", "--dimension", "persona"], ["--phase", "1"],
+                    ["--phase", "all", "--dimension", "visit", "--metric", "group_viewed", "--metric", "session-duration"]]
+        try Self.check(engine: "duckdb", dialect: "duckdb", log: log, optionSets: sets.map { ["--experiments", experiments] + $0 }, in: folder)
+        try Self.check(engine: "spark", dialect: "spark", log: log, optionSets: [sets[3]].map { ["--experiments", experiments] + $0 },
+                       in: folder)
+        let report = try Self.report([log, "--experiments", experiments, "--phase", "all", "--dimension", "platform"])
+        let experiment = (report["experiments"] as? [[String: Any]])?.first
+        #expect((experiment?["phases"] as? [Any])?.count == 2)
+        #expect((experiment?["slices"] as? [Any])?.count == 2)
+    }
+
+    /// `--by` is refused by name with `--sql` and `--aggregates` (each cut is another analysis).
+    @Test(arguments: [["--sql", "duckdb"], ["--aggregates", "result.csv"]])
+    func cutsOverTimeAreRefused(mode: [String]) throws {
+        let result = try RemixProcess.run(["analyze", "--by", "day"] + mode, in: Self.root)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("--by day is not available with \(mode[0])"), "\(result.stderr)")
+    }
+
     /// Quotes, backslashes and SQL in experiment, variation, event, field and screen names (the
     /// table needs the columns the query reads: the log has `feature` and `screen`).
     @Test func hostileNamesStayData() throws {

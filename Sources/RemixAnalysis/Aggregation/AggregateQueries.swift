@@ -47,6 +47,33 @@ package protocol AggregateQueries {
     /// Per variation, over units with numeric events of `x`: sums of each unit's count of events at
     /// or below the variation's `quantiles` value and of all its events (see ``ClusterSums``).
     func clusterSums(experiment: String, x: UnitValueQuery, quantiles: [String: Double]) async throws(AnalysisError) -> [String: ClusterSums]
+    /// See the extension's default.
+    func slices(experiment: String) async throws(AnalysisError) -> [String]
+    /// See the extension's default.
+    func phaseAggregates(experiment: String) async throws(AnalysisError) -> PhaseAggregates
+}
+
+extension AggregateQueries {
+    /// The slices of the experiment (or scope) named `experiment` by the query's dimension, in
+    /// report order (``DimensionSlicer``), each reported under ``AggregateScope/slice``'s name.
+    /// A source that cannot slice (the event store) says so.
+    package func slices(experiment: String) async throws(AnalysisError) -> [String] {
+        throw .notFromStore(option: "--dimension")
+    }
+
+    /// An experiment's phases beyond each phase's exposures: none from a source without them.
+    package func phaseAggregates(experiment: String) async throws(AnalysisError) -> PhaseAggregates { PhaseAggregates() }
+}
+
+/// What a report of an experiment with phases needs besides each phase's own exposures
+/// (reported under ``AggregateScope/phase``'s names).
+package struct PhaseAggregates: Sendable {
+    /// Units by the phase they were first exposed in.
+    package var firstExposed: [Int: Int] = [:]
+    /// Units exposed in more than one phase, and how many of them saw more than one variation.
+    package var unitsInSeveralPhases = 0, switching = 0
+
+    package init() {}
 }
 
 /// What an event store holds.

@@ -14,9 +14,11 @@ struct AggregatedFigures: ExperimentFigures {
     private var times: [AnalysisReport.ConversionTime]
 
     /// Asks `queries` for `experiment`'s figures: `slots` are the reported variations' keys in
-    /// order, `logged` the logged variations' keys (their indices key `unslotted`).
+    /// order, `logged` the logged variations' keys (their indices key `unslotted`). Without
+    /// `countsMissing` (a dimension's slice, as a log's), events without a value are not counted.
     init(queries: some AggregateQueries, experiment: String, slots: [String], logged: [String],
-         metrics definitions: [MetricDefinition], catalog: MetricCatalog, timed: Set<String>) async throws(AnalysisError) {
+         metrics definitions: [MetricDefinition], catalog: MetricCatalog, timed: Set<String>,
+         countsMissing: Bool = true) async throws(AnalysisError) {
         slotKeys = slots
         let exposures = try await queries.exposures(experiment: experiment)
         units = slots.map { exposures.variations[$0]?.units ?? 0 }
@@ -72,7 +74,7 @@ struct AggregatedFigures: ExperimentFigures {
                     accumulators[slot].denominatorSum = ExactSum(found.y)
                     accumulators[slot].denominatorSquares = ExactSum(found.ySquares)
                     accumulators[slot].products = ExactSum(found.products)
-                    if part.kind != .proportion, part.value != nil {
+                    if countsMissing, part.kind != .proportion, part.value != nil {
                         accumulators[slot].missing = found.missing
                         accumulators[slot].nonNumeric = found.nonNumeric
                     }

@@ -38,6 +38,9 @@ package struct AnalysisOptions: Sendable {
     package var dimension: String?
     /// Which phase of an experiment with phases to report (`--phase`).
     package var phase = PhaseSelection.latest
+    /// Whether `--phase` was given (a warehouse query then reads the `phase` column, which a table
+    /// has only when some exposure has one, even without experiment files that declare phases).
+    package var phaseRequested = false
     /// The phase to report of single experiments, instead of `phase` (the cuts of `--by` report
     /// the phase the whole log's report does, though a cut may end before it has started).
     var phaseByExperiment: [String: PhaseSelection] = [:]
@@ -238,7 +241,7 @@ package enum Analyzer {
 
     /// The split a report in `scope` expects: its phase's weights, or all phases' mixed by the units
     /// first exposed in each; nil (the file's weights) without phases.
-    private static func weights(_ scope: PhaseScope?, splits: [AnalysisReport.PhaseSplit], definition: ExperimentDefinition?,
+    static func weights(_ scope: PhaseScope?, splits: [AnalysisReport.PhaseSplit], definition: ExperimentDefinition?,
                                 firstExposed: () -> [Int: Int]) -> [Double]? {
         switch scope {
         case nil: nil

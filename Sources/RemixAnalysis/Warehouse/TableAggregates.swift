@@ -205,6 +205,21 @@ package struct TableAggregates: AggregateQueries {
         return result
     }
 
+    package func slices(experiment: String) async throws(AnalysisError) -> [String] {
+        let ranked = rows("slice", experiment).sorted { ($0.rank ?? 0) < ($1.rank ?? 0) }
+        let shown = ranked.prefix(DimensionSlicer.shown).map(\.question)
+        return ranked.count > DimensionSlicer.shown ? shown + [DimensionSlicer.otherName] : shown
+    }
+
+    package func phaseAggregates(experiment: String) async throws(AnalysisError) -> PhaseAggregates {
+        var found = PhaseAggregates()
+        for row in rows("phase_first", experiment) { if let phase = row.rank { found.firstExposed[phase] = row.n ?? 0 } }
+        for row in rows("phase_crossing", experiment) {
+            if row.part == "units" { found.unitsInSeveralPhases = row.n ?? 0 } else { found.switching = row.n ?? 0 }
+        }
+        return found
+    }
+
     package func clusterSums(experiment: String, x: UnitValueQuery,
                              quantiles: [String: Double]) async throws(AnalysisError) -> [String: ClusterSums] {
         var found: [String: ClusterSums] = [:]

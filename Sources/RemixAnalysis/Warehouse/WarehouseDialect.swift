@@ -40,6 +40,21 @@ package enum WarehouseDialect: String, CaseIterable, Sendable {
         }
     }
 
+    /// The text of a `session_started` event's value `name` (``DimensionTally/path(of:)``: a
+    /// top-level field such as `persona`, else one of its `attributes`); NULL without one.
+    func attribute(_ name: String) -> String {
+        let topLevel = DimensionTally.topLevelFields.contains(name)
+        switch self {
+        case .postgresql: return topLevel ? text(name) : "(line -> 'attributes' ->> \(literal(name)))"
+        case .duckdb, .spark:
+            let column = topLevel ? identifier(name) : identifier("attributes") + "." + identifier(name)
+            return "CAST(\(column) AS \(textType))"
+        }
+    }
+
+    /// `text` ordered by its bytes (PostgreSQL's collation may order otherwise), as Swift compares.
+    func binary(_ text: String) -> String { self == .postgresql ? "(\(text) COLLATE \"C\")" : text }
+
     /// An integer log field.
     func integer(_ field: String) -> String {
         switch self {

@@ -28,23 +28,39 @@ package struct WarehouseQuery {
     private mutating func build(_ options: AnalysisOptions) {
         let d = dialect
         let selected = options.experiment.map { " AND experiment = \(d.literal($0))" } ?? ""
+        let dimension = options.dimension.map { ", \(d.attribute($0)) AS dim" } ?? ""
+        // A table has a `phase` column only when some exposure has one: read where phases are expected.
+        let readsPhases = options.phaseRequested || options.definitions.values.contains { !$0.phases.isEmpty }
+        let phase = readsPhases ? "CAST(\(d.integer("phase")) AS BIGINT)" : "CAST(NULL AS BIGINT)"
         add("ev", """
             SELECT \(d.millis) AS ms, \(d.text("type")) AS type, \(d.text("user")) AS u,
                    \(d.text("experiment")) AS experiment, \(d.text("variation")) AS variation,
                    \(d.integer("variationId")) AS vid, \(d.boolean("inExperiment")) AS in_experiment,
-                   \(d.boolean("hashUsed")) AS hash_used, \(d.text("feature")) AS feature, \(d.text("screen")) AS screen
+                   \(d.boolean("hashUsed")) AS hash_used, \(d.text("feature")) AS feature, \(d.text("screen")) AS screen,
+                   \(phase) AS phase\(dimension)
             FROM \(table)
             """)
+        let exposed = "type = 'exposure' AND in_experiment AND hash_used AND experiment <> '' AND variation <> '' AND u <> ''\(selected)"
+        let phased = "\(exposed) AND phase BETWEEN \(PhaseKey.numbers.lowerBound) AND \(PhaseKey.numbers.upperBound)"
+        // `ek` is the experiment's key; `experiment` names what is reported: the experiment, or a
+        // scope of it (a phase's own exposures, a dimension's slice: ``AggregateScope``).
         add("ex", """
-            SELECT experiment, variation, u, min(ms) AS first, min(vid) AS vid, min(NULLIF(feature, '')) AS feature
-            FROM ev WHERE type = 'exposure' AND in_experiment AND hash_used AND experiment <> '' AND variation <> '' AND u <> ''\(selected)
+            SELECT experiment AS ek, experiment, variation, u, min(ms) AS first, min(vid) AS vid, min(NULLIF(feature, '')) AS feature
+            FROM ev WHERE \(exposed)
             GROUP BY experiment, variation, u
+            UNION ALL
+            SELECT experiment AS ek, \(scoped(.phase, d.asText("phase"), "experiment")) AS experiment, variation, u,
+                   min(ms) AS first, min(vid) AS vid, min(NULLIF(feature, '')) AS feature
+            FROM ev WHERE \(phased)
+            GROUP BY experiment, phase, variation, u
             """)
-        add("un", """
-            SELECT experiment, u, CASE WHEN count(*) = 1 THEN min(variation) END AS variation, min(first) AS first
-            FROM ex GROUP BY experiment, u
+        add("un0", """
+            SELECT ek, experiment, u, CASE WHEN count(*) = 1 THEN min(variation) END AS variation, min(first) AS first
+            FROM ex GROUP BY ek, experiment, u
             """)
-        add("su", "SELECT experiment, u, variation, first FROM un WHERE variation IS NOT NULL")
+        if options.dimension != nil { dimensionSlices() } else { add("un", "SELECT ek, experiment, u, variation, first FROM un0") }
+        add("su", "SELECT ek, experiment, u, variation, first FROM un WHERE variation IS NOT NULL")
+        if readsPhases { phaseRows(phased) }
         row("lines", n: "count(*)", from: table)
         row("variation", experiment: "experiment", variation: "variation", n: "min(vid)", value: "coalesce(min(feature), '')",
             from: "ex GROUP BY experiment, variation")
@@ -54,10 +70,10 @@ package struct WarehouseQuery {
         screens()
         let defined = options.definitions.keys.sorted()
         if !defined.isEmpty {
-            let others = "s.experiment NOT IN (\(defined.map(d.literal).joined(separator: ", ")))"
+            let others = "s.ek NOT IN (\(defined.map(d.literal).joined(separator: ", ")))"
             slotCondition = "(" + ([others] + defined.compactMap { key in
                 options.definitions[key].map { definition in
-                    "(s.experiment = \(d.literal(key)) AND s.variation IN (\(definition.variations.map { d.literal($0.key) }.joined(separator: ", "))))"
+                    "(s.ek = \(d.literal(key)) AND s.variation IN (\(definition.variations.map { d.literal($0.key) }.joined(separator: ", "))))"
                 }
             }).joined(separator: " OR ") + ")"
         }

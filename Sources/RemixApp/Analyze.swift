@@ -92,11 +92,8 @@ package struct Analyze {
     /// Why `--sql` or `--aggregates` cannot be used with the other options, or nil.
     func warehouseProblem() -> String? {
         guard sql != nil || aggregates != nil else { return nil }
-        let mode = sql != nil ? "--sql" : "--aggregates"
         if sql != nil, aggregates != nil { return "--sql prints the query and --aggregates reads its result: give one of them" }
-        guard let by else { return nil }
-        return "--by \(by.rawValue) is not available with \(mode): each cut is the whole analysis again over the events "
-            + "before it; analyse the log file for it, or give the warehouse's events up to a cut as the table"
+        return nil
     }
 
     /// The warehouse query (`--sql`) of every aggregate the report of these options needs.

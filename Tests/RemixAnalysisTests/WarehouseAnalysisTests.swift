@@ -75,28 +75,23 @@ struct WarehouseAnalysisTests {
                        optionSets: Self.optionSets.map { ["--experiments", experiments] + $0 }, in: folder)
     }
 
-    /// `--dimension` (attributes and top-level fields) and `--phase` (each phase, all, the latest),
-    /// with slices inside phases, in DuckDB; Spark runs all phases' slices.
+    /// `--dimension` (attributes and top-level fields), `--phase` (each phase, all, the latest) and
+    /// `--by` (hourly and daily cuts, phases in cuts), in DuckDB; Spark runs all phases' slices
+    /// with daily cuts.
     @Test func slicesAndPhasesEqualTheLogs() throws {
         let folder = try TemporaryFolder()
         let (log, experiments) = try PhasedLog.simulate(in: folder)
         let sets = [["--dimension", "platform"], ["--phase", "0", "--dimension", "persona"], ["--phase", "1"],
-                    ["--phase", "all", "--dimension", "visit", "--metric", "group_viewed", "--metric", "session-duration"]]
+                    ["--phase", "all", "--dimension", "visit", "--metric", "group_viewed", "--metric", "session-duration", "--by", "day"],
+                    ["--by", "hour", "--phase", "1", "--metric", "session-duration", "--metric", "time-in-sessions-p99-capped"]]
         try Self.check(engine: "duckdb", dialect: "duckdb", log: log, optionSets: sets.map { ["--experiments", experiments] + $0 }, in: folder)
         try Self.check(engine: "spark", dialect: "spark", log: log, optionSets: [sets[3]].map { ["--experiments", experiments] + $0 },
                        in: folder)
-        let report = try Self.report([log, "--experiments", experiments, "--phase", "all", "--dimension", "platform"])
+        let report = try Self.report([log, "--experiments", experiments, "--phase", "all", "--dimension", "platform", "--by", "hour"])
         let experiment = (report["experiments"] as? [[String: Any]])?.first
         #expect((experiment?["phases"] as? [Any])?.count == 2)
         #expect((experiment?["slices"] as? [Any])?.count == 2)
-    }
-
-    /// `--by` is refused by name with `--sql` and `--aggregates` (each cut is another analysis).
-    @Test(arguments: [["--sql", "duckdb"], ["--aggregates", "result.csv"]])
-    func cutsOverTimeAreRefused(mode: [String]) throws {
-        let result = try RemixProcess.run(["analyze", "--by", "day"] + mode, in: Self.root)
-        #expect(result.status == 1)
-        #expect(result.stderr.contains("--by day is not available with \(mode[0])"), "\(result.stderr)")
+        #expect(((experiment?["overTime"] as? [Any])?.count ?? 0) > 100)
     }
 
     /// Quotes, backslashes and SQL in experiment, variation, event, field and screen names (the

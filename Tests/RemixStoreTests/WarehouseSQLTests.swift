@@ -45,7 +45,7 @@ struct WarehouseSQLTests {
             _ = try Self.psql(url, ["-c", #"\copy phased (line) FROM '\#(phased.log)' WITH (FORMAT csv, QUOTE e'\x01', DELIMITER e'\x02')"#])
             let runs = sets.map { (log, "events", ["--experiments", experiments] + $0) } + [
                 (log, "events", ["--experiments", experiments, "--dimension", "persona"]),
-                (phased.log, "phased", ["--experiments", phased.experiments, "--phase", "all", "--dimension", "platform"]),
+                (phased.log, "phased", ["--experiments", phased.experiments, "--phase", "all", "--dimension", "platform", "--by", "day"]),
             ]
             for (log, table, options) in runs {
                 let query = try RemixProcess.run(["analyze", "--sql", "postgresql", "--table", table] + options, in: Self.root)

@@ -48,6 +48,8 @@ package protocol AggregateQueries {
     /// or below the variation's `quantiles` value and of all its events (see ``ClusterSums``).
     func clusterSums(experiment: String, x: UnitValueQuery, quantiles: [String: Double]) async throws(AnalysisError) -> [String: ClusterSums]
     /// See the extension's default.
+    func cuts() async throws(AnalysisError) -> CutAggregates
+    /// See the extension's default.
     func slices(experiment: String) async throws(AnalysisError) -> [String]
     /// See the extension's default.
     func phaseAggregates(experiment: String) async throws(AnalysisError) -> PhaseAggregates
@@ -61,8 +63,22 @@ extension AggregateQueries {
         throw .notFromStore(option: "--dimension")
     }
 
+    /// The cuts of `--by` (each reported under ``AggregateScope/cut``'s names). A source that
+    /// cannot cut (the event store) says so.
+    package func cuts() async throws(AnalysisError) -> CutAggregates { throw .notFromStore(option: "--by") }
+
     /// An experiment's phases beyond each phase's exposures: none from a source without them.
     package func phaseAggregates(experiment: String) async throws(AnalysisError) -> PhaseAggregates { PhaseAggregates() }
+}
+
+/// The cuts of `--by`: every whole hour or day after the first exposure to the end of the events.
+package struct CutAggregates: Sendable {
+    /// The cuts (ms), the last excepted: it is the whole report's.
+    package var cuts: [Int64] = []
+    /// The number of cuts, the last included (none are made past ``Analyzer/maximumCuts``), and the last.
+    package var count = 0, last: Int64 = 0
+
+    package init() {}
 }
 
 /// What a report of an experiment with phases needs besides each phase's own exposures

@@ -62,7 +62,7 @@ package struct TableAggregates: AggregateQueries {
 
     package func screens(experiment: String, limit: Int) async throws(AnalysisError) -> ScreenAggregates {
         // Names in the order the warehouse first saw them (rank), as a log file's funnel keeps the first ones.
-        let all = rows("screen_events").sorted { ($0.rank ?? 0, $0.question) < ($1.rank ?? 0, $1.question) }
+        let all = rows("screen_events", AggregateScope.cut(of: experiment)).sorted { ($0.rank ?? 0, $0.question) < ($1.rank ?? 0, $1.question) }
         var names = all.map(\.question).sorted(), otherEvents = 0
         if names.count > limit {
             otherEvents = all.dropFirst(limit).reduce(0) { $0 + ($1.n ?? 0) }
@@ -203,6 +203,19 @@ package struct TableAggregates: AggregateQueries {
             result[variation] = try checked(values, ranks(values.count), "the event values of \(x.key) in \(experiment)/\(variation)")
         }
         return result
+    }
+
+    package func cuts() async throws(AnalysisError) -> CutAggregates {
+        var found = CutAggregates()
+        for row in rows("cut") {
+            switch row.part {
+            case "count": found.count = row.n ?? 0
+            case "last": found.last = Int64(row.n ?? 0)
+            default: if let at = row.n { found.cuts.append(Int64(at)) }
+            }
+        }
+        found.cuts.sort()
+        return found
     }
 
     package func slices(experiment: String) async throws(AnalysisError) -> [String] {

@@ -55,6 +55,16 @@ package enum WarehouseDialect: String, CaseIterable, Sendable {
     /// `text` ordered by its bytes (PostgreSQL's collation may order otherwise), as Swift compares.
     func binary(_ text: String) -> String { self == .postgresql ? "(\(text) COLLATE \"C\")" : text }
 
+    /// A SELECT of the integers `from`, `from` + `step`, … up to `to` (SQL over the columns of
+    /// the rows `source` gives, where `to` ≥ `from`) as the column `name`.
+    func series(_ from: String, _ to: String, step: Int64, as name: String, from source: String) -> String {
+        switch self {
+        case .postgresql: "SELECT generate_series(\(from), \(to), \(step)) AS \(name) FROM \(source)"
+        case .duckdb: "SELECT unnest(generate_series(\(from), \(to), \(step))) AS \(name) FROM \(source)"
+        case .spark: "SELECT explode(sequence(\(from), \(to), CAST(\(step) AS BIGINT))) AS \(name) FROM \(source)"
+        }
+    }
+
     /// An integer log field.
     func integer(_ field: String) -> String {
         switch self {

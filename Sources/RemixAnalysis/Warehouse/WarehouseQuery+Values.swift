@@ -62,7 +62,7 @@ extension WarehouseQuery {
             missing = "sum(1 - e.has_f)"
             nonNumeric = "sum(e.has_f - e.number_f)"
         }
-        var window = query.pre ? "e.ms < s.first" : "e.ms >= s.first"
+        var window = query.pre ? "e.ms < s.first" : "e.ms >= s.first AND e.ms < s.until"
         if let ms = query.windowMs {
             window += query.pre ? " AND e.ms >= s.first - \(ms)" : " AND e.ms < s.first + \(ms)"
         }
@@ -182,7 +182,7 @@ extension WarehouseQuery {
             return
         }
         guard let field = x.field, asked.insert("event \(x.key) \(level)").inserted else { return }
-        var window = x.pre ? "e.ms < s.first" : "e.ms >= s.first"
+        var window = x.pre ? "e.ms < s.first" : "e.ms >= s.first AND e.ms < s.until"
         if let ms = x.windowMs { window += x.pre ? " AND e.ms >= s.first - \(ms)" : " AND e.ms < s.first + \(ms)" }
         let events = "ev\(ctes.count)"
         add(events, """

@@ -12,6 +12,8 @@ package struct WarehouseQuery {
     var unitValueTables: [String: String] = [:]
     /// SQL true for a unit `s` of a reported variation (a defined experiment's own, any other's).
     var slotCondition = "true"
+    /// With `--by`, the cuts' step (ms): units then count only events before their `until`.
+    var cutStep: Int64?
     /// CTEs of each user's last event of a type, by type.
     private var lastTables: [String: String] = [:]
 
@@ -41,26 +43,7 @@ package struct WarehouseQuery {
             FROM \(table)
             """)
         let exposed = "type = 'exposure' AND in_experiment AND hash_used AND experiment <> '' AND variation <> '' AND u <> ''\(selected)"
-        let phased = "\(exposed) AND phase BETWEEN \(PhaseKey.numbers.lowerBound) AND \(PhaseKey.numbers.upperBound)"
-        // `ek` is the experiment's key; `experiment` names what is reported: the experiment, or a
-        // scope of it (a phase's own exposures, a dimension's slice: ``AggregateScope``).
-        add("ex", """
-            SELECT experiment AS ek, experiment, variation, u, min(ms) AS first, min(vid) AS vid, min(NULLIF(feature, '')) AS feature
-            FROM ev WHERE \(exposed)
-            GROUP BY experiment, variation, u
-            UNION ALL
-            SELECT experiment AS ek, \(scoped(.phase, d.asText("phase"), "experiment")) AS experiment, variation, u,
-                   min(ms) AS first, min(vid) AS vid, min(NULLIF(feature, '')) AS feature
-            FROM ev WHERE \(phased)
-            GROUP BY experiment, phase, variation, u
-            """)
-        add("un0", """
-            SELECT ek, experiment, u, CASE WHEN count(*) = 1 THEN min(variation) END AS variation, min(first) AS first
-            FROM ex GROUP BY ek, experiment, u
-            """)
-        if options.dimension != nil { dimensionSlices() } else { add("un", "SELECT ek, experiment, u, variation, first FROM un0") }
-        add("su", "SELECT ek, experiment, u, variation, first FROM un WHERE variation IS NOT NULL")
-        if readsPhases { phaseRows(phased) }
+        units(exposed: exposed, by: options.by, phases: readsPhases, dimension: options.dimension != nil)
         row("lines", n: "count(*)", from: table)
         row("variation", experiment: "experiment", variation: "variation", n: "min(vid)", value: "coalesce(min(feature), '')",
             from: "ex GROUP BY experiment, variation")
@@ -101,6 +84,7 @@ package struct WarehouseQuery {
     /// Screens shown to units at or after their first exposure, by name (the text before `(`);
     /// names ranked by when first seen, those past ``ScreenTally/limit`` counted as other.
     private mutating func screens() {
+        if let step = cutStep { return cutScreens(step: step) }
         add("sc", """
             SELECT u, split_part(screen, '(', 1) AS name, max(ms) AS last, min(ms) AS seen, count(*) AS events
             FROM ev WHERE type = 'screen' AND coalesce(screen, '') <> '' AND u <> '' GROUP BY u, split_part(screen, '(', 1)
@@ -114,8 +98,32 @@ package struct WarehouseQuery {
             from: "\(joined) > \(ScreenTally.limit) GROUP BY s.experiment, s.variation")
     }
 
+    /// The funnel with cuts: names and their events before each cut (counted by whole steps, as
+    /// cuts fall on them), units shown each before their cut.
+    private mutating func cutScreens(step: Int64) {
+        add("scr", "SELECT u, split_part(screen, '(', 1) AS name, ms FROM ev WHERE type = 'screen' AND coalesce(screen, '') <> '' AND u <> ''")
+        add("sb", "SELECT name, ms - ms % \(step) AS b, min(ms) AS seen, count(*) AS events FROM scr GROUP BY name, ms - ms % \(step)")
+        add("sn", """
+            SELECT c.until, b.name, sum(b.events) AS events, row_number() OVER (PARTITION BY c.until ORDER BY min(b.seen), b.name) AS r
+            FROM sb b JOIN \(scopes) c ON b.b < c.until GROUP BY c.until, b.name
+            """)
+        let cut = "CASE WHEN until = \(Self.untilAll) THEN '' ELSE \(scoped(.cut, dialect.asText("until"), "''")) END"
+        row("screen_events", experiment: cut, question: "name", rank: "r", n: "events", from: "sn")
+        let joined = "su s JOIN scr c ON c.u = s.u AND c.ms >= s.first AND c.ms < s.until JOIN sn ON sn.until = s.until AND sn.name = c.name WHERE sn.r"
+        row("screen", experiment: "s.experiment", variation: "s.variation", question: "c.name", n: "count(DISTINCT s.u)",
+            from: "\(joined) <= \(ScreenTally.limit) GROUP BY s.experiment, s.variation, c.name")
+        row("screen", experiment: "s.experiment", variation: "s.variation", part: "'other'", n: "count(DISTINCT s.u)",
+            from: "\(joined) > \(ScreenTally.limit) GROUP BY s.experiment, s.variation")
+    }
+
     /// Units with `event` at or after their first exposure.
     private mutating func conversionRows(_ event: String) {
+        if cutStep != nil {
+            let events = "(SELECT u, ms FROM ev WHERE type = \(dialect.literal(event)) AND u <> '')"
+            row("conversions", experiment: "s.experiment", variation: "s.variation", question: dialect.literal(event), n: "count(DISTINCT s.u)",
+                from: "su s JOIN \(events) e ON e.u = s.u AND e.ms >= s.first AND e.ms < s.until GROUP BY s.experiment, s.variation")
+            return
+        }
         let last = lastTable(event)
         row("conversions", experiment: "s.experiment", variation: "s.variation", question: dialect.literal(event), n: "count(*)",
             from: "su s JOIN \(last) e ON e.u = s.u WHERE e.last >= s.first GROUP BY s.experiment, s.variation")
@@ -136,7 +144,7 @@ package struct WarehouseQuery {
         let name = "du\(ctes.count)"
         add(name, """
             SELECT s.experiment, s.variation, min(e.ms) - s.first AS v
-            FROM su s JOIN ev e ON e.u = s.u AND e.type = \(dialect.literal(event)) AND e.ms >= s.first
+            FROM su s JOIN ev e ON e.u = s.u AND e.type = \(dialect.literal(event)) AND e.ms >= s.first AND e.ms < s.until
             GROUP BY s.experiment, s.variation, s.u, s.first
             """)
         rankedRows("durations", question: dialect.literal(event), from: name, partition: "experiment, variation",

@@ -41,21 +41,21 @@ struct WarehouseAnalysisTests {
         return NSDictionary(dictionary: object.filter { $0.key != "log" })
     }
 
-    /// Each option set's query in `dialect`, run by `engine` over `log` in one session, and
-    /// each report from its result compared with the log's.
-    static func check(engine: String, dialect: String, log: String, optionSets: [[String]], in folder: TemporaryFolder) throws {
+    /// Each run's query in `engine`'s dialect, run by `engine` over the run's log (one session
+    /// for all), and each report from its result compared with the log's.
+    static func check(engine: String, runs: [(log: String, options: [String])], in folder: TemporaryFolder) throws {
         var jobs: [String] = []
-        for (index, options) in optionSets.enumerated() {
-            let query = try RemixProcess.run(["analyze", "--sql", dialect] + options, in: root)
+        for (index, run) in runs.enumerated() {
+            let query = try RemixProcess.run(["analyze", "--sql", engine] + run.options, in: root)
             #expect(query.status == 0, "\(query.stderr)")
-            jobs.append(try folder.write("query\(index).sql", query.stdout) + "=" + folder.path("result\(index).csv"))
+            jobs.append([try folder.write("query\(index).sql", query.stdout), folder.path("result\(index).csv"), run.log].joined(separator: "="))
         }
-        try WarehousePython.run(engine: engine, log: log, jobs: jobs)
-        for (index, options) in optionSets.enumerated() {
-            let fromTable = try report(["--aggregates", folder.path("result\(index).csv")] + options)
-            let fromLog = try report([log] + options)
+        try WarehousePython.run(engine: engine, jobs: jobs)
+        for (index, run) in runs.enumerated() {
+            let fromTable = try report(["--aggregates", folder.path("result\(index).csv")] + run.options)
+            let fromLog = try report([run.log] + run.options)
             #expect((fromLog["experiments"] as? [Any])?.isEmpty == false)
-            #expect(fromTable == fromLog, "\(engine) \(options)")
+            #expect(fromTable == fromLog, "\(engine) \(run.options)")
         }
     }
 
@@ -63,31 +63,25 @@ struct WarehouseAnalysisTests {
     func duckDBGivesTheLogsReport(app: String) throws {
         let folder = try TemporaryFolder()
         let (log, experiments) = try Self.simulatedLog(in: folder, app: app)
-        try Self.check(engine: "duckdb", dialect: "duckdb", log: log,
-                       optionSets: Self.optionSets.map { ["--experiments", experiments] + $0 }, in: folder)
-    }
-
-    /// One Spark session (local[2]) runs every option set's query.
-    @Test func sparkGivesTheLogsReport() throws {
-        let folder = try TemporaryFolder()
-        let (log, experiments) = try Self.simulatedLog(in: folder, app: "calculator")
-        try Self.check(engine: "spark", dialect: "spark", log: log,
-                       optionSets: Self.optionSets.map { ["--experiments", experiments] + $0 }, in: folder)
+        try Self.check(engine: "duckdb", runs: Self.optionSets.map { (log, ["--experiments", experiments] + $0) }, in: folder)
     }
 
     /// `--dimension` (attributes and top-level fields), `--phase` (each phase, all, the latest) and
-    /// `--by` (hourly and daily cuts, phases in cuts), in DuckDB; Spark runs all phases' slices
-    /// with daily cuts.
-    @Test func slicesAndPhasesEqualTheLogs() throws {
-        let folder = try TemporaryFolder()
+    /// `--by` (hourly and daily cuts, phases in cuts) over a log of an experiment with phases.
+    static func phasedRuns(in folder: TemporaryFolder) throws -> [(log: String, options: [String])] {
         let (log, experiments) = try PhasedLog.simulate(in: folder)
-        let sets = [["--dimension", "platform"], ["--phase", "0", "--dimension", "persona"], ["--phase", "1"],
-                    ["--phase", "all", "--dimension", "visit", "--metric", "group_viewed", "--metric", "session-duration", "--by", "day"],
+        let sets = [["--phase", "all", "--dimension", "visit", "--metric", "group_viewed", "--metric", "session-duration", "--by", "day"],
+                    ["--dimension", "platform"], ["--phase", "0", "--dimension", "persona"],
                     ["--by", "hour", "--phase", "1", "--metric", "session-duration", "--metric", "time-in-sessions-p99-capped"]]
-        try Self.check(engine: "duckdb", dialect: "duckdb", log: log, optionSets: sets.map { ["--experiments", experiments] + $0 }, in: folder)
-        try Self.check(engine: "spark", dialect: "spark", log: log, optionSets: [sets[3]].map { ["--experiments", experiments] + $0 },
-                       in: folder)
-        let report = try Self.report([log, "--experiments", experiments, "--phase", "all", "--dimension", "platform", "--by", "hour"])
+        return sets.map { (log, ["--experiments", experiments] + $0) }
+    }
+
+    @Test func slicesPhasesAndCutsEqualTheLogs() throws {
+        let folder = try TemporaryFolder()
+        let runs = try Self.phasedRuns(in: folder)
+        try Self.check(engine: "duckdb", runs: runs, in: folder)
+        // The runs are not trivial: two phases, slices and over a hundred cuts.
+        let report = try Self.report([runs[0].log] + runs[1].options + ["--phase", "all", "--by", "hour"])
         let experiment = (report["experiments"] as? [[String: Any]])?.first
         #expect((experiment?["phases"] as? [Any])?.count == 2)
         #expect((experiment?["slices"] as? [Any])?.count == 2)
@@ -96,8 +90,7 @@ struct WarehouseAnalysisTests {
 
     /// Quotes, backslashes and SQL in experiment, variation, event, field and screen names (the
     /// table needs the columns the query reads: the log has `feature` and `screen`).
-    @Test func hostileNamesStayData() throws {
-        let folder = try TemporaryFolder()
+    static func hostileRun(in folder: TemporaryFolder) throws -> (log: String, options: [String]) {
         var lines: [String] = []
         for index in 0..<40 {
             let ts = String(format: "2026-11-23T09:%02d:00.000Z", index)
@@ -116,10 +109,22 @@ struct WarehouseAnalysisTests {
                 event: "e\"'; drop table events;--\\"
                 value: "am`ount'"
             """# + "\n")
-        let options = ["--metrics", metrics, "--metric", "amount", "--metric", #"e"'; drop table events;--\"#]
-        for engine in ["duckdb", "spark"] {
-            try Self.check(engine: engine, dialect: engine, log: log, optionSets: [options], in: folder)
-        }
+        return (log, ["--metrics", metrics, "--metric", "amount", "--metric", #"e"'; drop table events;--\"#])
+    }
+
+    @Test func hostileNamesStayData() throws {
+        let folder = try TemporaryFolder()
+        try Self.check(engine: "duckdb", runs: [try Self.hostileRun(in: folder)], in: folder)
+    }
+
+    /// One Spark session (local[2]) runs every metric type's query, slices with phases and daily
+    /// cuts, and the hostile names.
+    @Test func sparkGivesTheLogsReport() throws {
+        let folder = try TemporaryFolder()
+        let (log, experiments) = try Self.simulatedLog(in: folder, app: "calculator")
+        let runs = Self.optionSets.map { (log, ["--experiments", experiments] + $0) } + [try Self.phasedRuns(in: folder)[0],
+                                                                                           try Self.hostileRun(in: folder)]
+        try Self.check(engine: "spark", runs: runs, in: folder)
     }
 }
 
@@ -140,13 +145,13 @@ enum WarehousePython {
         var description: String
     }
 
-    /// Runs the queries of `jobs` (`QUERY.sql=RESULT.csv`) over `log` in one `engine` session.
-    static func run(engine: String, log: String, jobs: [String]) throws {
+    /// Runs the queries of `jobs` (`QUERY.sql=RESULT.csv=LOG`) in one `engine` session.
+    static func run(engine: String, jobs: [String]) throws {
         guard let path else { throw Failed(description: "CI=true but there is no Python: set REMIX_PYTHON, or run .ci/run") }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = [Repository.root.appendingPathComponent("Tests/RemixAnalysisTests/Warehouse/run_queries.py").path,
-                             engine, log] + jobs
+                             engine] + jobs
         let errors = Pipe()
         process.standardError = errors
         try process.run()

@@ -100,14 +100,9 @@ extension WarehouseQuery {
             FROM su s LEFT JOIN \(x.table) x ON x.experiment = s.experiment AND x.u = s.u\(yJoin)
             GROUP BY s.experiment, s.variation
             """)
-        let literal = d.literal(question)
-        for part in ["conversions", "missing", "non_numeric"] {
-            row("sums", experiment: "experiment", variation: "variation", question: literal, part: d.literal(part), n: part, from: name)
-        }
-        for (part, column) in [("x", "sx"), ("xx", "sxx"), ("y", "sy"), ("yy", "syy"), ("xy", "sxy")] {
-            row("sums", experiment: "experiment", variation: "variation", question: literal, part: d.literal(part),
-                value: d.asText(column), from: name)
-        }
+        let counts = ["conversions", "missing", "non_numeric"].map { ($0, $0) }
+        let sums = [("x", "sx"), ("xx", "sxx"), ("y", "sy"), ("yy", "syy"), ("xy", "sxy")]
+        rows("sums", question: d.literal(question), counts: counts, values: sums, from: name)
     }
 }
 
@@ -203,11 +198,8 @@ extension WarehouseQuery {
                   GROUP BY e.experiment, e.variation, e.u) t
             GROUP BY experiment, variation
             """)
-        row("clusters", experiment: "experiment", variation: "variation", question: question, part: "'units'", n: "units", from: clusters)
-        for part in ["main", "main_squares", "count", "count_squares", "products"] {
-            row("clusters", experiment: "experiment", variation: "variation", question: question, part: d.literal(part),
-                value: d.asText(part), from: clusters)
-        }
+        rows("clusters", question: question, counts: [("units", "units")],
+             values: ["main", "main_squares", "count", "count_squares", "products"].map { ($0, $0) }, from: clusters)
     }
 }
 
@@ -237,13 +229,8 @@ extension WarehouseQuery {
             FROM su s LEFT JOIN \(x.table) x ON x.experiment = s.experiment AND x.u = s.u\(yJoin)
             GROUP BY s.experiment, s.variation
             """)
-        let literal = d.literal(question)
-        for part in ["conversions", "missing", "non_numeric", "kx", "ky", "kxy"] {
-            row("sums", experiment: "experiment", variation: "variation", question: literal, part: d.literal(part), n: part, from: name)
-        }
-        for (part, column) in [("x", "sx"), ("xx", "sxx"), ("y", "sy"), ("yy", "syy"), ("xy", "sxy"), ("xa_y", "xa_y"), ("ya_x", "ya_x")] {
-            row("sums", experiment: "experiment", variation: "variation", question: literal, part: d.literal(part),
-                value: d.asText(column), from: name)
-        }
+        let counts = ["conversions", "missing", "non_numeric", "kx", "ky", "kxy"].map { ($0, $0) }
+        let sums = [("x", "sx"), ("xx", "sxx"), ("y", "sy"), ("yy", "syy"), ("xy", "sxy"), ("xa_y", "xa_y"), ("ya_x", "ya_x")]
+        rows("sums", question: d.literal(question), counts: counts, values: sums, from: name)
     }
 }

@@ -14,8 +14,6 @@ package struct WarehouseQuery {
     var slotCondition = "true"
     /// With `--by`, the cuts' step (ms): units then count only events before their `until`.
     var cutStep: Int64?
-    /// CTEs of each user's last event of a type, by type.
-    private var lastTables: [String: String] = [:]
 
     /// The query for `options` in `dialect`, reading the flat events table `table`.
     package static func sql(_ options: AnalysisOptions, dialect: WarehouseDialect, table: String) -> String {
@@ -73,8 +71,8 @@ package struct WarehouseQuery {
         for metric in metrics where metric.isSimpleProportion {
             if let event = metric.event, !conversions.contains(event) { conversions.append(event) }
         }
-        for event in conversions { conversionRows(event) }
-        for event in Analyzer.timedMetrics(options, tracked: tracked).sorted() { durationRows(event) }
+        conversionRows(conversions)
+        durationRows(Analyzer.timedMetrics(options, tracked: tracked).sorted())
         var asked: Set<String> = []
         for metric in metrics where !metric.isSimpleProportion {
             valueRows(metric, catalog: options.catalog, asked: &asked)
@@ -116,38 +114,33 @@ package struct WarehouseQuery {
             from: "\(joined) > \(ScreenTally.limit) GROUP BY s.experiment, s.variation")
     }
 
-    /// Units with `event` at or after their first exposure.
-    private mutating func conversionRows(_ event: String) {
+    /// Units with each of `events` at or after their first exposure (one pass over the events of
+    /// those types; `question` the type).
+    private mutating func conversionRows(_ events: [String]) {
+        guard !events.isEmpty else { return }
+        let types = "type IN (\(events.map(dialect.literal).joined(separator: ", "))) AND u <> ''"
         if cutStep != nil {
-            let events = "(SELECT u, ms FROM ev WHERE type = \(dialect.literal(event)) AND u <> '')"
-            row("conversions", experiment: "s.experiment", variation: "s.variation", question: dialect.literal(event), n: "count(DISTINCT s.u)",
-                from: "su s JOIN \(events) e ON e.u = s.u AND e.ms >= s.first AND e.ms < s.until GROUP BY s.experiment, s.variation")
+            row("conversions", experiment: "s.experiment", variation: "s.variation", question: "e.type", n: "count(DISTINCT s.u)",
+                from: "su s JOIN (SELECT u, type, ms FROM ev WHERE \(types)) e ON e.u = s.u AND e.ms >= s.first AND e.ms < s.until "
+                    + "GROUP BY s.experiment, s.variation, e.type")
             return
         }
-        let last = lastTable(event)
-        row("conversions", experiment: "s.experiment", variation: "s.variation", question: dialect.literal(event), n: "count(*)",
-            from: "su s JOIN \(last) e ON e.u = s.u WHERE e.last >= s.first GROUP BY s.experiment, s.variation")
+        add("la", "SELECT u, type, max(ms) AS last FROM ev WHERE \(types) GROUP BY u, type")
+        row("conversions", experiment: "s.experiment", variation: "s.variation", question: "e.type", n: "count(*)",
+            from: "su s JOIN la e ON e.u = s.u WHERE e.last >= s.first GROUP BY s.experiment, s.variation, e.type")
     }
 
-    /// A CTE of each user's last `event` (one per type).
-    private mutating func lastTable(_ event: String) -> String {
-        if let name = lastTables[event] { return name }
-        let name = "last\(lastTables.count)"
-        add(name, "SELECT u, max(ms) AS last FROM ev WHERE type = \(dialect.literal(event)) AND u <> '' GROUP BY u")
-        lastTables[event] = name
-        return name
-    }
-
-    /// Times from first exposure to the first `event` at or after it: their number and the values
-    /// at the ranks the median and p90 read.
-    private mutating func durationRows(_ event: String) {
-        let name = "du\(ctes.count)"
-        add(name, """
-            SELECT s.experiment, s.variation, min(e.ms) - s.first AS v
-            FROM su s JOIN ev e ON e.u = s.u AND e.type = \(dialect.literal(event)) AND e.ms >= s.first AND e.ms < s.until
-            GROUP BY s.experiment, s.variation, s.u, s.first
+    /// Times from first exposure to the first of each of `events` at or after it: their number and
+    /// the values at the ranks the median and p90 read (one pass; `question` the type).
+    private mutating func durationRows(_ events: [String]) {
+        guard !events.isEmpty else { return }
+        add("du", """
+            SELECT s.experiment, s.variation, e.type AS q, min(e.ms) - s.first AS v
+            FROM su s JOIN ev e ON e.u = s.u AND e.type IN (\(events.map(dialect.literal).joined(separator: ", ")))
+                 AND e.ms >= s.first AND e.ms < s.until
+            GROUP BY s.experiment, s.variation, e.type, s.u, s.first
             """)
-        rankedRows("durations", question: dialect.literal(event), from: name, partition: "experiment, variation",
+        rankedRows("durations", question: "q", from: "du", partition: "experiment, variation, q",
                    wanted: [0.5, 0.9].map { rankCondition(level: dialect.double($0)) }.joined(separator: " OR "))
     }
 
@@ -162,10 +155,12 @@ package struct WarehouseQuery {
                    count(*) OVER (PARTITION BY \(partition)) AS c
             FROM \(from)
             """)
-        row(section, experiment: "experiment", variation: variation, question: question, part: "'count'", n: "count(*)",
-            from: "\(ranked) GROUP BY \(partition)")
-        row(section, experiment: "experiment", variation: variation, question: question, part: "'rank'", rank: "r",
-            value: dialect.asText("v"), from: "\(ranked) WHERE \(wanted)")
+        // One pass: each partition's first value gives its count row, the wanted ones their rank rows.
+        let parts = "(SELECT 'count' AS part UNION ALL SELECT 'rank' AS part) p"
+        row(section, experiment: "experiment", variation: variation, question: question, part: "p.part",
+            rank: "CASE WHEN p.part = 'rank' THEN r END", n: "CASE WHEN p.part = 'count' THEN c END",
+            value: "CASE WHEN p.part = 'rank' THEN \(dialect.asText("v")) END",
+            from: "\(ranked) CROSS JOIN \(parts) WHERE (p.part = 'count' AND r = 0) OR (p.part = 'rank' AND (\(wanted)))")
         return ranked
     }
 
@@ -189,6 +184,20 @@ package struct WarehouseQuery {
                        "CAST(\(rank ?? "NULL") AS BIGINT)", "CAST(\(n ?? "NULL") AS BIGINT)", "CAST(\(value ?? "NULL") AS \(d.textType))"]
         let names = AggregateTable.columns
         selects.append("SELECT " + zip(columns, names).map { "\($0) AS \($1)" }.joined(separator: ", ") + " FROM " + from)
+    }
+
+    /// Adds one SELECT of a section's rows per variation of `from` (a CTE with columns experiment
+    /// and variation): a row per part, `counts` (part, column) into `n`, `values` (part, column)
+    /// as text into `value` — one pass over `from`, where a SELECT per part would compute it again
+    /// in an engine that does not keep a CTE's result (Spark).
+    mutating func rows(_ section: String, question: String, counts: [(String, String)], values: [(String, String)], from: String) {
+        let d = dialect
+        let parts = "(" + (counts + values).map { "SELECT \(d.literal($0.0)) AS part" }.joined(separator: " UNION ALL ") + ") p"
+        func choice(_ pairs: [(String, String)], _ convert: (String) -> String) -> String? {
+            pairs.isEmpty ? nil : "CASE p.part " + pairs.map { "WHEN \(d.literal($0.0)) THEN \(convert($0.1))" }.joined(separator: " ") + " END"
+        }
+        row(section, experiment: "experiment", variation: "variation", question: question, part: "p.part",
+            n: choice(counts) { $0 }, value: choice(values, d.asText), from: "\(from) CROSS JOIN \(parts)")
     }
 
     /// The whole query.

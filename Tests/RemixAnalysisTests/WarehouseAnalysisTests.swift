@@ -20,12 +20,7 @@ struct WarehouseAnalysisTests {
     /// A simulated log and the experiments folder it was made with (CUPED gets a pre-exposure
     /// window: the calculator experiment starts after the users' first visits).
     static func simulatedLog(in folder: TemporaryFolder, app: String) throws -> (log: String, experiments: String) {
-        let experiments = folder.path("experiments")
-        try FileManager.default.copyItem(at: root.appendingPathComponent("experiments"), to: URL(fileURLWithPath: experiments))
-        let entry = experiments + "/calculator-entry.yaml"
-        let text = try String(contentsOfFile: entry, encoding: .utf8)
-        try text.replacingOccurrences(of: "\nstatus: running", with: "\nstatus: running\nschedule:\n  start: 2026-11-27")
-            .write(toFile: entry, atomically: true, encoding: .utf8)
+        let experiments = try ShippedExperiments.copy(into: folder)
         let log = folder.path("events.jsonl")
         let simulate = try RemixProcess.run(["simulate", "--app", app, "--users", "1500", "--seed", "19", "--no-report",
                                              "--experiments", experiments, "--log", log], in: root)

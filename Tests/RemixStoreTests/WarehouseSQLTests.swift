@@ -26,12 +26,7 @@ struct WarehouseSQLTests {
     @Test func postgreSQLGivesTheLogsReport() async throws {
         try await StoreAnalysisTests.withOwnStore { url in
             let folder = try TemporaryFolder()
-            let experiments = folder.path("experiments")
-            try FileManager.default.copyItem(at: Self.root.appendingPathComponent("experiments"), to: URL(fileURLWithPath: experiments))
-            let entry = experiments + "/calculator-entry.yaml"
-            let text = try String(contentsOfFile: entry, encoding: .utf8)
-            try text.replacingOccurrences(of: "\nstatus: running", with: "\nstatus: running\nschedule:\n  start: 2026-11-27")
-                .write(toFile: entry, atomically: true, encoding: .utf8)
+            let experiments = try ShippedExperiments.copy(into: folder)
             let log = folder.path("events.jsonl")
             #expect(try RemixProcess.run(["simulate", "--app", "calculator", "--users", "1500", "--seed", "19", "--no-report",
                                           "--experiments", experiments, "--log", log], in: Self.root).status == 0)

@@ -24,15 +24,22 @@ package enum StoreAnalysis {
 
 /// The SQL behind ``AggregateQueries`` on one connection. Exposed units go into a temporary table
 /// first (`remix_units`: experiment, user, the variation — NULL when several —, first exposure);
-/// order statistics are read from a scratch table of the values asked about.
+/// the events are read once per family — screens, each metric event type — into small temporary
+/// tables, and a question about one experiment is answered for every experiment at once where it
+/// can be; order statistics are read from a scratch table of the values asked about.
 final class StoreAggregates: AggregateQueries {
     let store: PostgresStore
     /// What the scratch table holds now (so that a second question about it does not refill it).
     var scratch: String?
     private var screensReady = false
-    /// Event type → the temporary table of each user's last one.
-    private var lastTimeTables: [String: String] = [:]
+    /// Event type → the temporary tables of its events' times and of each user's last one.
+    private var eventTables: [String: (times: String, last: String)] = [:]
     private var screenNames: (names: [String], otherEvents: Int)?
+    /// Every experiment's units per variation and screen name, asked once for all experiments
+    /// (nil until asked, or when some names fold into "other" and each experiment is asked alone).
+    private var screenUnits: [String: [String: [String: Int]]]?
+    /// Event type → every experiment's converted units per variation (asked once per type).
+    private var conversionUnits: [String: [String: [String: Int]]] = [:]
 
     private init(store: PostgresStore) {
         self.store = store
@@ -177,10 +184,15 @@ final class StoreAggregates: AggregateQueries {
                 FROM remix_events WHERE type = 'screen' AND coalesce(fields ->> 'screen', '') <> '' AND "user" <> ''
                 GROUP BY 1, 2
                 """)
-            try await execute(#"CREATE INDEX ON remix_screens ("user")"#)
+            try await execute("ANALYZE remix_screens")
             screensReady = true
         }
         let (names, otherEvents) = try await screenNames(limit: limit)
+        if otherEvents == 0 {
+            // Every name has a step of its own: one join answers every experiment at once.
+            let all = try await allScreenUnits()
+            return ScreenAggregates(names: names, units: all[experiment] ?? [:], other: nil, otherEvents: 0)
+        }
         let found = try await decode(rows("""
             SELECT u.variation, CASE WHEN s.name = ANY($2) THEN s.name END, count(DISTINCT u."user")::bigint
             FROM remix_units u JOIN remix_screens s ON s."user" = u."user"
@@ -188,11 +200,27 @@ final class StoreAggregates: AggregateQueries {
             GROUP BY 1, 2
             """, try Self.binds([experiment, names])), (String, String?, Int).self) { try $0.decode((String, String?, Int).self) }
         var units: [String: [String: Int]] = [:]
-        var other: [String: Int]? = otherEvents > 0 ? [:] : nil
+        var other: [String: Int] = [:]
         for (variation, name, count) in found {
-            if let name { units[variation, default: [:]][name] = count } else { other?[variation] = count }
+            if let name { units[variation, default: [:]][name] = count } else { other[variation] = count }
         }
         return ScreenAggregates(names: names, units: units, other: other, otherEvents: otherEvents)
+    }
+
+    /// Per experiment, variation and screen name, the units shown it at or after their first
+    /// exposure (a unit and a name meet in one row of `remix_screens`, so rows count units).
+    private func allScreenUnits() async throws(AnalysisError) -> [String: [String: [String: Int]]] {
+        if let screenUnits { return screenUnits }
+        let found = try await decode(rows("""
+            SELECT u.experiment, u.variation, s.name, count(*)::bigint
+            FROM remix_units u JOIN remix_screens s ON s."user" = u."user"
+            WHERE u.variation IS NOT NULL AND s.last >= u.first
+            GROUP BY 1, 2, 3
+            """), (String, String, String, Int).self) { try $0.decode((String, String, String, Int).self) }
+        var all: [String: [String: [String: Int]]] = [:]
+        for (experiment, variation, name, count) in found { all[experiment, default: [:]][variation, default: [:]][name] = count }
+        screenUnits = all
+        return all
     }
 
     /// The screen names with a funnel step of their own and the screen events of the others (once).
@@ -220,24 +248,32 @@ final class StoreAggregates: AggregateQueries {
     }
 
     func conversions(experiment: String, event: String) async throws(AnalysisError) -> [String: Int] {
-        let table = try await lastTimes(event)
+        if let all = conversionUnits[event] { return all[experiment] ?? [:] }
+        let table = try await eventTables(event).last
         let found = try await decode(rows("""
-            SELECT u.variation, count(*)::bigint FROM remix_units u JOIN \(table) e ON e."user" = u."user"
-            WHERE u.experiment = $1 AND u.variation IS NOT NULL AND e.last >= u.first
-            GROUP BY u.variation
-            """, Self.binds([experiment])), (String, Int).self) { try $0.decode((String, Int).self) }
-        return Dictionary(found, uniquingKeysWith: +)
+            SELECT u.experiment, u.variation, count(*)::bigint FROM remix_units u JOIN \(table) e ON e."user" = u."user"
+            WHERE u.variation IS NOT NULL AND e.last >= u.first
+            GROUP BY 1, 2
+            """), (String, String, Int).self) { try $0.decode((String, String, Int).self) }
+        var all: [String: [String: Int]] = [:]
+        for (experiment, variation, count) in found { all[experiment, default: [:]][variation, default: 0] += count }
+        conversionUnits[event] = all
+        return all[experiment] ?? [:]
     }
 
-    /// A temporary table of each user's last `event` (made once per event type and connection).
-    private func lastTimes(_ event: String) async throws(AnalysisError) -> String {
-        if let table = lastTimeTables[event] { return table }
-        let table = "remix_last_\(lastTimeTables.count)"
+    /// Temporary tables of `event`'s times per user (every one) and of each user's last one, made
+    /// once per event type and connection by one read of the events.
+    func eventTables(_ event: String) async throws(AnalysisError) -> (times: String, last: String) {
+        if let tables = eventTables[event] { return tables }
+        let tables = (times: "remix_times_\(eventTables.count)", last: "remix_last_\(eventTables.count)")
         try await execute("""
-            CREATE TEMPORARY TABLE \(table) AS
-            SELECT "user", max(ts) AS last FROM remix_events WHERE type = $1 AND "user" <> '' GROUP BY "user"
+            CREATE TEMPORARY TABLE \(tables.times) AS
+            SELECT "user", ts FROM remix_events WHERE type = $1 AND "user" <> ''
             """, Self.binds([event]))
-        lastTimeTables[event] = table
-        return table
+        try await execute("ANALYZE \(tables.times)")
+        try await execute(#"CREATE TEMPORARY TABLE \#(tables.last) AS SELECT "user", max(ts) AS last FROM \#(tables.times) GROUP BY "user""#)
+        try await execute("ANALYZE \(tables.last)")
+        eventTables[event] = tables
+        return tables
     }
 }

@@ -8,7 +8,7 @@ struct KeptEvents {
     /// The numeric fields kept per event (the scanner's `numericNames`).
     let fieldCount: Int
     /// Events kept at most, in this part.
-    let limit: Int
+    private(set) var limit: Int
     /// One kept event without its numbers.
     struct Record {
         var time: Int64
@@ -54,6 +54,11 @@ struct KeptEvents {
     private init(types: [[UInt8]], fieldCount: Int, limit: Int, overflowed: Bool) {
         self.init(types: types, fieldCount: fieldCount, limit: limit)
         self.overflowed = overflowed
+    }
+
+    /// Raises the budget to `limit` events (a part's events becoming the whole's).
+    mutating func allow(_ limit: Int) {
+        self.limit = max(self.limit, limit)
     }
 
     /// Adds another part's events, their units renumbered by `unitMap`.

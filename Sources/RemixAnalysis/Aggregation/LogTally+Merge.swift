@@ -30,6 +30,14 @@ extension LogTally {
         runLines += other.runLines.prefix(max(Self.runLinesKept - runLines.count, 0))
     }
 
+    /// Makes this tally of the first part of `path` the whole a merge into an empty tally would
+    /// give: its bad lines and a torn end named after `path`, its kept events allowed `keptLimit`.
+    mutating func becomeWhole(path: String, keptLimit: Int?) {
+        badLines = badLines.map { $0.path.isEmpty ? BadLine(path: path, line: $0.line, reason: $0.reason) : $0 }
+        tornFiles = tornFiles.map { $0.isEmpty ? path : $0 }
+        if let keptLimit { kept?.allow(keptLimit) }
+    }
+
     private mutating func mergeExperiment(_ theirs: ExperimentTally, into id: Int, unitMap: [Int]) {
         var variationMap = [Int32](repeating: 0, count: theirs.variations.count)
         for index in 0..<theirs.variations.count {

@@ -151,8 +151,15 @@ struct LogTally {
     }
 
     /// Grows `array` with `filler` so that `index` is valid.
+    @inline(__always)
     static func ensure<T>(_ array: inout [T], _ index: Int, _ filler: T) {
-        if array.count <= index { array.append(contentsOf: repeatElement(filler, count: index - array.count + 1)) }
+        guard array.count <= index else { return }
+        // Units are numbered as first met, so the next one is the common case: one plain append.
+        if array.count == index {
+            array.append(filler)
+        } else {
+            array.append(contentsOf: repeatElement(filler, count: index - array.count + 1))
+        }
     }
 
     static func slice(_ line: UnsafeBufferPointer<UInt8>, _ range: ByteSlice) -> UnsafeBufferPointer<UInt8> {

@@ -19,19 +19,25 @@ enum LogReader {
     static func tally(paths: [String], tracked: [String], timed: Set<String>, until: Int64 = .max,
                       kept: KeptEvents? = nil, keptFieldNames: [[UInt8]] = [], jobs: Int,
                       sizes: Sizes = Sizes()) throws(AnalysisError) -> LogTally {
-        var total = LogTally(tracked: tracked, timed: timed, until: until, kept: kept, keptFieldNames: keptFieldNames)
         let partKept = kept.map { KeptEvents(types: $0.types, fieldCount: $0.fieldCount, limit: $0.limit / max(jobs, 1)) }
+        // The first part becomes the whole (merging it into an empty tally would intern every unit again).
+        var total: LogTally?
         for path in paths {
             let parts = try read(path, jobs: jobs, sizes: sizes) {
                 LogTally(tracked: tracked, timed: timed, until: until, kept: partKept, keptFieldNames: keptFieldNames)
             }
             var lineOffset = 0
-            for part in parts {
-                total.merge(part, path: displayName(path), lineOffset: lineOffset)
+            for var part in parts {
+                if total == nil {
+                    part.becomeWhole(path: displayName(path), keptLimit: kept?.limit)
+                    total = part
+                } else {
+                    total?.merge(part, path: displayName(path), lineOffset: lineOffset)
+                }
                 lineOffset += part.lines
             }
         }
-        return total
+        return total ?? LogTally(tracked: tracked, timed: timed, until: until, kept: kept, keptFieldNames: keptFieldNames)
     }
 
     /// Reads every log in `paths` again into per-unit sums (see ``ValueTally``); the logs must be

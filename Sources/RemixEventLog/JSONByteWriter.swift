@@ -87,17 +87,47 @@ struct JSONByteWriter {
     /// UTF-8 bytes as a JSON string literal, escaped per RFC 8259.
     mutating func quoted(_ utf8: UnsafeBufferPointer<UInt8>) {
         let count = utf8.count
-        guard let source = utf8.baseAddress, Self.isPlain(source, count: count) else {
-            byte(UInt8(ascii: "\""))
-            if let source = utf8.baseAddress { escaped(source, count: count) }
-            return byte(UInt8(ascii: "\""))
+        guard let source = utf8.baseAddress else { return literal("\"\"") }
+        // The usual case, when the line has room for the check's last word: the bytes copied,
+        // then checked in place a word at a time, and done when none needs escaping.
+        if count + 9 <= end - at {
+            let start = base + at + 1
+            start.update(from: source, count: count)
+            if Self.isPlain(copied: start, count: count) {
+                base[at] = UInt8(ascii: "\"")
+                start[count] = UInt8(ascii: "\"")
+                at += count + 2
+                return
+            }
+        } else if Self.isPlain(source, count: count) {
+            precondition(count + 2 <= end - at, "JSON line longer than its bound")
+            base[at] = UInt8(ascii: "\"")
+            (base + at + 1).update(from: source, count: count)
+            base[at + 1 + count] = UInt8(ascii: "\"")
+            at += count + 2
+            return
         }
-        // The usual case: the bytes need no escaping, so the literal is exactly two bytes longer.
-        precondition(count + 2 <= end - at, "JSON line longer than its bound")
-        base[at] = UInt8(ascii: "\"")
-        (base + at + 1).update(from: source, count: count)
-        base[at + 1 + count] = UInt8(ascii: "\"")
-        at += count + 2
+        byte(UInt8(ascii: "\""))
+        escaped(source, count: count)
+        byte(UInt8(ascii: "\""))
+    }
+
+    /// Whether none of the `count` bytes just copied to `start` needs escaping, read a word at a
+    /// time; the last word reads up to 7 bytes past them (the caller checked that the buffer
+    /// holds them), taken as spaces.
+    @inline(__always)
+    private static func isPlain(copied start: UnsafeMutablePointer<UInt8>, count: Int) -> Bool {
+        let raw = UnsafeRawPointer(start)
+        var index = 0
+        while index + 8 <= count {
+            if JSONLinesEncoder.mayNeedEscape(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) { return false }
+            index += 8
+        }
+        let rest = UInt64(truncatingIfNeeded: count - index)
+        guard rest > 0 else { return true }
+        let kept: UInt64 = (1 << (8 &* rest)) &- 1
+        let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+        return !JSONLinesEncoder.mayNeedEscape(word & kept | 0x2020_2020_2020_2020 & ~kept)
     }
 
     /// Whether none of the `count` bytes at `source` needs escaping. A short string is checked as

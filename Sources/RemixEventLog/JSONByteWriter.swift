@@ -88,9 +88,25 @@ struct JSONByteWriter {
     mutating func quoted(_ utf8: UnsafeBufferPointer<UInt8>) {
         let count = utf8.count
         guard let source = utf8.baseAddress else { return literal("\"\"") }
-        // The usual case, when the line has room for the check's last word: the bytes copied,
-        // then checked in place a word at a time, and done when none needs escaping.
-        if count + 9 <= end - at {
+        // The usual cases, when the line has room for whole words past the string: up to 16
+        // bytes are read as two words without a call and stored whole; longer strings are copied,
+        // then checked in place a word at a time. Done when no byte needs escaping.
+        if count <= 16, count + 9 <= end - at {
+            let (low, high) = Self.words(source, count: count)
+            let spaces: UInt64 = 0x2020_2020_2020_2020
+            let keptLow: UInt64 = count >= 8 ? ~0 : (1 << (8 &* UInt64(count))) &- 1
+            let keptHigh: UInt64 = count <= 8 ? 0 : count == 16 ? ~0 : (1 << (8 &* UInt64(count &- 8))) &- 1
+            if !JSONLinesEncoder.mayNeedEscape(low | spaces & ~keptLow),
+               !JSONLinesEncoder.mayNeedEscape(high | spaces & ~keptHigh) {
+                let start = UnsafeMutableRawPointer(base + at + 1)
+                base[at] = UInt8(ascii: "\"")
+                start.storeBytes(of: low.littleEndian, as: UInt64.self)
+                if count > 8 { start.storeBytes(of: high.littleEndian, toByteOffset: 8, as: UInt64.self) }
+                base[at + 1 + count] = UInt8(ascii: "\"")
+                at += count + 2
+                return
+            }
+        } else if count + 9 <= end - at {
             let start = base + at + 1
             start.update(from: source, count: count)
             if Self.isPlain(copied: start, count: count) {
@@ -110,6 +126,27 @@ struct JSONByteWriter {
         byte(UInt8(ascii: "\""))
         escaped(source, count: count)
         byte(UInt8(ascii: "\""))
+    }
+
+    /// The `count` (at most 16) bytes at `source` as two little-endian words, zero past the end,
+    /// read with at most three loads and never past the last byte.
+    @inline(__always)
+    private static func words(_ source: UnsafePointer<UInt8>, count: Int) -> (UInt64, UInt64) {
+        let raw = UnsafeRawPointer(source)
+        if count >= 8 {
+            let first = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
+            let last = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self))
+            return (first, count > 8 ? last >> (8 &* UInt64(16 &- count)) : 0)
+        }
+        if count >= 4 {
+            let first = UInt64(UInt32(littleEndian: raw.loadUnaligned(as: UInt32.self)))
+            let last = UInt64(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)))
+            return (first | last << (8 &* UInt64(count &- 4)), 0)
+        }
+        guard count > 0 else { return (0, 0) }
+        let middle = count >> 1
+        return (UInt64(source[0]) | UInt64(source[middle]) << (8 &* UInt64(middle))
+            | UInt64(source[count &- 1]) << (8 &* UInt64(count &- 1)), 0)
     }
 
     /// Whether none of the `count` bytes just copied to `start` needs escaping, read a word at a

@@ -175,8 +175,10 @@ import Testing
         var encoder = JSONLinesEncoder()
         var expected = ""
         for text in plain {
-            encoder.encode(LoggedEvent(timestamp: 0, type: noisy, session: noisy, user: noisy, fields: [EventField(noisy, .string(noisy))]))
-            encoder.encode(LoggedEvent(timestamp: 0, type: text, session: text, user: text, fields: [EventField(text, .string(text))]))
+            for written in [noisy, text] {
+                encoder.encode(LoggedEvent(timestamp: 0, type: written, session: written, user: written,
+                                           fields: [EventField(written, .string(written))]))
+            }
             let escaped = Self.referenceEscaped(noisy), quoted = "\"\(text)\""
             expected += #"{"ts":"1970-01-01T00:00:00.000Z","type":"# + escaped + #","session":"# + escaped + #","user":"#
                 + escaped + "," + escaped + ":" + escaped + "}\n"

@@ -15,10 +15,14 @@ import Testing
     }
 
     static let runs: [(arguments: [String], sha256: String)] = [
-        (["--app", "marketplace", "--users", "300", "--seed", "7", "--jobs", "1"], "475e90f87914b7fae9fa2fa9700ff026d98d6bfe65d8c784e8a99104056c38bb"),
-        (["--app", "marketplace", "--users", "300", "--seed", "7", "--jobs", "2"], "475e90f87914b7fae9fa2fa9700ff026d98d6bfe65d8c784e8a99104056c38bb"),
-        (["--app", "calculator", "--users", "300", "--seed", "5", "--jobs", "1"], "7354d876fdd1857e9a2d67a1745afc2fb192eab66796558c63fe3704f6376754"),
-        (["--app", "groupbrowser", "--users", "300", "--seed", "5", "--jobs", "2"], "0d1d62ce16dae438d6bd4b4808c9359d5b72943ff800019df6a416d595fa6151"),
+        (["--app", "marketplace", "--users", "300", "--seed", "7", "--jobs", "1"],
+         "475e90f87914b7fae9fa2fa9700ff026d98d6bfe65d8c784e8a99104056c38bb"),
+        (["--app", "marketplace", "--users", "300", "--seed", "7", "--jobs", "2"],
+         "475e90f87914b7fae9fa2fa9700ff026d98d6bfe65d8c784e8a99104056c38bb"),
+        (["--app", "calculator", "--users", "300", "--seed", "5", "--jobs", "1"],
+         "7354d876fdd1857e9a2d67a1745afc2fb192eab66796558c63fe3704f6376754"),
+        (["--app", "groupbrowser", "--users", "300", "--seed", "5", "--jobs", "2"],
+         "0d1d62ce16dae438d6bd4b4808c9359d5b72943ff800019df6a416d595fa6151"),
     ]
 
     @Test(arguments: runs.indices) func theLogOfAFixedRunKeepsItsChecksum(run: Int) async throws {

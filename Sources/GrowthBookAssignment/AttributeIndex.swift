@@ -16,9 +16,9 @@ struct AttributeIndex: Sendable {
     /// The slots: a power of two, at least one and a half times as many as the attributes, so
     /// probing always reaches an empty one and a context touches few cache lines.
     private let words: [UInt64]
-    /// Names and values by slot (empty slots hold `""` and `null`).
-    private let names: [String]
-    private let values: [AttributeValue]
+    /// Names and values by slot (empty slots hold `""` and `null`), in one array: every session
+    /// builds an index, and each array is an allocation and a fill.
+    private let entries: [(name: String, value: AttributeValue)]
     /// The bytes of ASCII texts longer than 16 bytes, and where each slot's start.
     private let longText: [UInt8]
     private let longTextStarts: [Int]
@@ -30,8 +30,7 @@ struct AttributeIndex: Sendable {
             capacity *= 2
         }
         var words = [UInt64](repeating: 0, count: capacity * Self.stride)
-        var names = [String](repeating: "", count: capacity)
-        var values = [AttributeValue](repeating: .null, count: capacity)
+        var entries = [(name: String, value: AttributeValue)](repeating: ("", .null), count: capacity)
         var longText: [UInt8] = []
         var longTextStarts: [Int] = []
         for slot in 0..<capacity {
@@ -64,12 +63,10 @@ struct AttributeIndex: Sendable {
             words[base + 2] = text.low
             words[base + 3] = text.high
             words[base + 4] = lengths
-            names[slot] = name
-            values[slot] = value
+            entries[slot] = (name, value)
         }
         self.words = words
-        self.names = names
-        self.values = values
+        self.entries = entries
         self.longText = longText
         self.longTextStarts = longTextStarts
         mask = capacity - 1
@@ -105,7 +102,7 @@ struct AttributeIndex: Sendable {
         var slot = Int(truncatingIfNeeded: key.bits.hash) & mask
         while true {
             if words[slot * Self.stride + 4] == Self.empty { return -1 }
-            if JavaScript.sameCodeUnits(names[slot], key.name) { return slot }
+            if JavaScript.sameCodeUnits(entries[slot].name, key.name) { return slot }
             slot = (slot + 1) & mask
         }
     }
@@ -114,19 +111,19 @@ struct AttributeIndex: Sendable {
     @inline(__always)
     func value(for key: AttributeKey) -> AttributeValue? {
         let entry = entry(for: key)
-        return entry < 0 ? nil : values[entry]
+        return entry < 0 ? nil : entries[entry].value
     }
 
     /// The value of entry `entry` (from `entry(for:)`, not -1).
     @inline(__always)
     func value(at entry: Int) -> AttributeValue {
-        values[entry]
+        entries[entry].value
     }
 
     /// Entry `entry`'s value as JavaScript concatenates it (empty for null), and its truthiness.
     @inline(__always)
     func hashText(at entry: Int) -> (text: String, isTruthy: Bool) {
-        switch values[entry] {
+        switch entries[entry].value {
         case .string(let text): return (text, !text.isEmpty)
         case .null: return ("", false)
         case let value: return (value.javaScriptString, value.isTruthy)

@@ -87,17 +87,84 @@ struct JSONByteWriter {
     /// UTF-8 bytes as a JSON string literal, escaped per RFC 8259.
     mutating func quoted(_ utf8: UnsafeBufferPointer<UInt8>) {
         let count = utf8.count
-        guard let source = utf8.baseAddress, Self.isPlain(source, count: count) else {
-            byte(UInt8(ascii: "\""))
-            if let source = utf8.baseAddress { escaped(source, count: count) }
-            return byte(UInt8(ascii: "\""))
+        guard let source = utf8.baseAddress else { return literal("\"\"") }
+        // The usual cases, when the line has room for whole words past the string: up to 16
+        // bytes are read as two words without a call and stored whole; longer strings are copied,
+        // then checked in place a word at a time. Done when no byte needs escaping.
+        if count <= 16, count + 9 <= end - at {
+            let (low, high) = Self.words(source, count: count)
+            let spaces: UInt64 = 0x2020_2020_2020_2020
+            let keptLow: UInt64 = count >= 8 ? ~0 : (1 << (8 &* UInt64(count))) &- 1
+            let keptHigh: UInt64 = count <= 8 ? 0 : count == 16 ? ~0 : (1 << (8 &* UInt64(count &- 8))) &- 1
+            if !JSONLinesEncoder.mayNeedEscape(low | spaces & ~keptLow),
+               !JSONLinesEncoder.mayNeedEscape(high | spaces & ~keptHigh) {
+                let start = UnsafeMutableRawPointer(base + at + 1)
+                base[at] = UInt8(ascii: "\"")
+                start.storeBytes(of: low.littleEndian, as: UInt64.self)
+                if count > 8 { start.storeBytes(of: high.littleEndian, toByteOffset: 8, as: UInt64.self) }
+                base[at + 1 + count] = UInt8(ascii: "\"")
+                at += count + 2
+                return
+            }
+        } else if count + 9 <= end - at {
+            let start = base + at + 1
+            start.update(from: source, count: count)
+            if Self.isPlain(copied: start, count: count) {
+                base[at] = UInt8(ascii: "\"")
+                start[count] = UInt8(ascii: "\"")
+                at += count + 2
+                return
+            }
+        } else if Self.isPlain(source, count: count) {
+            precondition(count + 2 <= end - at, "JSON line longer than its bound")
+            base[at] = UInt8(ascii: "\"")
+            (base + at + 1).update(from: source, count: count)
+            base[at + 1 + count] = UInt8(ascii: "\"")
+            at += count + 2
+            return
         }
-        // The usual case: the bytes need no escaping, so the literal is exactly two bytes longer.
-        precondition(count + 2 <= end - at, "JSON line longer than its bound")
-        base[at] = UInt8(ascii: "\"")
-        (base + at + 1).update(from: source, count: count)
-        base[at + 1 + count] = UInt8(ascii: "\"")
-        at += count + 2
+        byte(UInt8(ascii: "\""))
+        escaped(source, count: count)
+        byte(UInt8(ascii: "\""))
+    }
+
+    /// The `count` (at most 16) bytes at `source` as two little-endian words, zero past the end,
+    /// read with at most three loads and never past the last byte.
+    @inline(__always)
+    private static func words(_ source: UnsafePointer<UInt8>, count: Int) -> (UInt64, UInt64) {
+        let raw = UnsafeRawPointer(source)
+        if count >= 8 {
+            let first = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
+            let last = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self))
+            return (first, count > 8 ? last >> (8 &* UInt64(16 &- count)) : 0)
+        }
+        if count >= 4 {
+            let first = UInt64(UInt32(littleEndian: raw.loadUnaligned(as: UInt32.self)))
+            let last = UInt64(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)))
+            return (first | last << (8 &* UInt64(count &- 4)), 0)
+        }
+        guard count > 0 else { return (0, 0) }
+        let middle = count >> 1
+        return (UInt64(source[0]) | UInt64(source[middle]) << (8 &* UInt64(middle))
+            | UInt64(source[count &- 1]) << (8 &* UInt64(count &- 1)), 0)
+    }
+
+    /// Whether none of the `count` bytes just copied to `start` needs escaping, read a word at a
+    /// time; the last word reads up to 7 bytes past them (the caller checked that the buffer
+    /// holds them), taken as spaces.
+    @inline(__always)
+    private static func isPlain(copied start: UnsafeMutablePointer<UInt8>, count: Int) -> Bool {
+        let raw = UnsafeRawPointer(start)
+        var index = 0
+        while index + 8 <= count {
+            if JSONLinesEncoder.mayNeedEscape(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) { return false }
+            index += 8
+        }
+        let rest = UInt64(truncatingIfNeeded: count - index)
+        guard rest > 0 else { return true }
+        let kept: UInt64 = (1 << (8 &* rest)) &- 1
+        let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+        return !JSONLinesEncoder.mayNeedEscape(word & kept | 0x2020_2020_2020_2020 & ~kept)
     }
 
     /// Whether none of the `count` bytes at `source` needs escaping. A short string is checked as

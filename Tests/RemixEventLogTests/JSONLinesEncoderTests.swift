@@ -167,6 +167,27 @@ import Testing
         }
     }
 
+    /// Plain strings are copied and then checked in place a word at a time, reading past their
+    /// end into the reused line buffer, where an earlier, escaped line left quotes and backslashes.
+    @Test func plainStringsAfterAnEscapedLineInTheSameBufferAreNotEscaped() {
+        let noisy = String(repeating: "\"\\\n", count: 40)
+        let plain = ["", "a", "ab", "abcdefg", "abcdefgh", "abcdefghi", "abcdefghijklmno", "abcdefghijklmnop"]
+        var encoder = JSONLinesEncoder()
+        var expected = ""
+        for text in plain {
+            for written in [noisy, text] {
+                encoder.encode(LoggedEvent(timestamp: 0, type: written, session: written, user: written,
+                                           fields: [EventField(written, .string(written))]))
+            }
+            let escaped = Self.referenceEscaped(noisy), quoted = "\"\(text)\""
+            expected += #"{"ts":"1970-01-01T00:00:00.000Z","type":"# + escaped + #","session":"# + escaped + #","user":"#
+                + escaped + "," + escaped + ":" + escaped + "}\n"
+            expected += #"{"ts":"1970-01-01T00:00:00.000Z","type":"# + quoted + #","session":"# + quoted + #","user":"#
+                + quoted + "," + quoted + ":" + quoted + "}\n"
+        }
+        #expect(String(decoding: encoder.bytes, as: UTF8.self) == expected)
+    }
+
     /// The text of the number after `"key":` in `line`.
     static func rawNumber(_ line: String, _ key: String) -> String? {
         guard let start = line.range(of: "\"\(key)\":")?.upperBound else { return nil }

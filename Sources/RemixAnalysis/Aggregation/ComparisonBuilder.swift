@@ -75,18 +75,9 @@ enum ComparisonBuilder {
     /// frequentist test falls back to the post-exposure statistics.
     static func tests(_ control: MetricStatistic, _ treatment: MetricStatistic,
                       settings: TestSettings) -> (FrequentistResult, BayesianResult) {
-        func run<S: TestStatistic>(_ a: S, _ b: S) -> (FrequentistResult, BayesianResult) {
-            (FrequentistTest.run(control: a, treatment: b, settings: settings),
-             BayesianTest.effect(control: a, treatment: b, settings: settings))
-        }
+        let run = BothTests(settings: settings)
         let empty = MeanSample(units: 0, sum: 0, sumSquares: 0)
-        switch (control, treatment) {
-        case let (.proportion(a), .proportion(b)): return run(a, b)
-        case let (.mean(a), .mean(b)): return run(a, b)
-        case let (.ratio(a), .ratio(b)): return run(a, b)
-        case let (.quantile(a), .quantile(b)): return run(a, b)
-        case let (.clusteredQuantile(a), .clusteredQuantile(b)): return run(a, b)
-        case var (.regressionAdjusted(a), .regressionAdjusted(b)):
+        if case var (.regressionAdjusted(a), .regressionAdjusted(b)) = (control, treatment) {
             let theta = RegressionAdjustedSample.theta(a, b)
             a.theta = theta
             b.theta = theta
@@ -97,8 +88,17 @@ enum ComparisonBuilder {
             case let (.mean(x), .mean(y)): return (run(x, y).0, bayesian)
             default: return (run(empty, empty).0, bayesian)
             }
-        default:
-            return run(empty, empty)
+        }
+        return MetricStatistic.pair(control, treatment, run) ?? run(empty, empty)
+    }
+
+    /// The frequentist and Bayesian tests of one pair.
+    private struct BothTests: StatisticPairOperation {
+        let settings: TestSettings
+
+        func callAsFunction<S: TestStatistic>(_ a: S, _ b: S) -> (FrequentistResult, BayesianResult) {
+            (FrequentistTest.run(control: a, treatment: b, settings: settings),
+             BayesianTest.effect(control: a, treatment: b, settings: settings))
         }
     }
 

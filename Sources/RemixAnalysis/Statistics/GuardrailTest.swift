@@ -65,26 +65,20 @@ package enum GuardrailTest {
     /// The same with the mixture's ρ² given, as gbstats' p-value search holds it at the test's own.
     static func interval(_ control: MetricStatistic, _ treatment: MetricStatistic, inverse: Bool, alpha: Double,
                          rho2: Double) -> (effect: Double, bound: Double)? {
-        func run<S: TestStatistic>(_ a: S, _ b: S) -> (effect: Double, bound: Double)? {
+        MetricStatistic.pair(control, treatment, OneSidedInterval(inverse: inverse, alpha: alpha, rho2: rho2)) ?? nil
+    }
+
+    /// The absolute effect and the one-sided sequential interval's finite end of one pair.
+    private struct OneSidedInterval: StatisticPairOperation {
+        let inverse: Bool, alpha: Double, rho2: Double
+
+        func callAsFunction<S: TestStatistic>(_ a: S, _ b: S) -> (effect: Double, bound: Double)? {
             guard a.n > 0, b.n > 0 else { return nil }
             let variance = Effect.variance(a, b, .absolute)
             guard variance > 0, variance.isFinite else { return nil }
             let effect = Effect.difference(a, b, .absolute)
-            let width = halfWidth(variance: variance, units: a.n + b.n, alpha: alpha, rho2: rho2)
+            let width = GuardrailTest.halfWidth(variance: variance, units: a.n + b.n, alpha: alpha, rho2: rho2)
             return (effect, inverse ? effect - width : effect + width)
-        }
-        switch (control, treatment) {
-        case let (.proportion(a), .proportion(b)): return run(a, b)
-        case let (.mean(a), .mean(b)): return run(a, b)
-        case let (.ratio(a), .ratio(b)): return run(a, b)
-        case let (.quantile(a), .quantile(b)): return run(a, b)
-        case let (.clusteredQuantile(a), .clusteredQuantile(b)): return run(a, b)
-        case var (.regressionAdjusted(a), .regressionAdjusted(b)):
-            let theta = RegressionAdjustedSample.theta(a, b)
-            a.theta = theta
-            b.theta = theta
-            return run(a, b)
-        default: return nil
         }
     }
 

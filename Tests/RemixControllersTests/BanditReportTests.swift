@@ -39,13 +39,7 @@ import Testing
         defer { fixture.remove() }
         let lines = try await fixture.simulate(users: 3_000, jobs: 2)
         let updates = lines.of("bandit_update")
-        func report(_ format: Analyze.Format) async throws -> String {
-            var analyze = Analyze(logs: [fixture.log])
-            analyze.experiments = fixture.folder.path
-            analyze.format = format
-            return try #require(try await analyze.run(NoticeLog().context()).text)
-        }
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(try await report(.json).utf8)) as? [String: Any])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(try await fixture.report(.json).utf8)) as? [String: Any])
         let experiment = try #require((json["experiments"] as? [[String: Any]])?.first { $0["key"] as? String == "insertion-bandit" })
         let bandit = try #require(experiment["bandit"] as? [String: Any])
         #expect((bandit["updates"] as? [[String: Any]])?.count == updates.count)
@@ -53,9 +47,9 @@ import Testing
         #expect((bandit["srmPValue"] as? Double).map { $0 > 0.001 } == true, "the bandit's own SRM: no alarm by design")
         #expect(experiment["srmPValue"] as? Double == bandit["srmPValue"] as? Double)
         #expect((bandit["regret"] as? Double ?? .infinity) < (bandit["equalSplitRegret"] as? Double ?? 0))
-        let table = try await report(.table)
+        let table = try await fixture.report(.table)
         #expect(table.contains("bandit weights (in force from each update on"))
-        let html = try await report(.html)
+        let html = try await fixture.report(.html)
         #expect(html.contains("<h3>Bandit</h3>"))
         #expect(html.contains("weight after each update"))
 

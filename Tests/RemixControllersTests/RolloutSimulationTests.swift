@@ -36,22 +36,16 @@ import Testing
 
     /// `remix analyze` shows the rollout's timeline in the table, JSON and HTML: every decision of the log, in order.
     private func reportsShowTheTimeline(_ fixture: RolloutFixture, decisions: [[String: Any]]) async throws {
-        func report(_ format: Analyze.Format) async throws -> String {
-            var analyze = Analyze(logs: [fixture.log])
-            analyze.experiments = fixture.folder.path
-            analyze.format = format
-            return try #require(try await analyze.run(NoticeLog().context()).text)
-        }
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(try await report(.json).utf8)) as? [String: Any])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(try await fixture.report(.json).utf8)) as? [String: Any])
         let experiment = try #require((json["experiments"] as? [[String: Any]])?.first { $0["key"] as? String == "auto-rollout" })
         let timeline = try #require(experiment["rolloutTimeline"] as? [[String: Any]])
         #expect(timeline.map { $0["decision"] as? String } == decisions.map { $0["decision"] as? String })
         #expect(timeline.map { $0["time"] as? String } == decisions.map { ($0["ts"] as? String)?.replacingOccurrences(of: ".000Z", with: "Z") })
         #expect(timeline.map { $0["share"] as? Double } == decisions.map { $0["share"] as? Double })
-        let table = try await report(.table)
+        let table = try await fixture.report(.table)
         #expect(table.contains("rollout timeline"))
         #expect(table.split(separator: "\n").contains { $0.contains("rollback") && $0.contains("cancelled is significantly worse") })
-        let html = try await report(.html)
+        let html = try await fixture.report(.html)
         #expect(html.contains("<h3>Rollout timeline</h3>"))
         #expect(html.contains("<span class=\"tag lose\">rollback</span>"))
         // The share chart's figures name their place in the JSON report.

@@ -1,6 +1,7 @@
 import Foundation
 import RemixApp
 import RemixTestSupport
+import Testing
 
 /// A folder with a rollout of AutoGroupInsertion on Marketplace's insertion slot, the shipped
 /// metrics and population (with `effects` appended), simulated in process by `remix simulate`'s use case.
@@ -56,6 +57,14 @@ struct RolloutFixture {
         try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").compactMap { line in
             try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
         }
+    }
+
+    /// `remix analyze`'s report of the fixture's log with its experiments, in `format` (the use case, in process).
+    func report(_ format: Analyze.Format) async throws -> String {
+        var analyze = Analyze(logs: [log])
+        analyze.experiments = folder.path
+        analyze.format = format
+        return try #require(try await analyze.run(NoticeLog().context()).text)
     }
 
     func remove() {

@@ -156,12 +156,11 @@ package struct AssignmentEngine: Sendable {
     private static func result(
         _ experiment: Experiment, decision: Decision, hashValue: String, hashAttribute: String? = nil
     ) -> AssignmentResult {
-        let reports = experiment.bucketing.reports
         let variation = decision.variation
         let inRange = variation >= 0 && variation < experiment.variations.count
         let hashUsed = decision.reason == .assigned || decision.reason == .stickyBucket
         return AssignmentResult(
-            report: reports[inRange ? variation : 0], inExperiment: inRange,
+            report: experiment.bucketing.report(inRange ? variation : 0), inExperiment: inRange,
             hashUsed: hashUsed, hashValue: hashValue,
             bucketUnits: decision.bucketUnits, bucketScale: decision.scale,
             reason: decision.reason, stickyBucketUsed: decision.reason == .stickyBucket || decision.reason == .stickyBucketBlocked,

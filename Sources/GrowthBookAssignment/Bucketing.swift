@@ -38,6 +38,13 @@ final class Bucketing: Sendable {
         }
     }
 
+    /// What a result reports for variation `index` (in `reports`), read in place: the result
+    /// holds the report, not the array.
+    @inline(__always)
+    func report(_ index: Int) -> VariationReport {
+        reports.withUnsafeBufferPointer { $0[index] }
+    }
+
     /// The first unit in `0 ..< scale` for which `holds` (which must stay true once it is), or
     /// `scale` when there is none.
     private static func firstUnit(_ scale: Int, where holds: (Int) -> Bool) -> Int {

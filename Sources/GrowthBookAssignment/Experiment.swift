@@ -84,10 +84,8 @@ package struct Experiment: Sendable {
         }
     }
 
-    /// The fields, in one box shared by copies (copy-on-write): a session's slot chooser passes
-    /// each experiment to the engine, and a copy is then one reference instead of one per field.
-    /// Written only through ``unique()``, that is while one value owns it.
-    private final class Storage: @unchecked Sendable {
+    /// The fields as set; ``Storage`` boxes them with their bucketing.
+    private struct Fields: Sendable {
         var key: String
         var variations: [AttributeValue]
         var weights: [Double]?
@@ -106,171 +104,125 @@ package struct Experiment: Sendable {
         var status: Status
         var meta: [VariationMeta]?
         var stickyBucketing: StickyBucketing
-        var bucketing: Bucketing
+    }
 
-        init(
-            key: String, variations: [AttributeValue], weights: [Double]?, coverage: Double?,
-            condition: Condition?, parentConditions: [ParentCondition]?, namespace: Namespace?,
-            hashAttribute: String?, fallbackAttribute: String?, hashVersion: Int?, seed: String?,
-            filters: [Filter]?, ranges: [BucketRange]?, force: Int?, active: Bool, status: Status,
-            meta: [VariationMeta]?, stickyBucketing: StickyBucketing, bucketing: Bucketing
-        ) {
-            self.key = key
-            self.variations = variations
-            self.weights = weights
-            self.coverage = coverage
-            self.condition = condition
-            self.parentConditions = parentConditions
-            self.namespace = namespace
-            self.hashAttribute = hashAttribute
-            self.fallbackAttribute = fallbackAttribute
-            self.hashVersion = hashVersion
-            self.seed = seed
-            self.filters = filters
-            self.ranges = ranges
-            self.force = force
-            self.active = active
-            self.status = status
-            self.meta = meta
-            self.stickyBucketing = stickyBucketing
-            self.bucketing = bucketing
-        }
+    /// The fields and their bucketing in one immutable box shared by copies: a session's slot
+    /// chooser passes each experiment to the engine, and a copy is then one reference instead
+    /// of one per field. Immutable, so the engine reads the fields in place, counting no
+    /// references; a setter boxes a changed copy.
+    private final class Storage: Sendable {
+        let fields: Fields
+        let bucketing: Bucketing
 
-        func copy() -> Storage {
-            Storage(
-                key: key, variations: variations, weights: weights, coverage: coverage, condition: condition,
-                parentConditions: parentConditions, namespace: namespace, hashAttribute: hashAttribute,
-                fallbackAttribute: fallbackAttribute, hashVersion: hashVersion, seed: seed, filters: filters,
-                ranges: ranges, force: force, active: active, status: status, meta: meta, stickyBucketing: stickyBucketing,
-                bucketing: bucketing)
+        /// Boxes `fields` with `bucketing`, worked out from them when `nil`.
+        init(_ fields: Fields, bucketing: Bucketing? = nil) {
+            self.fields = fields
+            self.bucketing = bucketing ?? Bucketing(
+                key: fields.key, seed: fields.seed, hashVersion: fields.hashVersion, hashAttribute: fields.hashAttribute,
+                variations: fields.variations, coverage: fields.coverage, weights: fields.weights, ranges: fields.ranges,
+                meta: fields.meta)
         }
     }
 
     private var storage: Storage
 
-    /// The box, copied first if another value shares it.
-    private mutating func unique() -> Storage {
-        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
-        return storage
+    /// Boxes the fields after `change`; `rebucket` when the change touches what bucketing uses.
+    private mutating func update(rebucket: Bool, _ change: (inout Fields) -> Void) {
+        var fields = storage.fields
+        change(&fields)
+        storage = Storage(fields, bucketing: rebucket ? nil : storage.bucketing)
     }
 
     /// The experiment's key (also the default hash seed).
     package var key: String {
-        get { storage.key }
-        set {
-            unique().key = newValue
-            refreshBucketing()
-        }
+        get { storage.fields.key }
+        set { update(rebucket: true) { $0.key = newValue } }
     }
     /// The variations' values; index `i` is variation `i`.
     package var variations: [AttributeValue] {
-        get { storage.variations }
-        set {
-            unique().variations = newValue
-            refreshBucketing()
-        }
+        get { storage.fields.variations }
+        set { update(rebucket: true) { $0.variations = newValue } }
     }
     /// Traffic split between variations; equal when absent or invalid.
     package var weights: [Double]? {
-        get { storage.weights }
-        set {
-            unique().weights = newValue
-            refreshBucketing()
-        }
+        get { storage.fields.weights }
+        set { update(rebucket: true) { $0.weights = newValue } }
     }
     /// Share of users included, 0 to 1; 1 when absent.
     package var coverage: Double? {
-        get { storage.coverage }
-        set {
-            unique().coverage = newValue
-            refreshBucketing()
-        }
+        get { storage.fields.coverage }
+        set { update(rebucket: true) { $0.coverage = newValue } }
     }
     /// Targeting condition on the user's attributes.
     package var condition: Condition? {
-        get { storage.condition }
-        set { unique().condition = newValue }
+        get { storage.fields.condition }
+        set { update(rebucket: false) { $0.condition = newValue } }
     }
     /// Prerequisite features that must hold for the user to be included.
     package var parentConditions: [ParentCondition]? {
-        get { storage.parentConditions }
-        set { unique().parentConditions = newValue }
+        get { storage.fields.parentConditions }
+        set { update(rebucket: false) { $0.parentConditions = newValue } }
     }
     /// Namespace slice; ignored when `filters` is set.
     package var namespace: Namespace? {
-        get { storage.namespace }
-        set { unique().namespace = newValue }
+        get { storage.fields.namespace }
+        set { update(rebucket: false) { $0.namespace = newValue } }
     }
     /// The attribute whose value is hashed; `id` when absent or empty.
     package var hashAttribute: String? {
-        get { storage.hashAttribute }
-        set {
-            unique().hashAttribute = newValue
-            refreshBucketing()
-        }
+        get { storage.fields.hashAttribute }
+        set { update(rebucket: true) { $0.hashAttribute = newValue } }
     }
     /// A second attribute, hashed when `hashAttribute` is missing; GrowthBook consults it only
     /// when sticky bucketing is on (``AssignmentEngine/run(_:context:stickyBuckets:)``).
     package var fallbackAttribute: String? {
-        get { storage.fallbackAttribute }
-        set { unique().fallbackAttribute = newValue }
+        get { storage.fields.fallbackAttribute }
+        set { update(rebucket: false) { $0.fallbackAttribute = newValue } }
     }
     /// Hash algorithm version (1 or 2); 1 when absent or 0.
     package var hashVersion: Int? {
-        get { storage.hashVersion }
-        set {
-            unique().hashVersion = newValue
-            refreshBucketing()
-        }
+        get { storage.fields.hashVersion }
+        set { update(rebucket: true) { $0.hashVersion = newValue } }
     }
     /// Hash seed; the key when absent or empty.
     package var seed: String? {
-        get { storage.seed }
-        set {
-            unique().seed = newValue
-            refreshBucketing()
-        }
+        get { storage.fields.seed }
+        set { update(rebucket: true) { $0.seed = newValue } }
     }
     /// Hash-based filters that replace the namespace check.
     package var filters: [Filter]? {
-        get { storage.filters }
-        set { unique().filters = newValue }
+        get { storage.fields.filters }
+        set { update(rebucket: false) { $0.filters = newValue } }
     }
     /// Explicit bucket ranges, overriding `weights` and `coverage`.
     package var ranges: [BucketRange]? {
-        get { storage.ranges }
-        set {
-            unique().ranges = newValue
-            refreshBucketing()
-        }
+        get { storage.fields.ranges }
+        set { update(rebucket: true) { $0.ranges = newValue } }
     }
     /// A variation every included user gets (reported with `hashUsed == false`).
     package var force: Int? {
-        get { storage.force }
-        set { unique().force = newValue }
+        get { storage.fields.force }
+        set { update(rebucket: false) { $0.force = newValue } }
     }
     /// Whether the experiment runs at all.
     package var active: Bool {
-        get { storage.active }
-        set { unique().active = newValue }
+        get { storage.fields.active }
+        set { update(rebucket: false) { $0.active = newValue } }
     }
     /// Life-cycle status.
     package var status: Status {
-        get { storage.status }
-        set { unique().status = newValue }
+        get { storage.fields.status }
+        set { update(rebucket: false) { $0.status = newValue } }
     }
     /// Bucket versions and the opt-out for sticky bucketing.
     package var stickyBucketing: StickyBucketing {
-        get { storage.stickyBucketing }
-        set { unique().stickyBucketing = newValue }
+        get { storage.fields.stickyBucketing }
+        set { update(rebucket: false) { $0.stickyBucketing = newValue } }
     }
     /// Per-variation metadata (keys and names).
     package var meta: [VariationMeta]? {
-        get { storage.meta }
-        set {
-            unique().meta = newValue
-            refreshBucketing()
-        }
+        get { storage.fields.meta }
+        set { update(rebucket: true) { $0.meta = newValue } }
     }
 
     var bucketing: Bucketing { storage.bucketing }
@@ -296,16 +248,13 @@ package struct Experiment: Sendable {
         meta: [VariationMeta]? = nil,
         stickyBucketing: StickyBucketing = StickyBucketing()
     ) {
-        storage = Storage(
+        storage = Storage(Fields(
             key: key, variations: variations, weights: weights, coverage: coverage,
             // GrowthBook skips a falsy condition (`experiment.condition && …`).
             condition: condition.flatMap { $0.isTruthy ? Condition(parsing: $0) : nil },
             parentConditions: parentConditions, namespace: namespace, hashAttribute: hashAttribute,
             fallbackAttribute: fallbackAttribute, hashVersion: hashVersion, seed: seed, filters: filters,
-            ranges: ranges, force: force, active: active, status: status, meta: meta, stickyBucketing: stickyBucketing,
-            bucketing: Bucketing(
-                key: key, seed: seed, hashVersion: hashVersion, hashAttribute: hashAttribute,
-                variations: variations, coverage: coverage, weights: weights, ranges: ranges, meta: meta))
+            ranges: ranges, force: force, active: active, status: status, meta: meta, stickyBucketing: stickyBucketing))
     }
 
     /// An experiment whose variations are the numbers `0 ..< variationCount`.
@@ -314,14 +263,5 @@ package struct Experiment: Sendable {
     }
 
     /// How many variations the experiment has.
-    package var variationCount: Int { storage.variations.count }
-
-    private mutating func refreshBucketing() {
-        let fields = unique()
-        fields.bucketing = Bucketing(
-            key: fields.key, seed: fields.seed, hashVersion: fields.hashVersion, hashAttribute: fields.hashAttribute,
-            variations: fields.variations, coverage: fields.coverage, weights: fields.weights, ranges: fields.ranges,
-            meta: fields.meta
-        )
-    }
+    package var variationCount: Int { storage.fields.variations.count }
 }

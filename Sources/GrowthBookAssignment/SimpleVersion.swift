@@ -36,12 +36,13 @@ enum SimpleVersion {
         var part = 0
         var value: UInt32 = 0
         var length: UInt32 = 0
+        // Wrapping arithmetic: a part has at most four digits, so nothing here can overflow.
         @inline(__always) func finishPart() {
             if ordering == 0, part < keys.count {
-                let key = length * 10_000 + value
+                let key = length &* 10_000 &+ value
                 if key != keys[part] { ordering = key < keys[part] ? -1 : 1 }
             }
-            part += 1
+            part &+= 1
             value = 0
             length = 0
         }
@@ -54,7 +55,7 @@ enum SimpleVersion {
             if digit < 10 {
                 if length == 4 { return nil }
                 value = value &* 10 &+ UInt32(digit)
-                length += 1
+                length &+= 1
             } else if byte == 0x2E || byte == 0x2D, length > 0 {
                 finishPart()
             } else {

@@ -1,16 +1,16 @@
 import RemixKit
 
-/// Writes JSON pieces into a buffer that ``JSONLinesEncoder`` sized for the whole line: plain
-/// stores and block copies, no per-piece growth or uniqueness checks. Every write checks that it
-/// stays inside the buffer, so a wrong size is a clear stop, never a stray write.
+/// Writes JSON pieces into a buffer of ``JSONLinesEncoder``'s: plain stores and block copies, no
+/// per-piece growth or uniqueness checks. Every write checks that it stays inside the buffer; one
+/// that would not fit writes nothing more and sets ``overflowed``, and the encoder writes the
+/// line again into a buffer large enough (so a line never needs its size worked out beforehand).
 struct JSONByteWriter {
-    /// The most bytes a double takes (`-2.2250738585072014e-308` is 24).
-    static let doubleBound = 32
-
     private let base: UnsafeMutablePointer<UInt8>
     private let end: Int
     /// Where the next byte goes.
     private(set) var at: Int
+    /// Whether a write did not fit: what was written since is incomplete.
+    private(set) var overflowed = false
 
     /// A writer over `buffer` from index `at`.
     init(buffer: UnsafeMutableBufferPointer<UInt8>, at: Int) {
@@ -21,16 +21,24 @@ struct JSONByteWriter {
         self.at = at
     }
 
+    /// Whether `count` more bytes fit; marks the writer overflowed when they do not.
+    @inline(__always)
+    private mutating func fits(_ count: Int) -> Bool {
+        if count <= end &- at { return true }
+        overflowed = true
+        return false
+    }
+
     @inline(__always)
     mutating func byte(_ byte: UInt8) {
-        precondition(at < end, "JSON line longer than its bound")
+        guard fits(1) else { return }
         base[at] = byte
         at += 1
     }
 
     @inline(__always)
     mutating func bytes(_ source: UnsafePointer<UInt8>, count: Int) {
-        precondition(count <= end - at, "JSON line longer than its bound")
+        guard fits(count) else { return }
         (base + at).update(from: source, count: count)
         at += count
     }
@@ -44,7 +52,7 @@ struct JSONByteWriter {
     }
 
     mutating func timestamp(milliseconds: Int64, date: inout Timestamp.DatePart) {
-        precondition(24 <= end - at, "JSON line longer than its bound")
+        guard fits(24) else { return }
         Timestamp.write(milliseconds: milliseconds, to: base + at, date: &date)
         at += 24
     }
@@ -116,7 +124,7 @@ struct JSONByteWriter {
                 return
             }
         } else if Self.isPlain(source, count: count) {
-            precondition(count + 2 <= end - at, "JSON line longer than its bound")
+            guard fits(count + 2) else { return }
             base[at] = UInt8(ascii: "\"")
             (base + at + 1).update(from: source, count: count)
             base[at + 1 + count] = UInt8(ascii: "\"")
@@ -221,6 +229,36 @@ struct JSONByteWriter {
         value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }
 
+    private static let powersOfTen: [UInt64] = [1, 10, 100, 1000, 10000, 100_000, 1_000_000]
+
+    /// `magnitude` as `units / 10^decimals` with the fewest decimals (1 to 6), when it is in
+    /// [0.001, 1e9): then `description` writes exactly those digits, in plain notation. The
+    /// check is exact: `units` and `10^decimals` are exact doubles and their quotient is rounded
+    /// correctly, so it equals `magnitude` exactly when that decimal reads back as `magnitude`,
+    /// and no decimal with fewer digits does (the smallest such `decimals` is taken).
+    @inline(__always)
+    static func shortDecimal(_ magnitude: Double) -> (units: UInt64, decimals: Int)? {
+        guard magnitude >= 0.001, magnitude < 1e9 else { return nil }
+        var power = 10.0
+        for decimals in 1...6 {
+            let scaled = (magnitude * power).rounded()
+            if scaled / power == magnitude { return (UInt64(scaled), decimals) }
+            power *= 10
+        }
+        return nil
+    }
+
+    /// `value` in exactly `width` decimal digits, zero-padded on the left.
+    private mutating func digits(_ value: UInt64, width: Int) {
+        guard fits(width) else { return }
+        var rest = value
+        for index in stride(from: at + width - 1, through: at, by: -1) {
+            base[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+            rest /= 10
+        }
+        at += width
+    }
+
     /// An integer in decimal (at most 20 bytes).
     mutating func integer(_ value: Int) {
         if value == 0 { return byte(UInt8(ascii: "0")) }
@@ -232,7 +270,7 @@ struct JSONByteWriter {
             rest /= 10
         }
         if value < 0 { byte(UInt8(ascii: "-")) }
-        precondition(digits <= end - at, "JSON line longer than its bound")
+        guard fits(digits) else { return }
         for index in stride(from: at + digits - 1, through: at, by: -1) {
             base[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
             magnitude /= 10
@@ -244,6 +282,14 @@ struct JSONByteWriter {
     mutating func double(_ value: Double) {
         guard value.isFinite else { return literal("null") }
         if value == value.rounded(), abs(value) < 1e15 { return integer(Int(value)) }
+        if let (units, decimals) = Self.shortDecimal(abs(value)) {
+            if value < 0 { byte(UInt8(ascii: "-")) }
+            let scale = Self.powersOfTen[decimals]
+            integer(Int(units / scale))
+            byte(UInt8(ascii: "."))
+            digits(units % scale, width: decimals)
+            return
+        }
         var text = value.description
         text.withUTF8 { utf8 in
             guard let source = utf8.baseAddress else { return }

@@ -13,8 +13,8 @@ package struct JSONLinesEncoder {
     private var lastDate = Timestamp.DatePart()
     /// Where a text member's pieces are gathered, kept for the next line.
     private var scratch: [UInt8] = []
-    /// Where a line is written before it is appended: sized for the largest line so far, so
-    /// that the buffer need not be padded to a line's bound and trimmed back for every line.
+    /// Where a line is written before it is appended: as large as the largest line so far, so
+    /// that the buffer need not be padded and trimmed back for every line.
     private var line: [UInt8] = []
 
     /// Makes an empty encoder with room for `capacity` bytes.
@@ -26,6 +26,20 @@ package struct JSONLinesEncoder {
     package mutating func removeAll() {
         bytes.removeAll(keepingCapacity: true)
         lineCount = 0
+    }
+
+    /// Appends bytes that are already whole encoded lines.
+    package mutating func append(encodedLines lines: ArraySlice<UInt8>) {
+        bytes.append(contentsOf: lines)
+    }
+
+    /// Drops the first `count` bytes (those written out), keeping the rest and the storage.
+    package mutating func removeFirst(_ count: Int) {
+        if count == bytes.count {
+            bytes.removeAll(keepingCapacity: true)
+        } else {
+            bytes.removeFirst(count)
+        }
     }
 
     /// Encodes one event as one line.
@@ -84,13 +98,6 @@ package struct JSONLinesEncoder {
         case strings(session: String, user: String)
         case encoded(SessionHeader)
 
-        var bound: Int {
-            switch self {
-            case .strings(let session, let user): 20 + JSONLinesEncoder.bound(session) + JSONLinesEncoder.bound(user)
-            case .encoded(let header): header.bytes.count
-            }
-        }
-
         func write(to out: inout JSONByteWriter) {
             switch self {
             case .strings(let session, let user): SessionHeader.write(session: session, user: user, to: &out)
@@ -101,17 +108,10 @@ package struct JSONLinesEncoder {
 
     private mutating func line(timestamp: Int64, type: String, fields: [EventField], textName: String?, header: Header,
                                pieces: ((String) -> Void) -> Void) {
-        // The fixed parts (keys, quotes, timestamp, braces, newline) take 42 bytes.
-        var bound = 44 + Self.bound(type) + header.bound
-        // Through a buffer, reading the fields in place: a `for field in` loop or the array's
-        // subscript copies each name and value.
-        fields.withUnsafeBufferPointer { fields in
-            for index in fields.indices { bound += 2 + Self.bound(fields[index].name) + Self.bound(fields[index].value) }
-        }
         var text = scratch
         scratch = []
         defer { scratch = text }
-        if let textName {
+        if textName != nil {
             text.removeAll(keepingCapacity: true)
             pieces { piece in
                 // Native and small strings lend their bytes: one block copy, not one per byte.
@@ -119,16 +119,17 @@ package struct JSONLinesEncoder {
                     text.append(contentsOf: piece.utf8)
                 }
             }
-            bound += 2 + Self.bound(textName) + 2 + 6 * text.count
         }
         var date = lastDate
         defer { lastDate = date }
-        write(atMost: bound) { out in
+        write { out in
             out.literal(#"{"ts":""#)
             out.timestamp(milliseconds: timestamp, date: &date)
             out.literal(#"","type":"#)
             out.string(type)
             header.write(to: &out)
+            // Through a buffer, reading the fields in place: a `for field in` loop or the array's
+            // subscript copies each name and value.
             fields.withUnsafeBufferPointer { fields in
                 for index in fields.indices {
                     out.byte(UInt8(ascii: ","))
@@ -151,44 +152,40 @@ package struct JSONLinesEncoder {
     /// Appends `fields` as one JSON object, without a newline (the event store's `fields` column).
     package mutating func appendObject(_ fields: [EventField]) {
         let value = EventValue.object(fields)
-        write(atMost: Self.bound(value)) { $0.value(value) }
+        write { $0.value(value) }
     }
 
     /// Appends `string` as a JSON string literal.
     package mutating func appendString(_ string: String) {
-        write(atMost: Self.bound(string)) { $0.string(string) }
+        write { $0.string(string) }
     }
 
-    /// Runs `body` on a writer over a line buffer of at least `bound` bytes, then appends what it
-    /// wrote: one growth and one uniqueness check per line instead of one per piece.
-    private mutating func write(atMost bound: Int, _ body: (inout JSONByteWriter) -> Void) {
+    /// Runs `body` on a writer over the line buffer, then appends what it wrote: one growth and
+    /// one uniqueness check per line instead of one per piece. The buffer is kept between lines;
+    /// when a line does not fit, the buffer doubles and `body` runs again (so it must write the
+    /// same bytes each time): no line's size is worked out beforehand.
+    private mutating func write(_ body: (inout JSONByteWriter) -> Void) {
         var line = self.line
         self.line = []
-        if line.count < bound { line = [UInt8](repeating: 0, count: max(bound, 2 * line.count)) }
-        let count = line.withUnsafeMutableBufferPointer { buffer in
-            var out = JSONByteWriter(buffer: buffer, at: 0)
-            body(&out)
-            return out.at
+        if line.isEmpty { line = [UInt8](repeating: 0, count: 1024) }
+        while true {
+            let count = line.withUnsafeMutableBufferPointer { buffer in
+                var out = JSONByteWriter(buffer: buffer, at: 0)
+                body(&out)
+                return out.overflowed ? -1 : out.at
+            }
+            if count >= 0 {
+                line.withUnsafeBufferPointer { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<count])) }
+                break
+            }
+            line = [UInt8](repeating: 0, count: 2 * line.count)
         }
-        line.withUnsafeBufferPointer { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<count])) }
         self.line = line
     }
 
     /// The most bytes `string` takes as a JSON string literal (every byte escaped as `\u00XX`).
     static func bound(_ string: String) -> Int {
         2 + 6 * string.utf8.count
-    }
-
-    /// The most bytes `value` takes in JSON.
-    static func bound(_ value: EventValue) -> Int {
-        switch value {
-        case .string(let string): bound(string)
-        case .int: 20
-        case .double: JSONByteWriter.doubleBound
-        case .bool, .null: 5
-        case .object(let fields): fields.reduce(2) { $0 + 2 + bound($1.name) + bound($1.value) }
-        case .array(let values): values.reduce(2) { $0 + 1 + bound($1) }
-        }
     }
 
     /// Whether any of the eight bytes of `word` may be a quote, a backslash or a control
@@ -246,7 +243,6 @@ package enum Timestamp {
         }
         if day == date.day {
             withUnsafeBytes(of: date.bytes) { UnsafeMutableRawPointer(text).copyMemory(from: $0.baseAddress!, byteCount: 11) }
-            at = 11
         } else {
             let (year, month, dayOfMonth) = CivilTime.civil(fromDays: day)
             put(year, 4, then: UInt8(ascii: "-"))
@@ -255,10 +251,19 @@ package enum Timestamp {
             date.day = day
             withUnsafeMutableBytes(of: &date.bytes) { $0.baseAddress!.copyMemory(from: text, byteCount: 11) }
         }
-        put(millis / 3_600_000, 2, then: UInt8(ascii: ":"))
-        put(millis / 60_000 % 60, 2, then: UInt8(ascii: ":"))
-        put(millis / 1000 % 60, 2, then: UInt8(ascii: "."))
-        put(millis % 1000, 3, then: UInt8(ascii: "Z"))
+        // The time of day, every event's: each pair of digits from one small division.
+        let time = UInt32(truncatingIfNeeded: millis)
+        let seconds = time / 1000, milliseconds = time % 1000
+        @inline(__always) func pair(_ value: UInt32, at offset: Int, then separator: UInt8) {
+            text[offset] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 10)
+            text[offset &+ 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10)
+            text[offset &+ 2] = separator
+        }
+        pair(seconds / 3600, at: 11, then: UInt8(ascii: ":"))
+        pair(seconds / 60 % 60, at: 14, then: UInt8(ascii: ":"))
+        pair(seconds % 60, at: 17, then: UInt8(ascii: "."))
+        text[20] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: milliseconds / 100)
+        pair(milliseconds % 100, at: 21, then: UInt8(ascii: "Z"))
     }
 
     /// The text form of `milliseconds`.

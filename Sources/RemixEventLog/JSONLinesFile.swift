@@ -12,7 +12,8 @@ import RemixSystem
 package final class JSONLinesFile: EventLog, Sendable {
     private struct State {
         var descriptor: Int32
-        var buffer: [UInt8]
+        /// The buffer: lines not written yet. Events are encoded straight into it.
+        var buffer: JSONLinesEncoder
         var lastFlush: ContinuousClock.Instant
         var failure: EventLogError?
     }
@@ -41,19 +42,25 @@ package final class JSONLinesFile: EventLog, Sendable {
             }
         }
         capacity = max(bufferSize, 4096)
-        var buffer: [UInt8] = []
-        buffer.reserveCapacity(capacity)
-        state = Mutex(State(descriptor: descriptor, buffer: buffer, lastFlush: .now, failure: nil))
+        state = Mutex(State(descriptor: descriptor, buffer: JSONLinesEncoder(capacity: capacity + capacity / 8), lastFlush: .now, failure: nil))
     }
 
     deinit {
         try? close()
     }
 
+    /// Encodes `events` straight into the buffer (under the lock, so lines never interleave),
+    /// writing it whenever it fills.
     package func append(_ events: [LoggedEvent]) throws {
-        var encoder = JSONLinesEncoder(capacity: events.count * 160)
-        for event in events { encoder.encode(event) }
-        try append(encodedLines: encoder.bytes)
+        try state.withLock { state throws(EventLogError) in
+            if let failure = state.failure { throw failure }
+            guard state.descriptor >= 0 else { throw EventLogError.closed(path: path) }
+            for event in events {
+                state.buffer.encode(event)
+                if state.buffer.bytes.count >= capacity { try write(&state) }
+            }
+            if ContinuousClock.now - state.lastFlush >= .seconds(1) { try write(&state) }
+        }
     }
 
     /// Appends bytes that are whole JSON lines (each ending in a newline), e.g. from a
@@ -62,15 +69,19 @@ package final class JSONLinesFile: EventLog, Sendable {
         try state.withLock { state throws(EventLogError) in
             if let failure = state.failure { throw failure }
             guard state.descriptor >= 0 else { throw EventLogError.closed(path: path) }
-            if state.buffer.count + bytes.count > capacity {
+            if state.buffer.bytes.count + bytes.count > capacity {
                 try write(&state)
             }
             if bytes.count >= capacity / 4 {
                 // Large chunks go straight to the file, without a copy into the buffer.
                 try write(&state)
-                try writeAll(bytes, to: state.descriptor, &state)
+                let written = writeAll(bytes, to: state.descriptor, &state)
+                if let failure = state.failure {
+                    state.buffer.append(encodedLines: bytes[written...])
+                    throw failure
+                }
             } else {
-                state.buffer.append(contentsOf: bytes)
+                state.buffer.append(encodedLines: bytes[...])
             }
             if ContinuousClock.now - state.lastFlush >= .seconds(1) { try write(&state) }
         }
@@ -95,18 +106,19 @@ package final class JSONLinesFile: EventLog, Sendable {
         }
     }
 
-    /// Writes the buffer; on an error keeps what was not written and remembers the error.
+    /// Writes the buffer, then empties it keeping its storage; on an error keeps what was not
+    /// written and remembers the error.
     private func write(_ state: inout State) throws(EventLogError) {
         state.lastFlush = .now
-        guard !state.buffer.isEmpty, state.descriptor >= 0 else { return }
-        var pending: [UInt8] = []
-        pending.reserveCapacity(capacity)
-        swap(&pending, &state.buffer)
-        try writeAll(pending, to: state.descriptor, &state)
+        guard !state.buffer.bytes.isEmpty, state.descriptor >= 0 else { return }
+        let written = writeAll(state.buffer.bytes, to: state.descriptor, &state)
+        state.buffer.removeFirst(written)
+        if let failure = state.failure { throw failure }
     }
 
-    /// Writes `bytes` (whole lines) directly; on an error remembers it and keeps the unwritten rest.
-    private func writeAll(_ bytes: [UInt8], to descriptor: Int32, _ state: inout State) throws(EventLogError) {
+    /// Writes `bytes` (whole lines) directly and says how many were written; on an error
+    /// remembers it in `state`.
+    private func writeAll(_ bytes: [UInt8], to descriptor: Int32, _ state: inout State) -> Int {
         var written = 0
         var failure: EventLogError?
         bytes.withUnsafeBytes { raw in
@@ -121,11 +133,8 @@ package final class JSONLinesFile: EventLog, Sendable {
                 written += result
             }
         }
-        if let failure {
-            state.buffer = Array(bytes[written...])
-            state.failure = failure
-            throw failure
-        }
+        if let failure { state.failure = failure }
+        return written
     }
 
     /// Whether a regular file's last byte is not a newline (false when it cannot be read).

@@ -188,6 +188,42 @@ import Testing
         #expect(String(decoding: encoder.bytes, as: UTF8.self) == expected)
     }
 
+    /// A line longer than any before it overflows the reused line buffer: it is written again
+    /// into a larger one, whole, and the lines after it are unaffected.
+    @Test func linesLongerThanTheLineBufferAreWrittenWhole() {
+        let long = String(repeating: "\"\\\u{01}x", count: 1500)
+        var encoder = JSONLinesEncoder()
+        var expected = ""
+        for text in ["short", long, "short again", long + long, "", String(repeating: "é", count: 3000)] {
+            encoder.encode(LoggedEvent(timestamp: 0, type: "t", session: "s", user: "u", fields: [EventField("v", .string(text))]))
+            expected += #"{"ts":"1970-01-01T00:00:00.000Z","type":"t","session":"s","user":"u","v":"# + Self.referenceEscaped(text) + "}\n"
+        }
+        #expect(encoder.lineCount == 6)
+        #expect(String(decoding: encoder.bytes, as: UTF8.self) == expected)
+    }
+
+    /// Doubles with a few decimals are written without `description`; the text must be the one
+    /// `description` gives, for every number of decimals and on both sides of the shortcut's range.
+    @Test func shortDecimalsAreWrittenAsDescriptionWritesThem() throws {
+        var seed: UInt64 = 0x2545_F491_4F6C_DD1D
+        var values: [Double] = [0.001, 0.0009, 0.00123, 999_999_999.5, 1e9 + 0.5, 0.5, -0.25, 0.4127, 12.25, 0.1 + 0.2]
+        for decimals in 1...8 {
+            for _ in 0..<400 {
+                seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                let units = Double(seed >> 40) * (seed & 1 == 0 ? 1 : -1)
+                values.append(units / pow(10, Double(decimals)))
+                values.append(Double(bitPattern: 0x3F50_0000_0000_0000 | seed >> 12))
+            }
+        }
+        for value in values {
+            var encoder = JSONLinesEncoder()
+            encoder.encode(LoggedEvent(timestamp: 0, type: "d", session: "", user: "", fields: [EventField("v", .double(value))]))
+            let text = try #require(Self.rawNumber(String(decoding: encoder.bytes, as: UTF8.self), "v"))
+            let expected = value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : value.description
+            #expect(text == expected, "\(value)")
+        }
+    }
+
     /// The text of the number after `"key":` in `line`.
     static func rawNumber(_ line: String, _ key: String) -> String? {
         guard let start = line.range(of: "\"\(key)\":")?.upperBound else { return nil }

@@ -123,6 +123,22 @@ import Testing
         #expect(try LogLines(path: path).complete.count == 200)
     }
 
+    /// Events are encoded straight into the file's buffer, which is written whenever it fills:
+    /// one append of many events through a small buffer writes exactly the encoder's bytes.
+    @Test func oneAppendLargerThanTheBufferWritesTheEncodersBytes() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("events.jsonl")
+        let file = try JSONLinesFile(path: path, bufferSize: 4096)
+        let events = (0..<300).map { Self.event($0) }
+        try file.append(events)
+        #expect(try LogLines(path: path).torn == nil, "writes end on line boundaries")
+        try file.append([Self.event(300)])
+        try file.close()
+        var encoder = JSONLinesEncoder()
+        for event in events + [Self.event(300)] { encoder.encode(event) }
+        #expect(FileManager.default.contents(atPath: path) == Data(encoder.bytes))
+    }
+
     @Test func encodedLinesLargerThanTheBufferAreWrittenInOrder() throws {
         let folder = try TemporaryFolder()
         let path = folder.path("events.jsonl")

@@ -33,14 +33,14 @@ struct JSONByteWriter {
     mutating func byte(_ byte: UInt8) {
         guard fits(1) else { return }
         base[at] = byte
-        at += 1
+        at &+= 1
     }
 
     @inline(__always)
     mutating func bytes(_ source: UnsafePointer<UInt8>, count: Int) {
         guard fits(count) else { return }
         (base + at).update(from: source, count: count)
-        at += count
+        at &+= count
     }
 
     @inline(__always)
@@ -98,29 +98,30 @@ struct JSONByteWriter {
         guard let source = utf8.baseAddress else { return literal("\"\"") }
         // The usual cases, when the line has room for whole words past the string: up to 16
         // bytes are read as two words without a call and stored whole; longer strings are copied,
-        // then checked in place a word at a time. Done when no byte needs escaping.
-        if count <= 16, count + 9 <= end - at {
+        // then checked in place a word at a time. Done when no byte needs escaping. Positions
+        // stay inside the buffer, so their arithmetic cannot overflow and is not checked.
+        if count <= 16, count &+ 9 <= end &- at {
             let (low, high) = Self.words(source, count: count)
             let spaces: UInt64 = 0x2020_2020_2020_2020
             let keptLow: UInt64 = count >= 8 ? ~0 : (1 << (8 &* UInt64(count))) &- 1
             let keptHigh: UInt64 = count <= 8 ? 0 : count == 16 ? ~0 : (1 << (8 &* UInt64(count &- 8))) &- 1
             if !JSONLinesEncoder.mayNeedEscape(low | spaces & ~keptLow),
                !JSONLinesEncoder.mayNeedEscape(high | spaces & ~keptHigh) {
-                let start = UnsafeMutableRawPointer(base + at + 1)
+                let start = UnsafeMutableRawPointer(base + (at &+ 1))
                 base[at] = UInt8(ascii: "\"")
                 start.storeBytes(of: low.littleEndian, as: UInt64.self)
                 if count > 8 { start.storeBytes(of: high.littleEndian, toByteOffset: 8, as: UInt64.self) }
-                base[at + 1 + count] = UInt8(ascii: "\"")
-                at += count + 2
+                base[at &+ 1 &+ count] = UInt8(ascii: "\"")
+                at &+= count &+ 2
                 return
             }
-        } else if count + 9 <= end - at {
-            let start = base + at + 1
+        } else if count &+ 9 <= end &- at {
+            let start = base + (at &+ 1)
             start.update(from: source, count: count)
             if Self.isPlain(copied: start, count: count) {
                 base[at] = UInt8(ascii: "\"")
                 start[count] = UInt8(ascii: "\"")
-                at += count + 2
+                at &+= count &+ 2
                 return
             }
         } else if Self.isPlain(source, count: count) {

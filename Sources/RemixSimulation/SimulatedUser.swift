@@ -180,10 +180,13 @@ final class SimulatedUser {
             }
         case .select(let kind):
             for panel in panels {
-                let rows = panel.content.items.filter { kind == nil || $0.kind == kind }
-                if !rows.isEmpty {
+                // The rows of that kind, drawn among without collecting them in an array.
+                let items = panel.content.items
+                let count = kind == nil ? items.count : items.reduce(0) { $1.kind == kind ? $0 + 1 : $0 }
+                if count > 0 {
                     attempt?.started = true
-                    send(.select(itemID: rows[Int(random.next() % UInt64(rows.count))].id), to: panel)
+                    let row = Self.nth(Int(random.next() % UInt64(count)), of: items) { kind == nil || $0.kind == kind }
+                    send(.select(itemID: row.id), to: panel)
                     return
                 }
             }
@@ -198,7 +201,7 @@ final class SimulatedUser {
         guard let current = attempt else { return }
         let front = panels[0]
         let factors = effectFactors(screen: front.content.name)
-        let abandon = min(1, (persona.abandon[front.content.name] ?? persona.abandonElsewhere) * factors.abandon)
+        let abandon = min(1, sharedPersona.abandonChance(on: front.content.name) * factors.abandon)
         if chance(abandon) { return giveUp(.abandoned, panels) }
         if current.intent.start != nil, front.content.name == home {
             // Back where it began without the success event: the flow ended without it.
@@ -284,12 +287,32 @@ final class SimulatedUser {
             }
         }
         if let best { return best.row.isSelected ? nil : best.row }
-        let choices = content.items.filter { $0.kind != .item }
-        guard !choices.isEmpty, !choices.contains(where: \.isSelected) else { return nil }
-        if current.intent.chooseAny { return choices[Int(random.next() % UInt64(choices.count))] }
+        // The rows that drill down or complete a choice, counted and drawn among in place.
+        let items = content.items
+        var choices = 0
+        for row in items where row.kind != .item {
+            if row.isSelected { return nil }
+            choices += 1
+        }
+        guard choices > 0 else { return nil }
+        if current.intent.chooseAny {
+            return Self.nth(Int(random.next() % UInt64(choices)), of: items) { $0.kind != .item }
+        }
         guard let goal = path.last,
-              let nearest = NameSuggestion.nearest(to: goal, among: choices.compactMap(\.value)) else { return nil }
-        return choices.first { $0.value == nearest }
+              let nearest = NameSuggestion.nearest(to: goal, among: items.compactMap { $0.kind != .item ? $0.value : nil })
+        else { return nil }
+        return items.first { $0.kind != .item && $0.value == nearest }
+    }
+
+    /// The row at `position` (from 0) among the rows of `items` that pass `isIncluded`; the caller
+    /// has counted them, so it exists.
+    private static func nth(_ position: Int, of items: [ScreenItem], where isIncluded: (ScreenItem) -> Bool) -> ScreenItem {
+        var remaining = position
+        for row in items where isIncluded(row) {
+            if remaining == 0 { return row }
+            remaining -= 1
+        }
+        return items[items.count - 1]
     }
 
     /// The button that moves the complete screen forward: the persona's preferences, then submit,

@@ -26,6 +26,8 @@ final class SimulatedUser {
     }
 
     private let session: AppSession
+    /// The session's window, read at every step (the session's is a property of its environment).
+    private let window: Window
     private let sharedPersona: SharedPersona
     private var persona: Population.Persona { sharedPersona.value }
     /// The population's effects on this persona (nil when there are none).
@@ -51,6 +53,7 @@ final class SimulatedUser {
 
     init(session: AppSession, persona: SharedPersona, population: SharedPopulation, log: SessionLog, random: SeededGenerator) {
         self.session = session
+        window = session.window
         sharedPersona = persona
         effects = population.value.effects.isEmpty ? nil
             : ActiveEffects(population.value.effects, persona: persona.value.name)
@@ -70,7 +73,7 @@ final class SimulatedUser {
         // A session that arrived through a route was started there; its home is still the app's
         // first screen (`start`), which the user returns to between intents.
         if start == nil { session.start() }
-        let front = session.window.frontPanel?.content.name ?? ""
+        let front = window.frontPanel?.content.name ?? ""
         home = start ?? front
         lastScreen = front
         screensSeen = home == front ? [home] : [home, front]
@@ -85,7 +88,6 @@ final class SimulatedUser {
                 finish(.exhausted)
                 break
             }
-            let window = session.window
             if window.isBlocked {
                 session.waitWhileBlocked()
                 continue
@@ -220,20 +222,20 @@ final class SimulatedUser {
         let typed = fill(content, in: front)
         guard mode == .pursuing else { return }
         if typed {
-            guard let refreshed = session.window.frontPanel, refreshed.view === front.view else { return }
+            guard let refreshed = window.frontPanel, refreshed.view === front.view else { return }
             content = refreshed.content
         }
         var selected = false
         if let row = pickRow(content, current) {
             guard send(.select(itemID: row.id), to: front) else { return }
-            guard let refreshed = session.window.frontPanel, refreshed.view === front.view, !log.sawWatchedEvent else { return }
+            guard let refreshed = window.frontPanel, refreshed.view === front.view, !log.sawWatchedEvent else { return }
             content = refreshed.content
             selected = true
         }
         if let button = forwardButton(content) {
             guard send(.press(buttonID: button.id), to: front) else { return }
             session.waitWhileBlocked()
-            if !log.sawWatchedEvent, session.window.frontPanel?.view === front.view {
+            if !log.sawWatchedEvent, window.frontPanel?.view === front.view {
                 attempt?.errorPending = true
                 attempt?.errors += 1
             }
@@ -342,7 +344,6 @@ final class SimulatedUser {
 
     /// Goes back one screen, or presses a cancel button; false when the screen offers neither.
     private func goBack(_ panels: [Panel]) -> Bool {
-        let window = session.window
         if window.canGoBack {
             try? window.goBack()
             return true
@@ -366,7 +367,7 @@ final class SimulatedUser {
     @discardableResult
     private func send(_ input: UserInput, to panel: Panel) -> Bool {
         do {
-            try session.window.send(input, to: panel)
+            try window.send(input, to: panel)
             return true
         } catch {
             finish(.stuck)

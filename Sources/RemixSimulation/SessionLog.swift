@@ -60,17 +60,37 @@ final class SessionLog: EventSink {
     /// Records a screen transition with the whole navigation stack, which is written straight
     /// into the line (there is one screen event per step, and the stack is its longest member).
     func record(_ transition: NavigationTransition) {
-        let fields = [
-            EventField("transition", .string(transition.kind.rawValue)),
-            EventField("screen", transition.screen.map { .string($0.description) } ?? .null),
-        ]
+        let screen = transition.screen.map { EventValue.string(Self.describe($0)) } ?? .null
         guard events == nil else {
-            return write("screen", fields + [EventField("stack", .string(transition.state.description))])
+            return write("screen", [
+                EventField("transition", .string(transition.kind.rawValue)), EventField("screen", screen),
+                EventField("stack", .string(transition.state.description)),
+            ])
         }
         count += 1
-        encoder.encode(timestamp: timestamp, type: "screen", header: header, fields: fields, textField: "stack",
+        // The two fields are written into one array kept for the session (a screen event per
+        // step would otherwise allocate and free one), which is uniquely owned again once the
+        // encoder has returned.
+        transitionFields[0] = EventField("transition", .string(transition.kind.rawValue))
+        transitionFields[1] = EventField("screen", screen)
+        encoder.encode(timestamp: timestamp, type: "screen", header: header, fields: transitionFields, textField: "stack",
                        pieces: { transition.state.describe($0) })
     }
+
+    /// `screen.description` (`name` or `name(context)`), concatenated: the description's string
+    /// interpolation costs more than the pieces.
+    private static func describe(_ screen: ScreenID) -> String {
+        guard let context = screen.context, !context.isEmpty else { return screen.name }
+        var text = screen.name
+        text.reserveCapacity(text.utf8.count + context.utf8.count + 2)
+        text += "("
+        text += context
+        text += ")"
+        return text
+    }
+
+    /// The fields of a screen event other than its stack, overwritten for each one.
+    private var transitionFields = [EventField("transition", .null), EventField("screen", .null)]
 
     /// Starts waiting for `event` (nil: for nothing), forgetting whether an earlier one was seen.
     func watch(_ event: String?) {

@@ -40,7 +40,10 @@ struct SessionSimulator: Sendable {
         var random = SeededGenerator(seed: Self.mix(plan.seed, UInt64(index)))
         let shared = personas[Population.pick(population.personas, weight: \.weight, &random)]
         let persona = shared.value
-        let user = "u\(plan.seed)-\(index)"
+        // Concatenated rather than interpolated: interpolation formats each number through its
+        // `description` as an existential, twice per user.
+        let seedText = String(plan.seed), indexText = String(index)
+        let user = "u" + seedText + "-" + indexText
         var attributes = [String: AttributeValue](minimumCapacity: population.attributes.count + 1)
         attributes["id"] = .string(user)
         var attributeFields: [EventField] = []
@@ -71,7 +74,8 @@ struct SessionSimulator: Sendable {
                 guard start >= window.lowerBound else { continue }
                 if visit == 1 { summary.users += 1 }
             }
-            let visitor = Visitor(user: user, session: visit == 1 ? "s\(plan.seed)-\(index)" : "s\(plan.seed)-\(index)-\(visit)",
+            let session = "s" + seedText + "-" + indexText
+            let visitor = Visitor(user: user, session: visit == 1 ? session : session + "-" + String(visit),
                                   visit: visit, persona: shared, attributes: attributes, attributeFields: attributeFields,
                                   start: start)
             try simulate(visitor, seed: seed, into: &encoder, events: &events, summary: &summary, sticky: &sticky)
@@ -215,9 +219,19 @@ final class SharedIntent: Sendable {
 /// A persona read by every session of a run, shared by reference (see ``SharedPopulation``).
 final class SharedPersona: Sendable {
     let value: Population.Persona
+    /// `value.abandon` as a list: a user reads its screen's chance at every step, and comparing a
+    /// handful of short names costs less than hashing the name into the table.
+    private let abandonList: [(screen: String, chance: Double)]
 
     init(_ value: Population.Persona) {
         self.value = value
+        abandonList = value.abandon.map { ($0.key, $0.value) }
+    }
+
+    /// The chance to give up on each step of screen `name` (`abandonElsewhere` if none is given for it).
+    func abandonChance(on name: String) -> Double {
+        for entry in abandonList where entry.screen == name { return entry.chance }
+        return value.abandonElsewhere
     }
 }
 

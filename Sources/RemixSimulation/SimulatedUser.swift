@@ -26,6 +26,8 @@ final class SimulatedUser {
     }
 
     private let session: AppSession
+    /// The session's window, read at every step (the session's is a property of its environment).
+    private let window: Window
     private let sharedPersona: SharedPersona
     private var persona: Population.Persona { sharedPersona.value }
     /// The population's effects on this persona (nil when there are none).
@@ -51,6 +53,7 @@ final class SimulatedUser {
 
     init(session: AppSession, persona: SharedPersona, population: SharedPopulation, log: SessionLog, random: SeededGenerator) {
         self.session = session
+        window = session.window
         sharedPersona = persona
         effects = population.value.effects.isEmpty ? nil
             : ActiveEffects(population.value.effects, persona: persona.value.name)
@@ -70,7 +73,7 @@ final class SimulatedUser {
         // A session that arrived through a route was started there; its home is still the app's
         // first screen (`start`), which the user returns to between intents.
         if start == nil { session.start() }
-        let front = session.window.frontPanel?.content.name ?? ""
+        let front = window.frontPanel?.content.name ?? ""
         home = start ?? front
         lastScreen = front
         screensSeen = home == front ? [home] : [home, front]
@@ -85,7 +88,6 @@ final class SimulatedUser {
                 finish(.exhausted)
                 break
             }
-            let window = session.window
             if window.isBlocked {
                 session.waitWhileBlocked()
                 continue
@@ -180,10 +182,13 @@ final class SimulatedUser {
             }
         case .select(let kind):
             for panel in panels {
-                let rows = panel.content.items.filter { kind == nil || $0.kind == kind }
-                if !rows.isEmpty {
+                // The rows of that kind, drawn among without collecting them in an array.
+                let items = panel.content.items
+                let count = kind == nil ? items.count : items.reduce(0) { $1.kind == kind ? $0 + 1 : $0 }
+                if count > 0 {
                     attempt?.started = true
-                    send(.select(itemID: rows[Int(random.next() % UInt64(rows.count))].id), to: panel)
+                    let row = Self.nth(Int(random.next() % UInt64(count)), of: items) { kind == nil || $0.kind == kind }
+                    send(.select(itemID: row.id), to: panel)
                     return
                 }
             }
@@ -198,7 +203,7 @@ final class SimulatedUser {
         guard let current = attempt else { return }
         let front = panels[0]
         let factors = effectFactors(screen: front.content.name)
-        let abandon = min(1, (persona.abandon[front.content.name] ?? persona.abandonElsewhere) * factors.abandon)
+        let abandon = min(1, sharedPersona.abandonChance(on: front.content.name) * factors.abandon)
         if chance(abandon) { return giveUp(.abandoned, panels) }
         if current.intent.start != nil, front.content.name == home {
             // Back where it began without the success event: the flow ended without it.
@@ -217,20 +222,20 @@ final class SimulatedUser {
         let typed = fill(content, in: front)
         guard mode == .pursuing else { return }
         if typed {
-            guard let refreshed = session.window.frontPanel, refreshed.view === front.view else { return }
+            guard let refreshed = window.frontPanel, refreshed.view === front.view else { return }
             content = refreshed.content
         }
         var selected = false
         if let row = pickRow(content, current) {
             guard send(.select(itemID: row.id), to: front) else { return }
-            guard let refreshed = session.window.frontPanel, refreshed.view === front.view, !log.sawWatchedEvent else { return }
+            guard let refreshed = window.frontPanel, refreshed.view === front.view, !log.sawWatchedEvent else { return }
             content = refreshed.content
             selected = true
         }
         if let button = forwardButton(content) {
             guard send(.press(buttonID: button.id), to: front) else { return }
             session.waitWhileBlocked()
-            if !log.sawWatchedEvent, session.window.frontPanel?.view === front.view {
+            if !log.sawWatchedEvent, window.frontPanel?.view === front.view {
                 attempt?.errorPending = true
                 attempt?.errors += 1
             }
@@ -284,12 +289,32 @@ final class SimulatedUser {
             }
         }
         if let best { return best.row.isSelected ? nil : best.row }
-        let choices = content.items.filter { $0.kind != .item }
-        guard !choices.isEmpty, !choices.contains(where: \.isSelected) else { return nil }
-        if current.intent.chooseAny { return choices[Int(random.next() % UInt64(choices.count))] }
+        // The rows that drill down or complete a choice, counted and drawn among in place.
+        let items = content.items
+        var choices = 0
+        for row in items where row.kind != .item {
+            if row.isSelected { return nil }
+            choices += 1
+        }
+        guard choices > 0 else { return nil }
+        if current.intent.chooseAny {
+            return Self.nth(Int(random.next() % UInt64(choices)), of: items) { $0.kind != .item }
+        }
         guard let goal = path.last,
-              let nearest = NameSuggestion.nearest(to: goal, among: choices.compactMap(\.value)) else { return nil }
-        return choices.first { $0.value == nearest }
+              let nearest = NameSuggestion.nearest(to: goal, among: items.compactMap { $0.kind != .item ? $0.value : nil })
+        else { return nil }
+        return items.first { $0.kind != .item && $0.value == nearest }
+    }
+
+    /// The row at `position` (from 0) among the rows of `items` that pass `isIncluded`; the caller
+    /// has counted them, so it exists.
+    private static func nth(_ position: Int, of items: [ScreenItem], where isIncluded: (ScreenItem) -> Bool) -> ScreenItem {
+        var remaining = position
+        for row in items where isIncluded(row) {
+            if remaining == 0 { return row }
+            remaining -= 1
+        }
+        return items[items.count - 1]
     }
 
     /// The button that moves the complete screen forward: the persona's preferences, then submit,
@@ -319,7 +344,6 @@ final class SimulatedUser {
 
     /// Goes back one screen, or presses a cancel button; false when the screen offers neither.
     private func goBack(_ panels: [Panel]) -> Bool {
-        let window = session.window
         if window.canGoBack {
             try? window.goBack()
             return true
@@ -343,7 +367,7 @@ final class SimulatedUser {
     @discardableResult
     private func send(_ input: UserInput, to panel: Panel) -> Bool {
         do {
-            try session.window.send(input, to: panel)
+            try window.send(input, to: panel)
             return true
         } catch {
             finish(.stuck)

@@ -65,14 +65,14 @@ extension MarketplaceModule {
             summary: "Hands out its flows in turn (Manual, Auto, …), counting cancelled attempts",
             role: InsertionRole.name,
             parameters: [
-                ParameterSpec("flows", default: .string("ManualGroupInsertion,AutoGroupInsertion"),
+                ParameterSpec("flows", default: .string(AlternatingFlows.defaultList),
                               summary: "Comma-separated insertion features to alternate, in order"),
             ],
             events: InsertionEvents.publishing + [DomainEventSpec("group_recommended", fields: ["group"])]
         ) { context in
-            let names = context.parameters.string("flows", or: "")
-                .utf8.split { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
-                .map { String(decoding: $0, as: UTF8.self) }
+            let flows = context.parameters.string("flows", or: "")
+            // The default list, split once rather than in every session that fills the slot with it.
+            let names = flows == AlternatingFlows.defaultList ? AlternatingFlows.defaultNames : AlternatingFlows.names(in: flows)
             guard !names.isEmpty, !names.contains("AlternatingInsertion") else {
                 throw AlternationError.badFlows(names.joined(separator: ","))
             }
@@ -83,6 +83,20 @@ extension MarketplaceModule {
             return AlternatingInsertionFeature(subfeatures: subfeatures)
         },
     ]
+}
+
+/// AlternatingInsertion's `flows` parameter: feature names separated by commas, spaces or tabs.
+enum AlternatingFlows {
+    /// The parameter's default.
+    static let defaultList = "ManualGroupInsertion,AutoGroupInsertion"
+    /// The default's names.
+    static let defaultNames = names(in: defaultList)
+
+    /// The names in `list`, in order.
+    static func names(in list: String) -> [String] {
+        list.utf8.split { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+            .map { String(decoding: $0, as: UTF8.self) }
+    }
 }
 
 /// A bad `flows` parameter for AlternatingInsertion.

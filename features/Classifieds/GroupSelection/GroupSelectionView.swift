@@ -69,6 +69,8 @@ public final class HeadlessGroupSelectionView: GroupSelectionView {
     public var viewData = GroupSelectionViewData(title: "", items: []) { didSet { cache.reset() } }
     /// The screen for the current view data, made on first request (drivers read it every step).
     private var cache = ScreenCache()
+    /// The list's one button, the same on every screen it makes.
+    private static let buttons = [ScreenButton(id: "reset", title: "Reset", role: .destructive)]
 
     /// Makes an empty group list.
     public init() {}
@@ -81,7 +83,7 @@ public final class HeadlessGroupSelectionView: GroupSelectionView {
                     ScreenItem(id: $0.groupID, title: $0.title, kind: $0.hasChildren ? .drillDown : .choice,
                                value: $0.title)
                 },
-                buttons: [ScreenButton(id: "reset", title: "Reset", role: .destructive)])
+                buttons: Self.buttons)
         }
     }
 

@@ -19,14 +19,18 @@ public protocol ItemDetailView: View {
 
 /// The headless detail screen.
 public final class HeadlessItemDetailView: ItemDetailView {
-    public var viewData = ItemDetailViewData(title: "", detail: "")
+    public var viewData = ItemDetailViewData(title: "", detail: "") { didSet { cache.reset() } }
+    /// The screen for the current view data, made on first request (drivers read it every step).
+    private var cache = ScreenCache()
 
     /// Makes an empty detail view.
     public init() {}
 
     public var screen: ScreenContent {
-        ScreenContent(name: "item", context: viewData.title, title: viewData.title,
-                      body: viewData.detail.isEmpty ? [] : [viewData.detail])
+        cache.screen {
+            ScreenContent(name: "item", context: viewData.title, title: viewData.title,
+                          body: viewData.detail.isEmpty ? [] : [viewData.detail])
+        }
     }
 
     public var screenID: ScreenID { ScreenID(name: "item", context: viewData.title) }

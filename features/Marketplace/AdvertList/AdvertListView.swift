@@ -48,6 +48,9 @@ public final class HeadlessAdvertListView: AdvertListView {
     public var viewData = AdvertListViewData(items: []) { didSet { cache.reset() } }
     /// The screen for the current view data, made on first request (drivers read it every step).
     private var cache = ScreenCache()
+    /// The list's buttons, the same on every screen it makes.
+    private static let buttons = [ScreenButton(id: "new", title: "New advert", role: .primary),
+                                  ScreenButton(id: "filters", title: "Filters", role: .other)]
 
     /// Makes an empty list.
     public init() {}
@@ -60,8 +63,7 @@ public final class HeadlessAdvertListView: AdvertListView {
                 items: viewData.items.map {
                     ScreenItem(id: $0.advertID, title: $0.title, detail: $0.group, kind: .item, value: $0.advertID)
                 },
-                buttons: [ScreenButton(id: "new", title: "New advert", role: .primary),
-                          ScreenButton(id: "filters", title: "Filters", role: .other)])
+                buttons: Self.buttons)
         }
     }
 

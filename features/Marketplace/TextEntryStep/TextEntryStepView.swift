@@ -31,9 +31,16 @@ public final class HeadlessTextEntryStepView: TextEntryStepView {
     public weak var delegate: (any TextEntryStepViewDelegate)?
     /// Setting view data also resets the text being edited.
     public var viewData = TextEntryStepViewData(title: "", value: "") {
-        didSet { text = viewData.value }
+        didSet {
+            text = viewData.value
+            cache.reset()
+        }
     }
-    private var text = ""
+    private var text = "" { didSet { cache.reset() } }
+    /// The screen for the current view data and text, made on first request (drivers read it every step).
+    private var cache = ScreenCache()
+    /// The step's one button, the same on every screen it makes.
+    private static let buttons = [ScreenButton(id: "next", title: "Next", role: .primary)]
     private let screenName: String
     private let purpose: FieldPurpose
 
@@ -45,9 +52,11 @@ public final class HeadlessTextEntryStepView: TextEntryStepView {
     }
 
     public var screen: ScreenContent {
-        ScreenContent(name: screenName, title: viewData.title,
-                      fields: [ScreenTextField(id: "text", label: viewData.title, value: text, purpose: purpose)],
-                      buttons: [ScreenButton(id: "next", title: "Next", role: .primary)])
+        cache.screen {
+            ScreenContent(name: screenName, title: viewData.title,
+                          fields: [ScreenTextField(id: "text", label: viewData.title, value: text, purpose: purpose)],
+                          buttons: Self.buttons)
+        }
     }
 
     public var screenID: ScreenID { ScreenID(name: screenName) }

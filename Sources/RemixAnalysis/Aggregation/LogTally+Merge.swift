@@ -3,18 +3,12 @@ extension LogTally {
     /// units, experiments and variations by their exact bytes. `other`'s bad lines are shifted by
     /// `lineOffset` and named after `path` when they have no file yet.
     mutating func merge(_ other: LogTally, path: String, lineOffset: Int) {
-        var unitMap = [Int](repeating: 0, count: other.users.count)
-        for unit in 0..<other.users.count {
-            unitMap[unit] = other.users.withBytes(unit) { users.intern($0) }
-        }
+        let (unitMap, fresh) = users.absorb(other.users)
         for index in tracked.indices {
-            for (unit, last) in other.lastTimes[index].enumerated() where last != .min {
-                LogTally.ensure(&lastTimes[index], unitMap[unit], .min)
-                lastTimes[index][unitMap[unit]] = max(lastTimes[index][unitMap[unit]], last)
-            }
+            Self.mergeLatest(&lastTimes[index], other.lastTimes[index], unitMap: unitMap, fresh: fresh)
             if let theirs = other.earliestTimes[index] { earliestTimes[index]?.merge(theirs, unitMap: unitMap) }
         }
-        screens.merge(other.screens, unitMap: unitMap)
+        screens.merge(other.screens, unitMap: unitMap, fresh: fresh)
         if let theirs = other.kept { kept?.merge(theirs, unitMap: unitMap) }
         for experiment in 0..<other.experiments.count {
             let id = other.experimentNames.withBytes(experiment) { experimentID($0) }
@@ -28,6 +22,26 @@ extension LogTally {
         }
         tornFiles += other.tornFiles.map { $0.isEmpty ? path : $0 }
         runLines += other.runLines.prefix(max(Self.runLinesKept - runLines.count, 0))
+    }
+
+    /// Folds `theirs`, another part's per-unit column of latest times (`.min` where a unit has
+    /// none), into `mine` through `unitMap`, keeping the later time. `theirs`' units from `fresh` on
+    /// are new here with consecutive ids (see ``ByteStringTable/absorb(_:)``): their times are
+    /// appended in one copy, giving what the unit-by-unit loop gives.
+    static func mergeLatest(_ mine: inout [Int64], _ theirs: [Int64], unitMap: [Int], fresh: Int) {
+        func fold(_ units: Range<Int>) {
+            for unit in units where theirs[unit] != .min {
+                ensure(&mine, unitMap[unit], .min)
+                mine[unitMap[unit]] = max(mine[unitMap[unit]], theirs[unit])
+            }
+        }
+        let bulk = min(fresh, theirs.count)
+        fold(0..<bulk)
+        guard let last = theirs[bulk...].lastIndex(where: { $0 != .min }) else { return }
+        let start = unitMap[bulk]
+        guard mine.count <= start else { return fold(bulk..<theirs.count) }
+        mine.append(contentsOf: repeatElement(.min, count: start - mine.count))
+        mine.append(contentsOf: theirs[bulk...last])
     }
 
     /// Makes this tally of the first part of `path` the whole a merge into an empty tally would

@@ -1,19 +1,27 @@
+import Foundation
+
 extension LogTally {
     /// Adds `other` (a tally of another part of the log, or another log) into this one, matching
     /// units, experiments and variations by their exact bytes. `other`'s bad lines are shifted by
     /// `lineOffset` and named after `path` when they have no file yet.
     mutating func merge(_ other: LogTally, path: String, lineOffset: Int) {
         let (unitMap, fresh) = users.absorb(other.users)
+        // The screens' columns merge on another thread meanwhile (the reading threads are done).
+        let screenMerge = ScreenMerge(screens, other.screens, unitMap: unitMap, fresh: fresh)
+        screens = ScreenTally()
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) { screenMerge.run() }
         for index in tracked.indices {
             Self.mergeLatest(&lastTimes[index], other.lastTimes[index], unitMap: unitMap, fresh: fresh)
             if let theirs = other.earliestTimes[index] { earliestTimes[index]?.merge(theirs, unitMap: unitMap) }
         }
-        screens.merge(other.screens, unitMap: unitMap, fresh: fresh)
         if let theirs = other.kept { kept?.merge(theirs, unitMap: unitMap) }
         for experiment in 0..<other.experiments.count {
             let id = other.experimentNames.withBytes(experiment) { experimentID($0) }
             mergeExperiment(other.experiments[experiment], into: id, unitMap: unitMap)
         }
+        group.wait()
+        screens = screenMerge.screens
         lines += other.lines
         latestTime = max(latestTime, other.latestTime)
         badLineCount += other.badLineCount
@@ -77,5 +85,26 @@ extension LogTally {
         guard let id = experimentNames.find(experiment), let index = experiments[id].variations.find(variation),
               experiments[id].features[index].isEmpty else { return }
         experiments[id].features[index] = String(decoding: feature, as: UTF8.self)
+    }
+}
+
+/// One screen tally merged into another on a thread of its own.
+/// Unchecked `Sendable`: `screens` is written by `run` on one thread and read only after the
+/// group it runs in is waited for.
+private final class ScreenMerge: @unchecked Sendable {
+    private(set) var screens: ScreenTally
+    private let other: ScreenTally
+    private let unitMap: [Int]
+    private let fresh: Int
+
+    init(_ screens: ScreenTally, _ other: ScreenTally, unitMap: [Int], fresh: Int) {
+        self.screens = screens
+        self.other = other
+        self.unitMap = unitMap
+        self.fresh = fresh
+    }
+
+    func run() {
+        screens.merge(other, unitMap: unitMap, fresh: fresh)
     }
 }

@@ -40,9 +40,10 @@ struct ScreenTally {
         lastShown[screen][unit] = max(lastShown[screen][unit], time)
     }
 
-    /// Adds `other` (units mapped through `unitMap`), folding into "other screens" every screen
-    /// that either side may have counted there.
-    mutating func merge(_ other: ScreenTally, unitMap: [Int]) {
+    /// Adds `other` (units mapped through `unitMap`, those from `fresh` on new here with
+    /// consecutive ids), folding into "other screens" every screen that either side may have
+    /// counted there.
+    mutating func merge(_ other: ScreenTally, unitMap: [Int], fresh: Int) {
         var kept: [Int] = []
         for screen in 0..<names.count {
             let present = names.withBytes(screen) { other.names.find($0) } != nil
@@ -64,10 +65,7 @@ struct ScreenTally {
                 events.append(0)
             }
             events[mine] += other.events[screen]
-            for (unit, time) in other.lastShown[screen].enumerated() where time != .min {
-                LogTally.ensure(&lastShown[mine], unitMap[unit], .min)
-                lastShown[mine][unitMap[unit]] = max(lastShown[mine][unitMap[unit]], time)
-            }
+            LogTally.mergeLatest(&lastShown[mine], other.lastShown[screen], unitMap: unitMap, fresh: fresh)
         }
         if other.overflowed { fold(other.otherLastShown, other.otherEvents, unitMap) }
     }

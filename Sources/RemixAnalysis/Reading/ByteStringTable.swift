@@ -1,4 +1,3 @@
-import RemixFormats
 import RemixSystem
 import RemixKit
 
@@ -65,6 +64,47 @@ struct ByteStringTable {
         return intern(bytes)
     }
 
+    /// Interns every string of `other` in its id order and returns the id each got here (indexed
+    /// by `other`'s ids) — what interning them one by one gives, with their hashes reused and the
+    /// storage grown once — and `fresh`: from that index of `other` on, every string was new here,
+    /// so their ids run on consecutively from `ids[fresh]`.
+    mutating func absorb(_ other: ByteStringTable) -> (ids: [Int], fresh: Int) {
+        var ids = [Int](repeating: 0, count: other.count)
+        var fresh = 0
+        arena.reserveCapacity(arena.count + other.arena.count)
+        offsets.reserveCapacity(offsets.count + other.count)
+        hashes.reserveCapacity(hashes.count + other.count)
+        while (hashes.count + other.count) * 2 > slots.count { grow() }
+        other.arena.withUnsafeBufferPointer { theirs in
+            for id in 0..<other.count {
+                let bytes = UnsafeBufferPointer(rebasing: theirs[other.offsets[id]..<other.offsets[id + 1]])
+                let hash = other.hashes[id]
+                var slot = Int(truncatingIfNeeded: hash) & mask
+                var found = -1
+                while true {
+                    let mine = Int(slots[slot])
+                    if mine < 0 { break }
+                    if hashes[mine] == hash, equals(mine, bytes) {
+                        found = mine
+                        break
+                    }
+                    slot = (slot + 1) & mask
+                }
+                if found < 0 {
+                    found = hashes.count
+                    arena.append(contentsOf: bytes)
+                    offsets.append(arena.count)
+                    hashes.append(hash)
+                    slots[slot] = Int32(found)
+                } else {
+                    fresh = id + 1
+                }
+                ids[id] = found
+            }
+        }
+        return (ids, fresh)
+    }
+
     /// The id of `bytes` if interned.
     func find(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         let hash = Self.hash(bytes)
@@ -93,8 +133,8 @@ struct ByteStringTable {
         guard let other = bytes.baseAddress else { return true }
         return arena.withUnsafeBufferPointer { stored in
             guard bytes.count <= 16 else { return memcmp(stored.baseAddress! + start, other, bytes.count) == 0 }
-            for index in 0..<bytes.count where stored[start + index] != other[index] { return false }
-            return true
+            return Self.shortWords(UnsafeRawPointer(stored.baseAddress! + start), bytes.count)
+                == Self.shortWords(UnsafeRawPointer(other), bytes.count)
         }
     }
 
@@ -109,11 +149,49 @@ struct ByteStringTable {
         }
     }
 
-    /// FNV-1a 64 with a final mix, so low bits index well.
+    /// A hash of `bytes` read eight bytes at a time (the last word overlapping the one before, so
+    /// no byte past the end is read), with a final mix so low bits index well. Ids never depend on
+    /// it: they are numbered in order of first interning.
     static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        var hash = FNV1a64.hash(bytes)
-        hash ^= hash >> 33
-        hash = hash &* 0xFF51_AFD7_ED55_8CCD
-        return hash ^ (hash >> 33)
+        let count = bytes.count
+        var hash = 0xCBF2_9CE4_8422_2325 ^ UInt64(truncatingIfNeeded: count)
+        guard let base = bytes.baseAddress else { return mix(hash) }
+        let raw = UnsafeRawPointer(base)
+        if count <= 16 {
+            let (low, high) = shortWords(raw, count)
+            return mix(mix(hash ^ low) ^ high)
+        }
+        var offset = 0
+        while offset + 8 < count {
+            hash = mix(hash ^ raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            offset += 8
+        }
+        return mix(hash ^ raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
+    }
+
+    /// The bytes of a string of at most 16 bytes as two words (zero where it has no bytes), read
+    /// with at most four loads and never past its end.
+    @inline(__always)
+    static func shortWords(_ raw: UnsafeRawPointer, _ count: Int) -> (UInt64, UInt64) {
+        switch count {
+        case 8...16:
+            let high = count == 8 ? 0 : raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self) >> UInt64((16 - count) * 8)
+            return (raw.loadUnaligned(as: UInt64.self), high)
+        case 4..<8:
+            let low = UInt64(raw.loadUnaligned(as: UInt32.self))
+            let high = UInt64(raw.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self))
+            return (low | high << UInt64((count - 4) * 8), 0)
+        default:
+            var word: UInt64 = 0
+            for index in 0..<count { word |= UInt64(raw.load(fromByteOffset: index, as: UInt8.self)) << UInt64(index * 8) }
+            return (word, 0)
+        }
+    }
+
+    /// A multiply and a shift that spread every input bit over the high and low bits.
+    @inline(__always)
+    private static func mix(_ value: UInt64) -> UInt64 {
+        let product = value &* 0x9E37_79B9_7F4A_7C15
+        return product ^ (product >> 29)
     }
 }

@@ -135,13 +135,15 @@ extension LineScanner {
         return true
     }
 
-    /// Takes `word` (`true`, `false`, `null`) if it is at `position`.
+    /// Takes `word` (`true`, `false`, `null`) if it is at `position`, compared as one or two words.
     mutating func literal(_ word: StaticString) -> Bool {
         let length = word.utf8CodeUnitCount
-        guard position + length <= count else { return false }
+        guard length >= 4, position + length <= count else { return false }
         let matched = word.withUTF8Buffer { expected in
-            for index in 0..<length where base[position + index] != expected[index] { return false }
-            return true
+            let raw = UnsafeRawPointer(base + position), wanted = UnsafeRawPointer(expected.baseAddress!)
+            return raw.loadUnaligned(as: UInt32.self) == wanted.loadUnaligned(as: UInt32.self)
+                && raw.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self)
+                    == wanted.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self)
         }
         if matched { position += length }
         return matched
@@ -152,6 +154,25 @@ extension LineScanner {
         guard position < count, base[position] == byte else { return false }
         position += 1
         return true
+    }
+
+    /// Takes `byte` at `position`, or after whitespace; when it is not there, `position` is after
+    /// the whitespace.
+    @inline(__always)
+    mutating func takeAfterSpace(_ byte: UInt8) -> Bool {
+        if position < count, base[position] == byte {
+            position += 1
+            return true
+        }
+        skipSpace()
+        return take(byte)
+    }
+
+    /// Skips whitespace if there is any (one comparison when there is none: every whitespace byte
+    /// is at most a space).
+    @inline(__always)
+    mutating func skipSpaceIfAny() {
+        if position < count, base[position] <= 0x20 { skipSpace() }
     }
 
     /// Skips JSON whitespace (a line holds no newline, but a CR before it is whitespace).

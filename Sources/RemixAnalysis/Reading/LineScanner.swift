@@ -20,10 +20,14 @@ package struct LineScanner {
     /// Top-level keys whose number values are kept (see ``LineFields/numbers``).
     let numericNames: [[UInt8]]
     private var numericIndex = 0
+    /// Whether `session` is one of `numericNames` (the writer's leading members then go through
+    /// the general loop, which notes it).
+    private let sessionIsNumeric: Bool
 
     package init(_ bytes: UnsafeBufferPointer<UInt8>, numericNames: [[UInt8]] = []) {
         self.bytes = bytes
         self.numericNames = numericNames
+        sessionIsNumeric = numericNames.contains(Array("session".utf8))
         base = bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!
         count = bytes.count
     }
@@ -42,24 +46,82 @@ package struct LineScanner {
     /// well-formed JSON object.
     package mutating func scan(into fields: inout LineFields) -> Bool {
         fields = LineFields()
-        skipSpace()
-        guard take(ASCII.openBrace) else { return notAnObject() }
-        skipSpace()
-        if take(ASCII.closeBrace) { return finish() }
-        while true {
-            guard take(ASCII.quote), let key = keyName() else { return fail(.syntax(byte: position + 1)) }
+        guard var afterValue = writerMembers(into: &fields) else { return false }
+        if !afterValue {
             skipSpace()
-            guard take(ASCII.colon) else { return fail(.syntax(byte: position + 1)) }
-            skipSpace()
-            guard value(for: key, into: &fields) else { return false }
-            skipSpace()
-            if take(ASCII.comma) {
+            guard take(ASCII.openBrace) else { return notAnObject() }
+            if !take(ASCII.quote) {
                 skipSpace()
+                if take(ASCII.closeBrace) { return finish() }
+                guard take(ASCII.quote) else { return fail(.syntax(byte: position + 1)) }
+            }
+        }
+        while true {
+            if !afterValue {
+                guard let key = keyName() else { return fail(.syntax(byte: position + 1)) }
+                guard takeAfterSpace(ASCII.colon) else { return fail(.syntax(byte: position + 1)) }
+                skipSpaceIfAny()
+                guard value(for: key, into: &fields) else { return false }
+            }
+            afterValue = false
+            if takeAfterSpace(ASCII.comma) {
+                guard takeAfterSpace(ASCII.quote) else { return fail(.syntax(byte: position + 1)) }
                 continue
             }
             guard take(ASCII.closeBrace) else { return fail(.syntax(byte: position + 1)) }
             return finish()
         }
+    }
+
+    /// The members the event-log writer puts first, in its order and spelling:
+    /// `{"ts":"<24 bytes>","type":"…","session":"…","user":"…"`, matched a word at a time instead of
+    /// key by key. Each value is checked as the general loop checks it, so a line reads the same
+    /// either way. Nil when a value fails (``failure`` set); false when the line does not start so
+    /// (nothing taken); true when it took the `{` and at least one member, `position` then just
+    /// after the last value taken, where the general loop goes on.
+    @inline(__always)
+    private mutating func writerMembers(into fields: inout LineFields) -> Bool? {
+        guard count >= 48 else { return false }
+        let raw = UnsafeRawPointer(base)
+        // `{"ts":"` and a timestamp of 24 plain bytes (no quote, backslash, control or non-ASCII byte).
+        guard raw.loadUnaligned(as: UInt64.self) & 0x00FF_FFFF_FFFF_FFFF == 0x22_3A22_7374_227B,
+              Self.specialBytes(raw.loadUnaligned(fromByteOffset: 7, as: UInt64.self))
+                | Self.specialBytes(raw.loadUnaligned(fromByteOffset: 15, as: UInt64.self))
+                | Self.specialBytes(raw.loadUnaligned(fromByteOffset: 23, as: UInt64.self)) == 0,
+              base[31] == ASCII.quote else { return false }
+        fields.timestamp = ByteSlice(start: 7, count: 24)
+        position = 32
+        // `,"type":"` (position + 9 <= 48 <= count)
+        guard raw.loadUnaligned(fromByteOffset: 32, as: UInt64.self) == 0x3A22_6570_7974_222C,
+              base[40] == ASCII.quote else { return true }
+        position = 41
+        guard let type = stringValue(&fields) else { return nil }
+        fields.type = type
+        // `,"session":"`, unless `session` is one of the numbers to read.
+        guard !sessionIsNumeric, position + 12 <= count,
+              raw.loadUnaligned(fromByteOffset: position, as: UInt64.self) == 0x6F69_7373_6573_222C,
+              raw.loadUnaligned(fromByteOffset: position + 8, as: UInt32.self) == 0x223A_226E else { return true }
+        position += 12
+        var escaped = false
+        guard stringBody(escaped: &escaped) else { return nil }
+        // `,"user":"`
+        guard position + 9 <= count, raw.loadUnaligned(fromByteOffset: position, as: UInt64.self) == 0x3A22_7265_7375_222C,
+              base[position + 8] == ASCII.quote else { return true }
+        position += 9
+        guard let user = stringValue(&fields) else { return nil }
+        fields.user = user
+        return true
+    }
+
+    /// The string whose contents start at `position` (`hasEscapes` set when it has a backslash
+    /// escape), `position` then after its closing quote; nil when it is not a valid string.
+    @inline(__always)
+    private mutating func stringValue(_ fields: inout LineFields) -> ByteSlice? {
+        let start = position
+        var escaped = false
+        guard stringBody(escaped: &escaped) else { return nil }
+        if escaped { fields.hasEscapes = true }
+        return ByteSlice(start: start, count: position - 1 - start)
     }
 
     /// Records the first reason for failing; always false.

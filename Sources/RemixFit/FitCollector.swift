@@ -124,7 +124,7 @@ struct FitCollector {
                                     steps: AttemptSteps) {
         guard let success = structure.intents[intent].success,
               let index = attempt.events.first(where: { Self.type(of: trace.events[$0]) == success }),
-              case .domain(_, let fields) = trace.events[index].kind else { return }
+              case .domain = trace.events[index].kind else { return }
         var stepCount = [Int](repeating: 0, count: structure.screens.count)
         for step in steps.steps { stepCount[step.screen] += 1 }
         values.add(attempt, success: index, of: trace, intent: intent, survey: survey, steps: stepCount)

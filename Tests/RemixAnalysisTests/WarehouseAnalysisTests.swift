@@ -112,15 +112,22 @@ struct WarehouseAnalysisTests {
         try Self.check(engine: "duckdb", runs: [try Self.hostileRun(in: folder)], in: folder)
     }
 
+}
+
+/// The same checks in Spark, a suite of its own so that it runs beside the DuckDB ones rather than
+/// after them (its session spends most of a minute starting and compiling on two cores).
+@Suite(.enabled(if: WarehousePython.shouldRun, WarehousePython.skipReason))
+struct WarehouseSparkTests {
     /// One Spark session (local[2]) runs three queries: every metric type of the option sets in
-    /// one, slices with phases and daily cuts, and the hostile names (a Spark query costs tens of
-    /// seconds on two cores, whatever its size here).
+    /// one, slices with phases and daily cuts, and the hostile names (a Spark query costs seconds
+    /// on two cores, whatever its size here).
     @Test func sparkGivesTheLogsReport() throws {
         let folder = try TemporaryFolder()
-        let (log, experiments) = try Self.simulatedLog(in: folder, app: "calculator")
-        let everyMetric = ["--experiments", experiments] + Self.optionSets.joined()
-        let runs = [(log, everyMetric), try Self.phasedRuns(in: folder)[0], try Self.hostileRun(in: folder)]
-        try Self.check(engine: "spark", runs: runs, in: folder)
+        let (log, experiments) = try WarehouseAnalysisTests.simulatedLog(in: folder, app: "calculator")
+        let everyMetric = ["--experiments", experiments] + WarehouseAnalysisTests.optionSets.joined()
+        let runs = [(log, everyMetric), try WarehouseAnalysisTests.phasedRuns(in: folder)[0],
+                    try WarehouseAnalysisTests.hostileRun(in: folder)]
+        try WarehouseAnalysisTests.check(engine: "spark", runs: runs, in: folder)
     }
 }
 

@@ -1,3 +1,4 @@
+import RemixFormats
 import RemixKit
 
 /// Writes JSON pieces into a buffer of ``JSONLinesEncoder``'s: plain stores and block copies, no
@@ -101,7 +102,7 @@ struct JSONByteWriter {
         // then checked in place a word at a time. Done when no byte needs escaping. Positions
         // stay inside the buffer, so their arithmetic cannot overflow and is not checked.
         if count <= 16, count &+ 9 <= end &- at {
-            let (low, high) = Self.words(source, count: count)
+            let (low, high) = ShortBytes.words(source, count: count)
             let spaces: UInt64 = 0x2020_2020_2020_2020
             let keptLow: UInt64 = count >= 8 ? ~0 : (1 << (8 &* UInt64(count))) &- 1
             let keptHigh: UInt64 = count <= 8 ? 0 : count == 16 ? ~0 : (1 << (8 &* UInt64(count &- 8))) &- 1
@@ -135,27 +136,6 @@ struct JSONByteWriter {
         byte(UInt8(ascii: "\""))
         escaped(source, count: count)
         byte(UInt8(ascii: "\""))
-    }
-
-    /// The `count` (at most 16) bytes at `source` as two little-endian words, zero past the end,
-    /// read with at most three loads and never past the last byte.
-    @inline(__always)
-    private static func words(_ source: UnsafePointer<UInt8>, count: Int) -> (UInt64, UInt64) {
-        let raw = UnsafeRawPointer(source)
-        if count >= 8 {
-            let first = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
-            let last = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self))
-            return (first, count > 8 ? last >> (8 &* UInt64(16 &- count)) : 0)
-        }
-        if count >= 4 {
-            let first = UInt64(UInt32(littleEndian: raw.loadUnaligned(as: UInt32.self)))
-            let last = UInt64(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)))
-            return (first | last << (8 &* UInt64(count &- 4)), 0)
-        }
-        guard count > 0 else { return (0, 0) }
-        let middle = count >> 1
-        return (UInt64(source[0]) | UInt64(source[middle]) << (8 &* UInt64(middle))
-            | UInt64(source[count &- 1]) << (8 &* UInt64(count &- 1)), 0)
     }
 
     /// Whether none of the `count` bytes just copied to `start` needs escaping, read a word at a

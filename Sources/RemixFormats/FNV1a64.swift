@@ -1,6 +1,6 @@
 /// FNV-1a, 64 bits: the short hash that names runs and sources in logs (a run record's `sources`,
-/// a simulation's and a copied log's run id), tells byte streams apart in benchmarks and spreads
-/// the analysis's byte strings over a table. Not for security: only to tell inputs apart.
+/// a simulation's and a copied log's run id) and tells byte streams apart in benchmarks. Not for
+/// security: only to tell inputs apart.
 package enum FNV1a64 {
     /// The hash of an empty input.
     package static let offsetBasis: UInt64 = 0xCBF2_9CE4_8422_2325

@@ -1,3 +1,4 @@
+import RemixFormats
 import RemixSystem
 import RemixKit
 
@@ -36,19 +37,33 @@ struct ByteStringTable {
             for id in 0..<hashes.count where equals(id, bytes) { return id }
         }
         let hash = Self.hash(bytes)
+        let (slot, found) = probe(bytes, hash: hash)
+        if let found { return found }
+        let id = add(bytes, hash: hash, at: slot)
+        if hashes.count * 2 > slots.count { grow() }
+        return id
+    }
+
+    /// Where `bytes`, whose hash is `hash`, is: its id and slot, or the empty slot it would take.
+    @inline(__always)
+    private func probe(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt64) -> (slot: Int, id: Int?) {
         var slot = Int(truncatingIfNeeded: hash) & mask
         while true {
             let id = Int(slots[slot])
-            if id < 0 { break }
-            if hashes[id] == hash, equals(id, bytes) { return id }
+            if id < 0 { return (slot, nil) }
+            if hashes[id] == hash, equals(id, bytes) { return (slot, id) }
             slot = (slot + 1) & mask
         }
+    }
+
+    /// Interns `bytes`, which are new, in the empty `slot`; their id.
+    @inline(__always)
+    private mutating func add(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt64, at slot: Int) -> Int {
         let id = hashes.count
         arena.append(contentsOf: bytes)
         offsets.append(arena.count)
         hashes.append(hash)
         slots[slot] = Int32(id)
-        if hashes.count * 2 > slots.count { grow() }
         return id
     }
 
@@ -79,27 +94,13 @@ struct ByteStringTable {
             for id in 0..<other.count {
                 let bytes = UnsafeBufferPointer(rebasing: theirs[other.offsets[id]..<other.offsets[id + 1]])
                 let hash = other.hashes[id]
-                var slot = Int(truncatingIfNeeded: hash) & mask
-                var found = -1
-                while true {
-                    let mine = Int(slots[slot])
-                    if mine < 0 { break }
-                    if hashes[mine] == hash, equals(mine, bytes) {
-                        found = mine
-                        break
-                    }
-                    slot = (slot + 1) & mask
-                }
-                if found < 0 {
-                    found = hashes.count
-                    arena.append(contentsOf: bytes)
-                    offsets.append(arena.count)
-                    hashes.append(hash)
-                    slots[slot] = Int32(found)
-                } else {
+                let (slot, found) = probe(bytes, hash: hash)
+                if let found {
+                    ids[id] = found
                     fresh = id + 1
+                } else {
+                    ids[id] = add(bytes, hash: hash, at: slot)
                 }
-                ids[id] = found
             }
         }
         return (ids, fresh)
@@ -107,14 +108,7 @@ struct ByteStringTable {
 
     /// The id of `bytes` if interned.
     func find(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-        let hash = Self.hash(bytes)
-        var slot = Int(truncatingIfNeeded: hash) & mask
-        while true {
-            let id = Int(slots[slot])
-            if id < 0 { return nil }
-            if hashes[id] == hash, equals(id, bytes) { return id }
-            slot = (slot + 1) & mask
-        }
+        probe(bytes, hash: Self.hash(bytes)).id
     }
 
     /// The string with id `id` (the reader only interns valid UTF-8).
@@ -133,8 +127,8 @@ struct ByteStringTable {
         guard let other = bytes.baseAddress else { return true }
         return arena.withUnsafeBufferPointer { stored in
             guard bytes.count <= 16 else { return memcmp(stored.baseAddress! + start, other, bytes.count) == 0 }
-            return Self.shortWords(UnsafeRawPointer(stored.baseAddress! + start), bytes.count)
-                == Self.shortWords(UnsafeRawPointer(other), bytes.count)
+            return ShortBytes.words(stored.baseAddress! + start, count: bytes.count)
+                == ShortBytes.words(other, count: bytes.count)
         }
     }
 
@@ -158,7 +152,7 @@ struct ByteStringTable {
         guard let base = bytes.baseAddress else { return mix(hash) }
         let raw = UnsafeRawPointer(base)
         if count <= 16 {
-            let (low, high) = shortWords(raw, count)
+            let (low, high) = ShortBytes.words(raw, count: count)
             return mix(mix(hash ^ low) ^ high)
         }
         var offset = 0
@@ -167,25 +161,6 @@ struct ByteStringTable {
             offset += 8
         }
         return mix(hash ^ raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
-    }
-
-    /// The bytes of a string of at most 16 bytes as two words (zero where it has no bytes), read
-    /// with at most four loads and never past its end.
-    @inline(__always)
-    static func shortWords(_ raw: UnsafeRawPointer, _ count: Int) -> (UInt64, UInt64) {
-        switch count {
-        case 8...16:
-            let high = count == 8 ? 0 : raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self) >> UInt64((16 - count) * 8)
-            return (raw.loadUnaligned(as: UInt64.self), high)
-        case 4..<8:
-            let low = UInt64(raw.loadUnaligned(as: UInt32.self))
-            let high = UInt64(raw.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self))
-            return (low | high << UInt64((count - 4) * 8), 0)
-        default:
-            var word: UInt64 = 0
-            for index in 0..<count { word |= UInt64(raw.load(fromByteOffset: index, as: UInt8.self)) << UInt64(index * 8) }
-            return (word, 0)
-        }
     }
 
     /// A multiply and a shift that spread every input bit over the high and low bits.

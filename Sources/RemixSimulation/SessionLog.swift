@@ -60,7 +60,7 @@ final class SessionLog: EventSink {
     /// Records a screen transition with the whole navigation stack, which is written straight
     /// into the line (there is one screen event per step, and the stack is its longest member).
     func record(_ transition: NavigationTransition) {
-        let screen = transition.screen.map { EventValue.string(Self.describe($0)) } ?? .null
+        let screen = transition.screen.map { EventValue.string($0.description) } ?? .null
         guard events == nil else {
             return write("screen", [
                 EventField("transition", .string(transition.kind.rawValue)), EventField("screen", screen),
@@ -75,18 +75,6 @@ final class SessionLog: EventSink {
         transitionFields[1] = EventField("screen", screen)
         encoder.encode(timestamp: timestamp, type: "screen", header: header, fields: transitionFields, textField: "stack",
                        pieces: { transition.state.describe($0) })
-    }
-
-    /// `screen.description` (`name` or `name(context)`), concatenated: the description's string
-    /// interpolation costs more than the pieces.
-    private static func describe(_ screen: ScreenID) -> String {
-        guard let context = screen.context, !context.isEmpty else { return screen.name }
-        var text = screen.name
-        text.reserveCapacity(text.utf8.count + context.utf8.count + 2)
-        text += "("
-        text += context
-        text += ")"
-        return text
     }
 
     /// The fields of a screen event other than its stack, overwritten for each one.

@@ -11,9 +11,16 @@ public struct ScreenID: Hashable, Sendable, CustomStringConvertible {
         self.context = context
     }
 
+    /// `name`, or `name(context)` — concatenated, since every simulated screen event writes one
+    /// and string interpolation cost more than the pieces.
     public var description: String {
         guard let context, !context.isEmpty else { return name }
-        return "\(name)(\(context))"
+        var text = name
+        text.reserveCapacity(name.utf8.count + context.utf8.count + 2)
+        text += "("
+        text += context
+        text += ")"
+        return text
     }
 
     /// Hands ``description`` to `piece` in parts (screen events render the whole state, so no

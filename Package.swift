@@ -45,8 +45,9 @@ let package = Package(
     targets: [
         .target(name: "RemixHost", dependencies: [remixKit, remixYAML, remixSystem], swiftSettings: hotPath),
         // The formats the host reads and writes, apart from any command: JSON, RFC 3339 times,
-        // grouped counts, FNV-1a run ids (the standard library only).
-        .target(name: "RemixFormats"),
+        // grouped counts, FNV-1a run ids (the standard library only). Optimised in debug builds:
+        // the event log's writer and the analysis' string table call its `ShortBytes` per field.
+        .target(name: "RemixFormats", swiftSettings: [optimizedInDebug]),
         // GrowthBook's assignment engine: hashing, conditions, bucketing (Foundation and RemixFormats only).
         .target(name: "GrowthBookAssignment", dependencies: ["RemixFormats"], swiftSettings: hotPath),
         .target(name: "RemixExperiments", dependencies: ["GrowthBookAssignment", "RemixFormats", remixKit, remixYAML], swiftSettings: hotPath),

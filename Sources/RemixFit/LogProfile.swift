@@ -76,67 +76,26 @@ package struct LogProfile: Sendable {
     /// Reads `paths` once. A user's sessions count toward a variation from the session in which
     /// they were first exposed to it on (as the analysis counts events after exposure).
     package static func read(paths: [String]) throws -> LogProfile {
-        var profile = LogProfile()
-        var lastStart: [String: Int64] = [:]
-        var variationOf: [String: [String: String]] = [:]
-        let assembler = SessionAssembler { trace in
-            let gap = lastStart[trace.user].map { Double(trace.start - $0) / 86_400_000 }
-            let isNew = lastStart[trace.user] == nil
-            lastStart[trace.user] = trace.start
-            profile.all.add(trace, newUser: isNew, gap: gap)
-            for (experiment, variation) in variationOf[trace.user] ?? [:] {
-                profile.variations[experiment, default: [:]][variation, default: Group()].add(trace, newUser: false, gap: gap)
-            }
-        }
-        let visitor = ProfileVisitor(assembler: assembler) { experiment, variation, user in
-            guard variationOf[user]?[experiment] == nil else { return }
-            variationOf[user, default: [:]][experiment] = variation
-            profile.variations[experiment, default: [:]][variation, default: Group()].users += 1
-        }
-        _ = try EventLineReader.read(paths: paths, visitor: visitor)
-        assembler.finish()
-        return profile
+        let reader = LogProfileReader()
+        _ = try EventLineReader.read(paths: paths, visitor: reader)
+        reader.finish()
+        return reader.profile
     }
 }
 
 extension LogProfile.Group {
-    mutating func add(_ trace: SessionTrace, newUser: Bool, gap: Double?) {
+    mutating func add(_ session: ProfiledSession, newUser: Bool, gap: Double?) {
         if newUser { users += 1 }
         sessions += 1
         if let gap { daysBetweenVisits.add(abs(gap)) }
-        let end = trace.end ?? trace.events.last?.time ?? trace.start
-        duration.add(Double(end - trace.start) / 1000)
-        var screenChanges = 0
+        let end = session.end ?? session.lastEvent ?? session.start
+        duration.add(Double(end - session.start) / 1000)
         var shown: (name: String, time: Int64)?
-        for event in trace.events {
-            guard case .screen(_, _, let stack) = event.kind else { continue }
-            screenChanges += 1
-            if let shown { dwell[shown.name, default: LogProfile.Histogram()].add(Double(event.time - shown.time) / 1000) }
-            shown = (SessionSegments.baseName(SessionSegments.front(ofStack: stack)), event.time)
+        for screen in session.screens {
+            if let shown { dwell[shown.name, default: LogProfile.Histogram()].add(Double(screen.time - shown.time) / 1000) }
+            shown = screen
         }
-        steps.add(Double(screenChanges))
+        steps.add(Double(session.screens.count))
     }
 }
 
-/// Hands lines to the session assembler, and each exposure (in an experiment) to `exposed` as it
-/// streams past — before the session it belongs to ends.
-private final class ProfileVisitor: EventLineVisitor {
-    let assembler: SessionAssembler
-    let exposed: (_ experiment: String, _ variation: String, _ user: String) -> Void
-    private var members: [EventLine.Member] = []
-
-    init(assembler: SessionAssembler, exposed: @escaping (String, String, String) -> Void) {
-        self.assembler = assembler
-        self.exposed = exposed
-    }
-
-    func visit(_ scanned: ScannedEventLine) {
-        guard MemberWalker.members(of: scanned.raw, into: &members) else { return }
-        let line = EventLine(scanned, members: members)
-        if line.type == "exposure", line.literal("inExperiment") == "true", let experiment = line.string("experiment"),
-           let variation = line.string("variation") {
-            exposed(experiment, variation, line.user)
-        }
-        assembler.visit(line)
-    }
-}

@@ -116,6 +116,9 @@ import Testing
         let back = try Route(parsing: url)
         #expect(back.layers == route.layers && back.app == "marketplace")
         #expect(throws: RouteError.self) { try Route(parsing: "adverts > groups(Bicycles") }
+        let separators = try Route(parsing: "adverts > groups(Cars > Vans | Trucks ^ Buses) > title")
+        #expect(separators.layers.count == 1 && separators.layers[0].count == 1)
+        #expect(separators.screens.map(\.context) == [nil, "Cars > Vans | Trucks ^ Buses", nil])
         #expect(throws: RouteError.self) { try Route(parsing: "remix://") }
 
         let session = try AppSession(app: "marketplace", registry: BuiltInModules.registry())

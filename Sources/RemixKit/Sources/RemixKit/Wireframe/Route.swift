@@ -45,7 +45,7 @@ public struct Route: Equatable, Sendable, CustomStringConvertible {
             case ")":
                 depth = max(depth - 1, 0)
                 current.append(character)
-            case ">", "|", "^" where depth == 0:
+            case ">" where depth == 0, "|" where depth == 0, "^" where depth == 0:
                 flush()
                 if character != ">" { segments.append(String(character)) }
             default:

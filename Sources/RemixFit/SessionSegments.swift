@@ -76,23 +76,36 @@ extension SessionSegments {
         return start..<end
     }
 
-    /// Where the three-byte `separator` last starts within `range`.
+    /// Where the three-byte `separator` last starts within `range`, outside parentheses (a
+    /// screen's context may hold any separator, as `Route` reads it).
     private static func lastSeparator(_ bytes: UnsafeBufferPointer<UInt8>, _ separator: StaticString, in range: Range<Int>) -> Int? {
         let mark = separator.utf8Start
-        var index = range.upperBound - 3
+        var index = range.upperBound - 1, depth = 0
         while index >= range.lowerBound {
-            if bytes[index] == mark[0], bytes[index + 1] == mark[1], bytes[index + 2] == mark[2] { return index }
+            switch bytes[index] {
+            case UInt8(ascii: ")"): depth += 1
+            case UInt8(ascii: "("): depth = max(depth - 1, 0)
+            case mark[0] where depth == 0 && index + 3 <= range.upperBound && bytes[index + 1] == mark[1] && bytes[index + 2] == mark[2]:
+                return index
+            default: break
+            }
             index -= 1
         }
         return nil
     }
 
-    /// Where the three-byte `separator` first starts within `range`.
+    /// Where the three-byte `separator` first starts within `range`, outside parentheses.
     private static func firstSeparator(_ bytes: UnsafeBufferPointer<UInt8>, _ separator: StaticString, in range: Range<Int>) -> Int? {
         let mark = separator.utf8Start
-        var index = range.lowerBound
-        while index + 3 <= range.upperBound {
-            if bytes[index] == mark[0], bytes[index + 1] == mark[1], bytes[index + 2] == mark[2] { return index }
+        var index = range.lowerBound, depth = 0
+        while index < range.upperBound {
+            switch bytes[index] {
+            case UInt8(ascii: "("): depth += 1
+            case UInt8(ascii: ")"): depth = max(depth - 1, 0)
+            case mark[0] where depth == 0 && index + 3 <= range.upperBound && bytes[index + 1] == mark[1] && bytes[index + 2] == mark[2]:
+                return index
+            default: break
+            }
             index += 1
         }
         return nil

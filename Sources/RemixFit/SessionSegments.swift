@@ -60,7 +60,7 @@ extension SessionSegments {
         var stack = stack
         let front = stack.withUTF8 { bytes -> String in
             let pane = frontPane(bytes)
-            let start = lastSeparator(bytes, " > ", in: pane).map { $0 + 3 } ?? pane.lowerBound
+            let start = separator(bytes, " > ", in: pane, last: true).map { $0 + 3 } ?? pane.lowerBound
             return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<pane.upperBound]), as: UTF8.self)
         }
         guard let first = front.unicodeScalars.first, let last = front.unicodeScalars.last,
@@ -71,44 +71,31 @@ extension SessionSegments {
     /// The bytes of the front pane: after the last ` ^ ` (the top modal layer), before the first
     /// ` | ` (a split view's primary pane).
     private static func frontPane(_ bytes: UnsafeBufferPointer<UInt8>) -> Range<Int> {
-        let start = lastSeparator(bytes, " ^ ", in: 0..<bytes.count).map { $0 + 3 } ?? 0
-        let end = firstSeparator(bytes, " | ", in: start..<bytes.count) ?? bytes.count
+        let start = separator(bytes, " ^ ", in: 0..<bytes.count, last: true).map { $0 + 3 } ?? 0
+        let end = separator(bytes, " | ", in: start..<bytes.count, last: false) ?? bytes.count
         return start..<end
     }
 
-    /// Where the three-byte `separator` last starts within `range`, outside parentheses (a
-    /// screen's context may hold any separator, as `Route` reads it).
-    private static func lastSeparator(_ bytes: UnsafeBufferPointer<UInt8>, _ separator: StaticString, in range: Range<Int>) -> Int? {
+    /// Where the three-byte `separator` starts within `range` outside parentheses (a screen's
+    /// context may hold any separator, as `Route` reads it): the first such place, or the last.
+    private static func separator(_ bytes: UnsafeBufferPointer<UInt8>, _ separator: StaticString, in range: Range<Int>,
+                                  last: Bool) -> Int? {
         let mark = separator.utf8Start
-        var index = range.upperBound - 1, depth = 0
-        while index >= range.lowerBound {
-            switch bytes[index] {
-            case UInt8(ascii: ")"): depth += 1
-            case UInt8(ascii: "("): depth = max(depth - 1, 0)
-            case mark[0] where depth == 0 && index + 3 <= range.upperBound && bytes[index + 1] == mark[1] && bytes[index + 2] == mark[2]:
-                return index
-            default: break
-            }
-            index -= 1
-        }
-        return nil
-    }
-
-    /// Where the three-byte `separator` first starts within `range`, outside parentheses.
-    private static func firstSeparator(_ bytes: UnsafeBufferPointer<UInt8>, _ separator: StaticString, in range: Range<Int>) -> Int? {
-        let mark = separator.utf8Start
-        var index = range.lowerBound, depth = 0
+        var index = range.lowerBound, depth = 0, found: Int?
         while index < range.upperBound {
             switch bytes[index] {
             case UInt8(ascii: "("): depth += 1
             case UInt8(ascii: ")"): depth = max(depth - 1, 0)
             case mark[0] where depth == 0 && index + 3 <= range.upperBound && bytes[index + 1] == mark[1] && bytes[index + 2] == mark[2]:
-                return index
+                guard last else { return index }
+                found = index
+                index += 3
+                continue
             default: break
             }
             index += 1
         }
-        return nil
+        return found
     }
 
     /// A screen's name without its context: `groups(Bicycles)` → `groups`.
@@ -124,7 +111,7 @@ extension SessionSegments {
             var contexts: [String] = []
             var start = pane.lowerBound
             while start <= pane.upperBound {
-                let end = firstSeparator(bytes, " > ", in: start..<pane.upperBound) ?? pane.upperBound
+                let end = separator(bytes, " > ", in: start..<pane.upperBound, last: false) ?? pane.upperBound
                 // `name(context)`: the text between the first '(' and the closing ')'.
                 if end > start, bytes[end - 1] == UInt8(ascii: ")"),
                    let open = (start..<(end - 1)).first(where: { bytes[$0] == UInt8(ascii: "(") }) {

@@ -45,19 +45,18 @@ def spark_results(jobs, work):
     builder = (SparkSession.builder.master("local[2]").appName("remix-warehouse")
                .config("spark.sql.session.timeZone", "UTC")
                .config("spark.sql.decimalOperations.allowPrecisionLoss", "false")
-               .config("spark.sql.shuffle.partitions", "4")
+               .config("spark.sql.shuffle.partitions", "4" if work else "1")
                .config("spark.driver.memory", "8g" if work else "1g")
                .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false"))
     if not work:
         # The tests' data are small and their session's time is the JVM compiling Spark itself:
         # the quick compiler only, a serial collector, no adaptive re-planning and no whole-stage
         # code generation take the warehouse test's session (three queries) from ~93 to ~62 CPU
-        # seconds on two cores (results identical). One partition per shuffle (the data fit in
+        # seconds on two cores (results identical). One partition per shuffle (above; the data fit in
         # one task) took the test's every-metric query from 32.8 to 24.9 CPU s (three runs each,
         # session included; the same rows). The bench (--load) keeps Spark's defaults.
         builder = (builder.config("spark.driver.extraJavaOptions", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC")
-                   .config("spark.sql.adaptive.enabled", "false").config("spark.sql.codegen.wholeStage", "false")
-                   .config("spark.sql.shuffle.partitions", "1"))
+                   .config("spark.sql.adaptive.enabled", "false").config("spark.sql.codegen.wholeStage", "false"))
     spark = builder.getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
     report("start", started, work)

@@ -1,13 +1,18 @@
 /// FNV-1a, 64 bits: the short hash that names runs and sources in logs (a run record's `sources`,
 /// a simulation's and a copied log's run id) and tells byte streams apart in benchmarks. Not for
 /// security: only to tell inputs apart.
-package enum FNV1a64 {
+public enum FNV1a64 {
     /// The hash of an empty input.
-    package static let offsetBasis: UInt64 = 0xCBF2_9CE4_8422_2325
+    public static let offsetBasis: UInt64 = 0xCBF2_9CE4_8422_2325
 
     /// The hash of `bytes`; from `hash` (the hash of what came before), the hash of both together.
+    ///
+    /// `public`, not `package`, so that callers in other modules inline and specialise it: Swift
+    /// 6.3 compiled an `@inlinable package` function as a call to its unspecialised generic body
+    /// (`remix log copy`'s content hash went through the sequence's iterator a byte at a time).
+    /// RemixFormats is in no product, so nothing outside the package sees it.
     @inlinable
-    package static func hash<Bytes: Sequence<UInt8>>(_ bytes: Bytes, continuing hash: UInt64 = offsetBasis) -> UInt64 {
+    public static func hash<Bytes: Sequence<UInt8>>(_ bytes: Bytes, continuing hash: UInt64 = offsetBasis) -> UInt64 {
         var hash = hash
         for byte in bytes {
             hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3

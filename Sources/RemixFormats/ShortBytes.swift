@@ -1,10 +1,14 @@
 /// Byte strings of at most 16 bytes read as two words: how the event-log writer copies and checks
 /// short strings, and how the analysis compares and hashes short byte strings, without a loop.
-package enum ShortBytes {
+public enum ShortBytes {
     /// The `count` (at most 16) bytes at `raw` as two little-endian words, zero past the end,
     /// read with at most three loads and never past the last byte.
+    ///
+    /// `public`, not `package`: Swift 6.3 does not inline an `@inlinable package` function into
+    /// other modules (the event-log writer called this per string, and the analysis' string
+    /// table per field); RemixFormats is in no product, so nothing outside the package sees it.
     @inlinable @inline(__always)
-    package static func words(_ raw: UnsafeRawPointer, count: Int) -> (low: UInt64, high: UInt64) {
+    public static func words(_ raw: UnsafeRawPointer, count: Int) -> (low: UInt64, high: UInt64) {
         if count >= 8 {
             let first = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
             let last = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self))
@@ -17,7 +21,9 @@ package enum ShortBytes {
         }
         guard count > 0 else { return (0, 0) }
         let middle = count >> 1
-        let byte = { (offset: Int) in UInt64(raw.load(fromByteOffset: offset, as: UInt8.self)) }
-        return (byte(0) | byte(middle) << (8 &* UInt64(middle)) | byte(count &- 1) << (8 &* UInt64(count &- 1)), 0)
+        let first = UInt64(raw.load(as: UInt8.self))
+        let between = UInt64(raw.load(fromByteOffset: middle, as: UInt8.self))
+        let last = UInt64(raw.load(fromByteOffset: count &- 1, as: UInt8.self))
+        return (first | between << (8 &* UInt64(middle)) | last << (8 &* UInt64(count &- 1)), 0)
     }
 }

@@ -135,7 +135,7 @@ extension PopulationFile {
         }
         var abandon: [String: Double] = [:]
         var abandonLocations: [String: SourceLocation] = [:]
-        for entry in field("abandon", []) { v throws(Diagnostic) in try v.mapping("abandon").entries } {
+        for entry in field("abandon", [], { v throws(Diagnostic) in try v.mapping("abandon").entries }) {
             abandonLocations[entry.key] = entry.keyLocation
             if let chance = collect(&problems, { () throws(Diagnostic) in try probability(entry.value, "abandon.\(entry.key)") }) {
                 abandon[entry.key] = chance

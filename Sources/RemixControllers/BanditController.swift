@@ -65,15 +65,15 @@ package final class BanditController: VirtualTimeController {
         let wanted = Set(followed.compactMap { $0.tracker.metric.event } + ["exposure"] + (contextual ? ["session_started"] : []))
             .map { Array("\"type\":\"\($0)\"".utf8) }
         for line in lines.split(separator: UInt8(ascii: "\n")) where wanted.contains(where: { Self.contains(line, $0) }) {
-            guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else { continue }
-            if object["type"] as? String == "session_started" {
+            guard let object = LogLineObject.parse(line) else { continue }
+            if object["type"]?.stringValue == "session_started" {
                 remember(object)
                 continue
             }
-            let user = object["user"] as? String ?? ""
+            let user = object["user"]?.stringValue ?? ""
             for index in followed.indices {
                 // A leaf learns from the exposures of its users only (their leaf from their attributes).
-                if let leaf = followed[index].leaf, object["type"] as? String == "exposure",
+                if let leaf = followed[index].leaf, object["type"]?.stringValue == "exposure",
                    leaves[followed[index].key]?[user] != leaf { continue }
                 followed[index].tracker.observe(object)
             }
@@ -86,14 +86,11 @@ package final class BanditController: VirtualTimeController {
         Dictionary(followed.filter { $0.leaf != nil }.map { ($0.key, $0.bandit) }, uniquingKeysWith: { first, _ in first })
     }
 
-    private func remember(_ session: [String: Any]) {
-        guard let user = session["user"] as? String, let attributes = session["attributes"] as? [String: Any] else { return }
-        var values: [String: AttributeValue] = [:]
-        for (name, value) in attributes {
-            if let text = value as? String { values[name] = .string(text) }
-            else if let number = value as? NSNumber { values[name] = .number(number.doubleValue) }
-        }
-        let context = AssignmentContext(attributes: values)
+    /// A session's attributes as the simulation assigned with them (booleans stay booleans, as the
+    /// bandit's leaf conditions test them), so each user gets the leaf the simulation gave it.
+    private func remember(_ session: [String: AttributeValue]) {
+        guard let user = session["user"]?.stringValue, let attributes = session["attributes"]?.objectValue else { return }
+        let context = AssignmentContext(attributes: attributes)
         for (key, bandit) in banditsWithLeaves where leaves[key]?[user] == nil {
             if let leaf = bandit.leaf(for: context) { leaves[key, default: [:]][user] = leaf }
         }

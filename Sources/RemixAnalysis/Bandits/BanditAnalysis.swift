@@ -64,10 +64,10 @@ extension BanditReport {
             var pending = Data()
             func lines(_ bytes: Data) {
                 for line in bytes.split(separator: newline) where markers.contains(where: { line.range(of: $0) != nil }) {
-                    guard let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any] else { continue }
+                    guard let object = LogLineObject.parse(line) else { continue }
                     for index in trackers.indices {
                         if let update = BanditUpdate(line: object), update.experiment == trackers[index].0.experiment, update.leaf == nil,
-                           let time = (object["ts"] as? String).flatMap(CivilTime.parseMilliseconds) {
+                           let time = object["ts"]?.stringValue.flatMap(CivilTime.parseMilliseconds) {
                             trackers[index].0.close(at: time)
                             trackers[index].2.append(update.arms.map(\.weight))
                             trackers[index].3.append((time, update))
@@ -146,8 +146,7 @@ extension BanditReport {
         var pending = Data()
         func lines(_ bytes: Data) {
             for line in bytes.split(separator: newline) where line.range(of: marker) != nil {
-                guard let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any],
-                      let update = BanditUpdate(line: object), update.leaf == nil else { continue }
+                guard let object = LogLineObject.parse(line), let update = BanditUpdate(line: object), update.leaf == nil else { continue }
                 latest[update.experiment] = update.arms.map(\.weight)
             }
         }

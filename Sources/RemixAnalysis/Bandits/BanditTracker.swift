@@ -1,4 +1,4 @@
-import Foundation
+import RemixExperiments
 import RemixFormats
 
 /// Follows one bandit through a log's lines (docs/bandits.md): each unit's first exposure — its
@@ -33,17 +33,17 @@ package struct BanditTracker: Sendable {
         self.metric = metric
     }
 
-    /// Reads one parsed log line (a JSON object).
-    package mutating func observe(_ line: [String: Any]) {
-        guard let type = line["type"] as? String, let user = line["user"] as? String, !user.isEmpty,
-              let stamp = line["ts"] as? String, let time = CivilTime.parseMilliseconds(stamp) else { return }
+    /// Reads one parsed log line (a JSON object, ``LogLineObject``).
+    package mutating func observe(_ line: [String: AttributeValue]) {
+        guard let type = line["type"]?.stringValue, let user = line["user"]?.stringValue, !user.isEmpty,
+              let stamp = line["ts"]?.stringValue, let time = CivilTime.parseMilliseconds(stamp) else { return }
         if type == "exposure" {
-            guard line["experiment"] as? String == experiment, line["inExperiment"] as? Bool == true,
-                  let arm = (line["variationId"] as? NSNumber)?.intValue, (0..<arms).contains(arm), unitIndex[user] == nil else { return }
+            guard line["experiment"]?.stringValue == experiment, line["inExperiment"]?.boolValue == true,
+                  let arm = LogLineObject.integer(line["variationId"]), (0..<arms).contains(arm), unitIndex[user] == nil else { return }
             unitIndex[user] = units.count
             units.append(Unit(arm: arm, period: boundaries.count, exposed: time))
         } else if type == metric.event {
-            let value = metric.value.map { (line[$0] as? NSNumber)?.doubleValue ?? 0 } ?? 1
+            let value = metric.value.map { LogLineObject.metricValue(line[$0]) } ?? 1
             if let next = nextBoundary, time >= next {
                 pending.append((user, time, value))
             } else {

@@ -1,4 +1,5 @@
 import Foundation
+import RemixExperiments
 import RemixKit
 
 /// One bandit update, logged as a `bandit_update` event at its time (docs/bandits.md): each arm's
@@ -57,24 +58,25 @@ package struct BanditUpdate: Sendable, Equatable {
         return fields
     }
 
-    /// Reads a parsed `bandit_update` line; nil when it is not one.
-    package init?(line: [String: Any]) {
-        guard line["type"] as? String == Self.eventType, let experiment = line["experiment"] as? String,
-              let update = (line["update"] as? NSNumber)?.intValue, let arms = line["arms"] as? [[String: Any]] else { return nil }
+    /// Reads a parsed `bandit_update` line (``LogLineObject``); nil when it is not one.
+    package init?(line: [String: AttributeValue]) {
+        guard line["type"]?.stringValue == Self.eventType, let experiment = line["experiment"]?.stringValue,
+              let update = LogLineObject.integer(line["update"]), let arms = line["arms"]?.arrayValue else { return nil }
         self.experiment = experiment
         self.update = update
-        leaf = line["leaf"] as? String
-        enoughUnits = line["enoughUnits"] as? Bool ?? true
-        srmPValue = (line["srmPValue"] as? NSNumber)?.doubleValue
+        leaf = line["leaf"]?.stringValue
+        enoughUnits = line["enoughUnits"]?.boolValue ?? true
+        srmPValue = line["srmPValue"]?.numberValue
         var read: [Arm] = []
         for arm in arms {
-            guard let variation = arm["variation"] as? String, let weight = (arm["weight"] as? NSNumber)?.doubleValue else { return nil }
-            let posterior = (arm["posterior"] as? [String: Any]).flatMap { object -> BanditPosterior? in
-                guard let mean = (object["mean"] as? NSNumber)?.doubleValue, let sd = (object["sd"] as? NSNumber)?.doubleValue else { return nil }
+            guard let arm = arm.objectValue, let variation = arm["variation"]?.stringValue,
+                  let weight = arm["weight"]?.numberValue else { return nil }
+            let posterior = arm["posterior"]?.objectValue.flatMap { object -> BanditPosterior? in
+                guard let mean = object["mean"]?.numberValue, let sd = object["sd"]?.numberValue else { return nil }
                 return BanditPosterior(mean: mean, sd: sd)
             }
-            read.append(Arm(variation: variation, units: (arm["units"] as? NSNumber)?.intValue ?? 0, weight: weight,
-                            bestProbability: (arm["bestProbability"] as? NSNumber)?.doubleValue, posterior: posterior))
+            read.append(Arm(variation: variation, units: LogLineObject.integer(arm["units"]) ?? 0, weight: weight,
+                            bestProbability: arm["bestProbability"]?.numberValue, posterior: posterior))
         }
         self.arms = read
     }

@@ -41,25 +41,27 @@ enum RolloutTimeline {
 
     /// The decision a `rollout_decision` line says, or nil when it is not one.
     static func decision(_ line: Data) -> RolloutDecision? {
-        guard let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any],
-              object["type"] as? String == RolloutDecision.eventType,
-              let experiment = object["experiment"] as? String,
-              let time = (object["ts"] as? String).flatMap(CivilTime.parseMilliseconds),
-              let kind = (object["decision"] as? String).flatMap(RolloutDecision.Kind.init(rawValue:)) else { return nil }
-        let guardrails = (object["guardrails"] as? [[String: Any]] ?? []).map { item in
-            GuardrailResult(metric: item["metric"] as? String ?? "", inverse: item["inverse"] as? Bool ?? false,
+        guard let object = LogLineObject.parse(line), object["type"]?.stringValue == RolloutDecision.eventType,
+              let experiment = object["experiment"]?.stringValue,
+              let time = object["ts"]?.stringValue.flatMap(CivilTime.parseMilliseconds),
+              let kind = object["decision"]?.stringValue.flatMap(RolloutDecision.Kind.init(rawValue:)) else { return nil }
+        // As before: guardrails that are not all objects, or units not all whole numbers, read as none.
+        let items = object["guardrails"]?.arrayValue ?? []
+        let guardrails = items.allSatisfy({ $0.objectValue != nil }) ? items.compactMap(\.objectValue).map { item in
+            GuardrailResult(metric: item["metric"]?.stringValue ?? "", inverse: item["inverse"]?.boolValue ?? false,
                             control: number(item["control"]), rollout: number(item["rollout"]), effect: number(item["effect"]),
-                            bound: number(item["bound"]), pValue: number(item["pValue"]), worse: item["worse"] as? Bool ?? false,
-                            error: item["error"] as? String)
-        }
-        return RolloutDecision(experiment: experiment, time: time, step: object["step"] as? Int ?? 0, share: number(object["share"]),
-                               decision: kind, reason: object["reason"] as? String ?? "",
-                               units: (object["units"] as? [Int]) ?? [], srmPValue: object["srmPValue"] as? Double,
+                            bound: number(item["bound"]), pValue: number(item["pValue"]), worse: item["worse"]?.boolValue ?? false,
+                            error: item["error"]?.stringValue)
+        } : []
+        let units = (object["units"]?.arrayValue ?? []).map(LogLineObject.integer)
+        return RolloutDecision(experiment: experiment, time: time, step: LogLineObject.integer(object["step"]) ?? 0,
+                               share: number(object["share"]), decision: kind, reason: object["reason"]?.stringValue ?? "",
+                               units: units.contains(nil) ? [] : units.compactMap { $0 }, srmPValue: object["srmPValue"]?.numberValue,
                                guardrails: guardrails)
     }
 
-    private static func number(_ value: Any?) -> Double {
-        (value as? Double) ?? (value as? Int).map(Double.init) ?? .nan
+    private static func number(_ value: AttributeValue?) -> Double {
+        value?.numberValue ?? .nan
     }
 }
 

@@ -73,7 +73,7 @@ extension PostgresStore {
     }
 
     /// The rows of `sql` about `table` (its `$1`), decoded as `Row`.
-    private func rows<each Column: PostgresDecodable>(
+    private func rows<each Column: PostgresDecodable & Sendable>(
         _ sql: String, about table: String, as _: (repeat each Column).Type
     ) async throws(StoreError) -> [(repeat each Column)] {
         do {

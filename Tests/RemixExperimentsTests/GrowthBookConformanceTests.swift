@@ -180,7 +180,7 @@ struct GrowthBookConformanceTests {
                 let store = InMemoryStickyBucketStore(try stored.map(GrowthBookFeatureFixtures.document) + inContext)
                 let identifiers = context.stickyBucketIdentifiers(
                     attributeNames: evaluator.features.keys.sorted().flatMap { evaluator.features[$0]?.stickyBucketAttributes ?? [] })
-                var sticky: StickyBuckets? = StickyBuckets(try await store.documents(for: identifiers))
+                var sticky: StickyBuckets? = StickyBuckets(await store.documents(for: identifiers))
                 let result = evaluator.evaluate(key, context: context, stickyBuckets: &sticky)
                 var mismatches = GrowthBookFeatureFixtures.resultMismatches(result.experimentResult, featureKey: key,
                                                                              expected: tuple[4])

@@ -34,7 +34,7 @@ import Testing
     @Test func aFolderIsScannedForPluginsWithoutTheHostsOwnLibraries() throws {
         let files = try PluginLoader.pluginFiles(in: [Build.folder])
         #expect(files.contains(Build.plugin))
-        for library in ["libRemixKit", "libRemixYAML", "libRemixFeatures"].map { "\($0).\(PluginLoader.libraryExtension)" } {
+        for library in ["libRemixKit", "libRemixYAML", "libRemixFeatures"].map({ "\($0).\(PluginLoader.libraryExtension)" }) {
             #expect(FileManager.default.fileExists(atPath: Build.folder + "/" + library))
             #expect(!files.contains(Build.folder + "/" + library))
         }
@@ -89,7 +89,7 @@ import Testing
     @Test func sharedLibrariesAreMappedOnce() throws {
         _ = try Build.registryWithPlugin()
         #expect(try mappedFiles(endingWith: "/libQuickInsertionPlugin.\(PluginLoader.libraryExtension)") == [Build.plugin])
-        for library in ["libRemixKit", "libRemixFeatures", "libRemixYAML"].map { "\($0).\(PluginLoader.libraryExtension)" } {
+        for library in ["libRemixKit", "libRemixFeatures", "libRemixYAML"].map({ "\($0).\(PluginLoader.libraryExtension)" }) {
             #expect(try mappedFiles(endingWith: "/" + library).count == 1, "\(library) mapped more than once")
         }
     }

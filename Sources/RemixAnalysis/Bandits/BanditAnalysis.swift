@@ -65,9 +65,12 @@ extension BanditReport {
             func lines(_ bytes: Data) {
                 for line in bytes.split(separator: newline) where markers.contains(where: { line.range(of: $0) != nil }) {
                     guard let object = LogLineObject.parse(line) else { continue }
+                    // A plain bandit's update, read once for every tracker.
+                    let update = BanditUpdate(line: object).flatMap { update in
+                        update.leaf == nil ? object["ts"]?.stringValue.flatMap(CivilTime.parseMilliseconds).map { (update, $0) } : nil
+                    }
                     for index in trackers.indices {
-                        if let update = BanditUpdate(line: object), update.experiment == trackers[index].0.experiment, update.leaf == nil,
-                           let time = object["ts"]?.stringValue.flatMap(CivilTime.parseMilliseconds) {
+                        if let (update, time) = update, update.experiment == trackers[index].0.experiment {
                             trackers[index].0.close(at: time)
                             trackers[index].2.append(update.arms.map(\.weight))
                             trackers[index].3.append((time, update))

@@ -13,8 +13,7 @@ package enum LogLineObject {
 
     /// A JSON number that is a whole `Int`; nil for a fraction or any other value.
     package static func integer(_ value: AttributeValue?) -> Int? {
-        guard let number = value?.numberValue, number.rounded() == number, abs(number) < 9.0e15 else { return nil }
-        return Int(number)
+        value?.numberValue.flatMap { Int(exactly: $0) }
     }
 
     /// A number as a metric value: a JSON number as it is, `true` as 1 and `false` as 0, anything

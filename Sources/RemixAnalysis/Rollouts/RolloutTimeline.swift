@@ -46,13 +46,13 @@ enum RolloutTimeline {
               let time = object["ts"]?.stringValue.flatMap(CivilTime.parseMilliseconds),
               let kind = object["decision"]?.stringValue.flatMap(RolloutDecision.Kind.init(rawValue:)) else { return nil }
         // As before: guardrails that are not all objects, or units not all whole numbers, read as none.
-        let items = object["guardrails"]?.arrayValue ?? []
-        let guardrails = items.allSatisfy({ $0.objectValue != nil }) ? items.compactMap(\.objectValue).map { item in
+        let items = object["guardrails"]?.arrayValue ?? [], objects = items.compactMap(\.objectValue)
+        let guardrails = objects.count < items.count ? [] : objects.map { item in
             GuardrailResult(metric: item["metric"]?.stringValue ?? "", inverse: item["inverse"]?.boolValue ?? false,
                             control: number(item["control"]), rollout: number(item["rollout"]), effect: number(item["effect"]),
                             bound: number(item["bound"]), pValue: number(item["pValue"]), worse: item["worse"]?.boolValue ?? false,
                             error: item["error"]?.stringValue)
-        } : []
+        }
         let units = (object["units"]?.arrayValue ?? []).map(LogLineObject.integer)
         return RolloutDecision(experiment: experiment, time: time, step: LogLineObject.integer(object["step"]) ?? 0,
                                share: number(object["share"]), decision: kind, reason: object["reason"]?.stringValue ?? "",

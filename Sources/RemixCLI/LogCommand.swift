@@ -7,7 +7,7 @@ import RemixKit
 struct LogCommand: CommandGroup {
     static let configuration = CommandConfiguration(
         commandName: "log", abstract: "Move event logs between JSON Lines files and an event store.",
-        subcommands: [LogCopyCommand.self])
+        subcommands: [LogCopyCommand.self, LogUpgradeCommand.self])
 }
 
 /// `remix log copy SRC DST`: a JSON Lines file into an event store, or a store's events into a file.
@@ -50,5 +50,32 @@ struct LogCopyCommand: AsyncParsableCommand {
                      + "\(figures.blocksWritten) blocks stored" + (figures.blocksSkipped > 0 ? ", \(figures.blocksSkipped) already stored" : ""))
         }
         if let failure = outcome.failure { throw failure }
+    }
+}
+
+/// `remix log upgrade URL`: an event store of an older schema version brought up to this binary's.
+struct LogUpgradeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "upgrade",
+        abstract: "Bring an event store of an older schema version up to this remix's.",
+        discussion: """
+            Version 2 derives a screen event's screen name and an exposure's feature from the \
+            events' fields into columns of their own, and reads each family of events the analysis \
+            needs through a covering index; analyze needs it. The upgrade runs in one transaction \
+            (rewriting remix_events once, about a minute per 10 M events, while writers wait), so it \
+            either completes or leaves the store as it was. A store already current is left alone. \
+            Writing into a version 1 store works without it. See docs/storage.md.
+            """)
+
+    @Argument(help: "The event store's postgresql:// URL.")
+    var store: String
+
+    func run() async throws {
+        let outcome = try await perform(UpgradeStore(store: store).run)
+        if outcome.from == outcome.to {
+            printOut("the event store at \(outcome.store) is at schema version \(outcome.to) already; nothing to do")
+        } else {
+            printOut("upgraded the event store at \(outcome.store) from schema version \(outcome.from) to \(outcome.to)")
+        }
     }
 }

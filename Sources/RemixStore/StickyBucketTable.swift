@@ -70,20 +70,14 @@ extension StoreSchema {
 extension PostgresStore {
     /// Makes the event store's tables and the sticky-bucket table if missing, and checks them.
     func prepareStickyBuckets() async throws(StoreError) {
-        try await prepareSchema()
+        let version = try await prepareSchema()
         let table = StoreSchema.stickyBuckets
-        try await run("BEGIN")
-        do throws(StoreError) {
-            try await run("SELECT pg_advisory_xact_lock(hashtext(coalesce(current_schema(), '') || '.remix_schema'))")
+        try await locked { () async throws(StoreError) in
             let found = try await rows(PostgresQuery(unsafeSQL: "SELECT \(Self.tableID) IS NOT NULL", binds: Self.binds(table.name)),
                                        as: Bool.self)
             if found.first != true { try await run(PostgresQuery(unsafeSQL: table.create)) }
-            let problems = try await problems(of: table)
-            if !problems.isEmpty { throw changed(problems) }
-            try await run("COMMIT")
-        } catch {
-            _ = try? await run("ROLLBACK")
-            throw error
+            let problems = try await problems(of: table, version: version)
+            if !problems.isEmpty { throw changed(problems, version: version) }
         }
     }
 

@@ -174,13 +174,12 @@ extension StoreAggregates {
     }
 
     func durations(experiment: String, event: String, ranks: (Int) -> [Int]) async throws(AnalysisError) -> [String: RankedValues<Int64>] {
-        let times = try await eventTables(event).times
         try await fillScratch("durations \(experiment) \(event)", """
             SELECT u.variation, u."user", (extract(epoch FROM min(e.ts) - u.first) * 1000)::float8
-            FROM remix_units u JOIN \(times) e ON e."user" = u."user" AND e.ts >= u.first
+            FROM remix_units u JOIN remix_events e ON e.type = $2 AND e."user" = u."user" AND e."user" <> '' AND e.ts >= u.first
             WHERE u.experiment = $1 AND u.variation IS NOT NULL
             GROUP BY u.variation, u."user", u.first
-            """, [experiment])
+            """, [experiment, event])
         let counts = try await scratchCounts()
         let keys = counts.keys.sorted()
         let found = try await ranked(groups: keys.map { [$0] }, counts: counts) { _, count in ranks(count) }

@@ -2,22 +2,42 @@ import PostgresNIO
 
 extension PostgresStore {
     /// Creates the store's tables if the database has none, or checks the ones it has; returns the
-    /// schema version. Safe to call from many hosts at once: they queue on an advisory lock of the
-    /// schema the tables are made in (stores in other schemas of the database never wait for it).
+    /// schema version (an older store is written as it is: its columns are the same). Safe to call
+    /// from many hosts at once: they queue on an advisory lock of the schema the tables are made in
+    /// (stores in other schemas of the database never wait for it).
     @discardableResult
     package func prepareSchema() async throws(StoreError) -> Int {
+        try await locked { () async throws(StoreError) -> Int in
+            if let found = try await installedVersion() { return found }
+            for statement in StoreSchema.create { try await run(PostgresQuery(unsafeSQL: statement)) }
+            return StoreSchema.version
+        }
+    }
+
+    /// Brings a store of an older schema version up to this binary's in one transaction (under the
+    /// same lock as ``prepareSchema()``); returns the version it had. A store already current is
+    /// left alone; a database without a store is an error.
+    package func upgradeSchema() async throws(StoreError) -> Int {
+        try await locked { () async throws(StoreError) -> Int in
+            guard let found = try await installedVersion() else {
+                throw StoreError(.schema, "there is no Remix event store at \(url.redacted) (no remix_events table) to upgrade")
+            }
+            if found < StoreSchema.version {
+                for statement in StoreSchema.upgradeFrom1 { try await run(PostgresQuery(unsafeSQL: statement)) }
+                _ = try await installedVersion()
+            }
+            return found
+        }
+    }
+
+    /// Runs `body` in a transaction holding the advisory lock of the store's schema.
+    func locked<T>(_ body: () async throws(StoreError) -> T) async throws(StoreError) -> T {
         try await run("BEGIN")
         do {
             try await run("SELECT pg_advisory_xact_lock(hashtext(coalesce(current_schema(), '') || '.remix_schema'))")
-            let version: Int
-            if let found = try await installedVersion() {
-                version = found
-            } else {
-                for statement in StoreSchema.create { try await run(PostgresQuery(unsafeSQL: statement)) }
-                version = StoreSchema.version
-            }
+            let result = try await body()
             try await run("COMMIT")
-            return version
+            return result
         } catch {
             _ = try? await run("ROLLBACK")
             throw error
@@ -40,16 +60,18 @@ extension PostgresStore {
                 + "Remix event store (there is no remix_schema table); use another database, or rename or drop that table")
         }
         // remix_schema first: its version says what the other tables should be.
-        var problems = try await problems(of: StoreSchema.tables[0])
-        if !problems.isEmpty { throw changed(problems) }
+        var problems = try await problems(of: StoreSchema.tables[0], version: StoreSchema.version)
+        if !problems.isEmpty { throw changed(problems, version: StoreSchema.version) }
         let versions = try await rows("SELECT max(version)::integer FROM remix_schema", as: Int?.self)
-        guard let version = versions.first ?? nil else { throw notOurs("remix_schema", "it holds no version") }
+        guard let version = versions.first ?? nil else {
+            throw notOurs("remix_schema", "it holds no version", version: StoreSchema.version)
+        }
         guard version <= StoreSchema.version else {
             throw StoreError(.schema, "the event store at \(url.redacted) has schema version \(version), newer than this "
                 + "remix knows (\(StoreSchema.version)); use a newer remix")
         }
-        for table in StoreSchema.tables.dropFirst() { problems += try await self.problems(of: table) }
-        if !problems.isEmpty { throw changed(problems) }
+        for table in StoreSchema.tables(version).dropFirst() { problems += try await self.problems(of: table, version: version) }
+        if !problems.isEmpty { throw changed(problems, version: version) }
         return version
     }
 
@@ -86,22 +108,29 @@ extension PostgresStore {
         }
     }
 
-    /// How `table` differs from what the store relies on: its columns' types and NOT NULLs, its
-    /// primary key, its indexes. Columns that are not the store's are an error at once.
-    func problems(of table: StoreSchema.Table) async throws(StoreError) -> [SchemaProblem] {
+    /// How `table` differs from what a store of `version` relies on: its columns' types, NOT NULLs
+    /// and derivations, its primary key, its indexes. Columns that are not the store's are an error at once.
+    func problems(of table: StoreSchema.Table, version: Int) async throws(StoreError) -> [SchemaProblem] {
         let columns = try await rows("""
-            SELECT a.attname::text, format_type(a.atttypid, a.atttypmod), NOT a.attnotnull FROM pg_attribute a
+            SELECT a.attname::text, format_type(a.atttypid, a.atttypmod), NOT a.attnotnull, a.attgenerated <> ''
+            FROM pg_attribute a
             WHERE a.attrelid = \(Self.tableID) AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum
-            """, about: table.name, as: (String, String, Bool).self)
+            """, about: table.name, as: (String, String, Bool, Bool).self)
         let expected = table.columns.map(\.name)
         guard columns.map(\.0) == expected else {
             let detail = columns.isEmpty ? "it is missing" : "its columns are \(columns.map(\.0).joined(separator: ", "))"
-            throw notOurs(table.name, "\(detail); expected \(expected.joined(separator: ", "))")
+            throw notOurs(table.name, "\(detail); expected \(expected.joined(separator: ", "))", version: version)
         }
         var problems: [SchemaProblem] = []
         let alter = "ALTER TABLE \(table.name) ALTER COLUMN"
         for (column, found) in zip(table.columns, columns) {
             let (name, type, nullable) = (StoreSchema.quoted(column.name), found.1, found.2)
+            if column.generated != nil, !found.3 {
+                problems.append(SchemaProblem(
+                    what: "column \(table.name).\(column.name) is not derived from the event's fields",
+                    fix: "ALTER TABLE \(table.name) DROP COLUMN \(name), ADD COLUMN \(column.definition)"))
+                continue
+            }
             if type != column.type {
                 problems.append(SchemaProblem(what: "column \(table.name).\(column.name) is \(type), not \(column.type)",
                                               fix: "\(alter) \(name) TYPE \(column.type) USING \(name)::\(column.type)"))
@@ -126,7 +155,7 @@ extension PostgresStore {
             problems.append(SchemaProblem(what: "\(table.name) has no primary key (\(columns)), without which \(key.purpose)",
                                           fix: "ALTER TABLE \(table.name) ADD PRIMARY KEY (\(columns))"))
         }
-        for index in StoreSchema.indexes where index.table == table.name && !keys.contains(where: { $0.columns == index.columns }) {
+        for index in StoreSchema.indexes(version) where index.table == table.name && !keys.contains(where: { $0.columns == index.columns }) {
             problems.append(SchemaProblem(what: "\(table.name) has no index on (\(StoreSchema.list(index.columns))), "
                                               + "through which \(index.purpose)", fix: index.create))
         }
@@ -134,14 +163,14 @@ extension PostgresStore {
     }
 
     /// The store was changed after Remix made it: what is wrong, and the statements that put it right.
-    func changed(_ problems: [SchemaProblem]) -> StoreError {
+    func changed(_ problems: [SchemaProblem], version: Int) -> StoreError {
         StoreError(.schema, "the event store at \(url.redacted) is not as Remix made it (schema version "
-            + "\(StoreSchema.version)): \(problems.map(\.what).joined(separator: "; ")); restore it with: "
+            + "\(version)): \(problems.map(\.what).joined(separator: "; ")); restore it with: "
             + "\(problems.map(\.fix).joined(separator: "; ")); or use another database")
     }
 
-    private func notOurs(_ table: String, _ why: String) -> StoreError {
+    private func notOurs(_ table: String, _ why: String, version: Int) -> StoreError {
         StoreError(.schema, "table \(table) in database \"\(url.database)\" at \(url.endpoint) is not what a Remix "
-            + "event store of schema version \(StoreSchema.version) has: \(why)")
+            + "event store of schema version \(version) has: \(why)")
     }
 }

@@ -31,9 +31,14 @@ struct StoreSchemaCheckTests {
         Alteration(sql: "ALTER TABLE remix_events ALTER COLUMN type DROP NOT NULL", expected: [
             "column remix_events.type may be NULL", "ALTER TABLE remix_events ALTER COLUMN type SET NOT NULL",
         ]),
-        Alteration(sql: "DROP INDEX remix_events_exposure", expected: [
-            "remix_events has no index on (experiment, variation, \"user\")",
-            "CREATE INDEX remix_events_exposure ON remix_events (experiment, variation, \"user\") WHERE type = 'exposure'",
+        Alteration(sql: "DROP INDEX remix_events_exposures", expected: [
+            "remix_events has no index on (experiment, \"user\", variation)",
+            "CREATE INDEX remix_events_exposures ON remix_events (experiment, \"user\", variation) INCLUDE (ts, variation_id, "
+                + "feature) WHERE type = 'exposure' AND in_experiment AND hash_used",
+        ]),
+        Alteration(sql: "ALTER TABLE remix_events ALTER COLUMN screen DROP EXPRESSION", expected: [
+            "column remix_events.screen is not derived from the event's fields",
+            "ALTER TABLE remix_events DROP COLUMN screen, ADD COLUMN screen text GENERATED ALWAYS AS (CASE WHEN type = 'screen'",
         ]),
     ]
 
@@ -54,7 +59,7 @@ struct StoreSchemaCheckTests {
         try await StoreServer.withScratchSchema { store in
             try await store.prepareSchema()
             try await store.run("ALTER TABLE remix_blocks DROP CONSTRAINT remix_blocks_pkey")
-            try await store.run("DROP INDEX remix_events_type")
+            try await store.run("DROP INDEX remix_events_type_user")
             let error = await StoreServer.expectFailure(.schema) { try await store.prepareSchema() }
             let statements = try #require(error?.message.firstMatch(of: #/restore it with: (.*); or use another database/#)?.1)
             for statement in statements.split(separator: "; ") { try await store.run(PostgresQuery(unsafeSQL: String(statement))) }

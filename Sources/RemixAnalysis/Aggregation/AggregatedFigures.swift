@@ -9,7 +9,7 @@ struct AggregatedFigures: ExperimentFigures {
     private(set) var unslotted: [Int: Int] = [:]
     private var metrics: [(definition: MetricDefinition, first: MetricDefinition?, second: MetricDefinition?,
                            adjusted: Bool, slots: [MetricAccumulator])] = []
-    private let screens: ScreenAggregates
+    private var screens = ScreenAggregates(names: [], units: [:], other: nil, otherEvents: 0)
     private let slotKeys: [String]
     private var times: [AnalysisReport.ConversionTime]
 
@@ -31,7 +31,6 @@ struct AggregatedFigures: ExperimentFigures {
             exposureSpan = exposureSpan.map { min($0.lowerBound, found.first)...max($0.upperBound, found.last) }
                 ?? found.first...found.last
         }
-        screens = try await queries.screens(experiment: experiment, limit: ScreenTally.limit)
         times = Array(repeating: .init(count: 0, medianSeconds: nil, p90Seconds: nil), count: slots.count)
         let counted = slots.filter { (exposures.variations[$0]?.units ?? 0) > 0 }
         for (index, definition) in definitions.enumerated() {
@@ -85,6 +84,8 @@ struct AggregatedFigures: ExperimentFigures {
             }
             metrics.append((definition, first, second, adjusted, accumulators))
         }
+        // Last: a store may be computing the funnel on a connection of its own meanwhile.
+        screens = try await queries.screens(experiment: experiment, limit: ScreenTally.limit)
     }
 
     /// The per-unit value query of a metric part after exposure (or, `pre`, CUPED's before it).

@@ -4,8 +4,8 @@ import RemixAnalysis
 /// What a second connection to the store computes while the first fills its units and answers
 /// the metrics, in two parts: first the experiments' variations and the screen names with their
 /// events, then every experiment's units per variation and screen name (from units of its own).
-/// The server then works on two statements at once. A second connection that fails costs only
-/// its time: the first then asks the same questions itself.
+/// The server then works on two statements at once, both connections reading one snapshot. A
+/// second connection that fails costs only its time: the first then asks the same questions itself.
 struct SideConnection {
     /// The connection, the variations (experiment, variation, smallest id, feature or "") and
     /// every screen name with its screen events.
@@ -14,11 +14,18 @@ struct SideConnection {
     /// closes the connection when done.
     let screenUnits: Task<[String: [String: [String: Int]]], any Error>
 
-    /// Connects to `url` and starts both parts.
-    init(_ url: StoreURL) {
+    /// Connects to `url` and starts both parts, in a transaction that sees the exported
+    /// `snapshot` (the first connection's).
+    init(_ url: StoreURL, snapshot: String) {
         let overview = Task {
             let store = try await PostgresStore.connect(url)
             do {
+                try await StoreAggregates.execute(store, "BEGIN ISOLATION LEVEL REPEATABLE READ")
+                // The server's own identifier (hex digits and dashes), checked before it is sent.
+                guard snapshot.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
+                    throw AnalysisError.store("the event store sent a snapshot Remix cannot use: \(snapshot)")
+                }
+                try await StoreAggregates.execute(store, "SET TRANSACTION SNAPSHOT '\(snapshot)'")
                 return (store, try await StoreAggregates.variations(store), try await StoreAggregates.screenTotals(store))
             } catch {
                 await store.close()

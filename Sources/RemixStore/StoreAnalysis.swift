@@ -78,7 +78,11 @@ final class StoreAggregates: AggregateQueries {
                          + "\(StoreSchema.version): run 'remix log upgrade URL' once (it derives two columns from the events' "
                          + "fields and rebuilds three indexes), then analyze again")
         }
-        side = SideConnection(url)
+        // One snapshot for every statement, on both connections: events written meanwhile are in
+        // none of the report's figures, or in all of them.
+        try await execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
+        let snapshot = try await decode(rows("SELECT pg_export_snapshot()"), String.self) { try $0.decode(String.self) }.first
+        side = snapshot.map { SideConnection(url, snapshot: $0) }
         try await Self.fillUnits(store)
         try await execute(#"CREATE TEMPORARY TABLE remix_scratch (variation text, "user" text, v float8)"#)
     }

@@ -1,0 +1,44 @@
+import Foundation
+import PostgresNIO
+import RemixAnalysis
+import Testing
+@testable import RemixStore
+
+/// The analysis reads one snapshot on both of its connections: a shard writing while it runs
+/// changes none of its figures, neither those of the first connection (units, the line count) nor
+/// those the second computes meanwhile (screen names, the funnel).
+@Suite(.enabled(if: StoreServer.shouldRun, StoreServer.skipReason))
+struct StoreSnapshotTests {
+    @Test func eventsWrittenWhileAnAnalysisRunsAreInNoneOfItsFigures() async throws {
+        let schema = StoreServer.scratchName("remix_snapshot_")
+        let url = try StoreURL(parsing: try StoreServer.urlText(inSchema: schema))
+        let admin = try await PostgresStore.connect(try StoreServer.url())
+        try await admin.run(PostgresQuery(unsafeSQL: "CREATE SCHEMA \(schema)"))
+        do {
+            try await PostgresStore.with(url) { writer in
+                try await writer.prepareSchema()
+                try await writer.write(StoreUpgradeTests.events, as: BlockKey(run: "r", shard: 0, block: 0))
+            }
+            let queries = try await StoreAggregates.open(url)
+            let late = [StoreUpgradeTests.exposure(5_000, "u4", "auto"), StoreUpgradeTests.screen(5_001, "u4", "late"),
+                        StoreUpgradeTests.screen(5_002, "u1", "late")]
+            try await PostgresStore.with(url) { writer in
+                try await writer.write(late, as: BlockKey(run: "r", shard: 1, block: 0))
+            }
+            let overview = try await queries.overview()
+            let exposures = try await queries.exposures(experiment: "insertion-flow")
+            let screens = try await queries.screens(experiment: "insertion-flow", limit: 32)
+            await queries.close()
+            #expect(overview.lines == StoreUpgradeTests.events.count)
+            #expect(exposures.variations["auto"]?.units == 1)
+            #expect(screens.names == ["groups", "title"])
+            #expect(screens.units["auto"] == ["groups": 1, "title": 1])
+        } catch {
+            _ = try? await admin.run(PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \(schema) CASCADE"))
+            await admin.close()
+            throw error
+        }
+        _ = try? await admin.run(PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \(schema) CASCADE"))
+        await admin.close()
+    }
+}

@@ -4,12 +4,14 @@ import RemixAnalysis
 import Testing
 @testable import RemixStore
 
-/// The analysis reads one snapshot on both of its connections: a shard writing while it runs
-/// changes none of its figures, neither those of the first connection (units, the line count) nor
-/// those the second computes meanwhile (screen names, the funnel).
+/// The analysis's two connections: they read one snapshot, so a shard writing while an analysis
+/// runs changes none of its figures, neither those of the first connection (units, the line count)
+/// nor those the second computes meanwhile (screen names, the funnel); and when the second fails,
+/// the first asks its questions itself and the figures are the same.
 @Suite(.enabled(if: StoreServer.shouldRun, StoreServer.skipReason))
 struct StoreSnapshotTests {
-    @Test func eventsWrittenWhileAnAnalysisRunsAreInNoneOfItsFigures() async throws {
+    /// Runs `body` with the URL of a store of its own holding ``StoreUpgradeTests/events``.
+    static func withStore(_ body: (StoreURL) async throws -> Void) async throws {
         let schema = StoreServer.scratchName("remix_snapshot_")
         let url = try StoreURL(parsing: try StoreServer.urlText(inSchema: schema))
         let admin = try await PostgresStore.connect(try StoreServer.url())
@@ -19,6 +21,35 @@ struct StoreSnapshotTests {
                 try await writer.prepareSchema()
                 try await writer.write(StoreUpgradeTests.events, as: BlockKey(run: "r", shard: 0, block: 0))
             }
+            try await body(url)
+        } catch {
+            _ = try? await admin.run(PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \(schema) CASCADE"))
+            await admin.close()
+            throw error
+        }
+        _ = try? await admin.run(PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \(schema) CASCADE"))
+        await admin.close()
+    }
+
+    @Test func whenTheSecondConnectionFailsTheFirstAsksItselfAndTheFiguresAreTheSame() async throws {
+        try await Self.withStore { url in
+            let queries = try await StoreAggregates.open(url)
+            await queries.side?.end()
+            // A snapshot the server does not know: the second connection's first statement fails.
+            queries.side = SideConnection(url, snapshot: "00000000-00000000-0")
+            let overview = try await queries.overview()
+            let screens = try await queries.screens(experiment: "insertion-flow", limit: 32)
+            await queries.close()
+            #expect(overview.experiments["insertion-flow"]?.map(\.key) == ["auto", "manual"])
+            #expect(overview.experiments["insertion-flow"]?.map(\.feature) == ["AutoGroupInsertion", "ManualGroupInsertion"])
+            #expect(screens.names == ["groups", "title"])
+            #expect(screens.units["auto"] == ["groups": 1, "title": 1])
+            #expect(screens.units["manual"] == ["groups": 1])
+        }
+    }
+
+    @Test func eventsWrittenWhileAnAnalysisRunsAreInNoneOfItsFigures() async throws {
+        try await Self.withStore { url in
             let queries = try await StoreAggregates.open(url)
             let late = [StoreUpgradeTests.exposure(5_000, "u4", "auto"), StoreUpgradeTests.screen(5_001, "u4", "late"),
                         StoreUpgradeTests.screen(5_002, "u1", "late")]
@@ -33,12 +64,6 @@ struct StoreSnapshotTests {
             #expect(exposures.variations["auto"]?.units == 1)
             #expect(screens.names == ["groups", "title"])
             #expect(screens.units["auto"] == ["groups": 1, "title": 1])
-        } catch {
-            _ = try? await admin.run(PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \(schema) CASCADE"))
-            await admin.close()
-            throw error
         }
-        _ = try? await admin.run(PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \(schema) CASCADE"))
-        await admin.close()
     }
 }

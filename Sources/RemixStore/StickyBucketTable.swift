@@ -60,7 +60,7 @@ package struct PostgresStickyBucketStore: StickyBucketStore {
 
 extension StoreSchema {
     /// The sticky-bucket table, apart from ``tables``: it is made when a sticky-bucket store is
-    /// first used, so event stores without it keep schema version 1.
+    /// first used, so event stores with or without it have the same schema version.
     static let stickyBuckets = Table(name: "remix_sticky_buckets", columns: [
         Column(name: "attribute_name", type: "text"), Column(name: "attribute_value", type: "text"),
         Column(name: "assignments", type: "jsonb"), Column(name: "updated_at", type: timestamp, defaultValue: "now()"),

@@ -76,11 +76,26 @@ enum StoreServer {
     /// (nor wait for each other's schema lock, which is the schema's own).
     static func withScratchSchema(_ body: (PostgresStore) async throws -> Void) async throws {
         let store = try await PostgresStore.connect(try url())
-        let name = scratchName("remix_test_")
-        do {
-            try await store.run(PostgresQuery(unsafeSQL: "CREATE SCHEMA \(name)"))
+        try await inSchema(scratchName("remix_test_"), on: store) { name in
             try await store.run(PostgresQuery(unsafeSQL: "SET search_path TO \(name)"))
             try await body(store)
+        }
+    }
+
+    /// Runs `body` with the URL of a fresh PostgreSQL schema of its own (first on the search path of
+    /// every connection made from it, as the two connections of one analysis need), dropped afterwards.
+    static func withScratchURL(_ body: (StoreURL) async throws -> Void) async throws {
+        let name = scratchName("remix_url_")
+        let url = try StoreURL(parsing: try urlText(inSchema: name))
+        try await inSchema(name, on: try await PostgresStore.connect(try self.url())) { _ in try await body(url) }
+    }
+
+    /// Creates schema `name` on `store`, runs `body`, then drops the schema and closes `store`,
+    /// whether or not `body` throws.
+    private static func inSchema(_ name: String, on store: PostgresStore, _ body: (String) async throws -> Void) async throws {
+        do {
+            try await store.run(PostgresQuery(unsafeSQL: "CREATE SCHEMA \(name)"))
+            try await body(name)
         } catch {
             _ = try? await store.run(PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \(name) CASCADE"))
             await store.close()

@@ -12,23 +12,13 @@ import Testing
 struct StoreSnapshotTests {
     /// Runs `body` with the URL of a store of its own holding ``StoreUpgradeTests/events``.
     static func withStore(_ body: (StoreURL) async throws -> Void) async throws {
-        let schema = StoreServer.scratchName("remix_snapshot_")
-        let url = try StoreURL(parsing: try StoreServer.urlText(inSchema: schema))
-        let admin = try await PostgresStore.connect(try StoreServer.url())
-        try await admin.run(PostgresQuery(unsafeSQL: "CREATE SCHEMA \(schema)"))
-        do {
+        try await StoreServer.withScratchURL { url in
             try await PostgresStore.with(url) { writer in
                 try await writer.prepareSchema()
                 try await writer.write(StoreUpgradeTests.events, as: BlockKey(run: "r", shard: 0, block: 0))
             }
             try await body(url)
-        } catch {
-            _ = try? await admin.run(PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \(schema) CASCADE"))
-            await admin.close()
-            throw error
         }
-        _ = try? await admin.run(PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \(schema) CASCADE"))
-        await admin.close()
     }
 
     @Test func whenTheSecondConnectionFailsTheFirstAsksItselfAndTheFiguresAreTheSame() async throws {

@@ -39,11 +39,7 @@ struct StoreUpgradeTests {
     }
 
     @Test func aVersion1StoreIsWrittenThenUpgradedInPlaceAndAnalysed() async throws {
-        let schema = StoreServer.scratchName("remix_upgrade_")
-        let url = try StoreURL(parsing: try StoreServer.urlText(inSchema: schema))
-        let admin = try await PostgresStore.connect(try StoreServer.url())
-        try await admin.run(PostgresQuery(unsafeSQL: "CREATE SCHEMA \(schema)"))
-        do {
+        try await StoreServer.withScratchURL { url in
             try await PostgresStore.with(url) { store in
                 try await Self.makeVersion1(store)
                 #expect(try await store.prepareSchema() == 1, "a writer writes a version 1 store as it is")
@@ -84,12 +80,6 @@ struct StoreUpgradeTests {
             #expect(funnels == [["groups 1", "item 1"], ["groups 1", "title 1"]],
                     "screens before a unit's exposure and empty screen names are not steps")
             #expect(report.log.lines == Self.events.count + 1)
-        } catch {
-            _ = try? await admin.run(PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \(schema) CASCADE"))
-            await admin.close()
-            throw error
         }
-        _ = try? await admin.run(PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \(schema) CASCADE"))
-        await admin.close()
     }
 }

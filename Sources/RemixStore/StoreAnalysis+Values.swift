@@ -6,33 +6,55 @@ import RemixAnalysis
 extension StoreAggregates {
     /// SQL of per-unit values of `query` over experiment `$1`'s single-variation units, with
     /// columns `"user"`, `v` (uncapped), `n` (events), `missing` and `non_numeric`; appends its
-    /// parameters to `binds`.
-    private func unitValues(_ query: UnitValueQuery, _ binds: inout [any PostgresEncodable & Sendable]) -> String {
+    /// parameters to `binds`. A field's values come from their table (``valueTable(event:field:)``),
+    /// a count or an indicator from the index of events by type and user.
+    private func unitValues(_ query: UnitValueQuery,
+                            _ binds: inout [any PostgresEncodable & Sendable]) async throws(AnalysisError) -> String {
         func parameter(_ value: any PostgresEncodable & Sendable) -> String {
             binds.append(value)
             return "$\(binds.count)"
         }
-        let event = parameter(query.event)
         var window = query.pre ? "e.ts < u.first" : "e.ts >= u.first"
         if let ms = query.windowMs {
             window += query.pre ? " AND e.ts >= u.first - \(parameter(ms)) * interval '1 millisecond'"
                 : " AND e.ts < u.first + \(parameter(ms)) * interval '1 millisecond'"
         }
-        var value = "count(*)", missing = "0", nonNumeric = "0"
-        if query.indicator {
-            value = "1"
-        } else if let name = query.field {
-            let field = parameter(name)
-            value = "coalesce(sum((e.fields ->> \(field))::numeric) FILTER (WHERE jsonb_typeof(e.fields -> \(field)) = 'number'), 0)"
-            missing = "count(*) FILTER (WHERE NOT e.fields ? \(field))"
-            nonNumeric = "count(*) FILTER (WHERE e.fields ? \(field) AND jsonb_typeof(e.fields -> \(field)) <> 'number')"
+        var value = query.indicator ? "1" : "count(*)", missing = "0", nonNumeric = "0"
+        let source: String, events: String
+        if !query.indicator, let field = query.field {
+            source = try await valueTable(event: query.event, field: field)
+            events = "true"
+            value = "coalesce(sum(e.t::numeric) FILTER (WHERE e.kind = 'number'), 0)"
+            missing = "count(*) FILTER (WHERE NOT e.present)"
+            nonNumeric = "count(*) FILTER (WHERE e.present AND e.kind <> 'number')"
+        } else {
+            source = "remix_events"
+            events = "e.type = \(parameter(query.event)) AND e.\"user\" <> ''"
         }
         return """
             SELECT e."user", \(value) AS v, count(*) AS n, \(missing) AS missing, \(nonNumeric) AS non_numeric
-            FROM remix_events e JOIN remix_units u ON u."user" = e."user" AND u.experiment = $1 AND u.variation IS NOT NULL
-            WHERE e.type = \(event) AND e."user" <> '' AND \(window)
+            FROM \(source) e JOIN remix_units u ON u."user" = e."user" AND u.experiment = $1 AND u.variation IS NOT NULL
+            WHERE \(events) AND \(window)
             GROUP BY e."user"
             """
+    }
+
+    /// The temporary table of the values of `field` in `event`'s events — each event's user, time,
+    /// the field as text, its JSON type and whether it is there — made once per event type and
+    /// field by one read of the events, so that every experiment's and metric's question about
+    /// them reads it instead of each event's `jsonb`.
+    private func valueTable(event: String, field: String) async throws(AnalysisError) -> String {
+        let key = "\(event.utf8.count):\(event)|\(field)"
+        if let name = valueTables[key] { return name }
+        let name = "remix_values_\(valueTables.count)"
+        try await execute("""
+            CREATE TEMPORARY TABLE \(name) AS
+            SELECT "user", ts, fields ->> $2 AS t, jsonb_typeof(fields -> $2) AS kind, fields ? $2 AS present
+            FROM remix_events WHERE type = $1 AND "user" <> ''
+            """, Self.binds([event, field]))
+        try await execute("ANALYZE \(name)")
+        valueTables[key] = name
+        return name
     }
 
     /// The capped per-unit value of the rows `alias` (a unit without any counts 0).
@@ -46,8 +68,9 @@ extension StoreAggregates {
 
     func valueSums(experiment: String, x: UnitValueQuery, y: UnitValueQuery?) async throws(AnalysisError) -> [String: ValueSums] {
         var binds: [any PostgresEncodable & Sendable] = [experiment]
-        let xRows = unitValues(x, &binds)
-        let yRows = y.map { unitValues($0, &binds) }
+        let xRows = try await unitValues(x, &binds)
+        var yRows: String?
+        if let y { yRows = try await unitValues(y, &binds) }
         let xValue = try capped("x", x.cap, &binds)
         let yValue = try y.map { query throws(AnalysisError) in try capped("y", query.cap, &binds) } ?? "0"
         let found = try await decode(rows("""
@@ -107,7 +130,7 @@ extension StoreAggregates {
     func unitValues(experiment: String, x: UnitValueQuery, groups: [[String]],
                     ranks: (Int, Int) -> [Int]) async throws(AnalysisError) -> [RankedValues<Double>] {
         var binds: [any PostgresEncodable & Sendable] = [experiment]
-        let rows = unitValues(x, &binds)
+        let rows = try await unitValues(x, &binds)
         let value = try capped("x", x.cap, &binds)
         binds.append(Array(Set(groups.joined())))
         try await fillScratch("units \(experiment) \(x) \(groups)", """
@@ -139,16 +162,17 @@ extension StoreAggregates {
     /// The scratch table with the numeric values of `x`'s events.
     private func fillEvents(experiment: String, x: UnitValueQuery) async throws(AnalysisError) {
         guard let field = x.field else { throw .store("an event-level quantile needs a value field") }
-        var binds: [any PostgresEncodable & Sendable] = [experiment, x.event, field]
+        let table = try await valueTable(event: x.event, field: field)
+        var binds: [any PostgresEncodable & Sendable] = [experiment]
         var window = x.pre ? "e.ts < u.first" : "e.ts >= u.first"
         if let ms = x.windowMs {
             binds.append(ms)
-            window += x.pre ? " AND e.ts >= u.first - $4 * interval '1 millisecond'" : " AND e.ts < u.first + $4 * interval '1 millisecond'"
+            window += x.pre ? " AND e.ts >= u.first - $2 * interval '1 millisecond'" : " AND e.ts < u.first + $2 * interval '1 millisecond'"
         }
         try await fillScratch("events \(experiment) \(x)", """
-            SELECT u.variation, e."user", (e.fields ->> $3)::float8
-            FROM remix_events e JOIN remix_units u ON u."user" = e."user" AND u.experiment = $1 AND u.variation IS NOT NULL
-            WHERE e.type = $2 AND e."user" <> '' AND jsonb_typeof(e.fields -> $3) = 'number' AND \(window)
+            SELECT u.variation, e."user", e.t::float8
+            FROM \(table) e JOIN remix_units u ON u."user" = e."user" AND u.experiment = $1 AND u.variation IS NOT NULL
+            WHERE e.kind = 'number' AND \(window)
             """, binds)
     }
 

@@ -37,6 +37,8 @@ final class StoreAggregates: AggregateQueries {
     var side: SideConnection?
     /// Event type → every experiment's converted units per variation (asked once per type).
     private var conversionUnits: [String: [String: [String: Int]]] = [:]
+    /// Event type and field → the temporary table of their values (``valueTable(event:field:)``).
+    var valueTables: [String: String] = [:]
 
     private init(store: PostgresStore) {
         self.store = store

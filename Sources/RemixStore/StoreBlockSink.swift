@@ -89,7 +89,15 @@ package actor StoreBlockSink: AsyncEventBlockSink {
         }
     }
 
+    /// Ends a write that completed: when this process stored blocks, vacuums the events table
+    /// (`SKIP_LOCKED`: not while another shard's vacuum runs) so that the analysis reads its covering
+    /// indexes without the table, rather than once autovacuum comes by; then closes the connection.
+    /// The events are stored either way, so a vacuum that fails (a role that does not own the
+    /// table is only warned) is left to autovacuum.
     package func finish() async {
+        if blocksWritten > 0, let store {
+            _ = try? await store.run("VACUUM (ANALYZE, SKIP_LOCKED) remix_events")
+        }
         await close()
     }
 

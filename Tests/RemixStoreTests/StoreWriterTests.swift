@@ -70,4 +70,25 @@ struct StoreWriterTests {
             #expect(try await store.rows("SELECT count(*)::integer FROM remix_events", as: Int.self) == [3])
         }
     }
+
+    /// A sink that stored blocks vacuums the events table as it finishes, so that an analysis
+    /// right after reads the covering indexes alone (the visibility map marks the new pages).
+    @Test func aSinkThatStoredBlocksVacuumsTheTableWhenItFinishes() async throws {
+        try await StoreServer.withScratchURL { url in
+            let sink = StoreBlockSink(url: url, run: "r", shard: 1, shards: 1, resume: false, retrySeconds: 1)
+            try await sink.open()
+            try await sink.write(block: 0, lines: [], events: Self.events, users: 1)
+            try await PostgresStore.with(url) { store in
+                let unvacuumed = try await store.rows(
+                    "SELECT last_vacuum IS NULL FROM pg_stat_user_tables WHERE relid = 'remix_events'::regclass", as: Bool.self)
+                #expect(unvacuumed == [true])
+            }
+            await sink.finish()
+            try await PostgresStore.with(url) { store in
+                let vacuumed = try await store.rows(
+                    "SELECT last_vacuum IS NOT NULL FROM pg_stat_user_tables WHERE relid = 'remix_events'::regclass", as: Bool.self)
+                #expect(vacuumed == [true])
+            }
+        }
+    }
 }

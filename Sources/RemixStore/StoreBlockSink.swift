@@ -27,6 +27,9 @@ package actor StoreBlockSink: AsyncEventBlockSink {
     /// Blocks that were already stored (skipped) and written by this process.
     package private(set) var blocksSkipped = 0
     package private(set) var blocksWritten = 0
+    /// Events this process stored, and how many make a bulk write that ends with a vacuum.
+    private var eventsWritten = 0
+    private let vacuumAfterEvents: Int
     private var store: PostgresStore?
     private let onRetry: @Sendable (String) -> Void
     private let clock: RetryClock
@@ -35,15 +38,16 @@ package actor StoreBlockSink: AsyncEventBlockSink {
 
     /// A sink for shard `shard` of `shards` of run `run`; `onRetry` is told about each failure
     /// before the sink tries again (e.g. to warn on standard error).
+    /// A write of at least `vacuumAfterEvents` events ends with a vacuum (``finish()``).
     package init(url: StoreURL, run: String, shard: Int, shards: Int, resume: Bool, retrySeconds: Double,
-                onRetry: @escaping @Sendable (String) -> Void = { _ in }) {
+                vacuumAfterEvents: Int = 1_000_000, onRetry: @escaping @Sendable (String) -> Void = { _ in }) {
         self.init(url: url, run: run, shard: shard, shards: shards, resume: resume, retrySeconds: retrySeconds,
-                  clock: .continuous, onRetry: onRetry)
+                  clock: .continuous, vacuumAfterEvents: vacuumAfterEvents, onRetry: onRetry)
     }
 
     /// As the public initializer, with the clock that times the retries (tests pass one that only counts).
     init(url: StoreURL, run: String, shard: Int, shards: Int, resume: Bool, retrySeconds: Double, clock: RetryClock,
-         onRetry: @escaping @Sendable (String) -> Void) {
+         vacuumAfterEvents: Int = 1_000_000, onRetry: @escaping @Sendable (String) -> Void) {
         self.url = url
         self.run = run
         self.shard = shard
@@ -51,6 +55,7 @@ package actor StoreBlockSink: AsyncEventBlockSink {
         self.resume = resume
         self.retrySeconds = retrySeconds
         self.clock = clock
+        self.vacuumAfterEvents = vacuumAfterEvents
         self.onRetry = onRetry
     }
 
@@ -83,19 +88,21 @@ package actor StoreBlockSink: AsyncEventBlockSink {
         let written = try await withRetries { store async throws(StoreError) in try await store.write(events, as: key) }
         if written {
             blocksWritten += 1
+            eventsWritten += events.count
             usersStored += users
         } else {
             blocksSkipped += 1
         }
     }
 
-    /// Ends a write that completed: when this process stored blocks, vacuums the events table
-    /// (`SKIP_LOCKED`: not while another shard's vacuum runs) so that the analysis reads its covering
-    /// indexes without the table, rather than once autovacuum comes by; then closes the connection.
-    /// The events are stored either way, so a vacuum that fails (a role that does not own the
-    /// table is only warned) is left to autovacuum.
+    /// Ends a write that completed: after a bulk write (this process stored `vacuumAfterEvents`
+    /// events or more), vacuums the events table (`SKIP_LOCKED`: not while another shard's vacuum
+    /// runs) so that the analysis reads its covering indexes without the table, rather than once
+    /// autovacuum comes by; then closes the connection. Smaller writes leave it to autovacuum,
+    /// whose lag they barely add to. The events are stored either way, so a vacuum that fails (a
+    /// role that does not own the table is only warned) is left to autovacuum too.
     package func finish() async {
-        if blocksWritten > 0, let store {
+        if eventsWritten >= vacuumAfterEvents, eventsWritten > 0, let store {
             _ = try? await store.run("VACUUM (ANALYZE, SKIP_LOCKED) remix_events")
         }
         await close()

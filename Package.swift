@@ -173,7 +173,7 @@ let package = Package(
         .testTarget(name: "RemixEventLogTests", dependencies: ["RemixEventLog", "RemixFormats", "RemixCLITestSupport", "RemixTestSupport", remixKit]),
         .testTarget(
             name: "RemixStoreTests",
-            dependencies: ["RemixStore", "RemixAnalysis", "RemixStoreURL", "RemixEventLog", "RemixTestSupport", "GrowthBookAssignment", remixKit, remixSystem,
+            dependencies: ["RemixStore", "RemixAnalysis", "RemixApp", "RemixStoreURL", "RemixEventLog", "RemixTestSupport", "GrowthBookAssignment", remixKit, remixSystem,
                            .product(name: "PostgresNIO", package: "postgres-nio")]),
         // What each fuzz target checks, as plain functions the corpus tests call too (Tests/Fuzz/README.md).
         .target(

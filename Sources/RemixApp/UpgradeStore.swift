@@ -27,11 +27,13 @@ package struct UpgradeStore {
             throw AppError("'\(store)' is not an event store: name its postgresql:// URL")
         }
         let url = try StoreURL(parsing: store)
-        if let version = try await PostgresStore.with(url, { try await $0.installedVersion() }), version < StoreSchema.version {
-            context.notify(.message("upgrading the event store at \(url.redacted) from schema version \(version) to "
-                                    + "\(StoreSchema.version): remix_events is rewritten once (about a minute per 10 M events)"))
+        let from = try await PostgresStore.with(url) { store in
+            if let version = try await store.installedVersion(), version < StoreSchema.version {
+                context.notify(.message("upgrading the event store at \(url.redacted) from schema version \(version) to "
+                                        + "\(StoreSchema.version): remix_events is rewritten once (about a minute per 10 M events)"))
+            }
+            return try await store.upgradeSchema()
         }
-        let from = try await PostgresStore.with(url) { try await $0.upgradeSchema() }
         return Outcome(store: url.redacted, from: from, to: StoreSchema.version)
     }
 }

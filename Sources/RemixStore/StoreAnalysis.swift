@@ -22,7 +22,8 @@ package enum StoreAnalysis {
     }
 }
 
-/// The SQL behind ``AggregateQueries`` on one connection. Exposed units go into a temporary table
+/// The SQL behind ``AggregateQueries``, on one connection and a second one working beside it
+/// (``SideConnection``), both in one snapshot. Exposed units go into a temporary table
 /// first (`remix_units`: experiment, user, the variation — NULL when several —, first exposure);
 /// each family of events — exposures, screens, each metric event type — is read from its covering
 /// index (``StoreSchema/indexes``), in user order where it meets the units, and a question about
@@ -62,8 +63,8 @@ final class StoreAggregates: AggregateQueries {
         return queries
     }
 
-    /// Checks that the store is a Remix event store this binary reads, and fills the session's
-    /// temporary tables of exposures and units.
+    /// Checks that the store is a Remix event store of this binary's schema version, opens the
+    /// snapshot both connections read, starts the second, and fills the session's units.
     private func prepare(_ url: StoreURL) async throws(AnalysisError) {
         let version: Int?
         do {

@@ -83,11 +83,13 @@ enum StoreServer {
     }
 
     /// Runs `body` with the URL of a fresh PostgreSQL schema of its own (first on the search path of
-    /// every connection made from it, as the two connections of one analysis need), dropped afterwards.
-    static func withScratchURL(_ body: (StoreURL) async throws -> Void) async throws {
+    /// every connection made from it, as the two connections of one analysis need), and its text as
+    /// a user gives it; the schema is dropped afterwards.
+    static func withScratchURL(_ body: (StoreURL, String) async throws -> Void) async throws {
         let name = scratchName("remix_url_")
-        let url = try StoreURL(parsing: try urlText(inSchema: name))
-        try await inSchema(name, on: try await PostgresStore.connect(try self.url())) { _ in try await body(url) }
+        let text = try urlText(inSchema: name)
+        let url = try StoreURL(parsing: text)
+        try await inSchema(name, on: try await PostgresStore.connect(try self.url())) { _ in try await body(url, text) }
     }
 
     /// Creates schema `name` on `store`, runs `body`, then drops the schema and closes `store`,

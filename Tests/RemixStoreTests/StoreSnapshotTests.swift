@@ -12,7 +12,7 @@ import Testing
 struct StoreSnapshotTests {
     /// Runs `body` with the URL of a store of its own holding ``StoreUpgradeTests/events``.
     static func withStore(_ body: (StoreURL) async throws -> Void) async throws {
-        try await StoreServer.withScratchURL { url in
+        try await StoreServer.withScratchURL { url, _ in
             try await PostgresStore.with(url) { writer in
                 try await writer.prepareSchema()
                 try await writer.write(StoreUpgradeTests.events, as: BlockKey(run: "r", shard: 0, block: 0))

@@ -1,6 +1,7 @@
 import Foundation
 import PostgresNIO
 import RemixAnalysis
+import RemixApp
 import RemixEventLog
 import RemixKit
 import Testing
@@ -39,7 +40,7 @@ struct StoreUpgradeTests {
     }
 
     @Test func aVersion1StoreIsWrittenThenUpgradedInPlaceAndAnalysed() async throws {
-        try await StoreServer.withScratchURL { url in
+        try await StoreServer.withScratchURL { url, text in
             try await PostgresStore.with(url) { store in
                 try await Self.makeVersion1(store)
                 #expect(try await store.prepareSchema() == 1, "a writer writes a version 1 store as it is")
@@ -49,8 +50,12 @@ struct StoreUpgradeTests {
             await #expect { _ = try await StoreAnalysis.run(url, options) } throws: { error in
                 "\(error)".contains("has schema version 1; analysing it needs version 2: run 'remix log upgrade URL' once")
             }
+            // Through the use case `remix log upgrade` runs, which says what it is about to do.
+            let notices = NoticeLog()
+            let upgrade = try await UpgradeStore(store: text).run(notices.context())
+            #expect(upgrade.from == 1 && upgrade.to == 2 && upgrade.store == url.redacted)
+            #expect(notices.notices.count == 1)
             try await PostgresStore.with(url) { store in
-                #expect(try await store.upgradeSchema() == 1)
                 #expect(try await store.installedVersion() == 2)
                 #expect(try await store.rows("SELECT version FROM remix_schema ORDER BY version", as: Int.self) == [1, 2])
                 let indexes = try await store.rows(

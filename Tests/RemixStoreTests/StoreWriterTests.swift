@@ -75,7 +75,7 @@ struct StoreWriterTests {
     /// analysis right after reads the covering indexes alone (the visibility map marks the new
     /// pages); a smaller write leaves it to autovacuum.
     @Test func aSinkThatStoredABulkWriteVacuumsTheTableWhenItFinishes() async throws {
-        try await StoreServer.withScratchURL { url in
+        try await StoreServer.withScratchURL { url, _ in
             func vacuumed() async throws -> [Bool] {
                 try await PostgresStore.with(url) { store in
                     try await store.rows(

@@ -67,11 +67,15 @@ struct JSONByteWriter {
         case .null: literal("null")
         case .object(let fields):
             byte(UInt8(ascii: "{"))
-            for (index, field) in fields.enumerated() {
-                if index > 0 { byte(UInt8(ascii: ",")) }
-                string(field.name)
-                byte(UInt8(ascii: ":"))
-                self.value(field.value)
+            // In place: a `for field in` loop copies each name and value.
+            fields.withUnsafeBufferPointer { fields in
+                guard let first = fields.baseAddress else { return }
+                for index in fields.indices {
+                    if index > 0 { byte(UInt8(ascii: ",")) }
+                    string(at: (first + index).pointer(to: \.name)!)
+                    byte(UInt8(ascii: ":"))
+                    self.value(fields[index].value)
+                }
             }
             byte(UInt8(ascii: "}"))
         case .array(let values):
@@ -87,10 +91,21 @@ struct JSONByteWriter {
     /// `string` as a JSON string literal, escaped per RFC 8259. A string that needs no escaping
     /// (the usual case: checked eight bytes at a time) is copied whole.
     mutating func string(_ string: String) {
+        // A small ASCII string's bytes come from its own words (see `SmallASCII`: lent through
+        // the stack, they would be loaded back across two stores); a plain one is done here.
+        if let (low, high, count) = SmallASCII.words(string), quotedShort(low, high, count: count) { return }
         // Native strings (all of ours) lend their bytes in place; others are made contiguous.
         if string.utf8.withContiguousStorageIfAvailable({ quoted($0) }) != nil { return }
         var string = string
         string.withUTF8 { quoted($0) }
+    }
+
+    /// The string stored at `pointer`, as ``string(_:)`` writes it; a small ASCII string is read
+    /// in place (a field's name read from an array would otherwise be copied, counting a reference).
+    @inline(__always)
+    mutating func string(at pointer: UnsafePointer<String>) {
+        if let (low, high, count) = SmallASCII.words(at: pointer), quotedShort(low, high, count: count) { return }
+        string(pointer.pointee)
     }
 
     /// UTF-8 bytes as a JSON string literal, escaped per RFC 8259.
@@ -101,21 +116,9 @@ struct JSONByteWriter {
         // bytes are read as two words without a call and stored whole; longer strings are copied,
         // then checked in place a word at a time. Done when no byte needs escaping. Positions
         // stay inside the buffer, so their arithmetic cannot overflow and is not checked.
-        if count <= 16, count &+ 9 <= end &- at {
+        if count <= 16 {
             let (low, high) = ShortBytes.words(source, count: count)
-            let spaces: UInt64 = 0x2020_2020_2020_2020
-            let keptLow: UInt64 = count >= 8 ? ~0 : (1 << (8 &* UInt64(count))) &- 1
-            let keptHigh: UInt64 = count <= 8 ? 0 : count == 16 ? ~0 : (1 << (8 &* UInt64(count &- 8))) &- 1
-            if !JSONLinesEncoder.mayNeedEscape(low | spaces & ~keptLow),
-               !JSONLinesEncoder.mayNeedEscape(high | spaces & ~keptHigh) {
-                let start = UnsafeMutableRawPointer(base + (at &+ 1))
-                base[at] = UInt8(ascii: "\"")
-                start.storeBytes(of: low.littleEndian, as: UInt64.self)
-                if count > 8 { start.storeBytes(of: high.littleEndian, toByteOffset: 8, as: UInt64.self) }
-                base[at &+ 1 &+ count] = UInt8(ascii: "\"")
-                at &+= count &+ 2
-                return
-            }
+            if quotedShort(low, high, count: count) { return }
         } else if count &+ 9 <= end &- at {
             let start = base + (at &+ 1)
             start.update(from: source, count: count)
@@ -136,6 +139,27 @@ struct JSONByteWriter {
         byte(UInt8(ascii: "\""))
         escaped(source, count: count)
         byte(UInt8(ascii: "\""))
+    }
+
+    /// Writes `count` (at most 16) bytes held in two little-endian words, zero past the end, as
+    /// a JSON string literal when none needs escaping and the line has room for whole words past
+    /// them; otherwise writes nothing and says so. Positions stay inside the buffer, so their
+    /// arithmetic cannot overflow and is not checked.
+    @inline(__always)
+    private mutating func quotedShort(_ low: UInt64, _ high: UInt64, count: Int) -> Bool {
+        guard count &+ 9 <= end &- at else { return false }
+        let spaces: UInt64 = 0x2020_2020_2020_2020
+        let keptLow: UInt64 = count >= 8 ? ~0 : (1 << (8 &* UInt64(count))) &- 1
+        let keptHigh: UInt64 = count <= 8 ? 0 : count == 16 ? ~0 : (1 << (8 &* UInt64(count &- 8))) &- 1
+        guard !JSONLinesEncoder.mayNeedEscape(low | spaces & ~keptLow),
+              !JSONLinesEncoder.mayNeedEscape(high | spaces & ~keptHigh) else { return false }
+        let start = UnsafeMutableRawPointer(base + (at &+ 1))
+        base[at] = UInt8(ascii: "\"")
+        start.storeBytes(of: low.littleEndian, as: UInt64.self)
+        if count > 8 { start.storeBytes(of: high.littleEndian, toByteOffset: 8, as: UInt64.self) }
+        base[at &+ 1 &+ count] = UInt8(ascii: "\"")
+        at &+= count &+ 2
+        return true
     }
 
     /// Whether none of the `count` bytes just copied to `start` needs escaping, read a word at a

@@ -44,8 +44,16 @@ package struct JSONLinesEncoder {
 
     /// Encodes one event as one line.
     package mutating func encode(_ event: LoggedEvent) {
-        line(timestamp: event.timestamp, type: event.type, fields: event.fields, textName: nil,
+        line(timestamp: event.timestamp, type: .value(event.type), fields: event.fields, textName: nil,
              header: .strings(session: event.session, user: event.user), pieces: { _ in })
+    }
+
+    /// Encodes the event at `event` as one line, as ``encode(_:)`` does, reading its strings in
+    /// place: a copy of the event counts a reference for each string that is not small.
+    package mutating func encode(at event: UnsafePointer<LoggedEvent>) {
+        line(timestamp: event.pointee.timestamp, type: .stored(event.pointer(to: \.type)!), fields: event.pointee.fields,
+             textName: nil, header: .stored(session: event.pointer(to: \.session)!, user: event.pointer(to: \.user)!),
+             pieces: { _ in })
     }
 
     /// The `session` and `user` members of a session's lines, encoded once for all of them.
@@ -82,7 +90,7 @@ package struct JSONLinesEncoder {
 
     /// Encodes one event of a session as one line, as ``encode(_:)`` does.
     package mutating func encode(timestamp: Int64, type: String, header: SessionHeader, fields: [EventField]) {
-        line(timestamp: timestamp, type: type, fields: fields, textName: nil, header: .encoded(header), pieces: { _ in })
+        line(timestamp: timestamp, type: .value(type), fields: fields, textName: nil, header: .encoded(header), pieces: { _ in })
     }
 
     /// Encodes one event of a session as one line: `fields`, then a string member `name` whose
@@ -90,23 +98,45 @@ package struct JSONLinesEncoder {
     /// of the whole is built (a screen event's navigation stack).
     package mutating func encode(timestamp: Int64, type: String, header: SessionHeader, fields: [EventField],
                                 textField name: String, pieces: ((String) -> Void) -> Void) {
-        line(timestamp: timestamp, type: type, fields: fields, textName: name, header: .encoded(header), pieces: pieces)
+        line(timestamp: timestamp, type: .value(type), fields: fields, textName: name, header: .encoded(header), pieces: pieces)
     }
 
-    /// The session and user members of a line, as strings or already encoded.
+    /// The session and user members of a line, as strings, strings stored in an event, or
+    /// already encoded.
     private enum Header {
         case strings(session: String, user: String)
+        case stored(session: UnsafePointer<String>, user: UnsafePointer<String>)
         case encoded(SessionHeader)
 
+        @inline(__always)
         func write(to out: inout JSONByteWriter) {
             switch self {
             case .strings(let session, let user): SessionHeader.write(session: session, user: user, to: &out)
+            case .stored(let session, let user):
+                out.literal(#","session":"#)
+                out.string(at: session)
+                out.literal(#","user":"#)
+                out.string(at: user)
             case .encoded(let header): header.write(to: &out)
             }
         }
     }
 
-    private mutating func line(timestamp: Int64, type: String, fields: [EventField], textName: String?, header: Header,
+    /// A string member's value, or where it is stored.
+    private enum Text {
+        case value(String)
+        case stored(UnsafePointer<String>)
+
+        @inline(__always)
+        func write(to out: inout JSONByteWriter) {
+            switch self {
+            case .value(let string): out.string(string)
+            case .stored(let string): out.string(at: string)
+            }
+        }
+    }
+
+    private mutating func line(timestamp: Int64, type: Text, fields: [EventField], textName: String?, header: Header,
                                pieces: ((String) -> Void) -> Void) {
         var text = scratch
         scratch = []
@@ -126,14 +156,15 @@ package struct JSONLinesEncoder {
             out.literal(#"{"ts":""#)
             out.timestamp(milliseconds: timestamp, date: &date)
             out.literal(#"","type":"#)
-            out.string(type)
+            type.write(to: &out)
             header.write(to: &out)
             // Through a buffer, reading the fields in place: a `for field in` loop or the array's
             // subscript copies each name and value.
             fields.withUnsafeBufferPointer { fields in
+                guard let first = fields.baseAddress else { return }
                 for index in fields.indices {
                     out.byte(UInt8(ascii: ","))
-                    out.string(fields[index].name)
+                    out.string(at: (first + index).pointer(to: \.name)!)
                     out.byte(UInt8(ascii: ":"))
                     out.value(fields[index].value)
                 }

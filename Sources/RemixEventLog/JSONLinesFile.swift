@@ -55,9 +55,13 @@ package final class JSONLinesFile: EventLog, Sendable {
         try state.withLock { state throws(EventLogError) in
             if let failure = state.failure { throw failure }
             guard state.descriptor >= 0 else { throw EventLogError.closed(path: path) }
-            for event in events {
-                state.buffer.encode(event)
-                if state.buffer.bytes.count >= capacity { try write(&state) }
+            // Read in place: a `for event in` loop copies each event, counting its strings.
+            try events.withUnsafeBufferPointer { events throws(EventLogError) in
+                guard let first = events.baseAddress else { return }
+                for index in events.indices {
+                    state.buffer.encode(at: first + index)
+                    if state.buffer.bytes.count >= capacity { try write(&state) }
+                }
             }
             if ContinuousClock.now - state.lastFlush >= .seconds(1) { try write(&state) }
         }

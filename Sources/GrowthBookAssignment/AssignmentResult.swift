@@ -69,10 +69,14 @@ package enum AssignmentReason: String, Sendable, Equatable, CaseIterable, Custom
 /// The outcome of running one experiment for one context, mirroring GrowthBook's `Result`.
 ///
 /// What depends only on the experiment and the variation index (keys, value, metadata) is
-/// shared through one `VariationReport`, so producing or copying a result counts two
-/// references instead of six.
+/// shared through one `VariationReport`. Reports are mostly interned, living as long as the
+/// process: then a result refers to its report without counting a reference (an atomic
+/// increment and decrement per result, a third of an assignment's time).
 package struct AssignmentResult: Sendable, Equatable {
-    private let report: VariationReport
+    /// The report, alive as long as the process when interned, else as long as `reportOwner`.
+    private let unmanagedReport: Unmanaged<VariationReport>
+    /// Holds a report that is not interned; nil for an interned one.
+    private let reportOwner: VariationReport?
     /// Whether the user takes part (and should be tracked).
     package let inExperiment: Bool
     /// Whether the variation came from hashing (false when forced or excluded).
@@ -87,30 +91,37 @@ package struct AssignmentResult: Sendable, Equatable {
     package let variationId: Int
     /// The hashed attribute's value as text; empty when it is missing.
     package let hashValue: String
-    /// The bucket as a count of 1/`bucketScale` (-1 for none), divided only when asked for.
-    private let bucketUnits: Int32
-    private let bucketScale: Int32
+    /// The bucket as a count of units (low half, -1 for none) of 1/scale (high half), divided only
+    /// when asked for. One word, written with one store: two 32-bit fields, stored apart and read
+    /// back together when the result is copied, stalled the copy (store forwarding fails).
+    private let bucketBits: UInt64
 
     init(
-        report: VariationReport, inExperiment: Bool, hashUsed: Bool, hashValue: String,
+        report unmanagedReport: Unmanaged<VariationReport>, inExperiment: Bool, hashUsed: Bool, hashValue: String,
         bucketUnits: Int, bucketScale: Int, reason: AssignmentReason, stickyBucketUsed: Bool = false,
         fallbackHashAttribute: String? = nil
     ) {
-        self.report = report
+        self.unmanagedReport = unmanagedReport
+        let (isInterned, index) = unmanagedReport._withUnsafeGuaranteedRef { ($0.isInterned, $0.index) }
+        reportOwner = isInterned ? nil : unmanagedReport.takeUnretainedValue()
+        variationId = index
         self.stickyBucketUsed = stickyBucketUsed
         self.fallbackHashAttribute = fallbackHashAttribute
         self.inExperiment = inExperiment
         self.hashUsed = hashUsed
         self.reason = reason
-        variationId = report.index
         self.hashValue = hashValue
-        self.bucketUnits = Int32(truncatingIfNeeded: bucketUnits)
-        self.bucketScale = Int32(truncatingIfNeeded: bucketScale)
+        bucketBits = UInt64(UInt32(truncatingIfNeeded: bucketUnits)) | UInt64(UInt32(truncatingIfNeeded: bucketScale)) << 32
     }
+
+    /// The report, read without counting a reference.
+    @inline(__always)
+    private var report: VariationReport { unmanagedReport.takeUnretainedValue() }
 
     /// The user's hash in [0, 1), present only when assigned by hash.
     package var bucket: Double? {
-        bucketUnits < 0 ? nil : Double(bucketUnits) / Double(bucketScale)
+        let units = Int32(truncatingIfNeeded: bucketBits), scale = Int32(truncatingIfNeeded: bucketBits >> 32)
+        return units < 0 ? nil : Double(units) / Double(scale)
     }
 
     /// The experiment's key.
@@ -135,30 +146,5 @@ package struct AssignmentResult: Sendable, Equatable {
             && left.bucket == right.bucket && left.key == right.key && left.name == right.name
             && left.passthrough == right.passthrough && left.reason == right.reason
             && left.stickyBucketUsed == right.stickyBucketUsed
-    }
-}
-
-/// The parts of a result fixed by the experiment and a variation index, worked out when the
-/// experiment changes.
-final class VariationReport: Sendable {
-    let index: Int
-    let experimentKey: String
-    let hashAttribute: String
-    let value: AttributeValue
-    let key: String
-    let name: String?
-    let passthrough: Bool
-
-    /// GrowthBook's `getExperimentResult` fields for variation `index` (0 when out of range).
-    init(index: Int, experimentKey: String, hashAttribute: String, variations: [AttributeValue],
-         meta: [Experiment.VariationMeta]?) {
-        self.index = index
-        self.experimentKey = experimentKey
-        self.hashAttribute = hashAttribute
-        value = variations.isEmpty ? .null : variations[index]
-        let variationMeta = meta.flatMap { $0.indices.contains(index) ? $0[index] : nil }
-        key = variationMeta?.key.flatMap { $0.isEmpty ? nil : $0 } ?? String(index)
-        name = variationMeta?.name
-        passthrough = variationMeta?.passthrough ?? false
     }
 }

@@ -7,6 +7,8 @@ final class Bucketing: Sendable {
     let hashAttribute: AttributeKey
     /// What a result reports for each variation index (at least one entry, for index 0).
     let reports: [VariationReport]
+    /// The same reports, read without counting references (`reports` keeps them alive).
+    private let unmanagedReports: [Unmanaged<VariationReport>]
     /// How many bucket units make the unit interval: 1000 for version 1, 10000 for version 2.
     let scale: Int
     /// For each range, the first bucket unit inside it and the first unit past it: a bucket is
@@ -33,16 +35,17 @@ final class Bucketing: Sendable {
         }
         let hashAttributeName = self.hashAttribute.name
         reports = (0..<max(variations.count, 1)).map { index in
-            VariationReport(index: index, experimentKey: key, hashAttribute: hashAttributeName,
-                            variations: variations, meta: meta)
+            VariationReport.make(index: index, experimentKey: key, hashAttribute: hashAttributeName,
+                                 variations: variations, meta: meta)
         }
+        unmanagedReports = reports.map { Unmanaged.passUnretained($0) }
     }
 
-    /// What a result reports for variation `index` (in `reports`), read in place: the result
-    /// holds the report, not the array.
+    /// What a result reports for variation `index` (in `reports`), without counting a reference:
+    /// the result holds it only when it is not interned.
     @inline(__always)
-    func report(_ index: Int) -> VariationReport {
-        reports.withUnsafeBufferPointer { $0[index] }
+    func report(_ index: Int) -> Unmanaged<VariationReport> {
+        unmanagedReports.withUnsafeBufferPointer { $0[index] }
     }
 
     /// The first unit in `0 ..< scale` for which `holds` (which must stay true once it is), or

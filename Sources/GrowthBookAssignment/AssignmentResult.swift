@@ -102,7 +102,7 @@ package struct AssignmentResult: Sendable, Equatable {
         fallbackHashAttribute: String? = nil
     ) {
         self.unmanagedReport = unmanagedReport
-        let (isInterned, index) = unmanagedReport._withUnsafeGuaranteedRef { ($0.isInterned, $0.index) }
+        let (isInterned, index) = unmanagedReport._withUnsafeGuaranteedRef { ($0.isInterned, $0.fields.index) }
         reportOwner = isInterned ? nil : unmanagedReport.takeUnretainedValue()
         variationId = index
         self.stickyBucketUsed = stickyBucketUsed
@@ -125,17 +125,17 @@ package struct AssignmentResult: Sendable, Equatable {
     }
 
     /// The experiment's key.
-    package var experimentKey: String { report.experimentKey }
+    package var experimentKey: String { report.fields.experimentKey }
     /// The variation's value; the first variation's when not in the experiment.
-    package var value: AttributeValue { report.value }
+    package var value: AttributeValue { report.fields.value }
     /// The attribute that was (or would have been) hashed.
-    package var hashAttribute: String { fallbackHashAttribute ?? report.hashAttribute }
+    package var hashAttribute: String { fallbackHashAttribute ?? report.fields.hashAttribute }
     /// The variation's key: its metadata key, else its index as text.
-    package var key: String { report.key }
+    package var key: String { report.fields.key }
     /// The variation's name from its metadata, if any.
-    package var name: String? { report.name }
+    package var name: String? { report.fields.name }
     /// Whether the variation's metadata marks it as passthrough.
-    package var passthrough: Bool { report.passthrough }
+    package var passthrough: Bool { report.fields.passthrough }
 
     /// Equal when every reported field is.
     package static func == (left: AssignmentResult, right: AssignmentResult) -> Bool {

@@ -9,21 +9,8 @@ import Synchronization
 /// builds experiments from endless distinct inputs, such as a fuzzer), new reports are ordinary
 /// objects that results hold strongly.
 final class VariationReport: Sendable {
-    let index: Int
-    let experimentKey: String
-    let hashAttribute: String
-    let value: AttributeValue
-    let key: String
-    let name: String?
-    let passthrough: Bool
-    /// Whether the interning table holds this report (and so keeps it alive).
-    let isInterned: Bool
-
-    /// The most reports kept for the life of the process.
-    static let internLimit = 65_536
-
-    /// What identifies a report: every field it reports.
-    private struct Content: Hashable {
+    /// What a report reports, and what identifies it.
+    struct Fields: Hashable {
         let index: Int
         let experimentKey: String
         let hashAttribute: String
@@ -33,16 +20,17 @@ final class VariationReport: Sendable {
         let passthrough: Bool
     }
 
-    private static let interned = Mutex<[Content: VariationReport]>([:])
+    let fields: Fields
+    /// Whether the interning table holds this report (and so keeps it alive).
+    let isInterned: Bool
 
-    private init(_ content: Content, isInterned: Bool) {
-        index = content.index
-        experimentKey = content.experimentKey
-        hashAttribute = content.hashAttribute
-        value = content.value
-        key = content.key
-        name = content.name
-        passthrough = content.passthrough
+    /// The most reports kept for the life of the process.
+    static let internLimit = 65_536
+
+    private static let interned = Mutex<[Fields: VariationReport]>([:])
+
+    private init(_ fields: Fields, isInterned: Bool) {
+        self.fields = fields
         self.isInterned = isInterned
     }
 
@@ -51,16 +39,16 @@ final class VariationReport: Sendable {
     static func make(index: Int, experimentKey: String, hashAttribute: String, variations: [AttributeValue],
                      meta: [Experiment.VariationMeta]?) -> VariationReport {
         let variationMeta = meta.flatMap { $0.indices.contains(index) ? $0[index] : nil }
-        let content = Content(
+        let fields = Fields(
             index: index, experimentKey: experimentKey, hashAttribute: hashAttribute,
             value: variations.isEmpty ? .null : variations[index],
             key: variationMeta?.key.flatMap { $0.isEmpty ? nil : $0 } ?? String(index),
             name: variationMeta?.name, passthrough: variationMeta?.passthrough ?? false)
         return interned.withLock { table in
-            if let known = table[content] { return known }
-            guard table.count < internLimit else { return VariationReport(content, isInterned: false) }
-            let report = VariationReport(content, isInterned: true)
-            table[content] = report
+            if let known = table[fields] { return known }
+            guard table.count < internLimit else { return VariationReport(fields, isInterned: false) }
+            let report = VariationReport(fields, isInterned: true)
+            table[fields] = report
             return report
         }
     }

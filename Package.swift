@@ -10,6 +10,12 @@ let features: Target.Dependency = .product(name: "RemixFeatures", package: "feat
 let remixKitTesting: Target.Dependency = .product(name: "RemixKitTesting", package: "RemixKit")
 // The platform's C library, imported in one place (Sources/RemixKit/Sources/RemixSystem).
 let remixSystem: Target.Dependency = .product(name: "RemixSystem", package: "RemixKit")
+// RemixExperiments re-exports GrowthBookAssignment, and RemixStore re-exports RemixStoreURL
+// (`@_exported import`); a target that lists the first lists the second too. SwiftPM rebuilds a
+// target when a module it lists changes, not when one reaches it through a re-export: a changed
+// stored property of a struct there (AssignmentResult, 2026-11-27) left the target copying the old
+// layout in an incremental build — wrong assignment counts, a crash — until a clean build.
+// `ManifestTests` checks the rule.
 // The targets every simulated session runs through skip run-time exclusivity checks in release
 // builds: they run one session per thread, the compiler checks what it can statically, and debug
 // builds (the tests) keep the dynamic checks. They were 7 % of a session's instructions
@@ -60,7 +66,7 @@ let package = Package(
         // through its scanner, and HeldOutFitTests read 1.6 million users' logs (RemixFitTests 329
         // against 193 CPU seconds; the test stage 387 against 257). Its `pow` keeps the statistics
         // bit-exact with gbstats when optimised (Statistics/LibmPower.swift).
-        .target(name: "RemixAnalysis", dependencies: ["RemixExperiments", "RemixFormats", remixKit, remixYAML, remixSystem],
+        .target(name: "RemixAnalysis", dependencies: ["RemixExperiments", "GrowthBookAssignment", "RemixFormats", remixKit, remixYAML, remixSystem],
                 swiftSettings: [optimizedInDebug]),
         // Event-store URLs and the store's typed errors (Foundation only), apart from the PostgreSQL
         // client so that what only reads a URL — the fuzz target, option checks — builds without
@@ -72,27 +78,27 @@ let package = Package(
             dependencies: ["RemixStoreURL", "RemixEventLog", "RemixAnalysis", "RemixFiles", "RemixFormats", "GrowthBookAssignment", remixKit,
                            .product(name: "PostgresNIO", package: "postgres-nio")]),
         // GrowthBook SDK payloads: export experiments as one, import one as experiment files.
-        .target(name: "RemixInterop", dependencies: ["RemixExperiments", "RemixFiles", "RemixFormats", remixKit, remixYAML]),
+        .target(name: "RemixInterop", dependencies: ["RemixExperiments", "GrowthBookAssignment", "RemixFiles", "RemixFormats", remixKit, remixYAML]),
         .target(
             name: "RemixSimulation",
-            dependencies: ["RemixHost", "RemixExperiments", "RemixEventLog", "RemixFormats", remixKit, remixYAML],
+            dependencies: ["RemixHost", "RemixExperiments", "GrowthBookAssignment", "RemixEventLog", "RemixFormats", remixKit, remixYAML],
             swiftSettings: hotPath),
         // Controllers that decide in virtual time from the log so far (docs/rollouts.md): safe rollouts.
         // Optimised in debug builds: they read every block of a simulated log (the bandit tests
         // took 16 CPU s unoptimised).
         .target(
             name: "RemixControllers",
-            dependencies: ["RemixSimulation", "RemixAnalysis", "RemixExperiments", "RemixEventLog", remixKit],
+            dependencies: ["RemixSimulation", "RemixAnalysis", "RemixExperiments", "GrowthBookAssignment", "RemixEventLog", remixKit],
             swiftSettings: [optimizedInDebug]),
         .target(name: "RemixTerminal", dependencies: ["RemixHost", remixKit]),
         // Self-checks of the whole pipeline (docs/planning.md): the A/A check.
         .target(
             name: "RemixChecks",
-            dependencies: ["RemixSimulation", "RemixAnalysis", "RemixExperiments", "RemixEventLog", "RemixFiles", remixKit]),
+            dependencies: ["RemixSimulation", "RemixAnalysis", "RemixExperiments", "GrowthBookAssignment", "RemixEventLog", "RemixFiles", remixKit]),
         // Populations learned from event logs (`remix fit`).
         .target(
             name: "RemixFit",
-            dependencies: ["RemixSimulation", "RemixAnalysis", "RemixHost", "RemixExperiments", "RemixEventLog", "RemixFormats", remixKit, remixYAML,
+            dependencies: ["RemixSimulation", "RemixAnalysis", "RemixHost", "RemixExperiments", "GrowthBookAssignment", "RemixEventLog", "RemixFormats", remixKit, remixYAML,
                            remixSystem],
             swiftSettings: hotPath),
         // The application's assembly: which feature modules are built in. Apart from RemixApp so that
@@ -103,15 +109,15 @@ let package = Package(
         .target(
             name: "RemixApp",
             dependencies: [
-                "RemixBuiltIns", "RemixHost", "RemixTerminal", "RemixExperiments", "RemixSimulation", "RemixEventLog", "RemixAnalysis",
-                "RemixInterop", "RemixStore", "RemixStickyBuckets", "RemixChecks", "RemixControllers", "RemixFiles", "RemixFit", "RemixFormats",
+                "RemixBuiltIns", "RemixHost", "RemixTerminal", "RemixExperiments", "GrowthBookAssignment", "RemixSimulation", "RemixEventLog", "RemixAnalysis",
+                "RemixInterop", "RemixStore", "RemixStoreURL", "RemixStickyBuckets", "RemixChecks", "RemixControllers", "RemixFiles", "RemixFit", "RemixFormats",
                 remixKit, remixYAML, remixSystem,
             ]),
         // The `remix` commands: parse, validate, call a use case, render.
         .target(
             name: "RemixCLI",
             dependencies: [
-                "RemixApp", "RemixBuiltIns", "RemixAnalysis", "RemixFormats", "RemixExperiments", "RemixFit", "RemixHost", remixKit, remixSystem,
+                "RemixApp", "RemixBuiltIns", "RemixAnalysis", "RemixFormats", "RemixExperiments", "GrowthBookAssignment", "RemixFit", "RemixHost", remixKit, remixSystem,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "remix", dependencies: ["RemixCLI", remixSystem]),
@@ -122,7 +128,7 @@ let package = Package(
         .executableTarget(
             name: "remix-bench",
             dependencies: [
-                "RemixExperiments", "RemixEventLog", "RemixFormats", remixKit, remixSystem, .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "RemixExperiments", "GrowthBookAssignment", "RemixEventLog", "RemixFormats", remixKit, remixSystem, .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // The fit's proof on generated truths (fit-truths).
                 "RemixFit", "RemixSimulation", "RemixAnalysis", "RemixHost", "RemixBuiltIns", "RemixTestSupport",
             ],
@@ -147,11 +153,11 @@ let package = Package(
         .testTarget(name: "CalculatorTests", dependencies: [remixKit, features, "RemixHost", "RemixBuiltIns"]),
         .testTarget(
             name: "RemixExperimentsTests",
-            dependencies: ["RemixExperiments", "RemixHost", "RemixBuiltIns", "RemixCLITestSupport", "RemixTestSupport", "RemixStickyBuckets", remixKit,
+            dependencies: ["RemixExperiments", "GrowthBookAssignment", "RemixHost", "RemixBuiltIns", "RemixCLITestSupport", "RemixTestSupport", "RemixStickyBuckets", remixKit,
                            remixYAML]),
         .testTarget(
             name: "RemixAnalysisTests",
-            dependencies: ["RemixAnalysis", "RemixSimulation", "RemixEventLog", "RemixExperiments", "RemixHost", "RemixBuiltIns",
+            dependencies: ["RemixAnalysis", "RemixSimulation", "RemixEventLog", "RemixExperiments", "GrowthBookAssignment", "RemixHost", "RemixBuiltIns",
                            "RemixCLITestSupport", "RemixTestSupport", "RemixChecks", "RemixFormats", remixKit, remixYAML, remixSystem, features],
             exclude: ["Vectors", "Warehouse/run_queries.py"]),
         .testTarget(
@@ -162,13 +168,13 @@ let package = Package(
             dependencies: ["RemixHost", "RemixBuiltIns", "RemixCLITestSupport", "RemixTestSupport", remixKit, remixKitTesting, remixSystem, features]),
         .testTarget(
             name: "RemixInteropTests",
-            dependencies: ["RemixInterop", "RemixExperiments", "RemixHost", "RemixBuiltIns", "RemixCLITestSupport", "RemixTestSupport", "RemixApp",
+            dependencies: ["RemixInterop", "RemixExperiments", "GrowthBookAssignment", "RemixHost", "RemixBuiltIns", "RemixCLITestSupport", "RemixTestSupport", "RemixApp",
                            remixKit, remixYAML],
             exclude: ["Python"]),
         .testTarget(name: "RemixFilesTests", dependencies: ["RemixFiles", "RemixTestSupport", remixSystem]),
         .testTarget(
             name: "RemixFitTests",
-            dependencies: ["RemixFit", "RemixSimulation", "RemixAnalysis", "RemixExperiments", "RemixEventLog", "RemixHost",
+            dependencies: ["RemixFit", "RemixSimulation", "RemixAnalysis", "RemixExperiments", "GrowthBookAssignment", "RemixEventLog", "RemixHost",
                            "RemixBuiltIns", "RemixTestSupport", "RemixCLITestSupport", remixKit]),
         .testTarget(name: "RemixEventLogTests", dependencies: ["RemixEventLog", "RemixFormats", "RemixCLITestSupport", "RemixTestSupport", remixKit]),
         .testTarget(
@@ -178,15 +184,15 @@ let package = Package(
         // What each fuzz target checks, as plain functions the corpus tests call too (Tests/Fuzz/README.md).
         .target(
             name: "FuzzChecks",
-            dependencies: ["RemixAnalysis", "RemixExperiments", "RemixHost", "RemixBuiltIns", "RemixSimulation", "RemixStoreURL", remixKit],
+            dependencies: ["RemixAnalysis", "RemixExperiments", "GrowthBookAssignment", "RemixHost", "RemixBuiltIns", "RemixSimulation", "RemixStoreURL", remixKit],
             path: "Tests/Fuzz/FuzzChecks"),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzChecks"]),
         .testTarget(
             name: "RemixControllersTests",
-            dependencies: ["RemixControllers", "RemixApp", "RemixAnalysis", "RemixExperiments", "RemixTestSupport", remixKit]),
+            dependencies: ["RemixControllers", "RemixApp", "RemixAnalysis", "RemixExperiments", "GrowthBookAssignment", "RemixTestSupport", remixKit]),
         .testTarget(
             name: "RemixSimulationTests",
-            dependencies: ["RemixSimulation", "RemixEventLog", "RemixExperiments", "RemixHost", "RemixBuiltIns", "RemixCLITestSupport",
+            dependencies: ["RemixSimulation", "RemixEventLog", "RemixExperiments", "GrowthBookAssignment", "RemixHost", "RemixBuiltIns", "RemixCLITestSupport",
                            "RemixTestSupport", "RemixFormats", remixKit, remixYAML, features]),
     ],
     swiftLanguageModes: [.v6]

@@ -43,7 +43,7 @@ struct StoreSnapshotTests {
             let queries = try await StoreAggregates.open(url)
             let late = [StoreUpgradeTests.exposure(5_000, "u4", "auto"), StoreUpgradeTests.screen(5_001, "u4", "late"),
                         StoreUpgradeTests.screen(5_002, "u1", "late")]
-            try await PostgresStore.with(url) { writer in
+            _ = try await PostgresStore.with(url) { writer in
                 try await writer.write(late, as: BlockKey(run: "r", shard: 1, block: 0))
             }
             let overview = try await queries.overview()

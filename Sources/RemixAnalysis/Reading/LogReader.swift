@@ -71,7 +71,7 @@ enum LogReader {
         return stat(path, &info) == 0 && info.st_mode & 0o170000 == 0o100000
     }
 
-    static func read<Sink: LineSink>(_ path: String, jobs: Int, sizes: Sizes,
+    static func read<Sink: ConcurrentLineSink>(_ path: String, jobs: Int, sizes: Sizes,
                                              _ make: @Sendable () -> Sink) throws(AnalysisError) -> [Sink] {
         let (descriptor, kind) = try LogFile.open(path)
         defer { if descriptor != STDIN_FILENO { close(descriptor) } }
@@ -269,6 +269,14 @@ extension LineSplitter {
         return tally.lines
     }
 }
+
+/// A sink whose parts of a log are filled on several threads: the threads' closure captures its
+/// type, which Swift 6.2 and later check (`SendableMetatype`); earlier compilers have no such check.
+#if compiler(>=6.2)
+typealias ConcurrentLineSink = LineSink & SendableMetatype
+#else
+typealias ConcurrentLineSink = LineSink
+#endif
 
 /// What a pass over a log fills: counts lines and bad lines, and takes each well-formed object.
 protocol LineSink {

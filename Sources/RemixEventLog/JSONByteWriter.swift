@@ -94,10 +94,7 @@ struct JSONByteWriter {
         // A small ASCII string's bytes come from its own words (see `SmallASCII`: lent through
         // the stack, they would be loaded back across two stores); a plain one is done here.
         if let (low, high, count) = SmallASCII.words(string), quotedShort(low, high, count: count) { return }
-        // Native strings (all of ours) lend their bytes in place; others are made contiguous.
-        if string.utf8.withContiguousStorageIfAvailable({ quoted($0) }) != nil { return }
-        var string = string
-        string.withUTF8 { quoted($0) }
+        contiguous(string)
     }
 
     /// The string stored at `pointer`, as ``string(_:)`` writes it; a small ASCII string is read
@@ -105,7 +102,16 @@ struct JSONByteWriter {
     @inline(__always)
     mutating func string(at pointer: UnsafePointer<String>) {
         if let (low, high, count) = SmallASCII.words(at: pointer), quotedShort(low, high, count: count) { return }
-        string(pointer.pointee)
+        contiguous(pointer.pointee)
+    }
+
+    /// `string` through its contiguous bytes: the path of strings that are not small and ASCII, or
+    /// that need escaping.
+    private mutating func contiguous(_ string: String) {
+        // Native strings (all of ours) lend their bytes in place; others are made contiguous.
+        if string.utf8.withContiguousStorageIfAvailable({ quoted($0) }) != nil { return }
+        var string = string
+        string.withUTF8 { quoted($0) }
     }
 
     /// UTF-8 bytes as a JSON string literal, escaped per RFC 8259.

@@ -45,14 +45,14 @@ package struct JSONLinesEncoder {
     /// Encodes one event as one line.
     package mutating func encode(_ event: LoggedEvent) {
         line(timestamp: event.timestamp, type: .value(event.type), fields: event.fields, textName: nil,
-             header: .strings(session: event.session, user: event.user), pieces: { _ in })
+             header: .members(session: .value(event.session), user: .value(event.user)), pieces: { _ in })
     }
 
     /// Encodes the event at `event` as one line, as ``encode(_:)`` does, reading its strings in
     /// place: a copy of the event counts a reference for each string that is not small.
     package mutating func encode(at event: UnsafePointer<LoggedEvent>) {
         line(timestamp: event.pointee.timestamp, type: .stored(event.pointer(to: \.type)!), fields: event.pointee.fields,
-             textName: nil, header: .stored(session: event.pointer(to: \.session)!, user: event.pointer(to: \.user)!),
+             textName: nil, header: .members(session: .stored(event.pointer(to: \.session)!), user: .stored(event.pointer(to: \.user)!)),
              pieces: { _ in })
     }
 
@@ -67,18 +67,11 @@ package struct JSONLinesEncoder {
             var bytes = [UInt8](repeating: 0, count: 20 + JSONLinesEncoder.bound(session) + JSONLinesEncoder.bound(user))
             let count = bytes.withUnsafeMutableBufferPointer { buffer in
                 var out = JSONByteWriter(buffer: buffer, at: 0)
-                Self.write(session: session, user: user, to: &out)
+                Header.write(session: .value(session), user: .value(user), to: &out)
                 return out.at
             }
             bytes.removeLast(bytes.count - count)
             self.bytes = bytes
-        }
-
-        fileprivate static func write(session: String, user: String, to out: inout JSONByteWriter) {
-            out.literal(#","session":"#)
-            out.string(session)
-            out.literal(#","user":"#)
-            out.string(user)
         }
 
         fileprivate func write(to out: inout JSONByteWriter) {
@@ -101,24 +94,25 @@ package struct JSONLinesEncoder {
         line(timestamp: timestamp, type: .value(type), fields: fields, textName: name, header: .encoded(header), pieces: pieces)
     }
 
-    /// The session and user members of a line, as strings, strings stored in an event, or
-    /// already encoded.
+    /// The session and user members of a line, or the two already encoded.
     private enum Header {
-        case strings(session: String, user: String)
-        case stored(session: UnsafePointer<String>, user: UnsafePointer<String>)
+        case members(session: Text, user: Text)
         case encoded(SessionHeader)
 
         @inline(__always)
         func write(to out: inout JSONByteWriter) {
             switch self {
-            case .strings(let session, let user): SessionHeader.write(session: session, user: user, to: &out)
-            case .stored(let session, let user):
-                out.literal(#","session":"#)
-                out.string(at: session)
-                out.literal(#","user":"#)
-                out.string(at: user)
+            case .members(let session, let user): Self.write(session: session, user: user, to: &out)
             case .encoded(let header): header.write(to: &out)
             }
+        }
+
+        @inline(__always)
+        static func write(session: Text, user: Text, to out: inout JSONByteWriter) {
+            out.literal(#","session":"#)
+            session.write(to: &out)
+            out.literal(#","user":"#)
+            user.write(to: &out)
         }
     }
 

@@ -30,6 +30,8 @@ package actor StoreBlockSink: AsyncEventBlockSink {
     /// Events this process stored, and how many make a bulk write that ends with a vacuum.
     private var eventsWritten = 0
     private let vacuumAfterEvents: Int
+    /// The default of `vacuumAfterEvents`: a bulk write.
+    package static let bulkWriteEvents = 1_000_000
     private var store: PostgresStore?
     private let onRetry: @Sendable (String) -> Void
     private let clock: RetryClock
@@ -40,14 +42,14 @@ package actor StoreBlockSink: AsyncEventBlockSink {
     /// before the sink tries again (e.g. to warn on standard error).
     /// A write of at least `vacuumAfterEvents` events ends with a vacuum (``finish()``).
     package init(url: StoreURL, run: String, shard: Int, shards: Int, resume: Bool, retrySeconds: Double,
-                vacuumAfterEvents: Int = 1_000_000, onRetry: @escaping @Sendable (String) -> Void = { _ in }) {
+                vacuumAfterEvents: Int = bulkWriteEvents, onRetry: @escaping @Sendable (String) -> Void = { _ in }) {
         self.init(url: url, run: run, shard: shard, shards: shards, resume: resume, retrySeconds: retrySeconds,
                   clock: .continuous, vacuumAfterEvents: vacuumAfterEvents, onRetry: onRetry)
     }
 
     /// As the public initializer, with the clock that times the retries (tests pass one that only counts).
     init(url: StoreURL, run: String, shard: Int, shards: Int, resume: Bool, retrySeconds: Double, clock: RetryClock,
-         vacuumAfterEvents: Int = 1_000_000, onRetry: @escaping @Sendable (String) -> Void) {
+         vacuumAfterEvents: Int = bulkWriteEvents, onRetry: @escaping @Sendable (String) -> Void) {
         self.url = url
         self.run = run
         self.shard = shard

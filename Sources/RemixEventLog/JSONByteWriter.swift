@@ -74,7 +74,7 @@ struct JSONByteWriter {
                     if index > 0 { byte(UInt8(ascii: ",")) }
                     string(at: (first + index).pointer(to: \.name)!)
                     byte(UInt8(ascii: ":"))
-                    self.value(fields[index].value)
+                    self.value(at: (first + index).pointer(to: \.value)!)
                 }
             }
             byte(UInt8(ascii: "}"))
@@ -86,6 +86,19 @@ struct JSONByteWriter {
             }
             byte(UInt8(ascii: "]"))
         }
+    }
+
+    /// The value stored at `pointer`, as ``value(_:)`` writes it; a small ASCII string is read in
+    /// place (copying a field's value out of its array counts a reference and runs the enum's
+    /// outlined copy and destroy, for every field of every line).
+    @inline(__always)
+    mutating func value(at pointer: UnsafePointer<EventValue>) {
+        if EventValueLayout.stringPayloadLeads, case .string = pointer.pointee,
+           let (low, high, count) = SmallASCII.words(raw: pointer),
+           quotedShort(low, high, count: count) {
+            return
+        }
+        value(pointer.pointee)
     }
 
     /// `string` as a JSON string literal, escaped per RFC 8259. A string that needs no escaping
@@ -307,4 +320,14 @@ struct JSONByteWriter {
             bytes(source, count: utf8.count)
         }
     }
+}
+
+/// Where an ``EventValue``'s string payload lies. A multi-payload enum whose payloads leave no
+/// spare bits in common (`Int` and `Double` have none) keeps each payload unchanged at the value's
+/// start and tells the cases apart by an extra tag byte after it — so a value one byte larger than
+/// a `String` holds a `.string` case's two words first. Constant-folded; on a layout that differs,
+/// ``JSONByteWriter/value(at:)`` copies the value instead.
+enum EventValueLayout {
+    @inline(__always)
+    static var stringPayloadLeads: Bool { MemoryLayout<EventValue>.size == MemoryLayout<String>.size + 1 }
 }

@@ -160,7 +160,7 @@ package struct JSONLinesEncoder {
                     out.byte(UInt8(ascii: ","))
                     out.string(at: (first + index).pointer(to: \.name)!)
                     out.byte(UInt8(ascii: ":"))
-                    out.value(fields[index].value)
+                    out.value(at: (first + index).pointer(to: \.value)!)
                 }
             }
             if let textName {

@@ -27,6 +27,13 @@ public enum SmallASCII {
         words(bits: UnsafeRawPointer(pointer).load(as: (UInt64, UInt64).self))
     }
 
+    /// The same for a string stored at `pointer`, whatever the memory is bound to (e.g. the payload
+    /// of an enum case laid out at the value's start).
+    @inlinable @inline(__always)
+    public static func words(raw pointer: UnsafeRawPointer) -> (low: UInt64, high: UInt64, count: Int)? {
+        words(bits: pointer.load(as: (UInt64, UInt64).self))
+    }
+
     @usableFromInline @inline(__always)
     static func words(bits: (UInt64, UInt64)) -> (low: UInt64, high: UInt64, count: Int)? {
         #if (arch(x86_64) || arch(arm64)) && !os(Android)

@@ -91,6 +91,31 @@ import Testing
         }
     }
 
+    /// String values are read in place from the fields (a small ASCII one from the enum's own
+    /// words): every length around the small-string limit, plain or needing escapes, at the top
+    /// level and nested, comes back as it went in.
+    @Test func stringValuesOfEveryShortLengthRoundTrip() throws {
+        // The in-place path relies on a `.string` payload leading the value (an extra tag byte
+        // after it); on a layout that differs the writer copies instead, and this says so.
+        #expect(MemoryLayout<EventValue>.size == MemoryLayout<String>.size + 1, "string values are copied, not read in place")
+        let alphabet = Array("abcXYZ019-_ \"\\\n/".utf8)
+        var fields: [EventField] = []
+        for count in 0...17 {
+            for shift in [0, 11] {
+                let text = String(decoding: (0..<count).map { alphabet[($0 * 3 + shift) % alphabet.count] }, as: UTF8.self)
+                fields.append(EventField("s\(count)-\(shift)", .string(text)))
+            }
+        }
+        fields.append(EventField("nested", .object(fields)))
+        fields.append(EventField("café", .string("Zürich")))
+        let event = LoggedEvent(timestamp: 0, type: "strings", session: "s", user: "u", fields: fields)
+        let (_, objects) = try Self.encodeAndParse([event])
+        for field in fields {
+            let parsed = try #require(objects[0][field.name], "missing \(field.name)")
+            #expect(Self.matches(parsed, field.value), "\(field.name): \(parsed) is not \(field.value)")
+        }
+    }
+
     @Test func integersAndIntegralDoublesAreWrittenWithoutAFraction() throws {
         var encoder = JSONLinesEncoder()
         encoder.encode(LoggedEvent(timestamp: 0, type: "n", session: "", user: "", fields: [

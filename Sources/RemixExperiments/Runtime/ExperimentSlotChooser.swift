@@ -36,9 +36,15 @@ package final class ExperimentSlotChooser: SlotChooser {
     /// The experiment as it runs for `context`: a contextual bandit's leaf weights when the session
     /// falls in a leaf that has learned some (docs/bandits.md), else as written.
     static func inForce(_ definition: ExperimentDefinition, context: AssignmentContext) -> Experiment {
-        guard let bandit = definition.bandit, !bandit.leaves.isEmpty, let leaf = bandit.leaf(for: context),
-              let weights = bandit.leaves[leaf].weights else { return definition.experiment }
-        var experiment = definition.experiment
+        inForce(definition.experiment, bandit: definition.bandit, context: context)
+    }
+
+    /// ``inForce(_:context:)`` from the parts of a definition it reads (a definition read whole
+    /// out of an array is copied).
+    private static func inForce(_ experiment: Experiment, bandit: Bandit?, context: AssignmentContext) -> Experiment {
+        guard let bandit, !bandit.leaves.isEmpty, let leaf = bandit.leaf(for: context),
+              let weights = bandit.leaves[leaf].weights else { return experiment }
+        var experiment = experiment
         experiment.weights = weights
         return experiment
     }
@@ -47,7 +53,8 @@ package final class ExperimentSlotChooser: SlotChooser {
         let candidates = experiments.definitions(app: app.name, slot: slot.name)
         let rules = experiments.rules(app: app.name, slot: slot.name)
         guard !candidates.isEmpty || rules != nil else { return nil }
-        var winner: ExperimentDecision?
+        // The winner by its place in `made`: holding a copy would count each of its strings.
+        var winner: Int?
         var forceWinner: (feature: String, parameters: [String: ParameterValue], id: String)?
         var made: [ExperimentDecision] = []
         made.reserveCapacity(candidates.count)
@@ -68,27 +75,29 @@ package final class ExperimentSlotChooser: SlotChooser {
             var sticky = taken ? nil : stickyBuckets
             var decision = evaluator.decide(
                 key: candidates[index].key, app: candidates[index].app, slot: candidates[index].slot,
-                experiment: Self.inForce(candidates[index], context: context), schedule: candidates[index].schedule,
+                experiment: Self.inForce(candidates[index].experiment, bandit: candidates[index].bandit, context: context),
+                schedule: candidates[index].schedule,
                 phases: candidates[index].phases, variations: candidates[index].variations, context: context, now: now,
                 forcedVariation: forced.isEmpty ? nil : forced[candidates[index].key], stickyBuckets: &sticky,
                 rollout: candidates[index].rollout)
             if !taken, let sticky { stickyBuckets = sticky }
             if decision.inExperiment {
                 if let winner {
-                    decision = decision.outranked(by: "experiment '\(winner.experiment)'")
+                    decision = decision.outranked(by: "experiment '\(made[winner].experiment)'")
                 } else if let forceWinner {
                     decision = decision.outranked(by: forceWinner.id.isEmpty ? "a force rule" : "force rule '\(forceWinner.id)'")
                 } else {
-                    winner = decision
+                    winner = made.count
                 }
             }
             made.append(decision)
         }
         bySlot.append((slot.name, made))
-        let feature = winner?.feature ?? forceWinner?.feature ?? slot.defaultFeature
+        let feature = winner.flatMap { made[$0].feature } ?? forceWinner?.feature ?? slot.defaultFeature
+        let parameters = winner.map { made[$0].parameters } ?? forceWinner?.parameters ?? [:]
         let events = self.events
-        return SlotAssignment(feature: feature, parameters: winner?.parameters ?? forceWinner?.parameters ?? [:]) {
-            for decision in made { events.record(ExposureEvent.make(decision, filledBy: feature)) }
+        return SlotAssignment(feature: feature, parameters: parameters) {
+            for index in made.indices { events.record(ExposureEvent.make(made, index, filledBy: feature)) }
         }
     }
 
@@ -119,23 +128,29 @@ package enum ExposureEvent {
 
     /// The exposure for `decision`; `feature` is what actually fills the slot.
     package static func make(_ decision: ExperimentDecision, filledBy feature: String) -> DomainEvent {
+        make([decision], 0, filledBy: feature)
+    }
+
+    /// The exposure for `decisions[index]`, read field by field in place (a decision copied out of
+    /// its array counts every string it holds).
+    static func make(_ decisions: [ExperimentDecision], _ index: Int, filledBy feature: String) -> DomainEvent {
         var fields = [
-            EventField("experiment", .string(decision.experiment)),
-            EventField("variation", decision.variation.map(EventValue.string) ?? .null),
-            EventField("variationId", decision.variationId.map(EventValue.int) ?? .null),
-            EventField("feature", .string(decision.feature ?? feature)),
-            EventField("app", .string(decision.app)),
-            EventField("slot", .string(decision.slot)),
-            EventField("bucket", decision.bucket.map(EventValue.double) ?? .null),
-            EventField("hashUsed", .bool(decision.hashUsed)),
-            EventField("inExperiment", .bool(decision.inExperiment)),
+            EventField("experiment", .string(decisions[index].experiment)),
+            EventField("variation", decisions[index].variation.map(EventValue.string) ?? .null),
+            EventField("variationId", decisions[index].variationId.map(EventValue.int) ?? .null),
+            EventField("feature", .string(decisions[index].feature ?? feature)),
+            EventField("app", .string(decisions[index].app)),
+            EventField("slot", .string(decisions[index].slot)),
+            EventField("bucket", decisions[index].bucket.map(EventValue.double) ?? .null),
+            EventField("hashUsed", .bool(decisions[index].hashUsed)),
+            EventField("inExperiment", .bool(decisions[index].inExperiment)),
         ]
         // Only an experiment with phases says which, only a run with a sticky-bucket store whether a
         // stored bucket decided, and only a rollout its step and share (docs/rollouts.md): the logs of
         // others stay as they were.
-        if decision.hasPhases { fields.append(EventField("phase", decision.phase.map(EventValue.int) ?? .null)) }
-        if let used = decision.stickyBucketUsed { fields.append(EventField("stickyBucketUsed", .bool(used))) }
-        if let step = decision.rolloutStep, let share = decision.rolloutShare {
+        if decisions[index].hasPhases { fields.append(EventField("phase", decisions[index].phase.map(EventValue.int) ?? .null)) }
+        if let used = decisions[index].stickyBucketUsed { fields.append(EventField("stickyBucketUsed", .bool(used))) }
+        if let step = decisions[index].rolloutStep, let share = decisions[index].rolloutShare {
             fields.append(EventField("step", .int(step)))
             fields.append(EventField("share", .double(share)))
         }

@@ -166,12 +166,7 @@ struct JSONByteWriter {
     /// arithmetic cannot overflow and is not checked.
     @inline(__always)
     private mutating func quotedShort(_ low: UInt64, _ high: UInt64, count: Int) -> Bool {
-        guard count &+ 9 <= end &- at else { return false }
-        let spaces: UInt64 = 0x2020_2020_2020_2020
-        let keptLow: UInt64 = count >= 8 ? ~0 : (1 << (8 &* UInt64(count))) &- 1
-        let keptHigh: UInt64 = count <= 8 ? 0 : count == 16 ? ~0 : (1 << (8 &* UInt64(count &- 8))) &- 1
-        guard !JSONLinesEncoder.mayNeedEscape(low | spaces & ~keptLow),
-              !JSONLinesEncoder.mayNeedEscape(high | spaces & ~keptHigh) else { return false }
+        guard count &+ 9 <= end &- at, Self.isPlain(low, high, count: count) else { return false }
         let start = UnsafeMutableRawPointer(base + (at &+ 1))
         base[at] = UInt8(ascii: "\"")
         start.storeBytes(of: low.littleEndian, as: UInt64.self)
@@ -179,6 +174,41 @@ struct JSONByteWriter {
         base[at &+ 1 &+ count] = UInt8(ascii: "\"")
         at &+= count &+ 2
         return true
+    }
+
+    /// Whether none of the `count` (at most 16) bytes held in two words needs escaping.
+    @inline(__always)
+    private static func isPlain(_ low: UInt64, _ high: UInt64, count: Int) -> Bool {
+        let spaces: UInt64 = 0x2020_2020_2020_2020
+        let keptLow: UInt64 = count >= 8 ? ~0 : (1 << (8 &* UInt64(count))) &- 1
+        let keptHigh: UInt64 = count <= 8 ? 0 : count == 16 ? ~0 : (1 << (8 &* UInt64(count &- 8))) &- 1
+        return !JSONLinesEncoder.mayNeedEscape(low | spaces & ~keptLow)
+            && !JSONLinesEncoder.mayNeedEscape(high | spaces & ~keptHigh)
+    }
+
+    /// `string` escaped as inside a JSON string literal, without the quotes: a literal written in
+    /// pieces (escaping goes byte by byte, so the pieces' escapes are the whole's).
+    mutating func unquoted(_ string: String) {
+        if let (low, high, count) = SmallASCII.words(string), count &+ 8 <= end &- at,
+           Self.isPlain(low, high, count: count) {
+            let start = UnsafeMutableRawPointer(base + at)
+            start.storeBytes(of: low.littleEndian, as: UInt64.self)
+            if count > 8 { start.storeBytes(of: high.littleEndian, toByteOffset: 8, as: UInt64.self) }
+            at &+= count
+            return
+        }
+        if string.utf8.withContiguousStorageIfAvailable({ unquoted($0) }) != nil { return }
+        var string = string
+        string.withUTF8 { unquoted($0) }
+    }
+
+    private mutating func unquoted(_ utf8: UnsafeBufferPointer<UInt8>) {
+        guard let source = utf8.baseAddress else { return }
+        if Self.isPlain(source, count: utf8.count) {
+            bytes(source, count: utf8.count)
+        } else {
+            escaped(source, count: utf8.count)
+        }
     }
 
     /// Whether none of the `count` bytes just copied to `start` needs escaping, read a word at a

@@ -11,8 +11,6 @@ package struct JSONLinesEncoder {
     package private(set) var lineCount = 0
     /// The date part of the last timestamp: consecutive events mostly fall on one day.
     private var lastDate = Timestamp.DatePart()
-    /// Where a text member's pieces are gathered, kept for the next line.
-    private var scratch: [UInt8] = []
     /// Where a line is written before it is appended: as large as the largest line so far, so
     /// that the buffer need not be padded and trimmed back for every line.
     private var line: [UInt8] = []
@@ -44,16 +42,16 @@ package struct JSONLinesEncoder {
 
     /// Encodes one event as one line.
     package mutating func encode(_ event: LoggedEvent) {
-        line(timestamp: event.timestamp, type: .value(event.type), fields: event.fields, textName: nil,
-             header: .members(session: .value(event.session), user: .value(event.user)), pieces: { _ in })
+        line(timestamp: event.timestamp, type: .value(event.type), fields: event.fields, textNames: [],
+             header: .members(session: .value(event.session), user: .value(event.user)), pieces: { _, _ in })
     }
 
     /// Encodes the event at `event` as one line, as ``encode(_:)`` does, reading its strings in
     /// place: a copy of the event counts a reference for each string that is not small.
     package mutating func encode(at event: UnsafePointer<LoggedEvent>) {
         line(timestamp: event.pointee.timestamp, type: .stored(event.pointer(to: \.type)!), fields: event.pointee.fields,
-             textName: nil, header: .members(session: .stored(event.pointer(to: \.session)!), user: .stored(event.pointer(to: \.user)!)),
-             pieces: { _ in })
+             textNames: [], header: .members(session: .stored(event.pointer(to: \.session)!), user: .stored(event.pointer(to: \.user)!)),
+             pieces: { _, _ in })
     }
 
     /// The `session` and `user` members of a session's lines, encoded once for all of them.
@@ -83,15 +81,16 @@ package struct JSONLinesEncoder {
 
     /// Encodes one event of a session as one line, as ``encode(_:)`` does.
     package mutating func encode(timestamp: Int64, type: String, header: SessionHeader, fields: [EventField]) {
-        line(timestamp: timestamp, type: .value(type), fields: fields, textName: nil, header: .encoded(header), pieces: { _ in })
+        line(timestamp: timestamp, type: .value(type), fields: fields, textNames: [], header: .encoded(header), pieces: { _, _ in })
     }
 
-    /// Encodes one event of a session as one line: `fields`, then a string member `name` whose
-    /// value `pieces` hands over in parts, as it would append them to a string, so that no string
-    /// of the whole is built (a screen event's navigation stack).
+    /// Encodes one event of a session as one line: `fields`, then string members named `names`
+    /// whose values `pieces` hands over in parts — `pieces(index, append)` calls `append` with the
+    /// parts of member `index`, as it would append them to a string — so that no string of a whole
+    /// is built (a screen event's screen and navigation stack). The parts are escaped as they come.
     package mutating func encode(timestamp: Int64, type: String, header: SessionHeader, fields: [EventField],
-                                textField name: String, pieces: ((String) -> Void) -> Void) {
-        line(timestamp: timestamp, type: .value(type), fields: fields, textName: name, header: .encoded(header), pieces: pieces)
+                                textFields names: [String], pieces: (Int, (String) -> Void) -> Void) {
+        line(timestamp: timestamp, type: .value(type), fields: fields, textNames: names, header: .encoded(header), pieces: pieces)
     }
 
     /// The session and user members of a line, or the two already encoded.
@@ -130,20 +129,8 @@ package struct JSONLinesEncoder {
         }
     }
 
-    private mutating func line(timestamp: Int64, type: Text, fields: [EventField], textName: String?, header: Header,
-                               pieces: ((String) -> Void) -> Void) {
-        var text = scratch
-        scratch = []
-        defer { scratch = text }
-        if textName != nil {
-            text.removeAll(keepingCapacity: true)
-            pieces { piece in
-                // Native and small strings lend their bytes: one block copy, not one per byte.
-                if piece.utf8.withContiguousStorageIfAvailable({ text.append(contentsOf: $0) }) == nil {
-                    text.append(contentsOf: piece.utf8)
-                }
-            }
-        }
+    private mutating func line(timestamp: Int64, type: Text, fields: [EventField], textNames: [String], header: Header,
+                               pieces: (Int, (String) -> Void) -> Void) {
         var date = lastDate
         defer { lastDate = date }
         write { out in
@@ -163,11 +150,14 @@ package struct JSONLinesEncoder {
                     out.value(at: (first + index).pointer(to: \.value)!)
                 }
             }
-            if let textName {
+            // Each part straight into the line (a line written again after an overflow asks for
+            // the parts again; they are the same).
+            for index in textNames.indices {
                 out.byte(UInt8(ascii: ","))
-                out.string(textName)
-                out.byte(UInt8(ascii: ":"))
-                text.withUnsafeBufferPointer { out.quoted($0) }
+                out.string(textNames[index])
+                out.literal(#":""#)
+                pieces(index) { out.unquoted($0) }
+                out.byte(UInt8(ascii: "\""))
             }
             out.literal("}\n")
         }

@@ -60,25 +60,35 @@ final class SessionLog: EventSink {
     /// Records a screen transition with the whole navigation stack, which is written straight
     /// into the line (there is one screen event per step, and the stack is its longest member).
     func record(_ transition: NavigationTransition) {
-        let screen = transition.screen.map { EventValue.string($0.description) } ?? .null
         guard events == nil else {
             return write("screen", [
-                EventField("transition", .string(transition.kind.rawValue)), EventField("screen", screen),
+                EventField("transition", .string(transition.kind.rawValue)),
+                EventField("screen", transition.screen.map { EventValue.string($0.description) } ?? .null),
                 EventField("stack", .string(transition.state.description)),
             ])
         }
         count += 1
-        // The two fields are written into one array kept for the session (a screen event per
-        // step would otherwise allocate and free one), which is uniquely owned again once the
-        // encoder has returned.
-        transitionFields[0] = EventField("transition", .string(transition.kind.rawValue))
-        transitionFields[1] = EventField("screen", screen)
-        encoder.encode(timestamp: timestamp, type: "screen", header: header, fields: transitionFields, textField: "stack",
-                       pieces: { transition.state.describe($0) })
+        // The fields are written into arrays kept for the session (a screen event per step would
+        // otherwise allocate and free one), uniquely owned again once the encoder has returned.
+        // The screen and the stack are written in parts, straight into the line; a transition
+        // without a screen says `null`, among the fields, in the same place.
+        let kind = EventField("transition", .string(transition.kind.rawValue))
+        guard let screen = transition.screen else {
+            transitionFields[0] = kind
+            return encoder.encode(timestamp: timestamp, type: "screen", header: header, fields: transitionFields,
+                                  textFields: Self.stackMember, pieces: { _, piece in transition.state.describe(piece) })
+        }
+        kindField[0] = kind
+        encoder.encode(timestamp: timestamp, type: "screen", header: header, fields: kindField, textFields: Self.screenMembers,
+                       pieces: { index, piece in index == 0 ? screen.describe(piece) : transition.state.describe(piece) })
     }
 
-    /// The fields of a screen event other than its stack, overwritten for each one.
+    /// The fields of a screen event without a screen, other than its stack, overwritten for each one.
     private var transitionFields = [EventField("transition", .null), EventField("screen", .null)]
+    /// The field of a screen event with a screen, other than its screen and stack.
+    private var kindField = [EventField("transition", .null)]
+    private static let stackMember = ["stack"]
+    private static let screenMembers = ["screen", "stack"]
 
     /// Starts waiting for `event` (nil: for nothing), forgetting whether an earlier one was seen.
     func watch(_ event: String?) {

@@ -227,6 +227,31 @@ import Testing
         #expect(String(decoding: encoder.bytes, as: UTF8.self) == expected)
     }
 
+    /// Members handed over in parts (a screen event's screen and stack) are escaped part by part
+    /// straight into the line: the same bytes as the whole string written as a field, for parts
+    /// small and large, plain and needing escapes, and for a line past the line buffer.
+    @Test func membersInPartsAreWrittenAsTheirWholeStrings() {
+        let long = String(repeating: "\"\\\u{01}x", count: 700)
+        let cases: [[String]] = [
+            [], [""], ["adverts"], ["adverts", " > ", "groups", "(", "Bicycles", ")"], ["a\"b", "\\", "\n", "é", "🚲"],
+            ["exactly16bytes!!", "fifteen bytes..", String(repeating: "z", count: 40)], [long, "tail", long],
+        ]
+        let header = JSONLinesEncoder.SessionHeader(session: "s", user: "u")
+        var inParts = JSONLinesEncoder()
+        var whole = JSONLinesEncoder()
+        for (first, second) in zip(cases, cases.reversed()) {
+            let fields = [EventField("transition", .string("push"))]
+            inParts.encode(timestamp: 0, type: "screen", header: header, fields: fields, textFields: ["screen", "stack"]) { index, piece in
+                (index == 0 ? first : second).forEach(piece)
+            }
+            whole.encode(timestamp: 0, type: "screen", header: header, fields: fields + [
+                EventField("screen", .string(first.joined())), EventField("stack", .string(second.joined())),
+            ])
+        }
+        #expect(inParts.lineCount == cases.count)
+        #expect(String(decoding: inParts.bytes, as: UTF8.self) == String(decoding: whole.bytes, as: UTF8.self))
+    }
+
     /// Doubles with a few decimals are written without `description`; the text must be the one
     /// `description` gives, for every number of decimals and on both sides of the shortcut's range.
     @Test func shortDecimalsAreWrittenAsDescriptionWritesThem() throws {

@@ -75,7 +75,8 @@ package final class ExperimentSlotChooser: SlotChooser {
             var sticky = taken ? nil : stickyBuckets
             var decision = evaluator.decide(
                 key: candidates[index].key, app: candidates[index].app, slot: candidates[index].slot,
-                experiment: Self.inForce(candidates[index].experiment, bandit: candidates[index].bandit, context: context),
+                experiment: candidates[index].bandit == nil ? candidates[index].experiment
+                    : Self.inForce(candidates[index].experiment, bandit: candidates[index].bandit, context: context),
                 schedule: candidates[index].schedule,
                 phases: candidates[index].phases, variations: candidates[index].variations, context: context, now: now,
                 forcedVariation: forced.isEmpty ? nil : forced[candidates[index].key], stickyBuckets: &sticky,

@@ -24,6 +24,14 @@ package enum Modules {
         return registry
     }
 
+    /// The registry ``load(plugins:_:)`` gives, loaded again without a word (its warnings and
+    /// notices were said the first time): a simulation gives each worker after the first its own.
+    package static func replica(plugins: [String], environment: [String: String]) throws -> FeatureRegistry {
+        let registry = try BuiltInModules.registry()
+        _ = try PluginLoader.load(PluginLoader.requestedPaths(options: plugins, environment: environment), into: registry)
+        return registry
+    }
+
     /// The built-in features and the plugins of `REMIX_PLUGIN_PATH`, for the events they declare; a
     /// plugin that cannot be loaded is left out (an analysis reads logs, not features).
     static func quiet(_ context: AppContext) -> FeatureRegistry {

@@ -115,6 +115,8 @@ package struct Simulate {
             plan.stickyBuckets = StickyBucketStart(try await stickyStore.allDocuments(), experiments: set)
         }
         var run = Run(plan: plan, registry: registry, population: population, context: context, sticky: stickyStore)
+        let (plugins, environment) = (self.plugins, context.environment)
+        run.replica = { try Modules.replica(plugins: plugins, environment: environment) }
         if follows {
             var controllers: [any VirtualTimeController] = []
             if rollouts {
@@ -211,6 +213,8 @@ private struct Run {
     let sticky: (any StickyBucketStore)?
     /// Decides at boundaries in virtual time (a rollout's), if the experiments need one.
     var controller: (any VirtualTimeController)?
+    /// Loads the registry again, without a word, for each simulating worker after the first.
+    var replica: (@Sendable () throws -> FeatureRegistry)?
 
     /// Runs into the JSON Lines file at `path`, replacing it unless `append`.
     func intoFile(_ path: String, append: Bool) async throws -> Simulate.Outcome {
@@ -223,8 +227,8 @@ private struct Run {
         ExitFlusher.shared.watch(file)
         let summary: SimulationSummary
         do {
-            let runner = controller.map { SimulationRunner(plan: plan, registry: registry, log: file, controller: $0) }
-                ?? SimulationRunner(plan: plan, registry: registry, log: file)
+            let runner = controller.map { SimulationRunner(plan: plan, registry: registry, log: file, controller: $0, replica: replica) }
+                ?? SimulationRunner(plan: plan, registry: registry, log: file, replica: replica)
             summary = try runner.run(progress: progress)
             try file.close()
         } catch {
@@ -245,7 +249,7 @@ private struct Run {
         let summary: SimulationSummary
         let progress = context.progress
         do {
-            summary = try await SimulationRunner(plan: plan, registry: registry).run(into: sink) { done, total in
+            summary = try await SimulationRunner(plan: plan, registry: registry, replica: replica).run(into: sink) { done, total in
                 progress(WorkProgress(.users, done: done, total: total))
             }
             await sink.close()

@@ -42,7 +42,7 @@ package struct JSONLinesEncoder {
 
     /// Encodes one event as one line.
     package mutating func encode(_ event: LoggedEvent) {
-        line(timestamp: event.timestamp, type: .value(event.type), fields: event.fields, textNames: [],
+        line(timestamp: event.timestamp, type: .value(event.type), fields: event.fields, textNames: (nil, nil),
              header: .members(session: .value(event.session), user: .value(event.user)), pieces: { _, _ in })
     }
 
@@ -50,7 +50,7 @@ package struct JSONLinesEncoder {
     /// place: a copy of the event counts a reference for each string that is not small.
     package mutating func encode(at event: UnsafePointer<LoggedEvent>) {
         line(timestamp: event.pointee.timestamp, type: .stored(event.pointer(to: \.type)!), fields: event.pointee.fields,
-             textNames: [], header: .members(session: .stored(event.pointer(to: \.session)!), user: .stored(event.pointer(to: \.user)!)),
+             textNames: (nil, nil), header: .members(session: .stored(event.pointer(to: \.session)!), user: .stored(event.pointer(to: \.user)!)),
              pieces: { _, _ in })
     }
 
@@ -81,16 +81,20 @@ package struct JSONLinesEncoder {
 
     /// Encodes one event of a session as one line, as ``encode(_:)`` does.
     package mutating func encode(timestamp: Int64, type: String, header: SessionHeader, fields: [EventField]) {
-        line(timestamp: timestamp, type: .value(type), fields: fields, textNames: [], header: .encoded(header), pieces: { _, _ in })
+        line(timestamp: timestamp, type: .value(type), fields: fields, textNames: (nil, nil), header: .encoded(header), pieces: { _, _ in })
     }
 
-    /// Encodes one event of a session as one line: `fields`, then string members named `names`
-    /// whose values `pieces` hands over in parts — `pieces(index, append)` calls `append` with the
-    /// parts of member `index`, as it would append them to a string — so that no string of a whole
-    /// is built (a screen event's screen and navigation stack). The parts are escaped as they come.
+    /// Encodes one event of a session as one line: `fields`, then a string member named `first`
+    /// (and one named `second`, when given) whose value `pieces` hands over in parts —
+    /// `pieces(index, append)` calls `append` with the parts of member `index` (0 or 1), as it
+    /// would append them to a string — so that no string of a whole is built (a screen event's
+    /// screen and navigation stack). The parts are escaped as they come. The names are two
+    /// parameters, not an array: an array kept for every line would be one object that every
+    /// simulating thread counts references on.
     package mutating func encode(timestamp: Int64, type: String, header: SessionHeader, fields: [EventField],
-                                textFields names: [String], pieces: (Int, (String) -> Void) -> Void) {
-        line(timestamp: timestamp, type: .value(type), fields: fields, textNames: names, header: .encoded(header), pieces: pieces)
+                                textFields first: String, _ second: String? = nil, pieces: (Int, (String) -> Void) -> Void) {
+        line(timestamp: timestamp, type: .value(type), fields: fields, textNames: (first, second), header: .encoded(header),
+             pieces: pieces)
     }
 
     /// The session and user members of a line, or the two already encoded.
@@ -129,7 +133,7 @@ package struct JSONLinesEncoder {
         }
     }
 
-    private mutating func line(timestamp: Int64, type: Text, fields: [EventField], textNames: [String], header: Header,
+    private mutating func line(timestamp: Int64, type: Text, fields: [EventField], textNames: (String?, String?), header: Header,
                                pieces: (Int, (String) -> Void) -> Void) {
         var date = lastDate
         defer { lastDate = date }
@@ -152,12 +156,16 @@ package struct JSONLinesEncoder {
             }
             // Each part straight into the line (a line written again after an overflow asks for
             // the parts again; they are the same).
-            for index in textNames.indices {
+            func member(_ name: String, _ index: Int) {
                 out.byte(UInt8(ascii: ","))
-                out.string(textNames[index])
+                out.string(name)
                 out.literal(#":""#)
                 pieces(index) { out.unquoted($0) }
                 out.byte(UInt8(ascii: "\""))
+            }
+            if let first = textNames.0 {
+                member(first, 0)
+                if let second = textNames.1 { member(second, 1) }
             }
             out.literal("}\n")
         }

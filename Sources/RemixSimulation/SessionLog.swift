@@ -76,10 +76,10 @@ final class SessionLog: EventSink {
         guard let screen = transition.screen else {
             transitionFields[0] = kind
             return encoder.encode(timestamp: timestamp, type: "screen", header: header, fields: transitionFields,
-                                  textFields: Self.stackMember, pieces: { _, piece in transition.state.describe(piece) })
+                                  textFields: "stack", pieces: { _, piece in transition.state.describe(piece) })
         }
         kindField[0] = kind
-        encoder.encode(timestamp: timestamp, type: "screen", header: header, fields: kindField, textFields: Self.screenMembers,
+        encoder.encode(timestamp: timestamp, type: "screen", header: header, fields: kindField, textFields: "screen", "stack",
                        pieces: { index, piece in index == 0 ? screen.describe(piece) : transition.state.describe(piece) })
     }
 
@@ -87,8 +87,6 @@ final class SessionLog: EventSink {
     private var transitionFields = [EventField("transition", .null), EventField("screen", .null)]
     /// The field of a screen event with a screen, other than its screen and stack.
     private var kindField = [EventField("transition", .null)]
-    private static let stackMember = ["stack"]
-    private static let screenMembers = ["screen", "stack"]
 
     /// Starts waiting for `event` (nil: for nothing), forgetting whether an earlier one was seen.
     func watch(_ event: String?) {

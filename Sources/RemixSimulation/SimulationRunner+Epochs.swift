@@ -33,7 +33,8 @@ extension SimulationRunner {
             let simulator = SessionSimulator(plan: epochPlan, registry: registry)
             let queue = BlockQueue(count: run.blocks.count, window: plan.jobs * 3)
             defer { queue.cancel() }
-            launch(run.blocks, simulator, queue, capturing: sink.needsEvents, within: window)
+            launch(run.blocks, workerSimulators(simulator, blocks: run.blocks.count), queue, capturing: sink.needsEvents,
+                   within: window)
             var later = 0
             for index in run.blocks.indices {
                 let block = try queue.waitForResult(index).get()
@@ -73,9 +74,9 @@ extension SimulationRunner {
     }
 
     /// Starts the workers on one epoch's blocks.
-    private func launch(_ blocks: [Range<Int>], _ simulator: SessionSimulator, _ queue: BlockQueue, capturing: Bool,
+    private func launch(_ blocks: [Range<Int>], _ simulators: [SessionSimulator], _ queue: BlockQueue, capturing: Bool,
                         within window: Range<Int64>) {
-        for _ in 0..<min(plan.jobs, max(blocks.count, 1)) {
+        for simulator in simulators {
             Thread.detachNewThread {
                 while let index = queue.nextToSimulate() {
                     queue.finish(index, Self.simulate(blocks[index], simulator, capturing: capturing, within: window))

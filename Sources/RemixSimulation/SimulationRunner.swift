@@ -17,28 +17,41 @@ package final class SimulationRunner {
     let sink: (any EventBlockSink)?
     /// Decides at boundaries in virtual time what later sessions meet; with one, the run goes epoch by epoch.
     let controller: (any VirtualTimeController)?
+    /// Makes the registry again (the same modules loaded anew), for the workers after the first.
+    let replica: (@Sendable () throws -> FeatureRegistry)?
+    /// The workers' registries: the runner's for the first, a replica for each other (the
+    /// runner's when none can be made). A worker then counts references only on its own feature
+    /// descriptors, apps and module data (Marketplace's catalog): counts on objects that two
+    /// threads share move their cache line between the cores at every change, which cost
+    /// `--jobs 2` a quarter of its gain here (docs/performance.md).
+    private lazy var workerRegistries: [FeatureRegistry] = (0..<max(plan.jobs, 1)).map { worker in
+        worker == 0 ? registry : (try? replica?()) ?? registry
+    }
     /// The version written into run records.
     package static let version = RemixVersion.text
 
     /// Makes a runner writing to `log` (a JSON Lines file) with ``run(progress:)``.
-    package convenience init(plan: SimulationPlan, registry: FeatureRegistry, log: any EventBlockSink) {
-        self.init(plan: plan, registry: registry, sink: log)
+    /// `replica`, when given, loads the registry again for each worker after the first.
+    package convenience init(plan: SimulationPlan, registry: FeatureRegistry, log: any EventBlockSink,
+                             replica: (@Sendable () throws -> FeatureRegistry)? = nil) {
+        self.init(plan: plan, registry: registry, sink: log, replica: replica)
     }
 
     /// Makes a runner writing to `log` whose sessions meet what `controller` decides at its
     /// boundaries in virtual time (see ``VirtualTimeController``); ``run(progress:)`` runs it.
     package convenience init(plan: SimulationPlan, registry: FeatureRegistry, log: any EventBlockSink,
-                             controller: any VirtualTimeController) {
-        self.init(plan: plan, registry: registry, sink: log, controller: controller)
+                             controller: any VirtualTimeController, replica: (@Sendable () throws -> FeatureRegistry)? = nil) {
+        self.init(plan: plan, registry: registry, sink: log, controller: controller, replica: replica)
     }
 
     /// Makes a runner for ``run(into:progress:)``, which is given its sink (an event store's).
-    package convenience init(plan: SimulationPlan, registry: FeatureRegistry) {
-        self.init(plan: plan, registry: registry, sink: nil)
+    package convenience init(plan: SimulationPlan, registry: FeatureRegistry, replica: (@Sendable () throws -> FeatureRegistry)? = nil) {
+        self.init(plan: plan, registry: registry, sink: nil, replica: replica)
     }
 
     private init(plan: SimulationPlan, registry: FeatureRegistry, sink: (any EventBlockSink)?,
-                 controller: (any VirtualTimeController)? = nil) {
+                 controller: (any VirtualTimeController)? = nil, replica: (@Sendable () throws -> FeatureRegistry)?) {
+        self.replica = replica
         self.plan = plan
         self.registry = registry
         self.simulator = SessionSimulator(plan: plan, registry: registry)
@@ -123,13 +136,21 @@ package final class SimulationRunner {
     /// Starts the workers: they take blocks of users in order and run ahead of the writer by at
     /// most the queue's window.
     private func launch(_ run: Started, capturing: Bool) {
-        let (simulator, blocks, queue) = (self.simulator, run.blocks, run.queue)
-        for _ in 0..<min(plan.jobs, max(blocks.count, 1)) {
+        let (blocks, queue) = (run.blocks, run.queue)
+        for simulator in workerSimulators(simulator, blocks: blocks.count) {
             Thread.detachNewThread {
                 while let index = queue.nextToSimulate() {
                     queue.finish(index, Self.simulate(blocks[index], simulator, capturing: capturing))
                 }
             }
+        }
+    }
+
+    /// One simulator per worker (as many as the jobs, at most one a block): `first` and, for the
+    /// others, the same plan on each worker's own registry.
+    func workerSimulators(_ first: SessionSimulator, blocks: Int) -> [SessionSimulator] {
+        (0..<min(plan.jobs, max(blocks, 1))).map { worker in
+            worker == 0 ? first : SessionSimulator(plan: first.plan, registry: workerRegistries[worker])
         }
     }
 

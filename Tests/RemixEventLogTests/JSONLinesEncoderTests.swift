@@ -241,7 +241,7 @@ import Testing
         var whole = JSONLinesEncoder()
         for (first, second) in zip(cases, cases.reversed()) {
             let fields = [EventField("transition", .string("push"))]
-            inParts.encode(timestamp: 0, type: "screen", header: header, fields: fields, textFields: ["screen", "stack"]) { index, piece in
+            inParts.encode(timestamp: 0, type: "screen", header: header, fields: fields, textFields: "screen", "stack") { index, piece in
                 (index == 0 ? first : second).forEach(piece)
             }
             whole.encode(timestamp: 0, type: "screen", header: header, fields: fields + [

@@ -3,6 +3,7 @@ import RemixBuiltIns
 import RemixHost
 import RemixSimulation
 import RemixTestSupport
+import Synchronization
 import Testing
 
 /// The same seed and inputs give a byte-identical log, whatever the number of jobs, in-process and
@@ -29,6 +30,28 @@ import Testing
         #expect(summaries.map(\.intents) == Array(repeating: summaries[0].intents, count: 3))
         #expect(summaries.map(\.endScreens) == Array(repeating: summaries[0].endScreens, count: 3))
         #expect(try readLog(folder.path("jobs1.jsonl")).count == summaries[0].events)
+    }
+
+    /// Workers after the first simulate on their own registries (the modules loaded again), so
+    /// that they share no feature descriptors or module data: each is made once, and the log is
+    /// the one of a single worker on the shared registry. One that cannot be made leaves its
+    /// worker on the shared registry, with the same log.
+    @Test func workersOnTheirOwnRegistriesWriteTheSameLog() throws {
+        let folder = try TemporaryFolder()
+        let registry = try BuiltInModules.registry()
+        let population = try Fixture.population()
+        let experiments = try Fixture.experiments(registry: registry)
+        try Fixture.run(sessions: 600, seed: 3, jobs: 1, population: population, experiments: experiments,
+                        registry: registry, to: folder.path("one.jsonl"))
+        let made = Mutex(0)
+        try Fixture.run(sessions: 600, seed: 3, jobs: 3, population: population, experiments: experiments, registry: registry,
+                        replica: { made.withLock { $0 += 1 }; return try BuiltInModules.registry() }, to: folder.path("replicas.jsonl"))
+        #expect(made.withLock { $0 } == 2)
+        try Fixture.run(sessions: 600, seed: 3, jobs: 3, population: population, experiments: experiments, registry: registry,
+                        replica: { throw SimulationError.internalFailure("no replica") }, to: folder.path("failed.jsonl"))
+        let one = try Self.bytes(folder.path("one.jsonl"))
+        #expect(try Self.bytes(folder.path("replicas.jsonl")) == one)
+        #expect(try Self.bytes(folder.path("failed.jsonl")) == one)
     }
 
     @Test func anotherSeedGivesAnotherLog() throws {

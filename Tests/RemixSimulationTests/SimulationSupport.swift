@@ -52,7 +52,8 @@ enum Fixture {
     @discardableResult
     static func run(
         sessions: Int, seed: UInt64 = 1, jobs: Int = 1, shard: String = "1/1", population: Population? = nil,
-        experiments: ExperimentSet? = nil, sources: [RunSource] = [], registry: FeatureRegistry? = nil, to path: String
+        experiments: ExperimentSet? = nil, sources: [RunSource] = [], registry: FeatureRegistry? = nil,
+        replica: (@Sendable () throws -> FeatureRegistry)? = nil, to path: String
     ) throws -> SimulationSummary {
         let registry = try registry ?? BuiltInModules.registry()
         let population = try population ?? Self.population()
@@ -60,7 +61,7 @@ enum Fixture {
             app: population.app, users: sessions, seed: seed, jobs: jobs, shard: try #require(Shard(spec: shard)),
             population: population, experiments: try experiments ?? Self.experiments(registry: registry), sources: sources)
         let log = try JSONLinesFile(path: path, truncate: true)
-        let summary = try SimulationRunner(plan: plan, registry: registry, log: log).run()
+        let summary = try SimulationRunner(plan: plan, registry: registry, log: log, replica: replica).run()
         try log.close()
         return summary
     }

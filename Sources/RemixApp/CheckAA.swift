@@ -68,7 +68,7 @@ package struct CheckAA {
         let progress = context.progress
         progress(WorkProgress(.runs("A/A run"), done: 0, total: runs))
         let result = try AACheck.run(options, population: inputs.population, experiments: inputs.experiments, catalog: inputs.catalog,
-                                     registry: inputs.registry, folder: NSTemporaryDirectory(),
+                                     registry: inputs.registry, replica: inputs.replica(context), folder: NSTemporaryDirectory(),
                                      progress: { progress(WorkProgress(.runs("A/A run"), done: $0, total: $1)) })
         return Outcome(experiment: key, result: result, seconds: Double((ContinuousClock.now - started).components.seconds))
     }

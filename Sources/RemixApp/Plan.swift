@@ -152,7 +152,8 @@ package struct Plan {
         let progress = context.progress
         progress(WorkProgress(.runs("run"), done: 0, total: options.sizes.count * runs))
         let rows = try PowerSimulation.run(options, population: inputs.population, experiments: inputs.experiments,
-                                           catalog: inputs.catalog, registry: inputs.registry, folder: NSTemporaryDirectory()) {
+                                           catalog: inputs.catalog, registry: inputs.registry, replica: inputs.replica(context),
+                                           folder: NSTemporaryDirectory()) {
             progress(WorkProgress(.runs("run"), done: $0, total: $1))
         }
         return ["measured power of \(experiment ?? "") (\(runs) runs per size, α \(alpha)"

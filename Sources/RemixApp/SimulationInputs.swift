@@ -27,6 +27,12 @@ struct SimulationInputs {
             throw AppError(unknownMetric(metric, catalog: catalog, events: events, because: "not an event any registered feature emits"))
         }
     }
+
+    /// Loads ``registry`` again, without a word, for each simulating worker after the first.
+    func replica(_ context: AppContext) -> () throws -> FeatureRegistry {
+        let environment = context.environment
+        return { try Modules.replica(plugins: [], environment: environment) }
+    }
 }
 
 /// A population file, read and checked against its app for a use case that simulates it.

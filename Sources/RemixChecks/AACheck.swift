@@ -72,7 +72,7 @@ package enum AACheck {
     /// Runs the check: `population` and `experiments` as `remix simulate` reads them; `analyze`
     /// is the analysis (tests pass a broken one to see the check fail); `progress` gets runs done.
     package static func run(_ options: Options, population: Population, experiments: ExperimentSet, catalog: MetricCatalog,
-                           registry: FeatureRegistry, folder: String,
+                           registry: FeatureRegistry, replica: (() throws -> FeatureRegistry)? = nil, folder: String,
                            analyze: (AnalysisOptions) throws -> AnalysisReport = { try Analyzer.run($0) },
                            progress: (Int, Int) -> Void = { _, _ in }) throws -> Result {
         guard var definition = experiments.definition(key: options.experiment) else {
@@ -88,9 +88,10 @@ package enum AACheck {
         }
         let metric = try SimulatedRun.metric(options.metric, of: definition, registry: registry)
         let set = ExperimentSet(definitions: [definition], savedGroups: experiments.savedGroups)
-        let runner = SimulatedRun(definition: definition, experiments: set, population: population, catalog: catalog,
+        var runner = SimulatedRun(definition: definition, experiments: set, population: population, catalog: catalog,
                                   registry: registry, metric: metric, folder: folder, alpha: options.alpha,
                                   sequentialTuning: options.sequentialTuning, jobs: options.jobs)
+        runner.workerRegistries = SimulationRunner.workerRegistries(jobs: options.jobs, registry: registry, replica: replica)
         var pValues: [Double] = [], falsePositives = 0, alarms = 0
         for run in 0..<options.runs {
             try runner.run(users: options.usersPerRun, seed: options.seed &+ UInt64(run), analyze: analyze) { experiment, analysis in

@@ -43,15 +43,16 @@ package enum PowerSimulation {
 
     /// Runs `options.runs` simulations per size (seeds `seed` + i, the same for every size).
     package static func run(_ options: Options, population: Population, experiments: ExperimentSet, catalog: MetricCatalog,
-                           registry: FeatureRegistry, folder: String,
+                           registry: FeatureRegistry, replica: (() throws -> FeatureRegistry)? = nil, folder: String,
                            progress: (Int, Int) -> Void = { _, _ in }) throws -> [Row] {
         guard let definition = experiments.definition(key: options.experiment) else {
             throw CheckError("no experiment '\(options.experiment)' in the experiment files; known: "
                              + experiments.definitions.map(\.key).joined(separator: ", "))
         }
-        let runner = SimulatedRun(definition: definition, experiments: experiments, population: population, catalog: catalog,
+        var runner = SimulatedRun(definition: definition, experiments: experiments, population: population, catalog: catalog,
                                   registry: registry, metric: try SimulatedRun.metric(options.metric, of: definition, registry: registry),
                                   folder: folder, alpha: options.alpha, sequentialTuning: options.sequentialTuning, jobs: options.jobs)
+        runner.workerRegistries = SimulationRunner.workerRegistries(jobs: options.jobs, registry: registry, replica: replica)
         var rows: [Row] = []
         var done = 0
         for users in options.sizes {

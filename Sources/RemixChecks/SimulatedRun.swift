@@ -19,6 +19,9 @@ struct SimulatedRun {
     let alpha: Double
     let sequentialTuning: Double?
     let jobs: Int
+    /// The registries of the simulating workers after the first, made once for all the runs
+    /// (``SimulationRunner/workerRegistries(jobs:registry:replica:)``); empty: they share `registry`.
+    var workerRegistries: [FeatureRegistry] = []
 
     /// The metric a check tests: `given`, else the experiment's primary metric, else its app's
     /// default metric (`AppDefinition.defaultMetric`).
@@ -52,7 +55,7 @@ struct SimulatedRun {
         let plan = SimulationPlan(app: definition.app, users: users, seed: seed, jobs: jobs, shard: .whole,
                                   population: population, experiments: experiments, sources: [])
         let file = try JSONLinesFile(path: path, truncate: true)
-        _ = try SimulationRunner(plan: plan, registry: registry, log: file).run()
+        _ = try SimulationRunner(plan: plan, registry: registry, log: file, workerRegistries: workerRegistries).run()
         try file.close()
         let options = analysis(of: path)
         guard let experiment = try analyze(options).experiments.first, !experiment.comparisons.isEmpty else {

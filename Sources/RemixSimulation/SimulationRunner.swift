@@ -17,15 +17,15 @@ package final class SimulationRunner {
     let sink: (any EventBlockSink)?
     /// Decides at boundaries in virtual time what later sessions meet; with one, the run goes epoch by epoch.
     let controller: (any VirtualTimeController)?
-    /// Makes the registry again (the same modules loaded anew), for the workers after the first.
-    let replica: (@Sendable () throws -> FeatureRegistry)?
+    /// The registry of worker `n` (from 1; the same modules loaded anew), for the workers after the first.
+    let replica: ((Int) throws -> FeatureRegistry)?
     /// The workers' registries: the runner's for the first, a replica for each other (the
     /// runner's when none can be made). A worker then counts references only on its own feature
     /// descriptors, apps and module data (Marketplace's catalog): counts on objects that two
     /// threads share move their cache line between the cores at every change, which cost
     /// `--jobs 2` a quarter of its gain here (docs/performance.md).
     private lazy var workerRegistries: [FeatureRegistry] = (0..<max(plan.jobs, 1)).map { worker in
-        worker == 0 ? registry : (try? replica?()) ?? registry
+        worker == 0 ? registry : (try? replica?(worker)) ?? registry
     }
     /// The version written into run records.
     package static let version = RemixVersion.text
@@ -34,23 +34,42 @@ package final class SimulationRunner {
     /// `replica`, when given, loads the registry again for each worker after the first.
     package convenience init(plan: SimulationPlan, registry: FeatureRegistry, log: any EventBlockSink,
                              replica: (@Sendable () throws -> FeatureRegistry)? = nil) {
-        self.init(plan: plan, registry: registry, sink: log, replica: replica)
+        self.init(plan: plan, registry: registry, sink: log, replica: replica.map { make in { _ in try make() } })
+    }
+
+    /// A runner whose workers after the first simulate on `workerRegistries` (made once for many
+    /// runs, e.g. by ``workerRegistries(jobs:replica:)``), in order; workers past them share `registry`.
+    package convenience init(plan: SimulationPlan, registry: FeatureRegistry, log: any EventBlockSink,
+                             workerRegistries: [FeatureRegistry]) {
+        self.init(plan: plan, registry: registry, sink: log, replica: { worker in
+            guard worker - 1 < workerRegistries.count else { throw SimulationError.internalFailure("no registry for worker \(worker)") }
+            return workerRegistries[worker - 1]
+        })
+    }
+
+    /// Registries for the workers after the first of a run with `jobs` jobs, each made by
+    /// `replica`; one that cannot be made is `registry`.
+    package static func workerRegistries(jobs: Int, registry: FeatureRegistry,
+                                         replica: (() throws -> FeatureRegistry)?) -> [FeatureRegistry] {
+        guard let replica, jobs > 1 else { return [] }
+        return (1..<jobs).map { _ in (try? replica()) ?? registry }
     }
 
     /// Makes a runner writing to `log` whose sessions meet what `controller` decides at its
     /// boundaries in virtual time (see ``VirtualTimeController``); ``run(progress:)`` runs it.
     package convenience init(plan: SimulationPlan, registry: FeatureRegistry, log: any EventBlockSink,
                              controller: any VirtualTimeController, replica: (@Sendable () throws -> FeatureRegistry)? = nil) {
-        self.init(plan: plan, registry: registry, sink: log, controller: controller, replica: replica)
+        self.init(plan: plan, registry: registry, sink: log, controller: controller,
+                  replica: replica.map { make in { _ in try make() } })
     }
 
     /// Makes a runner for ``run(into:progress:)``, which is given its sink (an event store's).
     package convenience init(plan: SimulationPlan, registry: FeatureRegistry, replica: (@Sendable () throws -> FeatureRegistry)? = nil) {
-        self.init(plan: plan, registry: registry, sink: nil, replica: replica)
+        self.init(plan: plan, registry: registry, sink: nil, replica: replica.map { make in { _ in try make() } })
     }
 
     private init(plan: SimulationPlan, registry: FeatureRegistry, sink: (any EventBlockSink)?,
-                 controller: (any VirtualTimeController)? = nil, replica: (@Sendable () throws -> FeatureRegistry)?) {
+                 controller: (any VirtualTimeController)? = nil, replica: ((Int) throws -> FeatureRegistry)?) {
         self.replica = replica
         self.plan = plan
         self.registry = registry

@@ -50,6 +50,22 @@ import Testing
         #expect(broken.falsePositiveRate > 0.15, "\(broken.falsePositiveRate)")
     }
 
+    /// With a replica loader the second worker simulates on its own registry, made once for all
+    /// the runs: the p-values are those of workers sharing one registry.
+    @Test func workersOnTheirOwnRegistryGiveTheSamePValues() throws {
+        let (population, set, catalog, folder) = try Self.inputs()
+        let registry = try BuiltInModules.registry()
+        var options = Self.options()
+        options.runs = 6
+        let shared = try AACheck.run(options, population: population, experiments: set, catalog: catalog,
+                                     registry: registry, folder: folder)
+        var made = 0
+        let own = try AACheck.run(options, population: population, experiments: set, catalog: catalog, registry: registry,
+                                  replica: { made += 1; return try BuiltInModules.registry() }, folder: folder)
+        #expect(made == 1)
+        #expect(own.pValues == shared.pValues && own.pValues.count == 6)
+    }
+
     /// Looking at every run twelve times inflates the fixed-horizon test's false positives past α;
     /// the sequential test's stay at or below it.
     @Test func peekingFailsTheFixedHorizonTestAndNotTheSequentialOne() throws {

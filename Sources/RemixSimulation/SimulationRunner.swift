@@ -19,14 +19,8 @@ package final class SimulationRunner {
     let controller: (any VirtualTimeController)?
     /// The registry of worker `n` (from 1; the same modules loaded anew), for the workers after the first.
     let replica: ((Int) throws -> FeatureRegistry)?
-    /// The workers' registries: the runner's for the first, a replica for each other (the
-    /// runner's when none can be made). A worker then counts references only on its own feature
-    /// descriptors, apps and module data (Marketplace's catalog): counts on objects that two
-    /// threads share move their cache line between the cores at every change, which cost
-    /// `--jobs 2` a quarter of its gain here (docs/performance.md).
-    private lazy var workerRegistries: [FeatureRegistry] = (0..<max(plan.jobs, 1)).map { worker in
-        worker == 0 ? registry : (try? replica?(worker)) ?? registry
-    }
+    /// The replicas made so far, by worker (made once per runner, kept across epochs).
+    private var replicas: [Int: FeatureRegistry] = [:]
     /// The version written into run records.
     package static let version = RemixVersion.text
 
@@ -38,11 +32,14 @@ package final class SimulationRunner {
     }
 
     /// A runner whose workers after the first simulate on `workerRegistries` (made once for many
-    /// runs, e.g. by ``workerRegistries(jobs:replica:)``), in order; workers past them share `registry`.
+    /// runs, e.g. by ``workerRegistries(jobs:registry:replica:)``), in order; workers past them
+    /// share `registry`.
     package convenience init(plan: SimulationPlan, registry: FeatureRegistry, log: any EventBlockSink,
                              workerRegistries: [FeatureRegistry]) {
         self.init(plan: plan, registry: registry, sink: log, replica: { worker in
-            guard worker - 1 < workerRegistries.count else { throw SimulationError.internalFailure("no registry for worker \(worker)") }
+            guard worker - 1 < workerRegistries.count else {
+                throw SimulationError.internalFailure("no registry for worker \(worker)")
+            }
             return workerRegistries[worker - 1]
         })
     }
@@ -169,8 +166,21 @@ package final class SimulationRunner {
     /// others, the same plan on each worker's own registry.
     func workerSimulators(_ first: SessionSimulator, blocks: Int) -> [SessionSimulator] {
         (0..<min(plan.jobs, max(blocks, 1))).map { worker in
-            worker == 0 ? first : SessionSimulator(plan: first.plan, registry: workerRegistries[worker])
+            worker == 0 ? first : SessionSimulator(plan: first.plan, registry: registry(forWorker: worker))
         }
+    }
+
+    /// Worker `worker`'s registry: the runner's for the first, a replica for each other (the
+    /// runner's when none can be made). A worker then counts references only on its own feature
+    /// descriptors, apps and module data (Marketplace's catalog): counts on objects that two
+    /// threads share move their cache line between the cores at every change, which cost
+    /// `--jobs 2` a quarter of its gain here (docs/performance.md).
+    private func registry(forWorker worker: Int) -> FeatureRegistry {
+        guard worker > 0, let replica else { return registry }
+        if let made = replicas[worker] { return made }
+        let made = (try? replica(worker)) ?? registry
+        replicas[worker] = made
+        return made
     }
 
     static func simulate(_ block: Range<Int>, _ simulator: SessionSimulator, capturing: Bool,

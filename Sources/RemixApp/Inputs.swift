@@ -15,8 +15,7 @@ package enum Modules {
     /// `RegistryError`; each problem the registry finds is a warning. With `REMIX_PLUGIN_TIMING`,
     /// each plugin's load and registration times are notices.
     package static func load(plugins: [String], _ context: AppContext) throws -> FeatureRegistry {
-        let registry = try BuiltInModules.registry()
-        let loaded = try PluginLoader.load(requestedPaths(plugins, context), into: registry)
+        let (registry, loaded) = try registry(plugins: plugins, environment: context.environment)
         if context.environment["REMIX_PLUGIN_TIMING"] != nil {
             for plugin in loaded { context.notify(.message(plugin.description)) }
         }
@@ -27,9 +26,16 @@ package enum Modules {
     /// The registry ``load(plugins:_:)`` gives, loaded again without a word (its warnings and
     /// notices were said the first time): a simulation gives each worker after the first its own.
     package static func replica(plugins: [String], environment: [String: String]) throws -> FeatureRegistry {
+        try registry(plugins: plugins, environment: environment).registry
+    }
+
+    /// The built-in modules and the plugins `REMIX_PLUGIN_PATH` (in `environment`) and `plugins`
+    /// name, registered, and the plugins loaded.
+    private static func registry(plugins: [String],
+                                 environment: [String: String]) throws -> (registry: FeatureRegistry, plugins: [LoadedPlugin]) {
         let registry = try BuiltInModules.registry()
-        _ = try PluginLoader.load(PluginLoader.requestedPaths(options: plugins, environment: environment), into: registry)
-        return registry
+        let loaded = try PluginLoader.load(PluginLoader.requestedPaths(options: plugins, environment: environment), into: registry)
+        return (registry, loaded)
     }
 
     /// The built-in features and the plugins of `REMIX_PLUGIN_PATH`, for the events they declare; a

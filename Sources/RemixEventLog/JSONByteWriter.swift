@@ -118,13 +118,13 @@ struct JSONByteWriter {
         contiguous(pointer.pointee)
     }
 
-    /// `string` through its contiguous bytes: the path of strings that are not small and ASCII, or
-    /// that need escaping.
-    private mutating func contiguous(_ string: String) {
+    /// `string` through its contiguous bytes, quoted or not: the path of strings that are not
+    /// small and ASCII, or that need escaping.
+    private mutating func contiguous(_ string: String, quoting: Bool = true) {
         // Native strings (all of ours) lend their bytes in place; others are made contiguous.
-        if string.utf8.withContiguousStorageIfAvailable({ quoted($0) }) != nil { return }
+        if string.utf8.withContiguousStorageIfAvailable({ quoting ? quoted($0) : unquoted($0) }) != nil { return }
         var string = string
-        string.withUTF8 { quoted($0) }
+        string.withUTF8 { quoting ? quoted($0) : unquoted($0) }
     }
 
     /// UTF-8 bytes as a JSON string literal, escaped per RFC 8259.
@@ -197,9 +197,7 @@ struct JSONByteWriter {
             at &+= count
             return
         }
-        if string.utf8.withContiguousStorageIfAvailable({ unquoted($0) }) != nil { return }
-        var string = string
-        string.withUTF8 { unquoted($0) }
+        contiguous(string, quoting: false)
     }
 
     private mutating func unquoted(_ utf8: UnsafeBufferPointer<UInt8>) {

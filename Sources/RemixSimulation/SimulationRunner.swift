@@ -28,7 +28,7 @@ package final class SimulationRunner {
     /// `replica`, when given, loads the registry again for each worker after the first.
     package convenience init(plan: SimulationPlan, registry: FeatureRegistry, log: any EventBlockSink,
                              replica: (@Sendable () throws -> FeatureRegistry)? = nil) {
-        self.init(plan: plan, registry: registry, sink: log, replica: replica.map { make in { _ in try make() } })
+        self.init(plan: plan, registry: registry, sink: log, replica: Self.anyWorker(replica))
     }
 
     /// A runner whose workers after the first simulate on `workerRegistries` (made once for many
@@ -57,12 +57,17 @@ package final class SimulationRunner {
     package convenience init(plan: SimulationPlan, registry: FeatureRegistry, log: any EventBlockSink,
                              controller: any VirtualTimeController, replica: (@Sendable () throws -> FeatureRegistry)? = nil) {
         self.init(plan: plan, registry: registry, sink: log, controller: controller,
-                  replica: replica.map { make in { _ in try make() } })
+                  replica: Self.anyWorker(replica))
     }
 
     /// Makes a runner for ``run(into:progress:)``, which is given its sink (an event store's).
     package convenience init(plan: SimulationPlan, registry: FeatureRegistry, replica: (@Sendable () throws -> FeatureRegistry)? = nil) {
-        self.init(plan: plan, registry: registry, sink: nil, replica: replica.map { make in { _ in try make() } })
+        self.init(plan: plan, registry: registry, sink: nil, replica: Self.anyWorker(replica))
+    }
+
+    /// `replica` as the registry of whichever worker asks.
+    private static func anyWorker(_ replica: (@Sendable () throws -> FeatureRegistry)?) -> ((Int) throws -> FeatureRegistry)? {
+        replica.map { make in { _ in try make() } }
     }
 
     private init(plan: SimulationPlan, registry: FeatureRegistry, sink: (any EventBlockSink)?,

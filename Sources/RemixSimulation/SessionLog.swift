@@ -58,13 +58,16 @@ final class SessionLog: EventSink {
     }
 
     /// Records a screen transition with the whole navigation stack, which is written straight
-    /// into the line (there is one screen event per step, and the stack is its longest member).
-    func record(_ transition: NavigationTransition) {
+    /// from the window into the line (there is one screen event per step, and the stack is its
+    /// longest member).
+    func record(_ kind: NavigationTransition.Kind, screen: ScreenID?, in window: Window) {
         guard events == nil else {
+            var stack = ""
+            window.describeState { stack += $0 }
             return write("screen", [
-                EventField("transition", .string(transition.kind.rawValue)),
-                EventField("screen", transition.screen.map { EventValue.string($0.description) } ?? .null),
-                EventField("stack", .string(transition.state.description)),
+                EventField("transition", .string(kind.rawValue)),
+                EventField("screen", screen.map { EventValue.string($0.description) } ?? .null),
+                EventField("stack", .string(stack)),
             ])
         }
         count += 1
@@ -72,15 +75,15 @@ final class SessionLog: EventSink {
         // otherwise allocate and free one), uniquely owned again once the encoder has returned.
         // The screen and the stack are written in parts, straight into the line; a transition
         // without a screen says `null`, among the fields, in the same place.
-        let kind = EventField("transition", .string(transition.kind.rawValue))
-        guard let screen = transition.screen else {
+        let kind = EventField("transition", .string(kind.rawValue))
+        guard let screen else {
             transitionFields[0] = kind
             return encoder.encode(timestamp: timestamp, type: "screen", header: header, fields: transitionFields,
-                                  textFields: "stack", pieces: { _, piece in transition.state.describe(piece) })
+                                  textFields: "stack", pieces: { _, piece in window.describeState(piece) })
         }
         kindField[0] = kind
         encoder.encode(timestamp: timestamp, type: "screen", header: header, fields: kindField, textFields: "screen", "stack",
-                       pieces: { index, piece in index == 0 ? screen.describe(piece) : transition.state.describe(piece) })
+                       pieces: { index, piece in index == 0 ? screen.describe(piece) : window.describeState(piece) })
     }
 
     /// The fields of a screen event without a screen, other than its stack, overwritten for each one.

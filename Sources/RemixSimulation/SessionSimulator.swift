@@ -127,7 +127,7 @@ struct SessionSimulator: Sendable {
                                                  sticky: sticky)
         let stickyAtStart = sticky
         defer { sticky = chooser.stickyBuckets }
-        session.window.addTransitionObserver { log.record($0) }
+        session.window.addChangeObserver { log.record($0, screen: $1, in: $2) }
         let simulated = SimulatedUser(session: session, persona: visitor.persona, population: population, log: log,
                                       random: SeededGenerator(seed: random.next()))
         var home: String?

@@ -100,4 +100,39 @@ import Testing
         navigation.push(TestView("b"))
         #expect(seen == ["show a: a", "push b: a > b"], "changes off screen are not transitions")
     }
+
+    @Test func changeObserversReadTheSameStateFromTheWindowWithoutAValue() throws {
+        let clock = VirtualClock()
+        let window = Window(clock: clock)
+        var described: [String] = [], transitions: [String] = []
+        window.addChangeObserver { kind, screen, window in
+            var stack = ""
+            window.describeState { stack += $0 }
+            described.append("\(kind.rawValue) \(screen?.description ?? "-"): \(stack)")
+        }
+        window.addTransitionObserver { transitions.append($0.description) }
+        let split = window.makeSplit()
+        window.setRoot(split)
+        let master = window.makeNavigation()
+        split.master = master
+        master.push(TestView("a"))
+        master.push(TestView("b", context: "x"))
+        let inner = window.makeSplit()
+        inner.master = window.makeViewable(TestView("m"))
+        inner.detail = window.makeViewable(TestView("n", context: ""))
+        split.detail = inner
+        let modal = window.makeNavigation()
+        master.present(modal)
+        modal.push(TestView("c"))
+        modal.push(TestView("d"))
+        split.present(window.makeToast(message: "hi"), for: .seconds(1))
+        clock.advance(by: .seconds(1))
+        try window.goBack()
+        master.dismiss()
+        split.detail = nil
+        #expect(described == transitions)
+        #expect(transitions.contains("present toast(hi): a > b(x) | m > n ^ c > d ^ toast(hi)"))
+        #expect(transitions.contains("back d: a > b(x) | m > n ^ c"))
+        #expect(described.last == "show -: a > b(x) | ")
+    }
 }

@@ -20,6 +20,11 @@ final class NavigationStack: NavigationWireframe {
     var depth: Int { views.count }
     var screenIDs: [ScreenID] { views.map { $0.screenID } }
 
+    /// Calls `body` with each of ``screenIDs``, bottom first, without gathering them.
+    func forEachScreenID(_ body: (ScreenID) -> Void) {
+        for view in views { body(view.screenID) }
+    }
+
     func leftButton(for view: any View) -> LeftButton? {
         leftButtons.isEmpty ? nil : leftButtons[ObjectIdentifier(view)]
     }

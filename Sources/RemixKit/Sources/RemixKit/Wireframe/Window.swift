@@ -15,6 +15,7 @@ public final class Window: WireframeFactory {
     private var root: (any Viewable)?
     private var modals: [Presentation] = []
     private var observers: [(NavigationTransition) -> Void] = []
+    private var changeObservers: [(NavigationTransition.Kind, ScreenID?, Window) -> Void] = []
 
     /// Makes an empty window whose timed presentations run on `clock`.
     public init(clock: any Clock) {
@@ -30,6 +31,21 @@ public final class Window: WireframeFactory {
     /// Calls `observer` after every navigation change.
     public func addTransitionObserver(_ observer: @escaping (NavigationTransition) -> Void) {
         observers.append(observer)
+    }
+
+    /// Calls `observer` after every navigation change with what changed and the window, whose
+    /// ``describeState(_:)`` gives the new state during the call. No ``NavigationState`` value is
+    /// built for it (a screen event per step would otherwise build and free one).
+    public func addChangeObserver(_ observer: @escaping (NavigationTransition.Kind, ScreenID?, Window) -> Void) {
+        changeObservers.append(observer)
+    }
+
+    /// Hands the description of ``state`` to `piece` in parts, read from the containers as they
+    /// are, without building the state value.
+    public func describeState(_ piece: (String) -> Void) {
+        var first = true
+        if let root { Self.describeLayer(of: root, first: &first, piece) }
+        for modal in modals { Self.describeLayer(of: modal.viewable, first: &first, piece) }
     }
 
     /// The navigation state as a value.
@@ -160,8 +176,10 @@ public final class Window: WireframeFactory {
     /// Tells the observers about a change; a change inside `container` counts only once the
     /// container is on screen (a stack filled before it becomes the root is shown by `show`).
     func notify(_ kind: NavigationTransition.Kind, screen: ScreenID?, in container: (any Viewable)? = nil) {
-        guard !observers.isEmpty else { return }
+        guard !observers.isEmpty || !changeObservers.isEmpty else { return }
         if let container, !isDisplayed(container) { return }
+        for observer in changeObservers { observer(kind, screen, self) }
+        guard !observers.isEmpty else { return }
         let transition = NavigationTransition(kind: kind, screen: screen, state: state)
         for observer in observers { observer(transition) }
     }
@@ -220,6 +238,51 @@ public final class Window: WireframeFactory {
             return body(single.view, nil)
         default:
             return false
+        }
+    }
+
+    /// ``NavigationLayer/describe(_:)`` of `layer(of: viewable)`, after ` ^ ` unless `first`.
+    private static func describeLayer(of viewable: any Viewable, first: inout Bool, _ piece: (String) -> Void) {
+        switch viewable {
+        case let stack as NavigationStack:
+            if !first { piece(" ^ ") }
+            var separate = false
+            stack.forEachScreenID { describeScreen($0, separate: &separate, piece) }
+        case let split as SplitContainer:
+            if !first { piece(" ^ ") }
+            var separate = false
+            if let master = split.master { forEachScreenID(of: master) { describeScreen($0, separate: &separate, piece) } }
+            piece(" | ")
+            separate = false
+            if let detail = split.detail { forEachScreenID(of: detail) { describeScreen($0, separate: &separate, piece) } }
+        case let single as ViewContainer:
+            if !first { piece(" ^ ") }
+            single.view.screenID.describe(piece)
+        default:
+            return
+        }
+        first = false
+    }
+
+    /// One screen of a list joined by ` > `.
+    private static func describeScreen(_ screen: ScreenID, separate: inout Bool, _ piece: (String) -> Void) {
+        if separate { piece(" > ") }
+        separate = true
+        screen.describe(piece)
+    }
+
+    /// Calls `body` with each of `layer(of: viewable)?.screens`, in order.
+    private static func forEachScreenID(of viewable: any Viewable, _ body: (ScreenID) -> Void) {
+        switch viewable {
+        case let stack as NavigationStack:
+            stack.forEachScreenID(body)
+        case let split as SplitContainer:
+            if let master = split.master { forEachScreenID(of: master, body) }
+            if let detail = split.detail { forEachScreenID(of: detail, body) }
+        case let single as ViewContainer:
+            body(single.view.screenID)
+        default:
+            return
         }
     }
 

@@ -73,10 +73,11 @@ package enum AssignmentReason: String, Sendable, Equatable, CaseIterable, Custom
 /// process: then a result refers to its report without counting a reference (an atomic
 /// increment and decrement per result, a third of an assignment's time).
 package struct AssignmentResult: Sendable, Equatable {
-    /// The report, alive as long as the process when interned, else as long as `reportOwner`.
+    /// The report, alive as long as the process when interned, else as long as `owned`.
     private let unmanagedReport: Unmanaged<VariationReport>
-    /// Holds a report that is not interned; nil for an interned one.
-    private let reportOwner: VariationReport?
+    /// A report that is not interned and a fallback hash attribute, when there is either; nil
+    /// (the usual case) leaves one reference to release when a result goes.
+    private let owned: OwnedParts?
     /// Whether the user takes part (and should be tracked).
     package let inExperiment: Bool
     /// Whether the variation came from hashing (false when forced or excluded).
@@ -85,8 +86,6 @@ package struct AssignmentResult: Sendable, Equatable {
     package let reason: AssignmentReason
     /// Whether a stored sticky bucket decided (or, when blocked by version, excluded) the user.
     package let stickyBucketUsed: Bool
-    /// The fallback attribute, when sticky bucketing hashed it instead of the hash attribute.
-    private let fallbackHashAttribute: String?
     /// The variation's index; 0 when not in the experiment.
     package let variationId: Int
     /// The hashed attribute's value as text; empty when it is missing.
@@ -103,10 +102,12 @@ package struct AssignmentResult: Sendable, Equatable {
     ) {
         self.unmanagedReport = unmanagedReport
         let (isInterned, index) = unmanagedReport._withUnsafeGuaranteedRef { ($0.isInterned, $0.fields.index) }
-        reportOwner = isInterned ? nil : unmanagedReport.takeUnretainedValue()
+        owned = isInterned && fallbackHashAttribute == nil
+            ? nil
+            : OwnedParts(report: isInterned ? nil : unmanagedReport.takeUnretainedValue(),
+                         fallbackHashAttribute: fallbackHashAttribute)
         variationId = index
         self.stickyBucketUsed = stickyBucketUsed
-        self.fallbackHashAttribute = fallbackHashAttribute
         self.inExperiment = inExperiment
         self.hashUsed = hashUsed
         self.reason = reason
@@ -129,7 +130,7 @@ package struct AssignmentResult: Sendable, Equatable {
     /// The variation's value; the first variation's when not in the experiment.
     package var value: AttributeValue { report.fields.value }
     /// The attribute that was (or would have been) hashed.
-    package var hashAttribute: String { fallbackHashAttribute ?? report.fields.hashAttribute }
+    package var hashAttribute: String { owned?.fallbackHashAttribute ?? report.fields.hashAttribute }
     /// The variation's key: its metadata key, else its index as text.
     package var key: String { report.fields.key }
     /// The variation's name from its metadata, if any.
@@ -146,5 +147,17 @@ package struct AssignmentResult: Sendable, Equatable {
             && left.bucket == right.bucket && left.key == right.key && left.name == right.name
             && left.passthrough == right.passthrough && left.reason == right.reason
             && left.stickyBucketUsed == right.stickyBucketUsed
+    }
+}
+
+/// What a result owns besides its report reference: a report that is not interned, and the
+/// fallback attribute when sticky bucketing hashed it instead of the hash attribute.
+private final class OwnedParts: Sendable {
+    let report: VariationReport?
+    let fallbackHashAttribute: String?
+
+    init(report: VariationReport?, fallbackHashAttribute: String?) {
+        self.report = report
+        self.fallbackHashAttribute = fallbackHashAttribute
     }
 }

@@ -10,8 +10,8 @@ struct SessionSimulator: Sendable {
     let plan: SimulationPlan
     let registry: FeatureRegistry
     private let app: AppDefinition?
-    /// The population's service behaviour by parameter name.
-    private let services: [String: ClosedRange<Double>]
+    /// The population's service behaviour over the app's declared parameters, resolved once.
+    private let services: ServiceValues
     /// The population and each persona, shared by every session instead of copied into it.
     private let population: SharedPopulation
     private let personas: [SharedPersona]
@@ -22,7 +22,9 @@ struct SessionSimulator: Sendable {
         self.plan = plan
         self.registry = registry
         app = try? registry.app(named: plan.app)
-        services = Dictionary(plan.population.services.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 })
+        services = ServiceValues(
+            specs: app?.serviceParameters ?? [],
+            values: Dictionary(plan.population.services.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 }))
         population = SharedPopulation(plan.population)
         personas = plan.population.personas.map(SharedPersona.init)
         hasArrivals = plan.population.personas.contains { !$0.arrivals.isEmpty }
@@ -168,8 +170,7 @@ struct SessionSimulator: Sendable {
             now: Date(timeIntervalSince1970: Double(visitor.start) / 1000), events: events, stickyBuckets: sticky)
         let session = try AppSession(app: plan.app, platform: platform, registry: registry, clock: clock,
                                      seed: seeds.session, events: events, chooser: chooser)
-        app.configureServices(in: session.environment, ServiceSettings(
-            specs: app.serviceParameters, values: services, random: RandomSource(seed: seeds.services)))
+        app.configureServices(in: session.environment, ServiceSettings(services, random: RandomSource(seed: seeds.services)))
         return (session, chooser)
     }
 

@@ -18,6 +18,15 @@ import Testing
         #expect(given.drawDuration("latency") == .seconds(2))
     }
 
+    @Test func valuesResolvedOnceServeEverySession() {
+        let values = ServiceValues(specs: Self.specs, values: ["latency": 2...2, "other": 9...9])
+        for seed in UInt64(1)...3 {
+            let settings = ServiceSettings(values, random: RandomSource(seed: seed))
+            #expect(settings.chance("failureRate") == 0.1 && settings.drawDuration("latency") == .seconds(2))
+            #expect(settings.range("other") == nil)
+        }
+    }
+
     @Test func undeclaredNamesAreNothing() {
         let settings = ServiceSettings(specs: Self.specs, values: ["other": 9...9], random: RandomSource(seed: 1))
         #expect(settings.range("other") == nil && settings.chance("other") == 0 && settings.draw("other") == 0)

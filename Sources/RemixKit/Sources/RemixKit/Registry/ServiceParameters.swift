@@ -66,25 +66,38 @@ public enum ServiceEstimate: Sendable, Equatable {
     case secondsBefore(event: String)
 }
 
+/// Each declared service parameter's range — the given values over the specs' defaults —
+/// resolved once for all the sessions of a run.
+public struct ServiceValues: Sendable {
+    fileprivate let ranges: [(name: String, range: ClosedRange<Double>)]
+
+    /// `values` (by parameter name) over the specs' defaults; values of undeclared names are ignored.
+    public init(specs: [ServiceParameterSpec], values: [String: ClosedRange<Double>]) {
+        ranges = specs.map { ($0.name, values[$0.name] ?? $0.defaultValue) }
+    }
+}
+
 /// The service behaviour one simulated session runs with: a value or range per declared
 /// parameter, and the randomness to draw from them.
 public struct ServiceSettings {
-    private let specs: [ServiceParameterSpec]
-    private let values: [String: ClosedRange<Double>]
+    private let values: ServiceValues
     /// Randomness for the services' own draws (e.g. whether one publish fails).
     public let random: RandomSource
 
     /// Settings with `values` (by parameter name) over the specs' defaults.
     public init(specs: [ServiceParameterSpec], values: [String: ClosedRange<Double>], random: RandomSource) {
-        self.specs = specs
+        self.init(ServiceValues(specs: specs, values: values), random: random)
+    }
+
+    /// Settings with values resolved beforehand (no lookups by name per session).
+    public init(_ values: ServiceValues, random: RandomSource) {
         self.values = values
         self.random = random
     }
 
     /// The parameter's range (a single value has `lower == upper`); nil when it is not declared.
     public func range(_ name: String) -> ClosedRange<Double>? {
-        guard let spec = specs.first(where: { $0.name == name }) else { return nil }
-        return values[name] ?? spec.defaultValue
+        values.ranges.first { $0.name == name }?.range
     }
 
     /// A chance parameter's value, or 0 when it is not declared.

@@ -128,6 +128,16 @@ final class TestGreeter: Greeter {}
         #expect(try services.resolve((any Greeter).self) === greeter)
     }
 
+    @Test func serviceContainerKeepsOneServicePerTypeTheLastRegistered() throws {
+        let services = ServiceContainer()
+        let first = TestGreeter(), second = TestGreeter()
+        services.register(first, as: (any Greeter).self)
+        services.register(first, as: TestGreeter.self)
+        services.register(second, as: (any Greeter).self)
+        #expect(try services.resolve((any Greeter).self) === second)
+        #expect(try services.resolve(TestGreeter.self) === first)
+    }
+
     @Test func serviceContainerReportsAMissingService() throws {
         let services = ServiceContainer()
         services.register(TestGreeter(), as: TestGreeter.self)

@@ -159,23 +159,34 @@ public final class ServiceContainer {
         }
     }
 
-    /// Sized for the handful of services an app registers, so registering does not regrow it.
-    @usableFromInline var services = [ObjectIdentifier: AnyObject](minimumCapacity: 8)
+    /// The registered types and their entries, in registration order: an app registers a
+    /// handful, and comparing a few type identities costs less than hashing one.
+    @usableFromInline var services: [(type: ObjectIdentifier, entry: AnyObject)] = []
 
     /// Makes an empty container.
-    public init() {}
+    public init() {
+        // Sized for the handful of services an app registers, so registering does not regrow it.
+        services.reserveCapacity(8)
+    }
 
-    /// Registers `service` under `type` (usually a protocol).
+    /// Registers `service` under `type` (usually a protocol), replacing one registered before.
     @inlinable
     public func register<T>(_ service: T, as type: T.Type) {
-        services[ObjectIdentifier(type)] = Entry(service)
+        let key = ObjectIdentifier(type)
+        if let index = services.firstIndex(where: { $0.type == key }) {
+            services[index].entry = Entry(service)
+        } else {
+            services.append((key, Entry(service)))
+        }
     }
 
     /// The service registered under `type`.
     @inlinable
     public func resolve<T>(_ type: T.Type) throws -> T {
         // The key is the type itself, so an entry found is always an `Entry<T>`.
-        guard let entry = services[ObjectIdentifier(type)] as? Entry<T> else {
+        let key = ObjectIdentifier(type)
+        guard let index = services.firstIndex(where: { $0.type == key }),
+              let entry = services[index].entry as? Entry<T> else {
             throw ServiceError.missing(String(describing: type))
         }
         return entry.service

@@ -149,6 +149,24 @@ import Testing
         #expect(window.panels.first?.content.buttons.isEmpty == true)
     }
 
+    @Test func aLeftButtonSetAgainReplacesTheFirstAndGoesWithItsView() throws {
+        let (window, navigation, _) = makeStackWindow("a", "b")
+        var pressed: [String] = []
+        navigation.setLeftButton(title: "Cancel") { pressed.append("cancel") }
+        navigation.setLeftButton(title: "Close") { pressed.append("close") }
+        let panel = try #require(window.panels.first)
+        #expect(panel.content.buttons.map(\.title) == ["Close"])
+        try window.send(.press(buttonID: Panel.leftButtonID), to: panel)
+        #expect(pressed == ["close"])
+        navigation.setPopCheckpoint()
+        navigation.push(TestView("c"))
+        navigation.setLeftButton(title: "Cancel") {}
+        navigation.popToLastCheckpoint()
+        #expect(window.panels.first?.content.buttons.map(\.title) == ["Close"])
+        try window.goBack()
+        #expect(window.panels.first?.content.buttons.isEmpty == true)
+    }
+
     @Test func pressingLeftButtonIdWithoutLeftButtonGoesToTheView() throws {
         let (window, _, _) = makeStackWindow("a")
         let panel = try #require(window.panels.first)

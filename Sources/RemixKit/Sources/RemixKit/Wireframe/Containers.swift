@@ -8,7 +8,9 @@ final class NavigationStack: NavigationWireframe {
     private weak var window: Window?
     private var views: [any View] = []
     private var checkpoints: [ObjectIdentifier] = []
-    private var leftButtons: [ObjectIdentifier: LeftButton] = [:]
+    /// The left buttons set on views of the stack (a flow sets one or two): a short list, as
+    /// comparing a few identities costs less than hashing one.
+    private var leftButtons: [(view: ObjectIdentifier, button: LeftButton)] = []
 
     init(window: Window) {
         self.window = window
@@ -26,7 +28,9 @@ final class NavigationStack: NavigationWireframe {
     }
 
     func leftButton(for view: any View) -> LeftButton? {
-        leftButtons.isEmpty ? nil : leftButtons[ObjectIdentifier(view)]
+        guard !leftButtons.isEmpty else { return nil }
+        let id = ObjectIdentifier(view)
+        return leftButtons.first { $0.view == id }?.button
     }
 
     func push(_ view: any View) {
@@ -48,20 +52,27 @@ final class NavigationStack: NavigationWireframe {
         let keep = target.flatMap { id in views.firstIndex { ObjectIdentifier($0) == id } } ?? 0
         guard keep < views.count - 1 else { return }
         let popped = views[(keep + 1)...]
-        for view in popped { leftButtons[ObjectIdentifier(view)] = nil }
+        for view in popped { removeLeftButton(of: view) }
         views.removeSubrange((keep + 1)...)
         window?.notify(.pop, screen: popped.last?.screenID, in: self)
     }
 
     func setLeftButton(title: String, action: @escaping () -> Void) {
         guard let top = views.last else { return }
-        leftButtons[ObjectIdentifier(top)] = LeftButton(title: title, action: action)
+        removeLeftButton(of: top)
+        leftButtons.append((ObjectIdentifier(top), LeftButton(title: title, action: action)))
+    }
+
+    private func removeLeftButton(of view: any View) {
+        guard !leftButtons.isEmpty else { return }
+        let id = ObjectIdentifier(view)
+        leftButtons.removeAll { $0.view == id }
     }
 
     /// The user pressed back: pop the top view and tell it.
     func popByUser() {
         guard views.count > 1, let popped = views.popLast() else { return }
-        leftButtons[ObjectIdentifier(popped)] = nil
+        removeLeftButton(of: popped)
         window?.notify(.back, screen: popped.screenID, in: self)
         popped.navigationDidGoBack()
     }

@@ -50,6 +50,12 @@ final class SessionLog: EventSink {
     func record(_ event: DomainEvent) {
         if event.name == "exposure", event["inExperiment"] == .bool(true),
            case .string(let experiment)? = event["experiment"], case .string(let variation)? = event["variation"] {
+            if exposures.isEmpty {
+                // A session's exposures come together (one per experiment on the slot): one
+                // allocation for them instead of regrowing.
+                exposures.reserveCapacity(4)
+                exposedFeatures.reserveCapacity(4)
+            }
             exposures.append((experiment, variation))
             if case .string(let feature)? = event["feature"] { exposedFeatures.append(feature) }
         }

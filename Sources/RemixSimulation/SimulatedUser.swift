@@ -76,7 +76,11 @@ final class SimulatedUser {
         let front = window.frontPanel?.content.name ?? ""
         home = start ?? front
         lastScreen = front
-        screensSeen = home == front ? [home] : [home, front]
+        // Sized for the few screens a session sees, so that appending does not regrow it.
+        screensSeen.removeAll(keepingCapacity: true)
+        screensSeen.reserveCapacity(8)
+        screensSeen.append(home)
+        if front != home { screensSeen.append(front) }
         plan = persona.intents.compactMap { chance($0.chance) ? $0.intent : nil }
         beginNextIntent()
         // A link that led into a flow started the first intent there, as a tap on the first

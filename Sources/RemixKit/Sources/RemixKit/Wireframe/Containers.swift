@@ -51,10 +51,11 @@ final class NavigationStack: NavigationWireframe {
         let target = checkpoints.popLast()
         let keep = target.flatMap { id in views.firstIndex { ObjectIdentifier($0) == id } } ?? 0
         guard keep < views.count - 1 else { return }
-        let popped = views[(keep + 1)...]
-        for view in popped { removeLeftButton(of: view) }
+        // Read before removing: a slice of the views kept across the removal would copy them.
+        for view in views[(keep + 1)...] { removeLeftButton(of: view) }
+        let screen = views.last?.screenID
         views.removeSubrange((keep + 1)...)
-        window?.notify(.pop, screen: popped.last?.screenID, in: self)
+        window?.notify(.pop, screen: screen, in: self)
     }
 
     func setLeftButton(title: String, action: @escaping () -> Void) {
@@ -91,11 +92,11 @@ final class SplitContainer: SplitWireframe {
     }
 
     var master: (any Viewable)? {
-        didSet { window?.notify(.show, screen: master.flatMap(Window.layer)?.screens.last, in: self) }
+        didSet { window?.notify(.show, screen: master.flatMap(Window.lastScreen), in: self) }
     }
 
     var detail: (any Viewable)? {
-        didSet { window?.notify(.show, screen: detail.flatMap(Window.layer)?.screens.last, in: self) }
+        didSet { window?.notify(.show, screen: detail.flatMap(Window.lastScreen), in: self) }
     }
 
     func present(_ viewable: any Viewable) { window?.present(viewable, by: self) }

@@ -25,7 +25,7 @@ public final class Window: WireframeFactory {
     /// Shows `viewable` as the root of the window.
     public func setRoot(_ viewable: any Viewable) {
         root = viewable
-        notify(.show, screen: Self.layer(of: viewable)?.screens.last)
+        notify(.show, screen: Self.lastScreen(of: viewable))
     }
 
     /// Calls `observer` after every navigation change.
@@ -148,7 +148,7 @@ public final class Window: WireframeFactory {
 
     func present(_ viewable: any Viewable, by presenter: any Viewable) {
         modals.append(Presentation(viewable: viewable, presenter: ObjectIdentifier(presenter)))
-        notify(.present, screen: Self.layer(of: viewable)?.screens.last)
+        notify(.present, screen: Self.lastScreen(of: viewable))
     }
 
     func present(_ viewable: any Viewable, by presenter: any Viewable, for duration: Duration) {
@@ -164,13 +164,13 @@ public final class Window: WireframeFactory {
         guard let index = modals.firstIndex(where: { $0.presenter == id }) else { return }
         let dismissed = modals[index].viewable
         modals.removeSubrange(index...)
-        notify(.dismiss, screen: Self.layer(of: dismissed)?.screens.last)
+        notify(.dismiss, screen: Self.lastScreen(of: dismissed))
     }
 
     private func dismiss(_ viewable: any Viewable) {
         guard let index = modals.firstIndex(where: { $0.viewable === viewable }) else { return }
         modals.removeSubrange(index...)
-        notify(.dismiss, screen: Self.layer(of: viewable)?.screens.last)
+        notify(.dismiss, screen: Self.lastScreen(of: viewable))
     }
 
     /// Tells the observers about a change; a change inside `container` counts only once the
@@ -283,6 +283,20 @@ public final class Window: WireframeFactory {
             body(single.view.screenID)
         default:
             return
+        }
+    }
+
+    /// `layer(of: viewable)?.screens.last`, without gathering the screens.
+    static func lastScreen(of viewable: any Viewable) -> ScreenID? {
+        switch viewable {
+        case let stack as NavigationStack:
+            return stack.topView?.screenID
+        case let split as SplitContainer:
+            return split.detail.flatMap(lastScreen) ?? split.master.flatMap(lastScreen)
+        case let single as ViewContainer:
+            return single.view.screenID
+        default:
+            return nil
         }
     }
 

@@ -77,13 +77,21 @@ public final class Window: WireframeFactory {
     /// wireframe added (e.g. a modal flow's "Cancel").
     public var panels: [Panel] {
         guard let front = frontViewable else { return [] }
+        // Gathered into the storage of the last answer, unique again once its reader let it go
+        // (a driver asks every step): no allocation per step.
         var panels: [Panel] = []
+        swap(&panels, &panelStorage)
+        panels.removeAll(keepingCapacity: true)
         Self.forEachVisibleView(of: front) { view, stack in
             panels.append(Self.panel(view, in: stack))
             return false
         }
+        panelStorage = panels
         return panels
     }
+
+    /// The storage of the last ``panels``.
+    private var panelStorage: [Panel] = []
 
     /// The first of ``panels``, without making the others (a driver looking again after acting).
     public var frontPanel: Panel? {

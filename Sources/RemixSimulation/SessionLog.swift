@@ -1,4 +1,5 @@
 import RemixEventLog
+import RemixExperiments
 import RemixKit
 
 /// Records one simulated session's events as JSON lines, stamped with virtual time: domain events
@@ -48,16 +49,15 @@ final class SessionLog: EventSink {
     }
 
     func record(_ event: DomainEvent) {
-        if event.name == "exposure", event["inExperiment"] == .bool(true),
-           case .string(let experiment)? = event["experiment"], case .string(let variation)? = event["variation"] {
+        if let exposure = ExposureEvent.entered(event) {
             if exposures.isEmpty {
                 // A session's exposures come together (one per experiment on the slot): one
                 // allocation for them instead of regrowing.
                 exposures.reserveCapacity(4)
                 exposedFeatures.reserveCapacity(4)
             }
-            exposures.append((experiment, variation))
-            if case .string(let feature)? = event["feature"] { exposedFeatures.append(feature) }
+            exposures.append((exposure.experiment, exposure.variation))
+            if let feature = exposure.feature { exposedFeatures.append(feature) }
         }
         if let watched, event.name == watched { sawWatchedEvent = true }
         write(event.name, event.fields)

@@ -140,4 +140,21 @@ import Testing
         #expect(json.contains("\"phase\":1"))
         #expect(!DecisionReport.json(evaluator.decide(plain, attributes: ["id": "u1"], now: at)).contains("phase"))
     }
+
+    @Test func anExposureThatEnteredItsExperimentIsReadWhereverItsFieldsAre() throws {
+        let phased = try Fixture.definition(Self.experiment(Self.twoPhases), file: "k.yaml")
+        let evaluator = ExperimentEvaluator()
+        let inside = evaluator.decide(phased, attributes: ["id": "u1"], now: DateParsing.parse("2026-12-09")!)
+        let event = ExposureEvent.make(inside, filledBy: "X")
+        let entered = try #require(ExposureEvent.entered(event))
+        #expect(entered.experiment == "k" && entered.variation == inside.variation && entered.feature == inside.feature ?? "X")
+        // The same fields in another order, as a sink may be handed them, are read by name.
+        let reordered = DomainEvent(ExposureEvent.name, event.fields.reversed())
+        #expect(ExposureEvent.entered(reordered).map { [$0.experiment, $0.variation, $0.feature ?? ""] }
+            == [entered.experiment, entered.variation, entered.feature ?? ""])
+        let early = ExposureEvent.make(evaluator.decide(phased, attributes: ["id": "u1"], now: DateParsing.parse("2026-11-01")!),
+                                       filledBy: "X")
+        #expect(ExposureEvent.entered(early) == nil)
+        #expect(ExposureEvent.entered(DomainEvent("insertion_started", event.fields)) == nil)
+    }
 }

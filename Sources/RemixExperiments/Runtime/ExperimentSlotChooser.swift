@@ -157,4 +157,23 @@ package enum ExposureEvent {
         }
         return DomainEvent(name, fields)
     }
+
+    /// The experiment, variation and feature of an exposure that put the user in its experiment;
+    /// nil for any other event. Reads the fields where ``make(_:_:filledBy:)`` puts them, so a
+    /// sink that counts exposures does not search each one by name.
+    package static func entered(_ event: DomainEvent) -> (experiment: String, variation: String, feature: String?)? {
+        guard event.name == name else { return nil }
+        let fields = event.fields
+        if fields.count >= 9, fields[0].name == "experiment", fields[1].name == "variation",
+           fields[3].name == "feature", fields[8].name == "inExperiment" {
+            guard fields[8].value == .bool(true), case .string(let experiment) = fields[0].value,
+                  case .string(let variation) = fields[1].value else { return nil }
+            guard case .string(let feature) = fields[3].value else { return (experiment, variation, nil) }
+            return (experiment, variation, feature)
+        }
+        guard event["inExperiment"] == .bool(true), case .string(let experiment)? = event["experiment"],
+              case .string(let variation)? = event["variation"] else { return nil }
+        guard case .string(let feature)? = event["feature"] else { return (experiment, variation, nil) }
+        return (experiment, variation, feature)
+    }
 }

@@ -11,11 +11,19 @@ package final class AppSession {
     package let root: any AppRoot
 
     /// Makes a session of `appName` on `platform` (nil: the app's first platform).
-    package init(
+    package convenience init(
         app appName: String, platform: String? = nil, registry: FeatureRegistry, clock: VirtualClock = VirtualClock(),
         seed: UInt64 = 1, events: any EventSink = EventRecorder(), chooser: (any SlotChooser)? = nil
     ) throws {
-        let app = try registry.app(named: appName)
+        try self.init(app: registry.app(named: appName), platform: platform, registry: registry, clock: clock, seed: seed,
+                      events: events, chooser: chooser)
+    }
+
+    /// A session of `app`, already looked up in `registry` (a simulation makes many).
+    package init(
+        app: AppDefinition, platform: String? = nil, registry: FeatureRegistry, clock: VirtualClock = VirtualClock(),
+        seed: UInt64 = 1, events: any EventSink = EventRecorder(), chooser: (any SlotChooser)? = nil
+    ) throws {
         self.clock = clock
         environment = try SessionEnvironment(
             app: app, platform: platform ?? app.platforms.first ?? "phone", registry: registry, clock: clock,

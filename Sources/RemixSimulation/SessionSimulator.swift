@@ -168,7 +168,7 @@ struct SessionSimulator: Sendable {
         let chooser = ExperimentSlotChooser(
             experiments: plan.experiments, attributes: visitor.attributes,
             now: Date(timeIntervalSince1970: Double(visitor.start) / 1000), events: events, stickyBuckets: sticky)
-        let session = try AppSession(app: plan.app, platform: platform, registry: registry, clock: clock,
+        let session = try AppSession(app: app, platform: platform, registry: registry, clock: clock,
                                      seed: seeds.session, events: events, chooser: chooser)
         app.configureServices(in: session.environment, ServiceSettings(services, random: RandomSource(seed: seeds.services)))
         return (session, chooser)

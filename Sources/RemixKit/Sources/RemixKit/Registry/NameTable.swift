@@ -1,0 +1,86 @@
+/// Values by name, for the registry's lookups (a simulated session makes several): an ASCII name
+/// is hashed with FNV-1a over its bytes, a few instructions a byte where a dictionary runs
+/// SipHash, and found by linear probing in a table kept at most half full. Names are equal as
+/// strings are (canonical equivalence): the rare name with other characters is kept apart and
+/// compared with every lookup that the table does not answer.
+struct NameTable<Value> {
+    private struct Slot {
+        let hash: UInt64
+        let name: String
+        var value: Value
+    }
+
+    private var slots: [Slot?] = Array(repeating: nil, count: 16)
+    /// Names that are not all ASCII.
+    private var others: [Slot] = []
+    /// How many names it holds.
+    private(set) var count = 0
+
+    /// The value of `name`, if there is one.
+    subscript(name: String) -> Value? {
+        guard let hash = Self.hash(name) else {
+            return others.first { $0.name == name }?.value
+                ?? slots.lazy.compactMap { $0 }.first { $0.name == name }?.value
+        }
+        let index = slots.withUnsafeBufferPointer { Self.index(of: name, hash: hash, in: $0) }
+        if case let (index, true) = index { return slots[index]?.value }
+        return others.isEmpty ? nil : others.first { $0.name == name }?.value
+    }
+
+    /// Gives `name` the value `value`, replacing the one it had.
+    mutating func set(_ value: Value, for name: String) {
+        if let other = others.firstIndex(where: { $0.name == name }) {
+            others[other].value = value
+            return
+        }
+        guard let hash = Self.hash(name) else {
+            if let index = slots.firstIndex(where: { $0?.name == name }) {
+                slots[index]?.value = value
+            } else {
+                others.append(Slot(hash: 0, name: name, value: value))
+                count += 1
+            }
+            return
+        }
+        if 2 * (count + 1) > slots.count { grow() }
+        let (index, found) = slots.withUnsafeBufferPointer { Self.index(of: name, hash: hash, in: $0) }
+        if found {
+            slots[index]?.value = value
+        } else {
+            slots[index] = Slot(hash: hash, name: name, value: value)
+            count += 1
+        }
+    }
+
+    /// The slot holding `name`, or the empty slot where it would go.
+    private static func index(of name: String, hash: UInt64, in slots: UnsafeBufferPointer<Slot?>) -> (Int, found: Bool) {
+        var index = Int(truncatingIfNeeded: hash) & (slots.count - 1)
+        while let slot = slots[index] {
+            if slot.hash == hash, slot.name == name { return (index, true) }
+            index = (index + 1) & (slots.count - 1)
+        }
+        return (index, false)
+    }
+
+    private mutating func grow() {
+        let old = slots
+        slots = Array(repeating: nil, count: 2 * old.count)
+        for case let slot? in old {
+            let (index, _) = slots.withUnsafeBufferPointer { Self.index(of: slot.name, hash: slot.hash, in: $0) }
+            slots[index] = slot
+        }
+    }
+
+    /// FNV-1a (64 bits) of the name's bytes when they are all ASCII, else nil.
+    static func hash(_ name: String) -> UInt64? {
+        func hash(_ bytes: some Sequence<UInt8>) -> UInt64? {
+            var state: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in bytes {
+                guard byte < 0x80 else { return nil }
+                state = (state ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+            }
+            return state
+        }
+        return name.utf8.withContiguousStorageIfAvailable { hash($0) } ?? hash(name.utf8)
+    }
+}

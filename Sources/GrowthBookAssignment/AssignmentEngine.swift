@@ -117,8 +117,7 @@ package struct AssignmentEngine: Sendable {
     private static func excluded(_ experiment: Experiment, context: AssignmentContext, hashValue: String) -> AssignmentReason? {
         if let filters = experiment.filters {
             if isFilteredOut(filters, context: context) { return .filtered }
-        } else if let namespace = experiment.namespace,
-                  !GrowthBookHash.inNamespace(hashValue: hashValue, namespace: namespace) {
+        } else if !experiment.inNamespace(hashValue: hashValue) {
             return .namespace
         }
         if !context.satisfies(experiment.condition) { return .condition }

@@ -113,10 +113,13 @@ package struct Experiment: Sendable {
     private final class Storage: Sendable {
         let fields: Fields
         let bucketing: Bucketing
+        /// The namespace's hash seed (`"__" + id`), prepared once rather than per user.
+        let namespaceSeed: PreparedSeed?
 
         /// Boxes `fields` with `bucketing`, worked out from them when `nil`.
         init(_ fields: Fields, bucketing: Bucketing? = nil) {
             self.fields = fields
+            namespaceSeed = fields.namespace.map { PreparedSeed("__" + $0.id) }
             self.bucketing = bucketing ?? Bucketing(
                 key: fields.key, seed: fields.seed, hashVersion: fields.hashVersion, hashAttribute: fields.hashAttribute,
                 variations: fields.variations, coverage: fields.coverage, weights: fields.weights, ranges: fields.ranges,
@@ -226,6 +229,15 @@ package struct Experiment: Sendable {
     }
 
     var bucketing: Bucketing { storage.bucketing }
+
+    /// Whether `hashValue` falls in the experiment's namespace slice (true without a namespace):
+    /// ``GrowthBookHash/inNamespace(hashValue:namespace:)`` with the seed prepared.
+    package func inNamespace(hashValue: String) -> Bool {
+        guard let namespace = storage.fields.namespace, let seed = storage.namespaceSeed else { return true }
+        guard let units = seed.bucketUnits(value: hashValue, version: 1) else { return false }
+        let n = Double(units) / 1000
+        return n >= namespace.start && n < namespace.end
+    }
 
     /// An experiment with GrowthBook's defaults for every field not given.
     package init(

@@ -65,6 +65,11 @@ struct GrowthBookConformanceTests {
             let namespace = try GrowthBookFixtures.namespace(tuple[2])
             let actual = GrowthBookHash.inNamespace(hashValue: hashValue, namespace: namespace)
             tally.check(actual == expected, "\(name): got \(actual), expected \(expected)")
+            // An experiment in the namespace checks it with its seed prepared once.
+            var experiment = Experiment(key: "k", variations: [0, 1])
+            experiment.namespace = namespace
+            let prepared = experiment.inNamespace(hashValue: hashValue)
+            tally.check(prepared == expected, "\(name) (prepared seed): got \(prepared), expected \(expected)")
         }
         tally.report()
     }

@@ -17,6 +17,9 @@ struct SessionSimulator: Sendable {
     private let personas: [SharedPersona]
     /// Whether some persona arrives through routes: then every `session_started` says `arrival`.
     private let hasArrivals: Bool
+    /// What user and session ids start with (`u<seed>-`, `s<seed>-`), made once for every user.
+    private let userPrefix: String
+    private let sessionPrefix: String
 
     init(plan: SimulationPlan, registry: FeatureRegistry) {
         self.plan = plan
@@ -28,6 +31,8 @@ struct SessionSimulator: Sendable {
         population = SharedPopulation(plan.population)
         personas = plan.population.personas.map(SharedPersona.init)
         hasArrivals = plan.population.personas.contains { !$0.arrivals.isEmpty }
+        userPrefix = "u" + String(plan.seed) + "-"
+        sessionPrefix = "s" + String(plan.seed) + "-"
     }
 
     /// Simulates user `index` — every session they make, or with `window` those that start in it —
@@ -42,10 +47,10 @@ struct SessionSimulator: Sendable {
         var random = SeededGenerator(seed: Self.mix(plan.seed, UInt64(index)))
         let shared = personas[Population.pick(population.personas, weight: \.weight, &random)]
         let persona = shared.value
-        // Concatenated rather than interpolated: interpolation formats each number through its
-        // `description` as an existential, twice per user.
-        let seedText = String(plan.seed), indexText = String(index)
-        let user = "u" + seedText + "-" + indexText
+        // Concatenated rather than interpolated (interpolation formats each number through its
+        // `description` as an existential), onto prefixes made once for the run.
+        let indexText = String(index)
+        let user = userPrefix + indexText
         var attributes = [String: AttributeValue](minimumCapacity: population.attributes.count + 1)
         attributes["id"] = .string(user)
         var attributeFields: [EventField] = []
@@ -76,7 +81,7 @@ struct SessionSimulator: Sendable {
                 guard start >= window.lowerBound else { continue }
                 if visit == 1 { summary.users += 1 }
             }
-            let session = "s" + seedText + "-" + indexText
+            let session = sessionPrefix + indexText
             let visitor = Visitor(user: user, session: visit == 1 ? session : session + "-" + String(visit),
                                   visit: visit, persona: shared, attributes: attributes, attributeFields: attributeFields,
                                   start: start)

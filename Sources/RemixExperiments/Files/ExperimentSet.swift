@@ -16,8 +16,11 @@ package struct ExperimentSet: Sendable {
     package let definitions: [ExperimentDefinition]
     /// Saved groups: name → list of attribute values.
     package let savedGroups: [String: AttributeValue]
-    /// The experiments on each slot of each app, in key order (looked up for every session).
-    private let bySlot: [String: [String: [ExperimentDefinition]]]
+    /// The experiments on each slot of each app, in key order (looked up for every session): a
+    /// list, as the registered apps have few slots and comparing names costs less than hashing;
+    /// `slotIndex` finds them when there are many (a set of files naming unknown apps).
+    private let bySlot: [(app: String, slot: String, definitions: [ExperimentDefinition])]
+    private let slotIndex: [String: [String: Int]]
     /// The slots' rules files (``SlotRules``), in file order.
     package let slotRules: [SlotRules]
 
@@ -26,7 +29,18 @@ package struct ExperimentSet: Sendable {
         self.definitions = definitions.sorted { $0.key < $1.key }
         self.savedGroups = savedGroups
         self.slotRules = slotRules
-        bySlot = Dictionary(grouping: self.definitions, by: \.app).mapValues { Dictionary(grouping: $0, by: \.slot) }
+        var bySlot: [(app: String, slot: String, definitions: [ExperimentDefinition])] = []
+        var slotIndex: [String: [String: Int]] = [:]
+        for definition in self.definitions {
+            if let index = slotIndex[definition.app]?[definition.slot] {
+                bySlot[index].definitions.append(definition)
+            } else {
+                slotIndex[definition.app, default: [:]][definition.slot] = bySlot.count
+                bySlot.append((definition.app, definition.slot, [definition]))
+            }
+        }
+        self.bySlot = bySlot
+        self.slotIndex = bySlot.count > Self.listedSlots ? slotIndex : [:]
     }
 
     /// The rules of `slot` of `app`, when a rules file gives them (the first, if several do).
@@ -48,8 +62,14 @@ package struct ExperimentSet: Sendable {
 
     /// The experiments that fill `slot` of `app`, in key order.
     package func definitions(app: String, slot: String) -> [ExperimentDefinition] {
-        bySlot[app]?[slot] ?? []
+        if bySlot.count > Self.listedSlots {
+            return slotIndex[app]?[slot].map { bySlot[$0].definitions } ?? []
+        }
+        return bySlot.first { $0.app == app && $0.slot == slot }?.definitions ?? []
     }
+
+    /// Up to how many slots with experiments are searched in a list rather than a table.
+    private static let listedSlots = 16
 
     /// The experiment with that key.
     package func definition(key: String) -> ExperimentDefinition? { definitions.first { $0.key == key } }

@@ -61,13 +61,19 @@ package final class ExperimentSlotChooser: SlotChooser {
         // Without a rules file the steps are the experiments in key order, taken without an array.
         let steps = rules.map { Self.steps($0, candidates: candidates) }
         for position in 0..<(steps?.count ?? candidates.count) {
-            let step = steps?[position] ?? .experiment(position)
-            guard case .experiment(let index) = step else {
-                if winner == nil, forceWinner == nil, case .force(let feature, let parameters, let rule, _) = step,
-                   FeatureEvaluator.forceRuleApplies(rule, featureKey: "\(app.name).\(slot.name)", context: context) {
-                    forceWinner = (feature, parameters, rule.id)
+            // Without rules the step is the experiment at `position`, taken without making a step.
+            let index: Int
+            if let steps {
+                guard case .experiment(let listed) = steps[position] else {
+                    if winner == nil, forceWinner == nil, case .force(let feature, let parameters, let rule, _) = steps[position],
+                       FeatureEvaluator.forceRuleApplies(rule, featureKey: "\(app.name).\(slot.name)", context: context) {
+                        forceWinner = (feature, parameters, rule.id)
+                    }
+                    continue
                 }
-                continue
+                index = listed
+            } else {
+                index = position
             }
             // Part by part from the array: a whole definition would be copied for each decision.
             // Sticky documents change only for the winner: GrowthBook evaluates no rule after it.

@@ -113,13 +113,13 @@ package struct Experiment: Sendable {
     private final class Storage: Sendable {
         let fields: Fields
         let bucketing: Bucketing
-        /// The namespace's hash seed (`"__" + id`), prepared once rather than per user.
-        let namespaceSeed: PreparedSeed?
+        /// The namespace slice with its hash seed (`"__" + id`) prepared once rather than per user.
+        let namespaceSlice: NamespaceSlice?
 
         /// Boxes `fields` with `bucketing`, worked out from them when `nil`.
         init(_ fields: Fields, bucketing: Bucketing? = nil) {
             self.fields = fields
-            namespaceSeed = fields.namespace.map { PreparedSeed("__" + $0.id) }
+            namespaceSlice = fields.namespace.map(NamespaceSlice.init)
             self.bucketing = bucketing ?? Bucketing(
                 key: fields.key, seed: fields.seed, hashVersion: fields.hashVersion, hashAttribute: fields.hashAttribute,
                 variations: fields.variations, coverage: fields.coverage, weights: fields.weights, ranges: fields.ranges,
@@ -232,11 +232,10 @@ package struct Experiment: Sendable {
 
     /// Whether `hashValue` falls in the experiment's namespace slice (true without a namespace):
     /// ``GrowthBookHash/inNamespace(hashValue:namespace:)`` with the seed prepared.
+    @inline(__always)
     package func inNamespace(hashValue: String) -> Bool {
-        guard let namespace = storage.fields.namespace, let seed = storage.namespaceSeed else { return true }
-        guard let units = seed.bucketUnits(value: hashValue, version: 1) else { return false }
-        let n = Double(units) / 1000
-        return n >= namespace.start && n < namespace.end
+        guard let slice = storage.namespaceSlice else { return true }
+        return slice.contains(hashValue)
     }
 
     /// An experiment with GrowthBook's defaults for every field not given.
@@ -276,4 +275,24 @@ package struct Experiment: Sendable {
 
     /// How many variations the experiment has.
     package var variationCount: Int { storage.fields.variations.count }
+}
+
+/// A namespace slice with its hash seed prepared: checking a user hashes no concatenated seed.
+struct NamespaceSlice: Sendable {
+    private let seed: PreparedSeed
+    private let start: Double
+    private let end: Double
+
+    init(_ namespace: Namespace) {
+        seed = PreparedSeed("__" + namespace.id)
+        start = namespace.start
+        end = namespace.end
+    }
+
+    /// ``GrowthBookHash/inNamespace(hashValue:namespace:)``.
+    func contains(_ hashValue: String) -> Bool {
+        guard let units = seed.bucketUnits(value: hashValue, version: 1) else { return false }
+        let n = Double(units) / 1000
+        return n >= start && n < end
+    }
 }

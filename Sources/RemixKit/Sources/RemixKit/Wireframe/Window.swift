@@ -74,7 +74,8 @@ public final class Window: WireframeFactory {
     // MARK: Driving
 
     /// The views of the front layer that a person sees and can act on, with the buttons the
-    /// wireframe added (e.g. a modal flow's "Cancel").
+    /// wireframe added (e.g. a modal flow's "Cancel"). The window keeps the last answer's storage
+    /// for the next, so its views live until the next read.
     public var panels: [Panel] {
         guard let front = frontViewable else { return [] }
         // Gathered into the storage of the last answer, unique again once its reader let it go

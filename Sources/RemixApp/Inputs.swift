@@ -23,10 +23,11 @@ package enum Modules {
         return registry
     }
 
-    /// The registry ``load(plugins:_:)`` gives, loaded again without a word (its warnings and
+    /// What loads the registry ``load(plugins:_:)`` gives again, without a word (its warnings and
     /// notices were said the first time): a simulation gives each worker after the first its own.
-    package static func replica(plugins: [String], environment: [String: String]) throws -> FeatureRegistry {
-        try registry(plugins: plugins, environment: environment).registry
+    package static func replica(plugins: [String], _ context: AppContext) -> @Sendable () throws -> FeatureRegistry {
+        let environment = context.environment
+        return { try registry(plugins: plugins, environment: environment).registry }
     }
 
     /// The built-in modules and the plugins `REMIX_PLUGIN_PATH` (in `environment`) and `plugins`

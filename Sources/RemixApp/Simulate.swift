@@ -115,8 +115,7 @@ package struct Simulate {
             plan.stickyBuckets = StickyBucketStart(try await stickyStore.allDocuments(), experiments: set)
         }
         var run = Run(plan: plan, registry: registry, population: population, context: context, sticky: stickyStore)
-        let (plugins, environment) = (self.plugins, context.environment)
-        run.replica = { try Modules.replica(plugins: plugins, environment: environment) }
+        run.replica = Modules.replica(plugins: plugins, context)
         if follows {
             var controllers: [any VirtualTimeController] = []
             if rollouts {

@@ -30,8 +30,7 @@ struct SimulationInputs {
 
     /// Loads ``registry`` again, without a word, for each simulating worker after the first.
     func replica(_ context: AppContext) -> () throws -> FeatureRegistry {
-        let environment = context.environment
-        return { try Modules.replica(plugins: [], environment: environment) }
+        Modules.replica(plugins: [], context)
     }
 }
 

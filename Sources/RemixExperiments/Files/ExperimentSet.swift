@@ -18,7 +18,8 @@ package struct ExperimentSet: Sendable {
     package let savedGroups: [String: AttributeValue]
     /// The experiments on each slot of each app, in key order (looked up for every session): a
     /// list, as the registered apps have few slots and comparing names costs less than hashing;
-    /// `slotIndex` finds them when there are many (a set of files naming unknown apps).
+    /// `slotIndex` finds them when there are many (a set of files naming unknown apps), else it
+    /// is empty.
     private let bySlot: [(app: String, slot: String, definitions: [ExperimentDefinition])]
     private let slotIndex: [String: [String: Int]]
     /// The slots' rules files (``SlotRules``), in file order.
@@ -62,9 +63,7 @@ package struct ExperimentSet: Sendable {
 
     /// The experiments that fill `slot` of `app`, in key order.
     package func definitions(app: String, slot: String) -> [ExperimentDefinition] {
-        if bySlot.count > Self.listedSlots {
-            return slotIndex[app]?[slot].map { bySlot[$0].definitions } ?? []
-        }
+        guard slotIndex.isEmpty else { return slotIndex[app]?[slot].map { bySlot[$0].definitions } ?? [] }
         return bySlot.first { $0.app == app && $0.slot == slot }?.definitions ?? []
     }
 

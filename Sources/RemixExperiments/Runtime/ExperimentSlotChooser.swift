@@ -34,13 +34,8 @@ package final class ExperimentSlotChooser: SlotChooser {
     }
 
     /// The experiment as it runs for `context`: a contextual bandit's leaf weights when the session
-    /// falls in a leaf that has learned some (docs/bandits.md), else as written.
-    static func inForce(_ definition: ExperimentDefinition, context: AssignmentContext) -> Experiment {
-        inForce(definition.experiment, bandit: definition.bandit, context: context)
-    }
-
-    /// ``inForce(_:context:)`` from the parts of a definition it reads (a definition read whole
-    /// out of an array is copied).
+    /// falls in a leaf that has learned some (docs/bandits.md), else as written. Given a
+    /// definition's parts, not the definition: one read whole out of an array is copied.
     private static func inForce(_ experiment: Experiment, bandit: Bandit?, context: AssignmentContext) -> Experiment {
         guard let bandit, !bandit.leaves.isEmpty, let leaf = bandit.leaf(for: context),
               let weights = bandit.leaves[leaf].weights else { return experiment }

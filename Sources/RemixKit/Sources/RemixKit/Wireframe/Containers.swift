@@ -20,9 +20,7 @@ final class NavigationStack: NavigationWireframe {
 
     var topView: (any View)? { views.last }
     var depth: Int { views.count }
-    var screenIDs: [ScreenID] { views.map { $0.screenID } }
-
-    /// Calls `body` with each of ``screenIDs``, bottom first, without gathering them.
+    /// Calls `body` with the screen of each view, bottom first.
     func forEachScreenID(_ body: (ScreenID) -> Void) {
         for view in views { body(view.screenID) }
     }

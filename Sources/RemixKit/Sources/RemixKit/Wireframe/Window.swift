@@ -253,34 +253,33 @@ public final class Window: WireframeFactory {
     /// ``NavigationLayer/describe(_:)`` of `layer(of: viewable)`, after ` ^ ` unless `first`.
     private static func describeLayer(of viewable: any Viewable, first: inout Bool, _ piece: (String) -> Void) {
         switch viewable {
-        case let stack as NavigationStack:
-            if !first { piece(" ^ ") }
-            var separate = false
-            stack.forEachScreenID { describeScreen($0, separate: &separate, piece) }
         case let split as SplitContainer:
             if !first { piece(" ^ ") }
-            var separate = false
-            if let master = split.master { forEachScreenID(of: master) { describeScreen($0, separate: &separate, piece) } }
+            describeScreens(of: split.master, piece)
             piece(" | ")
-            separate = false
-            if let detail = split.detail { forEachScreenID(of: detail) { describeScreen($0, separate: &separate, piece) } }
-        case let single as ViewContainer:
+            describeScreens(of: split.detail, piece)
+        case is NavigationStack, is ViewContainer:
             if !first { piece(" ^ ") }
-            single.view.screenID.describe(piece)
+            describeScreens(of: viewable, piece)
         default:
             return
         }
         first = false
     }
 
-    /// One screen of a list joined by ` > `.
-    private static func describeScreen(_ screen: ScreenID, separate: inout Bool, _ piece: (String) -> Void) {
-        if separate { piece(" > ") }
-        separate = true
-        screen.describe(piece)
+    /// The screens of `viewable` (``forEachScreenID(of:_:)``) joined by ` > `.
+    private static func describeScreens(of viewable: (any Viewable)?, _ piece: (String) -> Void) {
+        guard let viewable else { return }
+        var separate = false
+        forEachScreenID(of: viewable) { screen in
+            if separate { piece(" > ") }
+            separate = true
+            screen.describe(piece)
+        }
     }
 
-    /// Calls `body` with each of `layer(of: viewable)?.screens`, in order.
+    /// Calls `body` with each screen of `viewable` in display order: a stack's bottom first, a
+    /// split's master then detail. ``layer(of:)`` and ``describeState(_:)`` read layers through it.
     private static func forEachScreenID(of viewable: any Viewable, _ body: (ScreenID) -> Void) {
         switch viewable {
         case let stack as NavigationStack:
@@ -293,6 +292,13 @@ public final class Window: WireframeFactory {
         default:
             return
         }
+    }
+
+    /// The screens of `viewable` (``forEachScreenID(of:_:)``), gathered.
+    private static func screens(of viewable: any Viewable) -> [ScreenID] {
+        var screens: [ScreenID] = []
+        forEachScreenID(of: viewable) { screens.append($0) }
+        return screens
     }
 
     /// `layer(of: viewable)?.screens.last`, without gathering the screens.
@@ -311,11 +317,10 @@ public final class Window: WireframeFactory {
 
     static func layer(of viewable: any Viewable) -> NavigationLayer? {
         switch viewable {
-        case let stack as NavigationStack:
-            return .stack(stack.screenIDs)
+        case is NavigationStack:
+            return .stack(screens(of: viewable))
         case let split as SplitContainer:
-            return .split(master: split.master.flatMap(layer)?.screens ?? [],
-                          detail: split.detail.flatMap(layer)?.screens ?? [])
+            return .split(master: split.master.map(screens) ?? [], detail: split.detail.map(screens) ?? [])
         case let single as ViewContainer:
             return .single(single.view.screenID)
         default:

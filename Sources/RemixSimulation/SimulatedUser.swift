@@ -192,7 +192,7 @@ final class SimulatedUser {
                 if count > 0 {
                     attempt?.started = true
                     let row = Self.nth(Int(random.next() % UInt64(count)), of: items) { kind == nil || $0.kind == kind }
-                    send(.select(itemID: row.id), to: panel)
+                    send(.select(itemID: items[row].id), to: panel)
                     return
                 }
             }
@@ -230,8 +230,8 @@ final class SimulatedUser {
             content = refreshed.content
         }
         var selected = false
-        if let row = pickRow(content, current) {
-            guard send(.select(itemID: row.id), to: front) else { return }
+        if let rowID = pickRow(content, current) {
+            guard send(.select(itemID: rowID), to: front) else { return }
             guard let refreshed = window.frontPanel, refreshed.view === front.view, !log.sawWatchedEvent else { return }
             content = refreshed.content
             selected = true
@@ -280,45 +280,49 @@ final class SimulatedUser {
         return String(characters)
     }
 
-    /// The row that advances the intent: the one whose value is the furthest step of the path
-    /// (unless already selected); else, among rows that drill down or complete a choice, one by
-    /// chance (`choose: any`) or the one closest to the path's goal when none is selected yet.
-    private func pickRow(_ content: ScreenContent, _ current: Attempt) -> ScreenItem? {
+    /// The id of the row that advances the intent: the one whose value is the furthest step of
+    /// the path (unless already selected); else, among rows that drill down or complete a choice,
+    /// one by chance (`choose: any`) or the one closest to the path's goal when none is selected
+    /// yet. Rows are read in place by position: a row copied out (an optional one above all)
+    /// counts a reference for each of its strings.
+    private func pickRow(_ content: ScreenContent, _ current: Attempt) -> String? {
         let path = current.values.path
-        var best: (row: ScreenItem, step: Int)?
+        let items = content.items
+        var best = -1
+        var bestStep = 0
         if !path.isEmpty {
-            for row in content.items {
-                guard let value = row.value, let step = path.lastIndex(of: value), step >= (best?.step ?? 0) else { continue }
-                best = (row, step)
+            for index in items.indices {
+                guard let value = items[index].value, let step = path.lastIndex(of: value), step >= bestStep else { continue }
+                best = index
+                bestStep = step
             }
         }
-        if let best { return best.row.isSelected ? nil : best.row }
+        if best >= 0 { return items[best].isSelected ? nil : items[best].id }
         // The rows that drill down or complete a choice, counted and drawn among in place.
-        let items = content.items
         var choices = 0
-        for row in items where row.kind != .item {
-            if row.isSelected { return nil }
+        for index in items.indices where items[index].kind != .item {
+            if items[index].isSelected { return nil }
             choices += 1
         }
         guard choices > 0 else { return nil }
         if current.intent.chooseAny {
-            return Self.nth(Int(random.next() % UInt64(choices)), of: items) { $0.kind != .item }
+            return items[Self.nth(Int(random.next() % UInt64(choices)), of: items) { $0.kind != .item }].id
         }
         guard let goal = path.last,
               let nearest = NameSuggestion.nearest(to: goal, among: items.compactMap { $0.kind != .item ? $0.value : nil })
         else { return nil }
-        return items.first { $0.kind != .item && $0.value == nearest }
+        return items.first { $0.kind != .item && $0.value == nearest }?.id
     }
 
-    /// The row at `position` (from 0) among the rows of `items` that pass `isIncluded`; the caller
-    /// has counted them, so it exists.
-    private static func nth(_ position: Int, of items: [ScreenItem], where isIncluded: (ScreenItem) -> Bool) -> ScreenItem {
+    /// The index of the row at `position` (from 0) among the rows of `items` that pass
+    /// `isIncluded`; the caller has counted them, so it exists.
+    private static func nth(_ position: Int, of items: [ScreenItem], where isIncluded: (ScreenItem) -> Bool) -> Int {
         var remaining = position
-        for row in items where isIncluded(row) {
-            if remaining == 0 { return row }
+        for index in items.indices where isIncluded(items[index]) {
+            if remaining == 0 { return index }
             remaining -= 1
         }
-        return items[items.count - 1]
+        return items.count - 1
     }
 
     /// The button that moves the complete screen forward: the persona's preferences, then submit,

@@ -44,6 +44,14 @@ package final class ExperimentSlotChooser: SlotChooser {
         return experiment
     }
 
+    /// Whether `candidates[index]` is a bandit, told by the optional's case in place: comparing
+    /// it with nil copies the bandit (its strings and leaves) to destroy it again.
+    @inline(__always)
+    private static func hasBandit(_ candidates: [ExperimentDefinition], _ index: Int) -> Bool {
+        if case .some = candidates[index].bandit { return true }
+        return false
+    }
+
     package func choose(slot: SlotDefinition, app: AppDefinition) -> SlotAssignment? {
         let candidates = experiments.definitions(app: app.name, slot: slot.name)
         let rules = experiments.rules(app: app.name, slot: slot.name)
@@ -76,8 +84,9 @@ package final class ExperimentSlotChooser: SlotChooser {
             var sticky = taken ? nil : stickyBuckets
             var decision = evaluator.decide(
                 key: candidates[index].key, app: candidates[index].app, slot: candidates[index].slot,
-                experiment: candidates[index].bandit == nil ? candidates[index].experiment
-                    : Self.inForce(candidates[index].experiment, bandit: candidates[index].bandit, context: context),
+                experiment: Self.hasBandit(candidates, index)
+                    ? Self.inForce(candidates[index].experiment, bandit: candidates[index].bandit, context: context)
+                    : candidates[index].experiment,
                 schedule: candidates[index].schedule,
                 phases: candidates[index].phases, variations: candidates[index].variations, context: context, now: now,
                 forcedVariation: forced.isEmpty ? nil : forced[candidates[index].key], stickyBuckets: &sticky,

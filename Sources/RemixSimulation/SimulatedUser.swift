@@ -188,7 +188,11 @@ final class SimulatedUser {
             for panel in panels {
                 // The rows of that kind, drawn among without collecting them in an array.
                 let items = panel.content.items
-                let count = kind == nil ? items.count : items.reduce(0) { $1.kind == kind ? $0 + 1 : $0 }
+                var count = kind == nil ? items.count : 0
+                if kind != nil {
+                    // By position: `reduce` hands over each row copied.
+                    for index in items.indices where items[index].kind == kind { count += 1 }
+                }
                 if count > 0 {
                     attempt?.started = true
                     let row = Self.nth(Int(random.next() % UInt64(count)), of: items) { kind == nil || $0.kind == kind }

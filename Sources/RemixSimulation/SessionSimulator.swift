@@ -42,7 +42,7 @@ struct SessionSimulator: Sendable {
     /// happens in them.
     @discardableResult
     func simulate(_ index: Int, within window: Range<Int64>? = nil, into encoder: inout JSONLinesEncoder,
-                  events: inout [LoggedEvent]?, summary: inout SimulationSummary) throws -> Int {
+                  events: inout [LoggedEvent]?, summary: inout SessionTally) throws -> Int {
         let population = plan.population
         var random = SeededGenerator(seed: Self.mix(plan.seed, UInt64(index)))
         let shared = personas[Population.pick(population.personas, weight: \.weight, &random)]
@@ -103,7 +103,7 @@ struct SessionSimulator: Sendable {
     }
 
     private func simulate(_ visitor: Visitor, seed: UInt64, into encoder: inout JSONLinesEncoder,
-                          events: inout [LoggedEvent]?, summary: inout SimulationSummary, sticky: inout StickyBuckets?) throws {
+                          events: inout [LoggedEvent]?, summary: inout SessionTally, sticky: inout StickyBuckets?) throws {
         var random = SeededGenerator(seed: seed)
         let clock = VirtualClock()
         // Move the buffer into the session's log (and back at the end) so it is never shared,

@@ -192,13 +192,13 @@ package final class SimulationRunner {
                          within window: Range<Int64>? = nil) -> BlockQueue.Outcome {
         var encoder = JSONLinesEncoder(capacity: window == nil ? block.count * 2600 : 0)
         var events: [LoggedEvent]? = capturing ? [] : nil
-        var summary = SimulationSummary()
+        var tally = SessionTally()
         var later = 0
         do {
             for index in block {
-                later += try simulator.simulate(index, within: window, into: &encoder, events: &events, summary: &summary)
+                later += try simulator.simulate(index, within: window, into: &encoder, events: &events, summary: &tally)
             }
-            return .success(SimulatedBlock(lines: encoder.bytes, events: events ?? [], summary: summary, later: later))
+            return .success(SimulatedBlock(lines: encoder.bytes, events: events ?? [], summary: tally.summary(), later: later))
         } catch {
             return .failure(error)
         }

@@ -46,32 +46,6 @@ package struct SimulationSummary: Sendable {
     /// Wall-clock seconds.
     package var elapsedSeconds = 0.0
 
-    /// Counts one session.
-    mutating func count(session results: [IntentResult], endScreen: String, screensSeen seen: [String],
-                        exposures: [(experiment: String, variation: String)], events: Int) {
-        sessions += 1
-        for screen in seen where !screensSeen.contains(screen) { screensSeen.insert(screen) }
-        self.events += events
-        if results.isEmpty { sessionsWithoutIntent += 1 }
-        for result in results { Self.count(result, into: &intents[result.intent, default: IntentCount()]) }
-        endScreens[endScreen, default: 0] += 1
-        let achieved = results.last?.outcome == .achieved
-        for (experiment, variation) in exposures {
-            Self.count(achieved: achieved, into: &variations[experiment, default: [:]][variation, default: VariationCount()])
-        }
-    }
-
-    private static func count(_ result: IntentResult, into count: inout IntentCount) {
-        count.tried += 1
-        count.outcomes[result.outcome, default: 0] += 1
-        if result.outcome != .achieved { count.screens[result.outcome, default: [:]][result.screen, default: 0] += 1 }
-    }
-
-    private static func count(achieved: Bool, into count: inout VariationCount) {
-        count.exposed += 1
-        if achieved { count.achieved += 1 }
-    }
-
     mutating func merge(_ other: SimulationSummary) {
         stickyDocuments += other.stickyDocuments
         users += other.users

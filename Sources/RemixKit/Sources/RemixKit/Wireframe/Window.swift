@@ -82,7 +82,9 @@ public final class Window: WireframeFactory {
         // (a driver asks every step): no allocation per step.
         var panels: [Panel] = []
         swap(&panels, &panelStorage)
-        panels.removeAll(keepingCapacity: true)
+        // Emptied from the end: `removeAll(keepingCapacity:)` goes through the general
+        // `replaceSubrange`, several times the cost for the panel or two a window shows.
+        while !panels.isEmpty { panels.removeLast() }
         Self.forEachVisibleView(of: front) { view, stack in
             panels.append(Self.panel(view, in: stack))
             return false

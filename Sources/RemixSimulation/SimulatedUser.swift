@@ -188,9 +188,10 @@ final class SimulatedUser {
             for panel in panels {
                 // The rows of that kind, drawn among without collecting them in an array.
                 let items = panel.content.items
-                var count = kind == nil ? items.count : 0
-                if kind != nil {
+                var count = items.count
+                if let kind {
                     // By position: `reduce` hands over each row copied.
+                    count = 0
                     for index in items.indices where items[index].kind == kind { count += 1 }
                 }
                 if count > 0 {

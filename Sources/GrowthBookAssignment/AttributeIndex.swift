@@ -1,13 +1,14 @@
 /// A context's attributes in an open-addressing table keyed by `AttributeKey` hashes, built once
 /// per context. Names match by exact code units, as JavaScript property names do.
 ///
-/// The table is one block of words, five per slot: the name's first 16 bytes, the value's
-/// first 16 bytes when it is an ASCII string, and both lengths. A lookup goes straight from the
+/// The table is one block of words, six per slot: the name's first 16 bytes, the value's
+/// first 16 bytes when it is an ASCII string, both lengths, and the value's version keys when it
+/// is a short simple version (`SimpleVersion.packedKeys`, 0 otherwise). A lookup goes straight from the
 /// name's hash to a slot and compares words, so it touches a cache line or two, and hashing or
 /// testing an ASCII attribute needs no `AttributeValue` or `String`.
 struct AttributeIndex: Sendable {
-    /// Words per slot: name low/high, text low/high, lengths.
-    private static let stride = 5
+    /// Words per slot: name low/high, text low/high, lengths, version keys.
+    private static let stride = 6
     /// The lengths word of an empty slot.
     private static let empty = UInt64.max
     /// The text length recorded when the value is not an ASCII string.
@@ -63,6 +64,7 @@ struct AttributeIndex: Sendable {
             words[base + 2] = text.low
             words[base + 3] = text.high
             words[base + 4] = lengths
+            if textCount <= 16 { words[base + 5] = SimpleVersion.packedKeys(text) }
             entries[slot] = (name, value)
         }
         self.words = words
@@ -139,6 +141,13 @@ struct AttributeIndex: Sendable {
             guard count != Self.noText else { return nil }
             return ShortText(low: words[base &+ 2], high: words[base &+ 3], count: Int(count))
         }
+    }
+
+    /// Entry `entry`'s version keys (`SimpleVersion.packedKeys`): 0 unless its value is an ASCII
+    /// string of at most 16 bytes that is a simple version of at most four parts.
+    @inline(__always)
+    func versionKeys(at entry: Int) -> UInt64 {
+        words.withUnsafeBufferPointer { $0[entry &* Self.stride &+ 5] }
     }
 
     /// `body` applied to the bytes of entry `entry`'s ASCII text, whose first bytes are `text`

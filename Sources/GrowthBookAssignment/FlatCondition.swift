@@ -190,11 +190,17 @@ final class FlatCondition: Sendable {
     /// version test's operand, through `SimpleVersion` when both sides are simple.
     @inline(__always)
     private func versionOrder(_ text: ShortText, entry: Int, index: AttributeIndex, _ test: Test) -> Int {
-        if test.keyCount >= 0, text.count <= 16, let ordering = versionKeys.withUnsafeBufferPointer({ all in
-            let keys = all[Int(test.keyStart)..<Int(test.keyStart + test.keyCount)]
-            return SimpleVersion.order(text, UnsafeBufferPointer(rebasing: keys))
-        }) {
-            return ordering
+        if test.keyCount >= 0 {
+            // The attribute's keys, prepared with the context's index when it is a short simple
+            // version; else its text read here.
+            let packed = index.versionKeys(at: entry)
+            if let ordering = versionKeys.withUnsafeBufferPointer({ all -> Int? in
+                let keys = UnsafeBufferPointer(rebasing: all[Int(test.keyStart)..<Int(test.keyStart + test.keyCount)])
+                if packed != 0 { return SimpleVersion.order(packed: packed, keys) }
+                return text.count <= 16 ? SimpleVersion.order(text, keys) : nil
+            }) {
+                return ordering
+            }
         }
         return paddedOrder(text, entry: entry, index: index, start: Int(test.start), count: Int(test.count))
     }

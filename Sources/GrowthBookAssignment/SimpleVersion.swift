@@ -28,6 +28,56 @@ enum SimpleVersion {
         return keys
     }
 
+    /// The keys of ASCII `text` (at most 16 bytes) when it is a simple version of at most four
+    /// parts, sixteen bits each from the lowest (a key is never 0, so the first empty lane ends
+    /// them); 0 otherwise. A context prepares its attributes' once (``AttributeIndex``), so a
+    /// version test compares keys instead of reading the text again.
+    static func packedKeys(_ text: ShortText) -> UInt64 {
+        guard text.count > 0, text.count <= 16 else { return 0 }
+        var packed: UInt64 = 0
+        var parts: UInt64 = 0
+        var value: UInt32 = 0
+        var length: UInt32 = 0
+        var word = text.low
+        // Wrapping arithmetic: a part has at most four digits, a key at most 49 999.
+        for offset in 0..<text.count {
+            if offset == 8 { word = text.high }
+            let byte = UInt8(truncatingIfNeeded: word)
+            word >>= 8
+            let digit = byte &- 0x30
+            if digit < 10 {
+                if length == 4 { return 0 }
+                value = value &* 10 &+ UInt32(digit)
+                length &+= 1
+            } else if byte == 0x2E || byte == 0x2D, length > 0, parts < 4 {
+                packed |= UInt64(length &* 10_000 &+ value) << (16 &* parts)
+                parts &+= 1
+                value = 0
+                length = 0
+            } else {
+                return 0
+            }
+        }
+        guard length > 0, parts < 4 else { return 0 }
+        return packed | UInt64(length &* 10_000 &+ value) << (16 &* parts)
+    }
+
+    /// ``order(_:_:)`` of a version whose keys ``packedKeys(_:)`` gave (not 0).
+    @inline(__always)
+    static func order(packed: UInt64, _ keys: UnsafeBufferPointer<UInt32>) -> Int {
+        var part = 0
+        var rest = packed
+        while rest != 0 {
+            let key = UInt32(truncatingIfNeeded: rest & 0xFFFF)
+            if part < keys.count, key != keys[part] { return key < keys[part] ? -1 : 1 }
+            part &+= 1
+            rest >>= 16
+        }
+        if part == keys.count { return 0 }
+        if part < keys.count { return part == 3 ? 1 : -1 }
+        return keys.count == 3 ? -1 : 1
+    }
+
     /// `PaddedVersion.compare` of ASCII `text` (at most 16 bytes) with the operand whose keys are
     /// `keys`; `nil` when `text` is not a simple version.
     @inline(__always)

@@ -33,33 +33,14 @@ enum SimpleVersion {
     /// them); 0 otherwise. A context prepares its attributes' once (``AttributeIndex``), so a
     /// version test compares keys instead of reading the text again.
     static func packedKeys(_ text: ShortText) -> UInt64 {
-        guard text.count > 0, text.count <= 16 else { return 0 }
+        guard text.count <= 16 else { return 0 }
         var packed: UInt64 = 0
-        var parts: UInt64 = 0
-        var value: UInt32 = 0
-        var length: UInt32 = 0
-        var word = text.low
-        // Wrapping arithmetic: a part has at most four digits, a key at most 49 999.
-        for offset in 0..<text.count {
-            if offset == 8 { word = text.high }
-            let byte = UInt8(truncatingIfNeeded: word)
-            word >>= 8
-            let digit = byte &- 0x30
-            if digit < 10 {
-                if length == 4 { return 0 }
-                value = value &* 10 &+ UInt32(digit)
-                length &+= 1
-            } else if byte == 0x2E || byte == 0x2D, length > 0, parts < 4 {
-                packed |= UInt64(length &* 10_000 &+ value) << (16 &* parts)
-                parts &+= 1
-                value = 0
-                length = 0
-            } else {
-                return 0
-            }
-        }
-        guard length > 0, parts < 4 else { return 0 }
-        return packed | UInt64(length &* 10_000 &+ value) << (16 &* parts)
+        var shift: UInt64 = 0
+        guard let count = parts(of: text, { key in
+            if shift < 64 { packed |= UInt64(key) << shift }
+            shift &+= 16
+        }), count <= 4 else { return 0 }
+        return packed
     }
 
     /// ``order(_:_:)`` of a version whose keys ``packedKeys(_:)`` gave (not 0).
@@ -73,9 +54,7 @@ enum SimpleVersion {
             part &+= 1
             rest >>= 16
         }
-        if part == keys.count { return 0 }
-        if part < keys.count { return part == 3 ? 1 : -1 }
-        return keys.count == 3 ? -1 : 1
+        return order(afterEqualParts: part, keys.count)
     }
 
     /// `PaddedVersion.compare` of ASCII `text` (at most 16 bytes) with the operand whose keys are
@@ -84,18 +63,22 @@ enum SimpleVersion {
     static func order(_ text: ShortText, _ keys: UnsafeBufferPointer<UInt32>) -> Int? {
         var ordering = 0
         var part = 0
+        guard let count = parts(of: text, { key in
+            if ordering == 0, part < keys.count, key != keys[part] { ordering = key < keys[part] ? -1 : 1 }
+            part &+= 1
+        }) else { return nil }
+        return ordering != 0 ? ordering : order(afterEqualParts: count, keys.count)
+    }
+
+    /// Hands `body` the key of each part of ASCII `text` (at most 16 bytes) in order and returns
+    /// how many there were; `nil` when `text` is not a simple version (the keys handed over so far
+    /// then mean nothing).
+    @inline(__always)
+    private static func parts(of text: ShortText, _ body: (UInt32) -> Void) -> Int? {
+        var parts = 0
         var value: UInt32 = 0
         var length: UInt32 = 0
-        // Wrapping arithmetic: a part has at most four digits, so nothing here can overflow.
-        @inline(__always) func finishPart() {
-            if ordering == 0, part < keys.count {
-                let key = length &* 10_000 &+ value
-                if key != keys[part] { ordering = key < keys[part] ? -1 : 1 }
-            }
-            part &+= 1
-            value = 0
-            length = 0
-        }
+        // Wrapping arithmetic: a part has at most four digits, a key at most 49 999.
         var word = text.low
         for offset in 0..<text.count {
             if offset == 8 { word = text.high }
@@ -107,16 +90,26 @@ enum SimpleVersion {
                 value = value &* 10 &+ UInt32(digit)
                 length &+= 1
             } else if byte == 0x2E || byte == 0x2D, length > 0 {
-                finishPart()
+                body(length &* 10_000 &+ value)
+                parts &+= 1
+                value = 0
+                length = 0
             } else {
                 return nil
             }
         }
         if length == 0 { return nil }
-        finishPart()
-        if ordering != 0 { return ordering }
-        if part == keys.count { return 0 }
-        if part < keys.count { return part == 3 ? 1 : -1 }
-        return keys.count == 3 ? -1 : 1
+        body(length &* 10_000 &+ value)
+        return parts &+ 1
+    }
+
+    /// The order of a version of `parts` parts against an operand of `operandParts`, all the parts
+    /// both have being equal: what follows the shorter one decides (the end of the text, `-~`
+    /// after three parts, or `-` and a part that starts with a space).
+    @inline(__always)
+    private static func order(afterEqualParts parts: Int, _ operandParts: Int) -> Int {
+        if parts == operandParts { return 0 }
+        if parts < operandParts { return parts == 3 ? 1 : -1 }
+        return operandParts == 3 ? -1 : 1
     }
 }

@@ -230,8 +230,8 @@ package struct Experiment: Sendable {
 
     var bucketing: Bucketing { storage.bucketing }
 
-    /// Whether `hashValue` falls in the experiment's namespace slice (true without a namespace):
-    /// ``GrowthBookHash/inNamespace(hashValue:namespace:)`` with the seed prepared.
+    /// Whether `hashValue` falls in the experiment's namespace slice (true without a namespace),
+    /// through the slice prepared with the experiment.
     @inline(__always)
     package func inNamespace(hashValue: String) -> Bool {
         guard let slice = storage.namespaceSlice else { return true }
@@ -278,6 +278,8 @@ package struct Experiment: Sendable {
 }
 
 /// A namespace slice with its hash seed prepared: checking a user hashes no concatenated seed.
+/// The one definition of GrowthBook's namespace rule (hash version 1, seed `"__" + id`, the
+/// bucket in `[start, end)`).
 struct NamespaceSlice: Sendable {
     private let seed: PreparedSeed
     private let start: Double
@@ -289,7 +291,7 @@ struct NamespaceSlice: Sendable {
         end = namespace.end
     }
 
-    /// ``GrowthBookHash/inNamespace(hashValue:namespace:)``.
+    /// Whether `hashValue` falls in the slice.
     func contains(_ hashValue: String) -> Bool {
         guard let units = seed.bucketUnits(value: hashValue, version: 1) else { return false }
         let n = Double(units) / 1000

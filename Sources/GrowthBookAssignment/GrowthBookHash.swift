@@ -101,9 +101,9 @@ package enum GrowthBookHash {
     }
 
     /// Whether `hashValue` falls in the namespace's slice (hash version 1, seed `"__" + id`).
+    /// One rule with experiments' prepared slices (``NamespaceSlice``), which this makes each time.
     package static func inNamespace(hashValue: String, namespace: Namespace) -> Bool {
-        guard let n = hash(seed: "__" + namespace.id, value: hashValue, version: 1) else { return false }
-        return n >= namespace.start && n < namespace.end
+        NamespaceSlice(namespace).contains(hashValue)
     }
 
     @inline(__always)

@@ -59,22 +59,41 @@ public enum NavigationLayer: Equatable, Sendable, CustomStringConvertible {
         return text
     }
 
-    /// Hands ``description`` to `piece` in parts: screens joined by ` > `, a split's panes by ` | `.
+    /// Hands ``description`` to `piece` in parts (``StateText``).
     func describe(_ piece: (String) -> Void) {
         switch self {
         case .stack(let screens): Self.describe(screens, piece)
         case .split(let master, let detail):
             Self.describe(master, piece)
-            piece(" | ")
+            piece(StateText.paneSeparator)
             Self.describe(detail, piece)
         case .single(let screen): screen.describe(piece)
         }
     }
 
     private static func describe(_ screens: [ScreenID], _ piece: (String) -> Void) {
-        for index in screens.indices {
-            if index > 0 { piece(" > ") }
-            screens[index].describe(piece)
+        var joined = StateText.Screens()
+        for screen in screens { joined.write(screen, piece) }
+    }
+}
+
+/// How a navigation state is written: screens joined by ` > `, a split's panes by ` | `, layers
+/// by ` ^ `. ``NavigationState`` values and ``Window/describeState(_:)``, which reads the
+/// containers as they are, both write through it.
+enum StateText {
+    /// Between two layers.
+    static let layerSeparator = " ^ "
+    /// Between a split view's master and detail.
+    static let paneSeparator = " | "
+
+    /// Writes screens in parts, one after another, joined by ` > `.
+    struct Screens {
+        private var separate = false
+
+        mutating func write(_ screen: ScreenID, _ piece: (String) -> Void) {
+            if separate { piece(" > ") }
+            separate = true
+            screen.describe(piece)
         }
     }
 }
@@ -105,7 +124,7 @@ public struct NavigationState: Equatable, Sendable, CustomStringConvertible {
     /// without building the string.
     public func describe(_ piece: (String) -> Void) {
         for index in layers.indices {
-            if index > 0 { piece(" ^ ") }
+            if index > 0 { piece(StateText.layerSeparator) }
             layers[index].describe(piece)
         }
     }

@@ -252,16 +252,17 @@ public final class Window: WireframeFactory {
         }
     }
 
-    /// ``NavigationLayer/describe(_:)`` of `layer(of: viewable)`, after ` ^ ` unless `first`.
+    /// ``NavigationLayer/describe(_:)`` of `layer(of: viewable)`, after the layer separator
+    /// unless `first` (``StateText``).
     private static func describeLayer(of viewable: any Viewable, first: inout Bool, _ piece: (String) -> Void) {
         switch viewable {
         case let split as SplitContainer:
-            if !first { piece(" ^ ") }
+            if !first { piece(StateText.layerSeparator) }
             describeScreens(of: split.master, piece)
-            piece(" | ")
+            piece(StateText.paneSeparator)
             describeScreens(of: split.detail, piece)
         case is NavigationStack, is ViewContainer:
-            if !first { piece(" ^ ") }
+            if !first { piece(StateText.layerSeparator) }
             describeScreens(of: viewable, piece)
         default:
             return
@@ -269,15 +270,11 @@ public final class Window: WireframeFactory {
         first = false
     }
 
-    /// The screens of `viewable` (``forEachScreenID(of:_:)``) joined by ` > `.
+    /// The screens of `viewable` (``forEachScreenID(of:_:)``), joined.
     private static func describeScreens(of viewable: (any Viewable)?, _ piece: (String) -> Void) {
         guard let viewable else { return }
-        var separate = false
-        forEachScreenID(of: viewable) { screen in
-            if separate { piece(" > ") }
-            separate = true
-            screen.describe(piece)
-        }
+        var joined = StateText.Screens()
+        forEachScreenID(of: viewable) { joined.write($0, piece) }
     }
 
     /// Calls `body` with each screen of `viewable` in display order: a stack's bottom first, a

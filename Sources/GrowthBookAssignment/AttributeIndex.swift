@@ -1,3 +1,5 @@
+import RemixFormats
+
 /// A context's attributes in an open-addressing table keyed by `AttributeKey` hashes, built once
 /// per context. Names match by exact code units, as JavaScript property names do.
 ///
@@ -30,8 +32,8 @@ struct AttributeIndex: Sendable {
         while capacity < attributes.count + attributes.count / 2 {
             capacity *= 2
         }
-        var words = [UInt64](repeating: 0, count: capacity * Self.stride)
-        var entries = [(name: String, value: AttributeValue)](repeating: ("", .null), count: capacity)
+        var words = [UInt64](filledWith: 0, count: capacity * Self.stride)
+        var entries = [(name: String, value: AttributeValue)](filledWith: ("", .null), count: capacity)
         var longText: [UInt8] = []
         var longTextStarts: [Int] = []
         for slot in 0..<capacity {
@@ -50,7 +52,7 @@ struct AttributeIndex: Sendable {
                 text = ShortText(string.utf8)
                 textCount = UInt64(text.count)
                 if text.count > 16 {
-                    if longTextStarts.isEmpty { longTextStarts = [Int](repeating: 0, count: capacity) }
+                    if longTextStarts.isEmpty { longTextStarts = [Int](filledWith: 0, count: capacity) }
                     longTextStarts[slot] = longText.count
                     longText.append(contentsOf: string.utf8)
                 }

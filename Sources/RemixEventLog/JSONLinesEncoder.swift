@@ -17,7 +17,8 @@ package struct JSONLinesEncoder {
 
     /// Makes an empty encoder with room for `capacity` bytes.
     package init(capacity: Int = 4096) {
-        bytes.reserveCapacity(capacity)
+        // Reserving nothing would still allocate.
+        if capacity > 0 { bytes.reserveCapacity(capacity) }
     }
 
     /// Empties the buffer, keeping its storage.
@@ -60,15 +61,14 @@ package struct JSONLinesEncoder {
 
         /// Encodes the members for `session` and `user`.
         package init(session: String, user: String) {
-            // Written straight into one array of the members' bound, then trimmed: one allocation
-            // per session instead of an encoder's buffers.
-            var bytes = [UInt8](repeating: 0, count: 20 + JSONLinesEncoder.bound(session) + JSONLinesEncoder.bound(user))
-            let count = bytes.withUnsafeMutableBufferPointer { buffer in
+            // Written on the stack within the members' bound, then copied into one array of the
+            // exact size: one allocation per session.
+            let bound = 20 + JSONLinesEncoder.bound(session) + JSONLinesEncoder.bound(user)
+            let bytes = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bound) { buffer in
                 var out = JSONByteWriter(buffer: buffer, at: 0)
                 Header.write(session: .value(session), user: .value(user), to: &out)
-                return out.at
+                return [UInt8](UnsafeBufferPointer(rebasing: buffer[..<out.at]))
             }
-            bytes.removeLast(bytes.count - count)
             self.bytes = bytes
         }
 

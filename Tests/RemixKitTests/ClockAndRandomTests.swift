@@ -102,6 +102,30 @@ import Testing
         #expect(Duration.milliseconds(1500).seconds == 1.5)
         #expect(Duration.seconds(2).seconds == 2)
     }
+
+    /// Whole milliseconds (toward zero) as `components` gives them, on both sides of the 2^79
+    /// attoseconds where the quick division stops, and for negative and very long durations.
+    @Test func durationWholeMillisecondsMatchesComponents() {
+        func expected(_ duration: Duration) -> Int64 {
+            let parts = duration.components
+            return parts.seconds * 1000 + parts.attoseconds / 1_000_000_000_000_000
+        }
+        let edge: Int128 = 1 << 79
+        var attoseconds: [Int128] = [0, 1, 999_999_999_999_999, 1_000_000_000_000_000, 1_000_000_000_000_001,
+                                     edge - 1, edge, edge + 1, -1, -1_000_000_000_000_000, -edge, Int128(Int64.max) * 1000]
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for _ in 0..<2000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            attoseconds.append(Int128(state >> (state % 40)) * Int128(state % 1_000_003))
+        }
+        for value in attoseconds {
+            let duration = Duration(secondsComponent: Int64(value / 1_000_000_000_000_000_000),
+                                    attosecondsComponent: Int64(value % 1_000_000_000_000_000_000))
+            #expect(duration.wholeMilliseconds == expected(duration), "\(value) attoseconds")
+        }
+        #expect(Duration.milliseconds(86_400_000 * 7).wholeMilliseconds == 604_800_000)
+        #expect(Duration.seconds(1_000_000).wholeMilliseconds == 1_000_000_000)
+    }
 }
 
 /// Seeded randomness is reproducible.

@@ -66,6 +66,14 @@ extension Duration {
 
     /// The duration in whole milliseconds, rounded toward zero.
     public var wholeMilliseconds: Int64 {
+        // A duration from zero to 2^79 attoseconds (about seven days: a session's virtual time)
+        // divided without `components`, whose 128-bit division by 10^18 cost a few hundred
+        // instructions for every event's timestamp: 10^15 = 2^15 · 5^15, and shifted right by 15
+        // the count fits a 64-bit division.
+        let attoseconds = self.attoseconds
+        if attoseconds >= 0, attoseconds >> 79 == 0 {
+            return Int64(UInt64(truncatingIfNeeded: attoseconds >> 15) / 30_517_578_125)
+        }
         let parts = components
         return parts.seconds * 1000 + parts.attoseconds / 1_000_000_000_000_000
     }

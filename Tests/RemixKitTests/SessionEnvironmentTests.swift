@@ -24,8 +24,12 @@ final class TestGreeter: Greeter {}
 
 /// Slots, services and platforms of one session.
 @Suite struct SessionEnvironmentTests {
-    private func makeSession(chooser: (any SlotChooser)? = nil, platform: String = "phone") throws -> SessionEnvironment {
-        let registry = try insertionRegistry()
+    private func makeSession(chooser: (any SlotChooser)? = nil, platform: String = "phone",
+                             withFlow: Bool = false) throws -> SessionEnvironment {
+        let flow = FeatureDescriptor(name: "FlowInsertion", summary: "a flow", role: "insertion") { context in
+            TestFlowFeature(name: context.feature)
+        }
+        let registry = try insertionRegistry(extraFeatures: withFlow ? [flow] : [])
         return try SessionEnvironment(
             app: registry.app(named: "shop"), platform: platform, registry: registry, clock: VirtualClock(),
             random: RandomSource(seed: 1), events: EventRecorder(), chooser: chooser)
@@ -83,6 +87,37 @@ final class TestGreeter: Greeter {}
         #expect(chooser.firstUses == 0)
         #expect(slot.use(as: TestFeature.self) != nil)
         #expect(chooser.firstUses == 1)
+    }
+
+    @Test func aFlowFeatureIsItselfAsAFlowAndAnyOtherFeatureIsNone() throws {
+        let flow = TestFlowFeature(name: "flow")
+        #expect(flow.asFlowFeature === flow)
+        #expect((flow as any Feature).asFlowFeature === flow)
+        #expect(TestFeature(name: "plain", parameters: try FeatureParameters(feature: "plain", specs: [])).asFlowFeature == nil)
+    }
+
+    @Test func useFlowFeatureGivesTheFlowAndCountsItsFirstUseOnce() throws {
+        let chooser = TestChooser(feature: "FlowInsertion")
+        let slot = try makeSession(chooser: chooser, withFlow: true).slot("insertion")
+        #expect((slot.useFlowFeature() as? TestFlowFeature)?.name == "FlowInsertion")
+        #expect(slot.useFlowFeature() != nil)
+        #expect(chooser.firstUses == 1)
+        let other = TestChooser(feature: "AutoGroupInsertion")
+        #expect(try makeSession(chooser: other).slot("insertion").useFlowFeature() == nil)
+        #expect(other.firstUses == 0)
+    }
+
+    @Test func makeFlowFeatureMakesAFlowThatCanFillTheSlot() throws {
+        let session = try makeSession(withFlow: true)
+        #expect((try session.makeFlowFeature(named: "FlowInsertion", filling: "insertion") as? TestFlowFeature)?.name
+            == "FlowInsertion")
+        #expect(throws: RegistryError.featureKind(feature: "AutoGroupInsertion", expected: "FlowFeature")) {
+            try session.makeFlowFeature(named: "AutoGroupInsertion", filling: "insertion")
+        }
+        #expect(throws: RegistryError.self) { try session.makeFlowFeature(named: "GroupFilter", filling: "insertion") }
+        #expect(throws: RegistryError.unknownSlot(app: "shop", slot: "filter", known: ["insertion"])) {
+            try session.makeFlowFeature(named: "FlowInsertion", filling: "filter")
+        }
     }
 
     @Test func chosenFeatureOfTheWrongRoleIsRejected() throws {

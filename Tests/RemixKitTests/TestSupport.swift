@@ -53,6 +53,28 @@ final class TestFeature: Feature {
     }
 }
 
+/// A flow feature whose conformance is declared apart from the class.
+final class TestFlowFeature: Feature {
+    let name: String
+
+    init(name: String) {
+        self.name = name
+    }
+}
+
+extension TestFlowFeature: FlowFeature {
+    func makeCoordinator(navigation: any NavigationWireframe) -> any FlowCoordinator {
+        TestFlowCoordinator()
+    }
+}
+
+/// A flow coordinator that does nothing.
+final class TestFlowCoordinator: FlowCoordinator {
+    weak var delegate: (any FlowCoordinatorDelegate)?
+
+    func start() {}
+}
+
 /// A feature descriptor making a ``TestFeature``.
 func testFeature(_ name: String, role: String? = nil, parameters: [ParameterSpec] = []) -> FeatureDescriptor {
     FeatureDescriptor(name: name, summary: "test feature \(name)", role: role, parameters: parameters) { context in
@@ -70,8 +92,9 @@ func testApp(_ name: String, slotDefault: String = "ManualGroupInsertion", platf
 }
 
 
-/// A registry with the three insertion features (role `insertion`), a filter feature and the `shop` app.
-func insertionRegistry(slotDefault: String = "ManualGroupInsertion") throws -> FeatureRegistry {
+/// A registry with the three insertion features (role `insertion`), a filter feature, `extraFeatures`
+/// and the `shop` app.
+func insertionRegistry(slotDefault: String = "ManualGroupInsertion", extraFeatures: [FeatureDescriptor] = []) throws -> FeatureRegistry {
     let registry = FeatureRegistry()
     try registry.register(TestModule(
         "Shop",
@@ -82,7 +105,7 @@ func insertionRegistry(slotDefault: String = "ManualGroupInsertion") throws -> F
             testFeature("AlternatingInsertion", role: "insertion"),
             testFeature("GroupFilter", role: "filter"),
             testFeature("Plain"),
-        ],
+        ] + extraFeatures,
         apps: [testApp("shop", slotDefault: slotDefault)]))
     return registry
 }

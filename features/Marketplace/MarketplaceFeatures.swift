@@ -78,7 +78,7 @@ extension MarketplaceModule {
             }
             let session = context.session
             let subfeatures = try names.map { name in
-                try session.makeFeature(named: name, filling: insertionSlot, as: (any FlowFeature).self)
+                try session.makeFlowFeature(named: name, filling: insertionSlot)
             }
             return AlternatingInsertionFeature(subfeatures: subfeatures)
         },

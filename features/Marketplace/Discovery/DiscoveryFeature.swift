@@ -74,7 +74,7 @@ extension DiscoveryFeature.Dependencies {
 
     /// The insertion flow to run now, reporting `insertion_started` (nil if the slot's feature is no flow).
     func startInsertion(on navigation: any NavigationWireframe, delegate: any FlowCoordinatorDelegate) -> (any FlowCoordinator)? {
-        guard let feature = insertion.use(as: (any FlowFeature).self) else { return nil }
+        guard let feature = insertion.useFlowFeature() else { return nil }
         let coordinator = feature.makeCoordinator(navigation: navigation)
         coordinator.delegate = delegate
         // What String(describing:) prints for a metatype, without its reflection and conformance checks.

@@ -3,7 +3,23 @@
 ///
 /// Concrete features add a `makeCoordinator(…)` method of their own; features that can fill an
 /// app slot adopt ``FlowFeature`` so any host can start them as a sub-flow.
-public protocol Feature: AnyObject {}
+public protocol Feature: AnyObject {
+    /// This feature as a ``FlowFeature``, or nil if it is none. Every feature has it from the
+    /// extensions below (a flow feature's says `self`), so a host that runs whatever fills a slot
+    /// gets the flow through a witness call instead of a cast to the protocol, which looks the
+    /// conformance up in the runtime's tables (about a thousand instructions a session).
+    var asFlowFeature: (any FlowFeature)? { get }
+}
+
+extension Feature {
+    /// Nil: a feature that is not a ``FlowFeature``.
+    public var asFlowFeature: (any FlowFeature)? { nil }
+}
+
+extension FlowFeature {
+    /// The feature itself.
+    public var asFlowFeature: (any FlowFeature)? { self }
+}
 
 /// A feature that runs as a self-contained flow on a navigation stack and ends with an outcome.
 ///

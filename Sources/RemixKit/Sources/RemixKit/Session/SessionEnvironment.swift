@@ -69,14 +69,29 @@ public final class SessionEnvironment {
     /// Makes a registered feature that can fill this app's slot `slot` (e.g. a flow a composite
     /// filler runs), checking that it can (``FeatureRegistry/feature(named:filling:)``).
     public func makeFeature<T>(named name: String, filling slot: String, as type: T.Type) throws -> T {
-        guard let definition = app.slot(named: slot) else {
-            throw RegistryError.unknownSlot(app: app.name, slot: slot, known: app.slots.map(\.name))
-        }
-        let feature = try registry.feature(named: name, filling: definition).make(in: self)
+        let feature = try makeFeature(named: name, filling: slot)
         guard let typed = feature as? T else {
             throw RegistryError.featureKind(feature: name, expected: String(describing: type))
         }
         return typed
+    }
+
+    /// Makes a registered flow feature that can fill this app's slot `slot`, as
+    /// ``makeFeature(named:filling:as:)`` does for `any FlowFeature`, without a cast
+    /// (``Feature/asFlowFeature``).
+    public func makeFlowFeature(named name: String, filling slot: String) throws -> any FlowFeature {
+        let feature = try makeFeature(named: name, filling: slot)
+        guard let flow = feature.asFlowFeature ?? feature as? any FlowFeature else {
+            throw RegistryError.featureKind(feature: name, expected: String(describing: (any FlowFeature).self))
+        }
+        return flow
+    }
+
+    private func makeFeature(named name: String, filling slot: String) throws -> any Feature {
+        guard let definition = app.slot(named: slot) else {
+            throw RegistryError.unknownSlot(app: app.name, slot: slot, known: app.slots.map(\.name))
+        }
+        return try registry.feature(named: name, filling: definition).make(in: self)
     }
 }
 
@@ -130,6 +145,17 @@ public final class Slot {
             report()
         }
         return typed
+    }
+
+    /// The filling feature as a ``FlowFeature``, reporting the first use; nil if it is none.
+    /// ``use(as:)`` for `any FlowFeature`, without a cast (``Feature/asFlowFeature``).
+    public func useFlowFeature() -> (any FlowFeature)? {
+        guard let flow = feature.asFlowFeature ?? feature as? any FlowFeature else { return nil }
+        if let report = onFirstUse {
+            onFirstUse = nil
+            report()
+        }
+        return flow
     }
 }
 

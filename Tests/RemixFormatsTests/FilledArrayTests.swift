@@ -1,4 +1,4 @@
-@testable import RemixFormats
+import RemixFormats
 import Testing
 
 /// `Array(filledWith:count:)` makes what `Array(repeating:count:)` makes.

@@ -6,8 +6,9 @@ package struct AssignmentContext: Sendable {
     /// The fields, immutable once boxed; a setter boxes a new set of fields (and re-indexes
     /// the attributes when they change).
     private final class Storage: Sendable {
-        let attributes: [String: AttributeValue]
-        /// `attributes` indexed for fast lookups by compiled conditions and experiments.
+        /// The attributes as given, when given as a dictionary (a list is kept in `index` only).
+        let given: [String: AttributeValue]?
+        /// The attributes indexed for fast lookups by compiled conditions and experiments.
         let index: AttributeIndex
         let enabled: Bool
         let qaMode: Bool
@@ -17,12 +18,12 @@ package struct AssignmentContext: Sendable {
         let featureValues: [String: AttributeValue]
 
         init(
-            attributes: [String: AttributeValue], index: AttributeIndex? = nil, enabled: Bool, qaMode: Bool,
+            given: [String: AttributeValue]?, index: AttributeIndex, enabled: Bool, qaMode: Bool,
             forcedVariations: [String: Int], savedGroups: [String: AttributeValue],
             url: String?, featureValues: [String: AttributeValue]
         ) {
-            self.attributes = attributes
-            self.index = index ?? AttributeIndex(attributes)
+            self.given = given
+            self.index = index
             self.enabled = enabled
             self.qaMode = qaMode
             self.forcedVariations = forcedVariations
@@ -45,9 +46,19 @@ package struct AssignmentContext: Sendable {
         featureValues: [String: AttributeValue] = [:]
     ) {
         storage = Storage(
-            attributes: attributes, enabled: enabled, qaMode: qaMode,
+            given: attributes, index: AttributeIndex(attributes), enabled: enabled, qaMode: qaMode,
             forcedVariations: forcedVariations, savedGroups: savedGroups,
             url: url, featureValues: featureValues
+        )
+    }
+
+    /// A context whose attributes are `attributeList`, name-value pairs (of pairs with one name,
+    /// the last counts), with GrowthBook's defaults for the rest. A list is indexed as it is,
+    /// with no dictionary built: a simulation makes one context per session.
+    package init(attributeList: [(key: String, value: AttributeValue)], savedGroups: [String: AttributeValue] = [:]) {
+        storage = Storage(
+            given: nil, index: AttributeIndex(attributeList), enabled: true, qaMode: false,
+            forcedVariations: [:], savedGroups: savedGroups, url: nil, featureValues: [:]
         )
     }
 
@@ -57,8 +68,8 @@ package struct AssignmentContext: Sendable {
         url: String?? = nil, featureValues: [String: AttributeValue]? = nil
     ) {
         storage = Storage(
-            attributes: attributes ?? storage.attributes,
-            index: attributes == nil ? storage.index : nil,
+            given: attributes ?? storage.given,
+            index: attributes.map { AttributeIndex($0) } ?? storage.index,
             enabled: enabled ?? storage.enabled,
             qaMode: qaMode ?? storage.qaMode,
             forcedVariations: forcedVariations ?? storage.forcedVariations,
@@ -70,7 +81,7 @@ package struct AssignmentContext: Sendable {
 
     /// The user's attributes (`id`, `platform`, `appVersion`, …).
     package var attributes: [String: AttributeValue] {
-        get { storage.attributes }
+        get { storage.given ?? storage.index.attributes }
         set { rebox(attributes: newValue) }
     }
 

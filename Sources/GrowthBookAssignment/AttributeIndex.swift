@@ -27,9 +27,12 @@ struct AttributeIndex: Sendable {
     private let longTextStarts: [Int]
     private let mask: Int
 
-    init(_ attributes: [String: AttributeValue]) {
+    /// Indexes name-value pairs (a dictionary, or a list); of pairs whose names have the same
+    /// code units, the last counts.
+    init<Pairs: Collection<(key: String, value: AttributeValue)>>(_ attributes: Pairs) {
+        let count = attributes.count
         var capacity = 4
-        while capacity < attributes.count + attributes.count / 2 {
+        while capacity < count + count / 2 {
             capacity *= 2
         }
         var words = [UInt64](filledWith: 0, count: capacity * Self.stride)
@@ -41,8 +44,15 @@ struct AttributeIndex: Sendable {
         }
         for (name, value) in attributes {
             let bits = NameBits(name)
+            let nameCount = UInt64(min(bits.text.count, 0xFFFF))
             var slot = Int(truncatingIfNeeded: bits.hash) & (capacity - 1)
             while words[slot * Self.stride + 4] != Self.empty {
+                let base = slot * Self.stride
+                if words[base] == bits.text.low, words[base + 1] == bits.text.high,
+                   words[base + 4] & 0xFFFF_FFFF == nameCount,
+                   bits.text.count <= 16 || JavaScript.sameCodeUnits(entries[slot].name, name) {
+                    break
+                }
                 slot = (slot + 1) & (capacity - 1)
             }
             var text = ShortText([])
@@ -57,7 +67,6 @@ struct AttributeIndex: Sendable {
                     longText.append(contentsOf: string.utf8)
                 }
             }
-            let nameCount = UInt64(min(bits.text.count, 0xFFFF))
             let lengths = nameCount | textCount << 32
             // Stored one by one: a temporary array per attribute cost more than the rest of the index.
             let base = slot * Self.stride
@@ -66,7 +75,7 @@ struct AttributeIndex: Sendable {
             words[base + 2] = text.low
             words[base + 3] = text.high
             words[base + 4] = lengths
-            if textCount <= 16 { words[base + 5] = SimpleVersion.packedKeys(text) }
+            words[base + 5] = textCount <= 16 ? SimpleVersion.packedKeys(text) : 0
             entries[slot] = (name, value)
         }
         self.words = words
@@ -74,6 +83,15 @@ struct AttributeIndex: Sendable {
         self.longText = longText
         self.longTextStarts = longTextStarts
         mask = capacity - 1
+    }
+
+    /// The indexed attributes by name.
+    var attributes: [String: AttributeValue] {
+        var attributes: [String: AttributeValue] = [:]
+        for slot in 0...mask where words[slot * Self.stride + 4] != Self.empty {
+            attributes[entries[slot].name] = entries[slot].value
+        }
+        return attributes
     }
 
     /// The entry (slot) of the attribute named by `key`, or -1 when absent.

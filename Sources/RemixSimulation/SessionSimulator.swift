@@ -51,14 +51,18 @@ struct SessionSimulator: Sendable {
         // `description` as an existential), onto prefixes made once for the run.
         let indexText = String(index)
         let user = userPrefix + indexText
-        var attributes = [String: AttributeValue](minimumCapacity: population.attributes.count + 1)
-        attributes["id"] = .string(user)
+        // The attributes as a list, not a dictionary: the session's assignment context indexes
+        // them itself, and the user's dictionary (hashing, then freeing a table) cost more than
+        // anything read from it.
+        var attributes: [(key: String, value: AttributeValue)] = []
+        attributes.reserveCapacity(population.attributes.count + 1)
+        attributes.append(("id", .string(user)))
         var attributeFields: [EventField] = []
         attributeFields.reserveCapacity(population.attributes.count + 1)
         attributeFields.append(EventField("id", .string(user)))
         for (name, distribution) in population.attributes {
             let value = distribution.sample(&random)
-            attributes[name] = .string(value)
+            attributes.append((name, .string(value)))
             attributeFields.append(EventField(name, .string(value)))
         }
         let visits: Int
@@ -72,7 +76,7 @@ struct SessionSimulator: Sendable {
         if window == nil { summary.users += 1 }
         var later = 0
         // Sticky bucketing: the user's documents, carried from session to session.
-        var sticky = plan.stickyBuckets.map { $0.buckets(for: AssignmentContext(attributes: attributes)) }
+        var sticky = plan.stickyBuckets.map { $0.buckets(for: AssignmentContext(attributeList: attributes)) }
         for visit in 1...visits {
             if visit > 1 { start += persona.daysBetweenVisits.sampleMilliseconds(&random) * 86_400 }
             let seed = random.next()
@@ -97,7 +101,8 @@ struct SessionSimulator: Sendable {
         let session: String
         let visit: Int
         let persona: SharedPersona
-        let attributes: [String: AttributeValue]
+        /// Name-value pairs; of pairs with one name, the last counts.
+        let attributes: [(key: String, value: AttributeValue)]
         let attributeFields: [EventField]
         let start: Int64
     }
@@ -128,7 +133,8 @@ struct SessionSimulator: Sendable {
         }
         log.write("session_started", started)
         guard let app else { _ = try registry.app(named: plan.app); return }
-        let platform = visitor.attributes["platform"]?.stringValue.flatMap { app.platforms.contains($0) ? $0 : nil }
+        let platform = visitor.attributes.last { $0.key == "platform" }?.value.stringValue
+            .flatMap { app.platforms.contains($0) ? $0 : nil }
         let seeds = (session: random.next(), services: random.next())
         let (session, chooser) = try makeSession(app, for: visitor, platform: platform, clock: clock, seeds: seeds, events: log,
                                                  sticky: sticky)
@@ -171,7 +177,7 @@ struct SessionSimulator: Sendable {
                              seeds: (session: UInt64, services: UInt64), events: any EventSink,
                              sticky: StickyBuckets?) throws -> (session: AppSession, chooser: ExperimentSlotChooser) {
         let chooser = ExperimentSlotChooser(
-            experiments: plan.experiments, attributes: visitor.attributes,
+            experiments: plan.experiments, attributeList: visitor.attributes,
             now: Date(timeIntervalSince1970: Double(visitor.start) / 1000), events: events, stickyBuckets: sticky)
         let session = try AppSession(app: app, platform: platform, registry: registry, clock: clock,
                                      seed: seeds.session, events: events, chooser: chooser)

@@ -83,6 +83,11 @@ package struct ExperimentEvaluator: Sendable {
         AssignmentContext(attributes: attributes, savedGroups: savedGroups)
     }
 
+    /// ``context(for:)`` for attributes as name-value pairs (of pairs with one name, the last counts).
+    package func context(forList attributes: [(key: String, value: AttributeValue)]) -> AssignmentContext {
+        AssignmentContext(attributeList: attributes, savedGroups: savedGroups)
+    }
+
     /// The decision for a session whose attributes are in `context` (made by ``context(for:)``).
     package func decide(
         _ definition: ExperimentDefinition, context: AssignmentContext, now: Date, forcedVariation: Int? = nil

@@ -22,12 +22,27 @@ package final class ExperimentSlotChooser: SlotChooser {
     package private(set) var stickyBuckets: StickyBuckets?
 
     /// Makes a chooser for one session.
-    package init(experiments: ExperimentSet, attributes: [String: AttributeValue], now: Date,
-                events: any EventSink, forcedVariations: [String: Int] = [:], stickyBuckets: StickyBuckets? = nil) {
+    package convenience init(experiments: ExperimentSet, attributes: [String: AttributeValue], now: Date,
+                             events: any EventSink, forcedVariations: [String: Int] = [:],
+                             stickyBuckets: StickyBuckets? = nil) {
+        self.init(experiments: experiments, context: { $0.context(for: attributes) }, now: now, events: events,
+                  forcedVariations: forcedVariations, stickyBuckets: stickyBuckets)
+    }
+
+    /// Makes a chooser for one session whose attributes are name-value pairs (of pairs with one
+    /// name, the last counts): no dictionary is built for them.
+    package convenience init(experiments: ExperimentSet, attributeList: [(key: String, value: AttributeValue)], now: Date,
+                             events: any EventSink, stickyBuckets: StickyBuckets? = nil) {
+        self.init(experiments: experiments, context: { $0.context(forList: attributeList) }, now: now, events: events,
+                  forcedVariations: [:], stickyBuckets: stickyBuckets)
+    }
+
+    private init(experiments: ExperimentSet, context: (ExperimentEvaluator) -> AssignmentContext, now: Date,
+                 events: any EventSink, forcedVariations: [String: Int], stickyBuckets: StickyBuckets?) {
         self.stickyBuckets = stickyBuckets
         self.experiments = experiments
         self.evaluator = ExperimentEvaluator(savedGroups: experiments.savedGroups)
-        self.context = evaluator.context(for: attributes)
+        self.context = context(evaluator)
         self.now = now
         self.events = events
         self.forced = forcedVariations

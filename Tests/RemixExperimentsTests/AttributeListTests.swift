@@ -1,0 +1,46 @@
+import RemixExperiments
+import Testing
+
+/// A context made from attributes as a list of pairs (what a simulation passes) decides as one
+/// made from the same attributes as a dictionary; of pairs with one name, the last counts.
+@Suite struct AttributeListTests {
+    static let longName = "a-name-longer-than-sixteen-bytes"
+    static let conditions: [AttributeValue] = [
+        ["platform": "tablet"], ["platform": "phone"], ["country": ["$in": ["FR", "UK"]]],
+        ["appVersion": ["$vgte": "1.9.0"]], ["appVersion": ["$vlt": "1.9.4"]], ["missing": ["$exists": false]],
+        ["platform": ["$exists": true]], [.init(stringLiteral: longName): "a value longer than sixteen bytes"],
+        [.init(stringLiteral: longName): ["$regex": "^a value"]], ["id": ["$ne": "u1"]],
+        ["$or": [["platform": "phone"], ["country": "FR"]]], ["count": ["$gt": 3]],
+    ]
+
+    private func expectAlike(_ list: [(key: String, value: AttributeValue)], _ dictionary: [String: AttributeValue]) {
+        let fromList = AssignmentContext(attributeList: list)
+        let fromDictionary = AssignmentContext(attributes: dictionary)
+        #expect(fromList.attributes == dictionary)
+        for condition in Self.conditions {
+            let compiled = Condition(parsing: condition)
+            #expect(compiled.evaluate(in: fromList) == compiled.evaluate(in: fromDictionary), "\(condition)")
+            #expect(compiled.evaluate(in: fromList) == compiled.evaluate(dictionary), "\(condition)")
+        }
+    }
+
+    @Test func aListDecidesAsTheDictionaryOfItsPairs() {
+        let list: [(key: String, value: AttributeValue)] = [
+            ("id", "u1"), ("platform", "tablet"), ("appVersion", "1.9.4"), ("country", "FR"),
+            (Self.longName, "a value longer than sixteen bytes"), ("count", 5),
+        ]
+        expectAlike(list, Dictionary(list.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 }))
+        expectAlike([], [:])
+    }
+
+    @Test func ofPairsWithOneNameTheLastCounts() {
+        let list: [(key: String, value: AttributeValue)] = [
+            ("platform", "phone"), ("id", "u1"), ("platform", "tablet"), (Self.longName, "first"),
+            ("country", "UK"), (Self.longName, "a value longer than sixteen bytes"), ("country", "FR"),
+            ("id", "u2"), ("appVersion", "2.0"), ("appVersion", "1.9.4"),
+        ]
+        let dictionary = Dictionary(list.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
+        #expect(dictionary["platform"] == "tablet")
+        expectAlike(list, dictionary)
+    }
+}

@@ -32,6 +32,10 @@ package final class JSONLinesFile: EventLog, Sendable {
         let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | (truncate ? O_TRUNC : 0), 0o644)
         guard descriptor >= 0 else { throw EventLogError.cannotOpen(path: path, reason: Self.errnoText()) }
         self.path = path
+        // Under the exclusive lock, so that no other remix process is in the middle of a write:
+        // a file grows page by page during one write(2), and a check that saw it half-written
+        // would add a newline after the other process's lines, an empty line in the log.
+        Self.lock(descriptor, LOCK_EX)
         endedTorn = !truncate && Self.endsInsideLine(path)
         if endedTorn {
             let newline: [UInt8] = [0x0A]
@@ -41,6 +45,7 @@ package final class JSONLinesFile: EventLog, Sendable {
                 throw EventLogError.cannotOpen(path: path, reason: reason)
             }
         }
+        Self.lock(descriptor, LOCK_UN)
         capacity = max(bufferSize, 4096)
         state = Mutex(State(descriptor: descriptor, buffer: JSONLinesEncoder(capacity: capacity + capacity / 8), lastFlush: .now, failure: nil))
     }
@@ -125,6 +130,10 @@ package final class JSONLinesFile: EventLog, Sendable {
     private func writeAll(_ bytes: [UInt8], to descriptor: Int32, _ state: inout State) -> Int {
         var written = 0
         var failure: EventLogError?
+        // Shared with other writers (O_APPEND keeps their writes apart), exclusive of a process
+        // checking at open whether the file ends inside a line.
+        Self.lock(descriptor, LOCK_SH)
+        defer { Self.lock(descriptor, LOCK_UN) }
         bytes.withUnsafeBytes { raw in
             guard let base = raw.baseAddress else { return }
             while written < bytes.count {
@@ -139,6 +148,12 @@ package final class JSONLinesFile: EventLog, Sendable {
         }
         if let failure { state.failure = failure }
         return written
+    }
+
+    /// `flock(2)` with `operation`, retried when a signal interrupts the wait. Advisory: it orders
+    /// remix processes among themselves; a file system without locks leaves them unordered.
+    private static func lock(_ descriptor: Int32, _ operation: Int32) {
+        while flock(descriptor, operation) != 0 && errno == EINTR {}
     }
 
     /// Whether a regular file's last byte is not a newline (false when it cannot be read).

@@ -52,10 +52,10 @@ package struct AssignmentContext: Sendable {
         )
     }
 
-    /// A context whose attributes are `attributeList`, name-value pairs (of pairs with one name,
-    /// the last counts), with GrowthBook's defaults for the rest. A list is indexed as it is,
-    /// with no dictionary built: a simulation makes one context per session.
-    package init(attributeList: [(key: String, value: AttributeValue)], savedGroups: [String: AttributeValue] = [:]) {
+    /// A context whose attributes are `attributeList` (of attributes with one name, the last
+    /// counts), with GrowthBook's defaults for the rest. A list is indexed as it is, with no
+    /// dictionary built: a simulation makes one context per session.
+    package init(attributeList: [Attribute], savedGroups: [String: AttributeValue] = [:]) {
         storage = Storage(
             given: nil, index: AttributeIndex(attributeList), enabled: true, qaMode: false,
             forcedVariations: [:], savedGroups: savedGroups, url: nil, featureValues: [:]

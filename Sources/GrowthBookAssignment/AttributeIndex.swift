@@ -19,38 +19,49 @@ struct AttributeIndex: Sendable {
     /// The slots: a power of two, at least one and a half times as many as the attributes, so
     /// probing always reaches an empty one and a context touches few cache lines.
     private let words: [UInt64]
-    /// Names and values by slot (empty slots hold `""` and `null`), in one array: every session
-    /// builds an index, and each array is an allocation and a fill.
-    private let entries: [(name: String, value: AttributeValue)]
+    /// Names and values by slot, only filled slots initialized (every session builds an index).
+    /// Written only while the index is built, then read only, so shared as the index is.
+    nonisolated(unsafe) private let entries: SlotAttributes
     /// The bytes of ASCII texts longer than 16 bytes, and where each slot's start.
     private let longText: [UInt8]
     private let longTextStarts: [Int]
     private let mask: Int
 
-    /// Indexes name-value pairs (a dictionary, or a list); of pairs whose names have the same
-    /// code units, the last counts.
-    init<Pairs: Collection<(key: String, value: AttributeValue)>>(_ attributes: Pairs) {
+    /// Indexes a dictionary's attributes.
+    init(_ attributes: [String: AttributeValue]) {
+        self.init(attributes) { ($0.key, $0.value) }
+    }
+
+    /// Indexes a list of attributes; of those whose names have the same code units, the last counts.
+    init(_ attributes: [Attribute]) {
+        self.init(attributes) { ($0.name, $0.value) }
+    }
+
+    private init<Pairs: Collection>(_ attributes: Pairs, _ pair: (Pairs.Element) -> (String, AttributeValue)) {
         let count = attributes.count
         var capacity = 4
         while capacity < count + count / 2 {
             capacity *= 2
         }
         var words = [UInt64](filledWith: 0, count: capacity * Self.stride)
-        var entries = [(name: String, value: AttributeValue)](filledWith: ("", .null), count: capacity)
+        let entries = SlotAttributes.make(capacity: capacity)
         var longText: [UInt8] = []
         var longTextStarts: [Int] = []
         for slot in 0..<capacity {
             words[slot * Self.stride + 4] = Self.empty
         }
-        for (name, value) in attributes {
+        for attribute in attributes {
+            let (name, value) = pair(attribute)
             let bits = NameBits(name)
             let nameCount = UInt64(min(bits.text.count, 0xFFFF))
             var slot = Int(truncatingIfNeeded: bits.hash) & (capacity - 1)
+            var filled = false
             while words[slot * Self.stride + 4] != Self.empty {
                 let base = slot * Self.stride
                 if words[base] == bits.text.low, words[base + 1] == bits.text.high,
                    words[base + 4] & 0xFFFF_FFFF == nameCount,
-                   bits.text.count <= 16 || JavaScript.sameCodeUnits(entries[slot].name, name) {
+                   bits.text.count <= 16 || JavaScript.sameCodeUnits(entries.name(slot), name) {
+                    filled = true
                     break
                 }
                 slot = (slot + 1) & (capacity - 1)
@@ -76,7 +87,7 @@ struct AttributeIndex: Sendable {
             words[base + 3] = text.high
             words[base + 4] = lengths
             words[base + 5] = textCount <= 16 ? SimpleVersion.packedKeys(text) : 0
-            entries[slot] = (name, value)
+            entries.store(Attribute(name, value), at: slot, replacing: filled)
         }
         self.words = words
         self.entries = entries
@@ -89,7 +100,7 @@ struct AttributeIndex: Sendable {
     var attributes: [String: AttributeValue] {
         var attributes: [String: AttributeValue] = [:]
         for slot in 0...mask where words[slot * Self.stride + 4] != Self.empty {
-            attributes[entries[slot].name] = entries[slot].value
+            attributes[entries.name(slot)] = entries.value(slot)
         }
         return attributes
     }
@@ -124,7 +135,7 @@ struct AttributeIndex: Sendable {
         var slot = Int(truncatingIfNeeded: key.bits.hash) & mask
         while true {
             if words[slot * Self.stride + 4] == Self.empty { return -1 }
-            if JavaScript.sameCodeUnits(entries[slot].name, key.name) { return slot }
+            if JavaScript.sameCodeUnits(entries.name(slot), key.name) { return slot }
             slot = (slot + 1) & mask
         }
     }
@@ -133,19 +144,19 @@ struct AttributeIndex: Sendable {
     @inline(__always)
     func value(for key: AttributeKey) -> AttributeValue? {
         let entry = entry(for: key)
-        return entry < 0 ? nil : entries[entry].value
+        return entry < 0 ? nil : entries.value(entry)
     }
 
     /// The value of entry `entry` (from `entry(for:)`, not -1).
     @inline(__always)
     func value(at entry: Int) -> AttributeValue {
-        entries[entry].value
+        entries.value(entry)
     }
 
     /// Entry `entry`'s value as JavaScript concatenates it (empty for null), and its truthiness.
     @inline(__always)
     func hashText(at entry: Int) -> (text: String, isTruthy: Bool) {
-        switch entries[entry].value {
+        switch entries.value(entry) {
         case .string(let text): return (text, !text.isEmpty)
         case .null: return ("", false)
         case let value: return (value.javaScriptString, value.isTruthy)
@@ -180,6 +191,65 @@ struct AttributeIndex: Sendable {
         let start = longTextStarts[entry]
         return longText.withUnsafeBufferPointer { bytes in
             body(UnsafeBufferPointer(rebasing: bytes[start..<start + text.count]))
+        }
+    }
+}
+
+/// An index's attributes by slot, in one allocation with only the filled slots initialized: an
+/// array would need a placeholder written into every empty slot and destroy every slot through
+/// the element type's witness, for an index built every session.
+private final class SlotAttributes: ManagedBuffer<SlotAttributes.Filled, Attribute> {
+    /// Which slots hold an attribute: a bit per slot, the first 64 in `low`.
+    struct Filled {
+        let capacity: Int
+        var low: UInt64 = 0
+        var high: [UInt64] = []
+
+        func contains(_ slot: Int) -> Bool {
+            slot < 64 ? low >> UInt64(slot) & 1 == 1 : high[slot / 64 - 1] >> UInt64(slot % 64) & 1 == 1
+        }
+
+        mutating func insert(_ slot: Int) {
+            if slot < 64 {
+                low |= 1 << UInt64(slot)
+            } else {
+                if high.isEmpty { high = [UInt64](filledWith: 0, count: (capacity - 1) / 64) }
+                high[slot / 64 - 1] |= 1 << UInt64(slot % 64)
+            }
+        }
+    }
+
+    static func make(capacity: Int) -> SlotAttributes {
+        unsafeDowncast(create(minimumCapacity: capacity) { _ in Filled(capacity: capacity) }, to: SlotAttributes.self)
+    }
+
+    /// Puts `attribute` into `slot`, which holds one already when `replacing`.
+    func store(_ attribute: Attribute, at slot: Int, replacing: Bool) {
+        withUnsafeMutablePointers { filled, attributes in
+            if replacing {
+                attributes[slot] = attribute
+            } else {
+                (attributes + slot).initialize(to: attribute)
+                filled.pointee.insert(slot)
+            }
+        }
+    }
+
+    /// The name of the attribute in `slot`, which holds one.
+    func name(_ slot: Int) -> String {
+        withUnsafeMutablePointerToElements { $0[slot].name }
+    }
+
+    /// The value of the attribute in `slot`, which holds one.
+    func value(_ slot: Int) -> AttributeValue {
+        withUnsafeMutablePointerToElements { $0[slot].value }
+    }
+
+    deinit {
+        withUnsafeMutablePointers { filled, attributes in
+            for slot in 0..<filled.pointee.capacity where filled.pointee.contains(slot) {
+                (attributes + slot).deinitialize(count: 1)
+            }
         }
     }
 }

@@ -113,3 +113,17 @@ extension AttributeValue: ExpressibleByDictionaryLiteral {
         self = .object(members)
     }
 }
+
+/// An attribute: a name and its value (an item of ``AssignmentContext/init(attributeList:savedGroups:)``).
+package struct Attribute: Sendable, Equatable {
+    /// The attribute's name.
+    package var name: String
+    /// Its value.
+    package var value: AttributeValue
+
+    /// An attribute named `name` with `value`.
+    package init(_ name: String, _ value: AttributeValue) {
+        self.name = name
+        self.value = value
+    }
+}

@@ -54,15 +54,15 @@ struct SessionSimulator: Sendable {
         // The attributes as a list, not a dictionary: the session's assignment context indexes
         // them itself, and the user's dictionary (hashing, then freeing a table) cost more than
         // anything read from it.
-        var attributes: [(key: String, value: AttributeValue)] = []
+        var attributes: [Attribute] = []
         attributes.reserveCapacity(population.attributes.count + 1)
-        attributes.append(("id", .string(user)))
+        attributes.append(Attribute("id", .string(user)))
         var attributeFields: [EventField] = []
         attributeFields.reserveCapacity(population.attributes.count + 1)
         attributeFields.append(EventField("id", .string(user)))
         for (name, distribution) in population.attributes {
             let value = distribution.sample(&random)
-            attributes.append((name, .string(value)))
+            attributes.append(Attribute(name, .string(value)))
             attributeFields.append(EventField(name, .string(value)))
         }
         let visits: Int
@@ -101,8 +101,8 @@ struct SessionSimulator: Sendable {
         let session: String
         let visit: Int
         let persona: SharedPersona
-        /// Name-value pairs; of pairs with one name, the last counts.
-        let attributes: [(key: String, value: AttributeValue)]
+        /// Of attributes with one name, the last counts.
+        let attributes: [Attribute]
         let attributeFields: [EventField]
         let start: Int64
     }
@@ -133,7 +133,7 @@ struct SessionSimulator: Sendable {
         }
         log.write("session_started", started)
         guard let app else { _ = try registry.app(named: plan.app); return }
-        let platform = visitor.attributes.last { $0.key == "platform" }?.value.stringValue
+        let platform = visitor.attributes.last { $0.name == "platform" }?.value.stringValue
             .flatMap { app.platforms.contains($0) ? $0 : nil }
         let seeds = (session: random.next(), services: random.next())
         let (session, chooser) = try makeSession(app, for: visitor, platform: platform, clock: clock, seeds: seeds, events: log,

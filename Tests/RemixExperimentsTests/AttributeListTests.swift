@@ -13,8 +13,8 @@ import Testing
         ["$or": [["platform": "phone"], ["country": "FR"]]], ["count": ["$gt": 3]],
     ]
 
-    private func expectAlike(_ list: [(key: String, value: AttributeValue)], _ dictionary: [String: AttributeValue]) {
-        let fromList = AssignmentContext(attributeList: list)
+    private func expectAlike(_ pairs: [(key: String, value: AttributeValue)], _ dictionary: [String: AttributeValue]) {
+        let fromList = AssignmentContext(attributeList: pairs.map { Attribute($0.key, $0.value) })
         let fromDictionary = AssignmentContext(attributes: dictionary)
         #expect(fromList.attributes == dictionary)
         for condition in Self.conditions {

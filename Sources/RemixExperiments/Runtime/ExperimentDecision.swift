@@ -83,8 +83,8 @@ package struct ExperimentEvaluator: Sendable {
         AssignmentContext(attributes: attributes, savedGroups: savedGroups)
     }
 
-    /// ``context(for:)`` for attributes as name-value pairs (of pairs with one name, the last counts).
-    package func context(forList attributes: [(key: String, value: AttributeValue)]) -> AssignmentContext {
+    /// ``context(for:)`` for attributes as a list (of attributes with one name, the last counts).
+    package func context(forList attributes: [Attribute]) -> AssignmentContext {
         AssignmentContext(attributeList: attributes, savedGroups: savedGroups)
     }
 

@@ -29,9 +29,9 @@ package final class ExperimentSlotChooser: SlotChooser {
                   forcedVariations: forcedVariations, stickyBuckets: stickyBuckets)
     }
 
-    /// Makes a chooser for one session whose attributes are name-value pairs (of pairs with one
-    /// name, the last counts): no dictionary is built for them.
-    package convenience init(experiments: ExperimentSet, attributeList: [(key: String, value: AttributeValue)], now: Date,
+    /// Makes a chooser for one session whose attributes are a list (of attributes with one name,
+    /// the last counts): no dictionary is built for them.
+    package convenience init(experiments: ExperimentSet, attributeList: [Attribute], now: Date,
                              events: any EventSink, stickyBuckets: StickyBuckets? = nil) {
         self.init(experiments: experiments, context: { $0.context(forList: attributeList) }, now: now, events: events,
                   forcedVariations: [:], stickyBuckets: stickyBuckets)

@@ -68,7 +68,11 @@ struct AttributeIndex: Sendable {
             }
             var text = ShortText([])
             var textCount = Self.noText
-            if case .string(let string) = value, string.utf8.count < Int(Self.noText),
+            if case .string(let string) = value, let (low, high, count) = SmallASCII.words(string) {
+                // A small ASCII value (most are) from its own two words.
+                text = ShortText(low: low, high: high, count: count)
+                textCount = UInt64(count)
+            } else if case .string(let string) = value, string.utf8.count < Int(Self.noText),
                string.utf8.allSatisfy({ $0 < 0x80 }) {
                 text = ShortText(string.utf8)
                 textCount = UInt64(text.count)

@@ -19,6 +19,17 @@ struct NameBits: Sendable {
     let text: ShortText
 
     init(_ name: String) {
+        // A small ASCII name (most are) from its own two words, without lending its bytes.
+        if let (low, high, count) = SmallASCII.words(name) {
+            var hash = FNV1a64.offsetBasis
+            for index in 0..<count {
+                let word = index < 8 ? low : high
+                hash = (hash ^ (word >> UInt64(8 * (index & 7)) & 0xFF)) &* 0x0000_0100_0000_01B3
+            }
+            self.hash = hash
+            text = ShortText(low: low, high: high, count: count)
+            return
+        }
         hash = Self.hash(name)
         text = ShortText(name.utf8)
     }

@@ -236,10 +236,13 @@ package enum Timestamp {
         }
     }
 
-    /// The 11 bytes `2026-11-22T` of a day, kept between timestamps.
+    /// The 11 bytes `2026-11-22T` of a day, kept between timestamps, and the last timestamp
+    /// whole: half of a simulation's lines have the time of the line before (a step's events).
     struct DatePart {
         var day = Int64.min
         var bytes: (UInt64, UInt64) = (0, 0)
+        var milliseconds = Int64.min
+        var text: (UInt64, UInt64, UInt64) = (0, 0, 0)
     }
 
     /// Writes the 24 bytes of ``appendRFC3339(milliseconds:to:)`` at `text`.
@@ -251,6 +254,15 @@ package enum Timestamp {
     /// Writes the 24 bytes at `text`, taking the date part from `date` when the day is the same
     /// and keeping it there otherwise.
     static func write(milliseconds: Int64, to text: UnsafeMutablePointer<UInt8>, date: inout DatePart) {
+        // `day` is never `.min` once a timestamp is kept (days are of clamped times).
+        if milliseconds == date.milliseconds, date.day != .min {
+            withUnsafeBytes(of: date.text) { UnsafeMutableRawPointer(text).copyMemory(from: $0.baseAddress!, byteCount: 24) }
+            return
+        }
+        defer {
+            date.milliseconds = milliseconds
+            withUnsafeMutableBytes(of: &date.text) { $0.baseAddress!.copyMemory(from: text, byteCount: 24) }
+        }
         let clamped = min(max(milliseconds, CivilTime.earliestMilliseconds), CivilTime.latestMilliseconds)
         let (days, dayMillis) = clamped.quotientAndRemainder(dividingBy: 86_400_000)
         let (day, millis) = dayMillis < 0 ? (days - 1, dayMillis + 86_400_000) : (days, dayMillis)

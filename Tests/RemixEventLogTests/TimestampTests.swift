@@ -90,4 +90,20 @@ import Testing
             #expect(CivilTime.parseMilliseconds(Timestamp.rfc3339(milliseconds: milliseconds)) == milliseconds)
         }
     }
+
+    /// An encoder keeps the last timestamp and its day between lines: lines with the time of the
+    /// line before, the same day, another day, an earlier time again, and times past either end
+    /// of the calendar (clamped) read as `rfc3339` writes them.
+    @Test func anEncodersLinesCarryTheirOwnTimestamps() {
+        let day = 1_795_424_401_553 as Int64
+        let times: [Int64] = [day, day, day + 1, day + 1, day + 86_400_000, day, day, -1, -1, 0,
+                              CivilTime.latestMilliseconds + 5, CivilTime.latestMilliseconds + 5, CivilTime.latestMilliseconds,
+                              CivilTime.earliestMilliseconds - 7, CivilTime.earliestMilliseconds, day - 86_400_000]
+        var encoder = JSONLinesEncoder()
+        for time in times {
+            encoder.encode(LoggedEvent(timestamp: time, type: "t", session: "s", user: "u", fields: []))
+        }
+        let stamps = String(decoding: encoder.bytes, as: UTF8.self).split(separator: "\n").map { String($0.dropFirst(7).prefix(24)) }
+        #expect(stamps == times.map { Timestamp.rfc3339(milliseconds: $0) })
+    }
 }

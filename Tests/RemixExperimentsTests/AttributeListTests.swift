@@ -43,4 +43,24 @@ import Testing
         #expect(dictionary["platform"] == "tablet")
         expectAlike(list, dictionary)
     }
+
+    /// Past 42 attributes the index's table has more than 64 slots (a second word of its filled
+    /// slots): every attribute is still found, repeated names keep their last value, and the
+    /// table is freed whole.
+    @Test func aLongListDecidesAsItsDictionary() {
+        var pairs: [(key: String, value: AttributeValue)] = []
+        for index in 0..<150 {
+            let name = index % 3 == 0 ? "attribute number \(index) with a long name" : "a\(index)"
+            pairs.append((name, index % 2 == 0 ? .string("v\(index)") : .number(Double(index))))
+        }
+        pairs += pairs.prefix(20).map { ($0.key, AttributeValue.string("again")) }
+        let dictionary = Dictionary(pairs.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
+        let fromList = AssignmentContext(attributeList: pairs.map { Attribute($0.key, $0.value) })
+        #expect(fromList.attributes == dictionary)
+        for (name, value) in dictionary {
+            let condition = Condition(parsing: .object([name: value]))
+            #expect(condition.evaluate(in: fromList), "\(name)")
+            #expect(!Condition(parsing: .object([name: "no such value"])).evaluate(in: fromList), "\(name)")
+        }
+    }
 }

@@ -84,17 +84,20 @@ package struct JSONLinesEncoder {
         line(timestamp: timestamp, type: .value(type), fields: fields, textNames: (nil, nil), header: .encoded(header), pieces: { _, _ in })
     }
 
-    /// Encodes one event of a session as one line: `fields`, then a string member named `first`
-    /// (and one named `second`, when given) whose value `pieces` hands over in parts —
-    /// `pieces(index, append)` calls `append` with the parts of member `index` (0 or 1), as it
-    /// would append them to a string — so that no string of a whole is built (a screen event's
-    /// screen and navigation stack). The parts are escaped as they come. The names are two
-    /// parameters, not an array: an array kept for every line would be one object that every
-    /// simulating thread counts references on.
-    package mutating func encode(timestamp: Int64, type: String, header: SessionHeader, fields: [EventField],
-                                textFields first: String, _ second: String? = nil, pieces: (Int, (String) -> Void) -> Void) {
-        line(timestamp: timestamp, type: .value(type), fields: fields, textNames: (first, second), header: .encoded(header),
-             pieces: pieces)
+    /// Encodes a session's screen event as ``encode(timestamp:type:header:fields:)`` writes one
+    /// with the fields `transition`, `screen` and `stack` — the screen and the stack handed over
+    /// in parts (`pieces` index 0 and 1), or, when `screenIsNull`, `"screen":null` and the stack
+    /// (index 0) — without an array of fields (a session writes one screen event a step).
+    /// `pieces(index, append)` calls `append` with the parts of member `index` as it would append
+    /// them to a string; they are escaped as they come, straight into the line.
+    package mutating func encodeScreen(timestamp: Int64, header: SessionHeader, transition: String, screenIsNull: Bool,
+                                      pieces: (Int, (String) -> Void) -> Void) {
+        line(timestamp: timestamp, type: .value("screen"), fields: [], textNames: screenIsNull ? ("stack", nil) : ("screen", "stack"),
+             header: .encoded(header), leading: { out in
+                 out.literal(#","transition":"#)
+                 out.string(transition)
+                 if screenIsNull { out.literal(#","screen":null"#) }
+             }, pieces: pieces)
     }
 
     /// The session and user members of a line, or the two already encoded.
@@ -134,7 +137,7 @@ package struct JSONLinesEncoder {
     }
 
     private mutating func line(timestamp: Int64, type: Text, fields: [EventField], textNames: (String?, String?), header: Header,
-                               pieces: (Int, (String) -> Void) -> Void) {
+                               leading: (inout JSONByteWriter) -> Void = { _ in }, pieces: (Int, (String) -> Void) -> Void) {
         var date = lastDate
         defer { lastDate = date }
         write { out in
@@ -143,6 +146,7 @@ package struct JSONLinesEncoder {
             out.literal(#"","type":"#)
             type.write(to: &out)
             header.write(to: &out)
+            leading(&out)
             // Through a buffer, reading the fields in place: a `for field in` loop or the array's
             // subscript copies each name and value.
             fields.withUnsafeBufferPointer { fields in

@@ -77,25 +77,15 @@ final class SessionLog: EventSink {
             ])
         }
         count += 1
-        // The fields are written into arrays kept for the session (a screen event per step would
-        // otherwise allocate and free one), uniquely owned again once the encoder has returned.
-        // The screen and the stack are written in parts, straight into the line; a transition
-        // without a screen says `null`, among the fields, in the same place.
-        let kind = EventField("transition", .string(kind.rawValue))
+        // The transition, the screen and the stack written straight into the line, the screen
+        // and the stack in parts (a transition without a screen says `null` in its place).
         guard let screen else {
-            transitionFields[0] = kind
-            return encoder.encode(timestamp: timestamp, type: "screen", header: header, fields: transitionFields,
-                                  textFields: "stack", pieces: { _, piece in window.describeState(piece) })
+            return encoder.encodeScreen(timestamp: timestamp, header: header, transition: kind.rawValue, screenIsNull: true,
+                                        pieces: { _, piece in window.describeState(piece) })
         }
-        kindField[0] = kind
-        encoder.encode(timestamp: timestamp, type: "screen", header: header, fields: kindField, textFields: "screen", "stack",
-                       pieces: { index, piece in index == 0 ? screen.describe(piece) : window.describeState(piece) })
+        encoder.encodeScreen(timestamp: timestamp, header: header, transition: kind.rawValue, screenIsNull: false,
+                             pieces: { index, piece in index == 0 ? screen.describe(piece) : window.describeState(piece) })
     }
-
-    /// The fields of a screen event without a screen, other than its stack, overwritten for each one.
-    private var transitionFields = [EventField("transition", .null), EventField("screen", .null)]
-    /// The field of a screen event with a screen, other than its screen and stack.
-    private var kindField = [EventField("transition", .null)]
 
     /// Starts waiting for `event` (nil: for nothing), forgetting whether an earlier one was seen.
     func watch(_ event: String?) {

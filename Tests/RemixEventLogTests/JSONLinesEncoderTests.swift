@@ -240,15 +240,24 @@ import Testing
         var inParts = JSONLinesEncoder()
         var whole = JSONLinesEncoder()
         for (first, second) in zip(cases, cases.reversed()) {
-            let fields = [EventField("transition", .string("push"))]
-            inParts.encode(timestamp: 0, type: "screen", header: header, fields: fields, textFields: "screen", "stack") { index, piece in
+            inParts.encodeScreen(timestamp: 0, header: header, transition: "push", screenIsNull: false) { index, piece in
                 (index == 0 ? first : second).forEach(piece)
             }
-            whole.encode(timestamp: 0, type: "screen", header: header, fields: fields + [
-                EventField("screen", .string(first.joined())), EventField("stack", .string(second.joined())),
+            whole.encode(timestamp: 0, type: "screen", header: header, fields: [
+                EventField("transition", .string("push")), EventField("screen", .string(first.joined())),
+                EventField("stack", .string(second.joined())),
+            ])
+            // A transition without a screen: `"screen":null` among the fields, the stack in parts.
+            inParts.encodeScreen(timestamp: 0, header: header, transition: "dismiss", screenIsNull: true) { index, piece in
+                #expect(index == 0)
+                second.forEach(piece)
+            }
+            whole.encode(timestamp: 0, type: "screen", header: header, fields: [
+                EventField("transition", .string("dismiss")), EventField("screen", .null),
+                EventField("stack", .string(second.joined())),
             ])
         }
-        #expect(inParts.lineCount == cases.count)
+        #expect(inParts.lineCount == 2 * cases.count)
         #expect(String(decoding: inParts.bytes, as: UTF8.self) == String(decoding: whole.bytes, as: UTF8.self))
     }
 

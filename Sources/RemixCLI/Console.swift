@@ -42,12 +42,29 @@ package struct Console: Sendable {
             StandardOutputCheck.checkWrite()
             StandardOutputCheck.flush()
         },
-        err: { FileHandle.standardError.write(Data($0.utf8)) },
+        err: { writeStandardError($0) },
         readLine: { Swift.readLine() },
         outIsTerminal: isatty(STDOUT_FILENO) == 1, errIsTerminal: isatty(STDERR_FILENO) == 1)
 
     /// The console the running command uses.
     @TaskLocal package static var current = Console.standard
+}
+
+/// Writes `text` to standard error with write(2), giving up on a failure: when standard error
+/// cannot be written (a full disk, a closed pipe) there is nowhere to say so, and the command's
+/// exit status still tells. Foundation's `FileHandle.write(_:)` traps on a failed write, so a
+/// command that met an error on a full disk died of a signal instead of exiting with its status.
+func writeStandardError(_ text: String) {
+    var text = text
+    text.withUTF8 { bytes in
+        var written = 0
+        while written < bytes.count {
+            let result = SystemCalls.write(STDERR_FILENO, bytes.baseAddress! + written, bytes.count - written)
+            if result < 0 && errno == EINTR { continue }
+            if result <= 0 { return }
+            written += result
+        }
+    }
 }
 
 /// Prints the one-line `message` to standard error, as `remix: message` unless `prefix` is false.

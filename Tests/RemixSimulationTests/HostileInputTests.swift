@@ -121,6 +121,15 @@ import Testing
         #expect(result.stderr.contains("remix: cannot write standard output: No space left on device"), "\(result.stderr)")
     }
 
+    /// A command that fails while standard error cannot be written still exits with its status
+    /// (Foundation's `FileHandle.write(_:)` trapped: exit 132).
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full"), "needs Linux's /dev/full"),
+          arguments: [["analyze", "no-such-log.jsonl"], ["simulate", "--app", "no-such-app"], ["no-such-command"]])
+    func aFullStandardErrorLeavesTheExitStatus(arguments: [String]) throws {
+        let result = try RemixProcess.run(arguments, in: Fixture.root, errorFile: "/dev/full")
+        #expect(result.status != 0 && result.status < 128, "exit \(result.status)")
+    }
+
     @Test func tooManyJobsAreCappedAtTheCores() async throws {
         let folder = try TemporaryFolder()
         let log = folder.path("e.jsonl"), reference = folder.path("r.jsonl")

@@ -121,11 +121,13 @@ package enum RemixProcess {
 
     /// Runs `remix arguments` in `directory`; `environment` sets variables (nil removes one);
     /// `input` is written to standard input, which is empty when nil; `outputFile` (e.g.
-    /// `/dev/full`) receives standard output instead of the result's `stdout`; with
+    /// `/dev/full`) receives standard output instead of the result's `stdout`, `errorFile`
+    /// standard error instead of the result's `stderr`; with
     /// `addressSpaceKB`, remix runs under that address-space limit (`ulimit -v`), so that using
     /// more memory fails it.
     package static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String?] = [:],
-                           input: String? = nil, outputFile: String? = nil, addressSpaceKB: Int? = nil) throws -> ProcessResult {
+                           input: String? = nil, outputFile: String? = nil, errorFile: String? = nil,
+                           addressSpaceKB: Int? = nil) throws -> ProcessResult {
         let process = Process()
         if let addressSpaceKB {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
@@ -146,8 +148,12 @@ package enum RemixProcess {
             guard let handle = FileHandle(forWritingAtPath: path) else { throw CocoaError(.fileWriteNoPermission) }
             return handle
         }
+        let errorHandle = try errorFile.map { path in
+            guard let handle = FileHandle(forWritingAtPath: path) else { throw CocoaError(.fileWriteNoPermission) }
+            return handle
+        }
         process.standardOutput = outputHandle ?? stdout
-        process.standardError = stderr
+        process.standardError = errorHandle ?? stderr
         try process.run()
         if let input {
             // A child that ends without reading it all (refusing a plugin at once) closes the pipe:
@@ -157,6 +163,7 @@ package enum RemixProcess {
         }
         let errors = DrainedHandle(stderr.fileHandleForReading)
         if outputHandle != nil { try stdout.fileHandleForWriting.close() }
+        if errorHandle != nil { try stderr.fileHandleForWriting.close() }
         let out = stdout.fileHandleForReading.readDataToEndOfFile()
         let err = errors.wait()
         process.waitUntilExit()

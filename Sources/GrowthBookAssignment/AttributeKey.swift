@@ -24,7 +24,7 @@ struct NameBits: Sendable {
             var hash = FNV1a64.offsetBasis
             for index in 0..<count {
                 let word = index < 8 ? low : high
-                hash = (hash ^ (word >> UInt64(8 * (index & 7)) & 0xFF)) &* 0x0000_0100_0000_01B3
+                hash = FNV1a64.combine(hash, UInt8(truncatingIfNeeded: word >> UInt64(8 * (index & 7))))
             }
             self.hash = hash
             text = ShortText(low: low, high: high, count: count)
@@ -41,7 +41,7 @@ struct NameBits: Sendable {
     static func hash(_ name: String) -> UInt64 {
         name.utf8.withContiguousStorageIfAvailable { bytes in
             var hash = FNV1a64.offsetBasis
-            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+            for byte in bytes { hash = FNV1a64.combine(hash, byte) }
             return hash
         } ?? FNV1a64.hash(name.utf8)
     }

@@ -182,7 +182,7 @@ struct Checksum {
     /// instructions a byte, most of the command's time (outside both clocks).
     mutating func add(_ bytes: UnsafeRawBufferPointer) {
         var hash = value
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        for byte in bytes { hash = FNV1a64.combine(hash, byte) }
         value = hash
     }
 }

@@ -57,13 +57,7 @@ package struct Console: Sendable {
 func writeStandardError(_ text: String) {
     var text = text
     text.withUTF8 { bytes in
-        var written = 0
-        while written < bytes.count {
-            let result = SystemCalls.write(STDERR_FILENO, bytes.baseAddress! + written, bytes.count - written)
-            if result < 0 && errno == EINTR { continue }
-            if result <= 0 { return }
-            written += result
-        }
+        if let base = bytes.baseAddress { _ = SystemCalls.writeAll(STDERR_FILENO, base, bytes.count) }
     }
 }
 

@@ -52,9 +52,9 @@ struct JSONByteWriter {
         }
     }
 
-    mutating func timestamp(milliseconds: Int64, date: inout Timestamp.DatePart) {
+    mutating func timestamp(milliseconds: Int64, recent: inout Timestamp.Recent) {
         guard fits(24) else { return }
-        Timestamp.write(milliseconds: milliseconds, to: base + at, date: &date)
+        Timestamp.write(milliseconds: milliseconds, to: base + at, recent: &recent)
         at += 24
     }
 

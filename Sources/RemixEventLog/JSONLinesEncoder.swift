@@ -9,8 +9,9 @@ package struct JSONLinesEncoder {
     package private(set) var bytes: [UInt8] = []
     /// How many lines have been encoded.
     package private(set) var lineCount = 0
-    /// The date part of the last timestamp: consecutive events mostly fall on one day.
-    private var lastDate = Timestamp.DatePart()
+    /// The last timestamp written and its day: consecutive events mostly fall on one day, and
+    /// half of them at the instant of the one before.
+    private var recent = Timestamp.Recent()
     /// Where a line is written before it is appended: as large as the largest line so far, so
     /// that the buffer need not be padded and trimmed back for every line.
     private var line: [UInt8] = []
@@ -43,16 +44,15 @@ package struct JSONLinesEncoder {
 
     /// Encodes one event as one line.
     package mutating func encode(_ event: LoggedEvent) {
-        line(timestamp: event.timestamp, type: .value(event.type), fields: event.fields, textNames: (nil, nil),
-             header: .members(session: .value(event.session), user: .value(event.user)), pieces: { _, _ in })
+        line(timestamp: event.timestamp, type: .value(event.type), fields: event.fields,
+             header: .members(session: .value(event.session), user: .value(event.user)))
     }
 
     /// Encodes the event at `event` as one line, as ``encode(_:)`` does, reading its strings in
     /// place: a copy of the event counts a reference for each string that is not small.
     package mutating func encode(at event: UnsafePointer<LoggedEvent>) {
         line(timestamp: event.pointee.timestamp, type: .stored(event.pointer(to: \.type)!), fields: event.pointee.fields,
-             textNames: (nil, nil), header: .members(session: .stored(event.pointer(to: \.session)!), user: .stored(event.pointer(to: \.user)!)),
-             pieces: { _, _ in })
+             header: .members(session: .stored(event.pointer(to: \.session)!), user: .stored(event.pointer(to: \.user)!)))
     }
 
     /// The `session` and `user` members of a session's lines, encoded once for all of them.
@@ -81,7 +81,7 @@ package struct JSONLinesEncoder {
 
     /// Encodes one event of a session as one line, as ``encode(_:)`` does.
     package mutating func encode(timestamp: Int64, type: String, header: SessionHeader, fields: [EventField]) {
-        line(timestamp: timestamp, type: .value(type), fields: fields, textNames: (nil, nil), header: .encoded(header), pieces: { _, _ in })
+        line(timestamp: timestamp, type: .value(type), fields: fields, header: .encoded(header))
     }
 
     /// Encodes a session's screen event as ``encode(timestamp:type:header:fields:)`` writes one
@@ -92,12 +92,23 @@ package struct JSONLinesEncoder {
     /// them to a string; they are escaped as they come, straight into the line.
     package mutating func encodeScreen(timestamp: Int64, header: SessionHeader, transition: String, screenIsNull: Bool,
                                       pieces: (Int, (String) -> Void) -> Void) {
-        line(timestamp: timestamp, type: .value("screen"), fields: [], textNames: screenIsNull ? ("stack", nil) : ("screen", "stack"),
-             header: .encoded(header), leading: { out in
-                 out.literal(#","transition":"#)
-                 out.string(transition)
-                 if screenIsNull { out.literal(#","screen":null"#) }
-             }, pieces: pieces)
+        // Each part straight into the line, escaped as it comes.
+        func text(_ name: StaticString, _ index: Int, _ out: inout JSONByteWriter) {
+            out.literal(name)
+            pieces(index) { out.unquoted($0) }
+            out.byte(UInt8(ascii: "\""))
+        }
+        line(timestamp: timestamp, type: .value("screen"), fields: [], header: .encoded(header)) { out in
+            out.literal(#","transition":"#)
+            out.string(transition)
+            if screenIsNull {
+                out.literal(#","screen":null"#)
+                text(#","stack":""#, 0, &out)
+            } else {
+                text(#","screen":""#, 0, &out)
+                text(#","stack":""#, 1, &out)
+            }
+        }
     }
 
     /// The session and user members of a line, or the two already encoded.
@@ -136,17 +147,19 @@ package struct JSONLinesEncoder {
         }
     }
 
-    private mutating func line(timestamp: Int64, type: Text, fields: [EventField], textNames: (String?, String?), header: Header,
-                               leading: (inout JSONByteWriter) -> Void = { _ in }, pieces: (Int, (String) -> Void) -> Void) {
-        var date = lastDate
-        defer { lastDate = date }
+    /// Writes one line: the timestamp, type and header, `fields`, then what `members` writes
+    /// (members after the fields, each with its leading comma). `members` runs again when the
+    /// line is written again after an overflow, and must write the same bytes.
+    private mutating func line(timestamp: Int64, type: Text, fields: [EventField], header: Header,
+                               members: (inout JSONByteWriter) -> Void = { _ in }) {
+        var recent = self.recent
+        defer { self.recent = recent }
         write { out in
             out.literal(#"{"ts":""#)
-            out.timestamp(milliseconds: timestamp, date: &date)
+            out.timestamp(milliseconds: timestamp, recent: &recent)
             out.literal(#"","type":"#)
             type.write(to: &out)
             header.write(to: &out)
-            leading(&out)
             // Through a buffer, reading the fields in place: a `for field in` loop or the array's
             // subscript copies each name and value.
             fields.withUnsafeBufferPointer { fields in
@@ -158,19 +171,7 @@ package struct JSONLinesEncoder {
                     out.value(at: (first + index).pointer(to: \.value)!)
                 }
             }
-            // Each part straight into the line (a line written again after an overflow asks for
-            // the parts again; they are the same).
-            func member(_ name: String, _ index: Int) {
-                out.byte(UInt8(ascii: ","))
-                out.string(name)
-                out.literal(#":""#)
-                pieces(index) { out.unquoted($0) }
-                out.byte(UInt8(ascii: "\""))
-            }
-            if let first = textNames.0 {
-                member(first, 0)
-                if let second = textNames.1 { member(second, 1) }
-            }
+            members(&out)
             out.literal("}\n")
         }
         lineCount += 1
@@ -240,9 +241,9 @@ package enum Timestamp {
         }
     }
 
-    /// The 11 bytes `2026-11-22T` of a day, kept between timestamps, and the last timestamp
-    /// whole: half of a simulation's lines have the time of the line before (a step's events).
-    struct DatePart {
+    /// What a writer keeps between timestamps: the 11 bytes `2026-11-22T` of the last day, and
+    /// the last timestamp whole (half of a simulation's lines have the time of the line before).
+    struct Recent {
         var day = Int64.min
         var bytes: (UInt64, UInt64) = (0, 0)
         var milliseconds = Int64.min
@@ -251,21 +252,21 @@ package enum Timestamp {
 
     /// Writes the 24 bytes of ``appendRFC3339(milliseconds:to:)`` at `text`.
     static func write(milliseconds: Int64, to text: UnsafeMutablePointer<UInt8>) {
-        var date = DatePart()
-        write(milliseconds: milliseconds, to: text, date: &date)
+        var recent = Recent()
+        write(milliseconds: milliseconds, to: text, recent: &recent)
     }
 
-    /// Writes the 24 bytes at `text`, taking the date part from `date` when the day is the same
+    /// Writes the 24 bytes at `text`, taking the date part from `recent` when the day is the same
     /// and keeping it there otherwise.
-    static func write(milliseconds: Int64, to text: UnsafeMutablePointer<UInt8>, date: inout DatePart) {
+    static func write(milliseconds: Int64, to text: UnsafeMutablePointer<UInt8>, recent: inout Recent) {
         // `day` is never `.min` once a timestamp is kept (days are of clamped times).
-        if milliseconds == date.milliseconds, date.day != .min {
-            withUnsafeBytes(of: date.text) { UnsafeMutableRawPointer(text).copyMemory(from: $0.baseAddress!, byteCount: 24) }
+        if milliseconds == recent.milliseconds, recent.day != .min {
+            withUnsafeBytes(of: recent.text) { UnsafeMutableRawPointer(text).copyMemory(from: $0.baseAddress!, byteCount: 24) }
             return
         }
         defer {
-            date.milliseconds = milliseconds
-            withUnsafeMutableBytes(of: &date.text) { $0.baseAddress!.copyMemory(from: text, byteCount: 24) }
+            recent.milliseconds = milliseconds
+            withUnsafeMutableBytes(of: &recent.text) { $0.baseAddress!.copyMemory(from: text, byteCount: 24) }
         }
         let clamped = min(max(milliseconds, CivilTime.earliestMilliseconds), CivilTime.latestMilliseconds)
         let (days, dayMillis) = clamped.quotientAndRemainder(dividingBy: 86_400_000)
@@ -280,15 +281,15 @@ package enum Timestamp {
             text[at + width] = separator
             at += width + 1
         }
-        if day == date.day {
-            withUnsafeBytes(of: date.bytes) { UnsafeMutableRawPointer(text).copyMemory(from: $0.baseAddress!, byteCount: 11) }
+        if day == recent.day {
+            withUnsafeBytes(of: recent.bytes) { UnsafeMutableRawPointer(text).copyMemory(from: $0.baseAddress!, byteCount: 11) }
         } else {
             let (year, month, dayOfMonth) = CivilTime.civil(fromDays: day)
             put(year, 4, then: UInt8(ascii: "-"))
             put(month, 2, then: UInt8(ascii: "-"))
             put(dayOfMonth, 2, then: UInt8(ascii: "T"))
-            date.day = day
-            withUnsafeMutableBytes(of: &date.bytes) { $0.baseAddress!.copyMemory(from: text, byteCount: 11) }
+            recent.day = day
+            withUnsafeMutableBytes(of: &recent.bytes) { $0.baseAddress!.copyMemory(from: text, byteCount: 11) }
         }
         // The time of day, every event's: each pair of digits from one small division.
         let time = UInt32(truncatingIfNeeded: millis)

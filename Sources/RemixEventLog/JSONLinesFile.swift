@@ -128,25 +128,14 @@ package final class JSONLinesFile: EventLog, Sendable {
     /// Writes `bytes` (whole lines) directly and says how many were written; on an error
     /// remembers it in `state`.
     private func writeAll(_ bytes: [UInt8], to descriptor: Int32, _ state: inout State) -> Int {
-        var written = 0
-        var failure: EventLogError?
         // Shared with other writers (O_APPEND keeps their writes apart), exclusive of a process
         // checking at open whether the file ends inside a line.
         Self.lock(descriptor, LOCK_SH)
         defer { Self.lock(descriptor, LOCK_UN) }
-        bytes.withUnsafeBytes { raw in
-            guard let base = raw.baseAddress else { return }
-            while written < bytes.count {
-                let result = SystemCalls.write(descriptor, base + written, bytes.count - written)
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    failure = .writeFailed(path: path, reason: Self.errnoText())
-                    return
-                }
-                written += result
-            }
+        let (written, error) = bytes.withUnsafeBytes { raw in
+            raw.baseAddress.map { SystemCalls.writeAll(descriptor, $0, raw.count) } ?? (0, nil)
         }
-        if let failure { state.failure = failure }
+        if let error { state.failure = .writeFailed(path: path, reason: String(cString: strerror(error))) }
         return written
     }
 

@@ -15,9 +15,15 @@ public enum FNV1a64 {
     public static func hash<Bytes: Sequence<UInt8>>(_ bytes: Bytes, continuing hash: UInt64 = offsetBasis) -> UInt64 {
         var hash = hash
         for byte in bytes {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+            hash = combine(hash, byte)
         }
         return hash
+    }
+
+    /// The hash of what `hash` hashed followed by `byte`: one step of FNV-1a.
+    @inlinable @inline(__always)
+    public static func combine(_ hash: UInt64, _ byte: UInt8) -> UInt64 {
+        (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
     }
 
     /// The hash of `bytes` as 16 lower-case hex digits.

@@ -26,6 +26,24 @@ public enum SystemCalls {
         system_write(descriptor, buffer, count)
     }
 
+    /// Writes all `count` bytes at `buffer` with `write(2)`, again when a signal interrupts it.
+    /// Returns how many bytes were written and, when it stopped short, the `errno` that stopped
+    /// it (`nil` when done, or when a write wrote nothing without an error).
+    @inlinable
+    public static func writeAll(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> (written: Int, error: Int32?) {
+        var written = 0
+        while written < count {
+            let result = system_write(descriptor, buffer + written, count - written)
+            if result < 0 {
+                if errno == EINTR { continue }
+                return (written, errno)
+            }
+            if result == 0 { break }
+            written += result
+        }
+        return (written, nil)
+    }
+
     /// `open(2)` without a mode (no file is created).
     @inlinable
     public static func open(_ path: String, _ flags: Int32) -> Int32 {

@@ -84,6 +84,53 @@ package struct JSONLinesEncoder {
         line(timestamp: timestamp, type: .value(type), fields: fields, header: .encoded(header))
     }
 
+    /// Encodes one event of a session as ``encode(timestamp:type:header:fields:)`` writes one with
+    /// the fields that `members` writes, in its order, without an array of them. `members` may run
+    /// twice (when the line is written again into a larger buffer) and must write the same each time.
+    package mutating func encode(timestamp: Int64, type: String, header: SessionHeader,
+                                 members: (inout LineMembers) -> Void) {
+        line(timestamp: timestamp, type: .value(type), fields: [], header: .encoded(header)) { out in
+            var writer = LineMembers(out: out)
+            members(&writer)
+            out = writer.out
+        }
+    }
+
+    /// Writes a line's members one by one, as the fields of those names and values are written.
+    package struct LineMembers {
+        fileprivate var out: JSONByteWriter
+        /// Whether the next member follows another (in an object, the first does not).
+        private var follows = true
+
+        fileprivate init(out: JSONByteWriter) {
+            self.out = out
+        }
+
+        /// Writes the member `name` with `value`.
+        package mutating func callAsFunction(_ name: String, _ value: EventValue) {
+            self.name(name)
+            out.value(value)
+        }
+
+        /// Writes the member `name` with an object whose members `members` writes, as a field
+        /// whose value is `.object` of those fields is written.
+        package mutating func object(_ name: String, _ members: (inout LineMembers) -> Void) {
+            self.name(name)
+            out.byte(UInt8(ascii: "{"))
+            follows = false
+            members(&self)
+            follows = true
+            out.byte(UInt8(ascii: "}"))
+        }
+
+        private mutating func name(_ name: String) {
+            if follows { out.byte(UInt8(ascii: ",")) }
+            follows = true
+            out.string(name)
+            out.byte(UInt8(ascii: ":"))
+        }
+    }
+
     /// Encodes a session's screen event as ``encode(timestamp:type:header:fields:)`` writes one
     /// with the fields `transition`, `screen` and `stack` — the screen and the stack handed over
     /// in parts (`pieces` index 0 and 1), or, when `screenIsNull`, `"screen":null` and the stack

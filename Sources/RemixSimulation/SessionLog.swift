@@ -4,7 +4,7 @@ import RemixKit
 
 /// Records one simulated session's events as JSON lines, stamped with virtual time: domain events
 /// from the features, screen transitions from the window, and the session's own events.
-final class SessionLog: EventSink {
+final class SessionLog: EventSink, ExposureSink {
     private(set) var encoder: JSONLinesEncoder
     private let session: String
     private let user: String
@@ -63,6 +63,26 @@ final class SessionLog: EventSink {
         write(event.name, event.fields)
     }
 
+    /// Records an exposure as ``record(_:)`` records the event ``ExposureEvent`` makes of it, with
+    /// the fields written straight into the line (a session is exposed once per experiment on
+    /// its slot, and the event and its fields would be built only to be written).
+    func recordExposure(_ decisions: [ExperimentDecision], _ index: Int, filledBy feature: String) {
+        guard events == nil else { return record(ExposureEvent.make(decisions[index], filledBy: feature)) }
+        if decisions[index].inExperiment, let variation = decisions[index].variation {
+            if exposures.isEmpty {
+                exposures.reserveCapacity(4)
+                exposedFeatures.reserveCapacity(4)
+            }
+            exposures.append((decisions[index].experiment, variation))
+            exposedFeatures.append(decisions[index].feature ?? feature)
+        }
+        if let watched, watched == ExposureEvent.name { sawWatchedEvent = true }
+        count += 1
+        encoder.encode(timestamp: timestamp, type: ExposureEvent.name, header: header) { member in
+            ExposureEvent.forEachField(decisions, index, filledBy: feature) { member($0, $1) }
+        }
+    }
+
     /// Records a screen transition with the whole navigation stack, which is written straight
     /// from the window into the line (there is one screen event per step, and the stack is its
     /// longest member).
@@ -93,6 +113,22 @@ final class SessionLog: EventSink {
         sawWatchedEvent = false
     }
 
+    /// Writes an event of `type` whose fields `fields` writes, in order: straight into the line
+    /// (may run twice, writing the same each time), or as fields when the log captures events.
+    func write(_ type: String, fields: (inout EventFieldWriter) -> Void) {
+        guard events == nil else {
+            var writer = EventFieldWriter(members: nil)
+            fields(&writer)
+            return write(type, writer.fields)
+        }
+        count += 1
+        encoder.encode(timestamp: timestamp, type: type, header: header) { members in
+            var writer = EventFieldWriter(members: members)
+            fields(&writer)
+            members = writer.members!
+        }
+    }
+
     func write(_ type: String, _ fields: [EventField]) {
         count += 1
         let timestamp = timestamp
@@ -107,5 +143,36 @@ final class SessionLog: EventSink {
         var taken = JSONLinesEncoder(capacity: 0)
         swap(&taken, &encoder)
         return taken
+    }
+}
+
+/// Writes an event's fields in order for ``SessionLog/write(_:fields:)``: into the line, or as
+/// ``EventField``s when the log captures events.
+struct EventFieldWriter {
+    fileprivate var members: JSONLinesEncoder.LineMembers?
+    fileprivate var fields: [EventField] = []
+
+    fileprivate init(members: JSONLinesEncoder.LineMembers?) {
+        self.members = members
+    }
+
+    /// The field `name` with `value`.
+    mutating func callAsFunction(_ name: String, _ value: EventValue) {
+        guard members != nil else { return fields.append(EventField(name, value)) }
+        members!(name, value)
+    }
+
+    /// The field `name` whose value is an object of `count` members, the one at each index
+    /// given by `member`.
+    mutating func object(_ name: String, count: Int, _ member: (Int) -> (name: String, value: EventValue)) {
+        guard members != nil else {
+            return fields.append(EventField(name, .object((0..<count).map { EventField(member($0).name, member($0).value) })))
+        }
+        members!.object(name) { object in
+            for index in 0..<count {
+                let (name, value) = member(index)
+                object(name, value)
+            }
+        }
     }
 }

@@ -57,13 +57,8 @@ struct SessionSimulator: Sendable {
         var attributes: [Attribute] = []
         attributes.reserveCapacity(population.attributes.count + 1)
         attributes.append(Attribute("id", .string(user)))
-        var attributeFields: [EventField] = []
-        attributeFields.reserveCapacity(population.attributes.count + 1)
-        attributeFields.append(EventField("id", .string(user)))
         for (name, distribution) in population.attributes {
-            let value = distribution.sample(&random)
-            attributes.append(Attribute(name, .string(value)))
-            attributeFields.append(EventField(name, .string(value)))
+            attributes.append(Attribute(name, .string(distribution.sample(&random))))
         }
         let visits: Int
         if let weights = persona.visitWeights {
@@ -87,7 +82,7 @@ struct SessionSimulator: Sendable {
             }
             let session = sessionPrefix + indexText
             let visitor = Visitor(user: user, session: visit == 1 ? session : session + "-" + String(visit),
-                                  visit: visit, persona: shared, attributes: attributes, attributeFields: attributeFields,
+                                  visit: visit, persona: shared, attributes: attributes,
                                   start: start)
             try simulate(visitor, seed: seed, into: &encoder, events: &events, summary: &summary, sticky: &sticky)
         }
@@ -101,9 +96,9 @@ struct SessionSimulator: Sendable {
         let session: String
         let visit: Int
         let persona: SharedPersona
-        /// Of attributes with one name, the last counts.
+        /// Of attributes with one name, the last counts. All are strings (drawn from the
+        /// population's distributions).
         let attributes: [Attribute]
-        let attributeFields: [EventField]
         let start: Int64
     }
 
@@ -124,20 +119,22 @@ struct SessionSimulator: Sendable {
         // Only a persona with arrivals draws one, and only a population with arrivals says where
         // each session arrived, so other logs stay as they were.
         let arrival = Self.arrival(visitor.persona.value.arrivals, &random)
-        var started = [
-            EventField("app", .string(plan.app)), EventField("persona", .string(visitor.persona.value.name)),
-            EventField("visit", .int(visitor.visit)), EventField("attributes", .object(visitor.attributeFields)),
-        ]
-        if hasArrivals {
-            started.append(EventField("arrival", .string(arrival?.route.description ?? Self.startArrival)))
+        let attributes = visitor.attributes
+        log.write("session_started") { field in
+            field("app", .string(plan.app))
+            field("persona", .string(visitor.persona.value.name))
+            field("visit", .int(visitor.visit))
+            field.object("attributes", count: attributes.count) {
+                (attributes[$0].name, attributes[$0].value.stringValue.map(EventValue.string) ?? .null)
+            }
+            if hasArrivals { field("arrival", .string(arrival?.route.description ?? Self.startArrival)) }
         }
-        log.write("session_started", started)
         guard let app else { _ = try registry.app(named: plan.app); return }
         let platform = visitor.attributes.last { $0.name == "platform" }?.value.stringValue
             .flatMap { app.platforms.contains($0) ? $0 : nil }
         let seeds = (session: random.next(), services: random.next())
         let (session, chooser) = try makeSession(app, for: visitor, platform: platform, clock: clock, seeds: seeds, events: log,
-                                                 sticky: sticky)
+                                                 exposures: log, sticky: sticky)
         let stickyAtStart = sticky
         defer { sticky = chooser.stickyBuckets }
         session.window.addChangeObserver { log.record($0, screen: $1, in: $2) }
@@ -160,25 +157,28 @@ struct SessionSimulator: Sendable {
         }
         let endScreen = simulated.run(arrivedFrom: home)
         let last = simulated.results.last
-        log.write("session_ended", [
-            EventField("outcome", .string(last?.outcome.rawValue ?? "none")),
-            EventField("intent", last.map { .string($0.intent) } ?? .null),
-            EventField("screen", .string(endScreen)),
-            EventField("durationMs", .int(Int(clock.now.wholeMilliseconds))),
-            EventField("steps", .int(simulated.steps)),
-        ])
+        let durationMs = Int(clock.now.wholeMilliseconds)
+        log.write("session_ended") { field in
+            field("outcome", .string(last?.outcome.rawValue ?? "none"))
+            field("intent", last.map { .string($0.intent) } ?? .null)
+            field("screen", .string(endScreen))
+            field("durationMs", .int(durationMs))
+            field("steps", .int(simulated.steps))
+        }
         summary.count(session: simulated.results, endScreen: endScreen, screensSeen: simulated.screensSeen, exposures: log.exposures, events: log.count)
     }
 
     /// A session of the run's app for `visitor`, and its chooser: slots chosen by the experiments
-    /// (exposures go to `events`; `sticky` documents, when given, used and updated), services set
+    /// (exposures go to `exposures` if given, else to `events`; `sticky` documents, when given, used and updated), services set
     /// from the population's values with `seeds.services`.
     private func makeSession(_ app: AppDefinition, for visitor: Visitor, platform: String?, clock: VirtualClock,
                              seeds: (session: UInt64, services: UInt64), events: any EventSink,
+                             exposures: (any ExposureSink)? = nil,
                              sticky: StickyBuckets?) throws -> (session: AppSession, chooser: ExperimentSlotChooser) {
         let chooser = ExperimentSlotChooser(
             experiments: plan.experiments, attributeList: visitor.attributes,
-            now: Date(timeIntervalSince1970: Double(visitor.start) / 1000), events: events, stickyBuckets: sticky)
+            now: Date(timeIntervalSince1970: Double(visitor.start) / 1000), events: events, exposures: exposures,
+            stickyBuckets: sticky)
         let session = try AppSession(app: app, platform: platform, registry: registry, clock: clock,
                                      seed: seeds.session, events: events, chooser: chooser)
         app.configureServices(in: session.environment, ServiceSettings(services, random: RandomSource(seed: seeds.services)))

@@ -10,6 +10,8 @@ package final class ExperimentSlotChooser: SlotChooser {
     private let context: AssignmentContext
     private let now: Date
     private let events: any EventSink
+    /// Where exposures go instead of `events`, when the sink takes them as decisions.
+    private let exposures: (any ExposureSink)?
     private let forced: [String: Int]
     /// The decisions made so far, by slot, in key order.
     package var decisions: [String: [ExperimentDecision]] {
@@ -30,21 +32,25 @@ package final class ExperimentSlotChooser: SlotChooser {
     }
 
     /// Makes a chooser for one session whose attributes are a list (of attributes with one name,
-    /// the last counts): no dictionary is built for them.
+    /// the last counts): no dictionary is built for them. With `exposures`, the exposures go
+    /// there as decisions rather than to `events` as events.
     package convenience init(experiments: ExperimentSet, attributeList: [Attribute], now: Date,
-                             events: any EventSink, stickyBuckets: StickyBuckets? = nil) {
+                             events: any EventSink, exposures: (any ExposureSink)? = nil,
+                             stickyBuckets: StickyBuckets? = nil) {
         self.init(experiments: experiments, context: { $0.context(forList: attributeList) }, now: now, events: events,
-                  forcedVariations: [:], stickyBuckets: stickyBuckets)
+                  exposures: exposures, forcedVariations: [:], stickyBuckets: stickyBuckets)
     }
 
     private init(experiments: ExperimentSet, context: (ExperimentEvaluator) -> AssignmentContext, now: Date,
-                 events: any EventSink, forcedVariations: [String: Int], stickyBuckets: StickyBuckets?) {
+                 events: any EventSink, exposures: (any ExposureSink)? = nil, forcedVariations: [String: Int],
+                 stickyBuckets: StickyBuckets?) {
         self.stickyBuckets = stickyBuckets
         self.experiments = experiments
         self.evaluator = ExperimentEvaluator(savedGroups: experiments.savedGroups)
         self.context = context(evaluator)
         self.now = now
         self.events = events
+        self.exposures = exposures
         self.forced = forcedVariations
     }
 
@@ -122,8 +128,13 @@ package final class ExperimentSlotChooser: SlotChooser {
         let feature = winner.flatMap { made[$0].feature } ?? forceWinner?.feature ?? slot.defaultFeature
         let parameters = winner.map { made[$0].parameters } ?? forceWinner?.parameters ?? [:]
         let events = self.events
+        guard let exposures else {
+            return SlotAssignment(feature: feature, parameters: parameters) {
+                for index in made.indices { events.record(ExposureEvent.make(made, index, filledBy: feature)) }
+            }
+        }
         return SlotAssignment(feature: feature, parameters: parameters) {
-            for index in made.indices { events.record(ExposureEvent.make(made, index, filledBy: feature)) }
+            for index in made.indices { exposures.recordExposure(made, index, filledBy: feature) }
         }
     }
 
@@ -146,6 +157,14 @@ package final class ExperimentSlotChooser: SlotChooser {
     }
 }
 
+/// Takes a session's exposures as the decisions they report, not as events: a sink that writes
+/// them straight into lines builds no event for them (``ExposureEvent/forEachField(_:_:filledBy:_:)``).
+package protocol ExposureSink: AnyObject {
+    /// Records the exposure for `decisions[index]`, whose slot `feature` fills — the event
+    /// ``ExposureEvent/make(_:filledBy:)`` would make.
+    func recordExposure(_ decisions: [ExperimentDecision], _ index: Int, filledBy feature: String)
+}
+
 /// The `exposure` domain event: which experiment variation a session used when the slot was
 /// first used.
 package enum ExposureEvent {
@@ -157,30 +176,37 @@ package enum ExposureEvent {
         make([decision], 0, filledBy: feature)
     }
 
-    /// The exposure for `decisions[index]`, read field by field in place (a decision copied out of
-    /// its array counts every string it holds).
+    /// The exposure for `decisions[index]` (see ``forEachField(_:_:filledBy:_:)``).
     static func make(_ decisions: [ExperimentDecision], _ index: Int, filledBy feature: String) -> DomainEvent {
-        var fields = [
-            EventField("experiment", .string(decisions[index].experiment)),
-            EventField("variation", decisions[index].variation.map(EventValue.string) ?? .null),
-            EventField("variationId", decisions[index].variationId.map(EventValue.int) ?? .null),
-            EventField("feature", .string(decisions[index].feature ?? feature)),
-            EventField("app", .string(decisions[index].app)),
-            EventField("slot", .string(decisions[index].slot)),
-            EventField("bucket", decisions[index].bucket.map(EventValue.double) ?? .null),
-            EventField("hashUsed", .bool(decisions[index].hashUsed)),
-            EventField("inExperiment", .bool(decisions[index].inExperiment)),
-        ]
+        var fields: [EventField] = []
+        fields.reserveCapacity(13)
+        forEachField(decisions, index, filledBy: feature) { fields.append(EventField($0, $1)) }
+        return DomainEvent(name, fields)
+    }
+
+    /// Calls `body` with each field of the exposure for `decisions[index]`, in order, read in
+    /// place (a decision copied out of its array counts every string it holds): what ``make``
+    /// puts in the event, and what a sink that writes the event straight into a line writes.
+    package static func forEachField(_ decisions: [ExperimentDecision], _ index: Int, filledBy feature: String,
+                                     _ body: (String, EventValue) -> Void) {
+        body("experiment", .string(decisions[index].experiment))
+        body("variation", decisions[index].variation.map(EventValue.string) ?? .null)
+        body("variationId", decisions[index].variationId.map(EventValue.int) ?? .null)
+        body("feature", .string(decisions[index].feature ?? feature))
+        body("app", .string(decisions[index].app))
+        body("slot", .string(decisions[index].slot))
+        body("bucket", decisions[index].bucket.map(EventValue.double) ?? .null)
+        body("hashUsed", .bool(decisions[index].hashUsed))
+        body("inExperiment", .bool(decisions[index].inExperiment))
         // Only an experiment with phases says which, only a run with a sticky-bucket store whether a
         // stored bucket decided, and only a rollout its step and share (docs/rollouts.md): the logs of
         // others stay as they were.
-        if decisions[index].hasPhases { fields.append(EventField("phase", decisions[index].phase.map(EventValue.int) ?? .null)) }
-        if let used = decisions[index].stickyBucketUsed { fields.append(EventField("stickyBucketUsed", .bool(used))) }
+        if decisions[index].hasPhases { body("phase", decisions[index].phase.map(EventValue.int) ?? .null) }
+        if let used = decisions[index].stickyBucketUsed { body("stickyBucketUsed", .bool(used)) }
         if let step = decisions[index].rolloutStep, let share = decisions[index].rolloutShare {
-            fields.append(EventField("step", .int(step)))
-            fields.append(EventField("share", .double(share)))
+            body("step", .int(step))
+            body("share", .double(share))
         }
-        return DomainEvent(name, fields)
     }
 
     /// The experiment, variation and feature of an exposure that put the user in its experiment;

@@ -1,19 +1,18 @@
 /// The headless navigation stack.
-final class NavigationStack: NavigationWireframe {
+final class NavigationStack: WindowAttachment, NavigationWireframe {
     struct LeftButton {
         let title: String
         let action: () -> Void
     }
 
-    private weak var window: Window?
     private var views: [any View] = []
     private var checkpoints: [ObjectIdentifier] = []
     /// The left buttons set on views of the stack (a flow sets one or two): a short list, as
     /// comparing a few identities costs less than hashing one.
     private var leftButtons: [(view: ObjectIdentifier, button: LeftButton)] = []
 
-    init(window: Window) {
-        self.window = window
+    override init(window: Window) {
+        super.init(window: window)
         // Stacks hold a few screens: one allocation instead of regrowing on the first pushes.
         views.reserveCapacity(4)
     }
@@ -82,13 +81,7 @@ final class NavigationStack: NavigationWireframe {
 }
 
 /// The headless split view.
-final class SplitContainer: SplitWireframe {
-    private weak var window: Window?
-
-    init(window: Window) {
-        self.window = window
-    }
-
+final class SplitContainer: WindowAttachment, SplitWireframe {
     var master: (any Viewable)? {
         didSet { window?.notify(.show, screen: master.flatMap(Window.lastScreen), in: self) }
     }
@@ -103,13 +96,12 @@ final class SplitContainer: SplitWireframe {
 }
 
 /// One view made presentable.
-final class ViewContainer: Viewable {
-    private weak var window: Window?
+final class ViewContainer: WindowAttachment, Viewable {
     let view: any View
 
     init(window: Window, view: any View) {
-        self.window = window
         self.view = view
+        super.init(window: window)
     }
 
     func present(_ viewable: any Viewable) { window?.present(viewable, by: self) }

@@ -17,9 +17,28 @@ public final class Window: WireframeFactory {
     private var observers: [(NavigationTransition) -> Void] = []
     private var changeObservers: [(NavigationTransition.Kind, ScreenID?, Window) -> Void] = []
 
+    /// The containers this window made that are still alive, not retained (see ``WindowAttachment``).
+    private var attachments: [Unmanaged<WindowAttachment>] = []
+
     /// Makes an empty window whose timed presentations run on `clock`.
     public init(clock: any Clock) {
         self.clock = clock
+    }
+
+    deinit {
+        for attachment in attachments { attachment.takeUnretainedValue().windowWillGo() }
+    }
+
+    func attach(_ attachment: WindowAttachment) {
+        // A session's window makes a few containers: one allocation for them.
+        if attachments.isEmpty { attachments.reserveCapacity(4) }
+        attachments.append(Unmanaged.passUnretained(attachment))
+    }
+
+    func detach(_ attachment: WindowAttachment) {
+        if let index = attachments.lastIndex(where: { $0.toOpaque() == Unmanaged.passUnretained(attachment).toOpaque() }) {
+            attachments.remove(at: index)
+        }
     }
 
     /// Shows `viewable` as the root of the window.

@@ -106,28 +106,37 @@ package struct JSONLinesEncoder {
             self.out = out
         }
 
-        /// Writes the member `name` with `value`.
-        package mutating func callAsFunction(_ name: String, _ value: EventValue) {
-            self.name(name)
+        /// Writes the member `name` with `value`. The name is copied as it is: it must be one
+        /// that JSON needs no escape for (letters, digits, `_`), as every literal name here is.
+        package mutating func callAsFunction(_ name: StaticString, _ value: EventValue) {
+            if follows { out.byte(UInt8(ascii: ",")) }
+            follows = true
+            out.byte(UInt8(ascii: "\""))
+            out.literal(name)
+            out.literal("\":")
             out.value(value)
         }
 
-        /// Writes the member `name` with an object whose members `members` writes, as a field
-        /// whose value is `.object` of those fields is written.
-        package mutating func object(_ name: String, _ members: (inout LineMembers) -> Void) {
-            self.name(name)
-            out.byte(UInt8(ascii: "{"))
-            follows = false
-            members(&self)
-            follows = true
-            out.byte(UInt8(ascii: "}"))
-        }
-
-        private mutating func name(_ name: String) {
+        /// Writes the member named by the string `name` (escaped as needed) with `value`.
+        package mutating func member(named name: String, _ value: EventValue) {
             if follows { out.byte(UInt8(ascii: ",")) }
             follows = true
             out.string(name)
             out.byte(UInt8(ascii: ":"))
+            out.value(value)
+        }
+
+        /// Writes the member `name` (as in ``callAsFunction(_:_:)``) with an object whose members
+        /// `members` writes, as a field whose value is `.object` of those fields is written.
+        package mutating func object(_ name: StaticString, _ members: (inout LineMembers) -> Void) {
+            if follows { out.byte(UInt8(ascii: ",")) }
+            out.byte(UInt8(ascii: "\""))
+            out.literal(name)
+            out.literal("\":{")
+            follows = false
+            members(&self)
+            follows = true
+            out.byte(UInt8(ascii: "}"))
         }
     }
 

@@ -147,7 +147,7 @@ final class SessionLog: EventSink, ExposureSink {
 }
 
 /// Writes an event's fields in order for ``SessionLog/write(_:fields:)``: into the line, or as
-/// ``EventField``s when the log captures events.
+/// ``EventField``s when the log captures events. Field names are literals JSON needs no escape for.
 struct EventFieldWriter {
     fileprivate var members: JSONLinesEncoder.LineMembers?
     fileprivate var fields: [EventField] = []
@@ -157,21 +157,24 @@ struct EventFieldWriter {
     }
 
     /// The field `name` with `value`.
-    mutating func callAsFunction(_ name: String, _ value: EventValue) {
-        guard members != nil else { return fields.append(EventField(name, value)) }
+    mutating func callAsFunction(_ name: StaticString, _ value: EventValue) {
+        guard members != nil else { return fields.append(EventField(name.description, value)) }
         members!(name, value)
     }
 
     /// The field `name` whose value is an object of `count` members, the one at each index
     /// given by `member`.
-    mutating func object(_ name: String, count: Int, _ member: (Int) -> (name: String, value: EventValue)) {
+    mutating func object(_ name: StaticString, count: Int, _ member: (Int) -> (name: String, value: EventValue)) {
         guard members != nil else {
-            return fields.append(EventField(name, .object((0..<count).map { EventField(member($0).name, member($0).value) })))
+            return fields.append(EventField(name.description, .object((0..<count).map {
+                let (name, value) = member($0)
+                return EventField(name, value)
+            })))
         }
         members!.object(name) { object in
             for index in 0..<count {
                 let (name, value) = member(index)
-                object(name, value)
+                object.member(named: name, value)
             }
         }
     }

@@ -180,15 +180,16 @@ package enum ExposureEvent {
     static func make(_ decisions: [ExperimentDecision], _ index: Int, filledBy feature: String) -> DomainEvent {
         var fields: [EventField] = []
         fields.reserveCapacity(13)
-        forEachField(decisions, index, filledBy: feature) { fields.append(EventField($0, $1)) }
+        forEachField(decisions, index, filledBy: feature) { fields.append(EventField($0.description, $1)) }
         return DomainEvent(name, fields)
     }
 
-    /// Calls `body` with each field of the exposure for `decisions[index]`, in order, read in
-    /// place (a decision copied out of its array counts every string it holds): what ``make``
-    /// puts in the event, and what a sink that writes the event straight into a line writes.
+    /// Calls `body` with each field of the exposure for `decisions[index]` in order, its name a
+    /// literal JSON needs no escape for, read in place (a decision copied out of its array counts
+    /// every string it holds): what ``make`` puts in the event, and what a sink that writes the
+    /// event straight into a line writes.
     package static func forEachField(_ decisions: [ExperimentDecision], _ index: Int, filledBy feature: String,
-                                     _ body: (String, EventValue) -> Void) {
+                                     _ body: (StaticString, EventValue) -> Void) {
         body("experiment", .string(decisions[index].experiment))
         body("variation", decisions[index].variation.map(EventValue.string) ?? .null)
         body("variationId", decisions[index].variationId.map(EventValue.int) ?? .null)

@@ -126,6 +126,15 @@ package struct JSONLinesEncoder {
             out.value(value)
         }
 
+        /// Writes the member named by the string `name` (escaped as needed) with the string `value`.
+        package mutating func member(named name: String, string value: String) {
+            if follows { out.byte(UInt8(ascii: ",")) }
+            follows = true
+            out.string(name)
+            out.byte(UInt8(ascii: ":"))
+            out.string(value)
+        }
+
         /// Writes the member `name` (as in ``callAsFunction(_:_:)``) with an object whose members
         /// `members` writes, as a field whose value is `.object` of those fields is written.
         package mutating func object(_ name: StaticString, _ members: (inout LineMembers) -> Void) {

@@ -11,7 +11,8 @@ final class SessionLog: EventSink, ExposureSink {
     /// The session and user members, encoded once for every line of the session.
     private let header: JSONLinesEncoder.SessionHeader
     private let start: Int64
-    private let clock: () -> Duration
+    /// The session's clock, whose time stamps the events.
+    private let clock: VirtualClock
     /// How many events were recorded.
     private(set) var count = 0
     /// The variations the session was exposed to, as (experiment, variation key).
@@ -26,7 +27,7 @@ final class SessionLog: EventSink, ExposureSink {
     private(set) var events: [LoggedEvent]?
 
     init(encoder: JSONLinesEncoder, session: String, user: String, start: Int64, capturing: Bool = false,
-         clock: @escaping () -> Duration) {
+         clock: VirtualClock) {
         events = capturing ? [] : nil
         self.encoder = encoder
         self.session = session
@@ -43,7 +44,7 @@ final class SessionLog: EventSink, ExposureSink {
 
     /// Milliseconds since the epoch, now on the virtual clock.
     var timestamp: Int64 {
-        let now = clock()
+        let now = clock.now
         if now != lastTime.at { lastTime = (now, start + now.wholeMilliseconds) }
         return lastTime.milliseconds
     }
@@ -162,19 +163,19 @@ struct EventFieldWriter {
         members!(name, value)
     }
 
-    /// The field `name` whose value is an object of `count` members, the one at each index
-    /// given by `member`.
-    mutating func object(_ name: StaticString, count: Int, _ member: (Int) -> (name: String, value: EventValue)) {
+    /// The field `name` whose value is an object of string members: `count` of them, the one at
+    /// each index given by `member`.
+    mutating func object(_ name: StaticString, count: Int, _ member: (Int) -> (name: String, value: String)) {
         guard members != nil else {
             return fields.append(EventField(name.description, .object((0..<count).map {
                 let (name, value) = member($0)
-                return EventField(name, value)
+                return EventField(name, .string(value))
             })))
         }
         members!.object(name) { object in
             for index in 0..<count {
                 let (name, value) = member(index)
-                object.member(named: name, value)
+                object.member(named: name, string: value)
             }
         }
     }

@@ -111,7 +111,7 @@ struct SessionSimulator: Sendable {
         var owned = JSONLinesEncoder(capacity: 0)
         swap(&owned, &encoder)
         let log = SessionLog(encoder: consume owned, session: visitor.session, user: visitor.user, start: visitor.start,
-                             capturing: events != nil, clock: { clock.now })
+                             capturing: events != nil, clock: clock)
         defer {
             encoder = log.finish()
             if let captured = log.events { events?.append(contentsOf: captured) }
@@ -124,8 +124,10 @@ struct SessionSimulator: Sendable {
             field("app", .string(plan.app))
             field("persona", .string(visitor.persona.value.name))
             field("visit", .int(visitor.visit))
-            field.object("attributes", count: attributes.count) {
-                (attributes[$0].name, attributes[$0].value.stringValue.map(EventValue.string) ?? .null)
+            // Every attribute here is a string (see `Visitor.attributes`).
+            field.object("attributes", count: attributes.count) { index in
+                guard case .string(let value) = attributes[index].value else { return (attributes[index].name, "") }
+                return (attributes[index].name, value)
             }
             if hasArrivals { field("arrival", .string(arrival?.route.description ?? Self.startArrival)) }
         }

@@ -82,6 +82,8 @@ final class SimulatedUser {
         screensSeen.append(home)
         if front != home { screensSeen.append(front) }
         plan = persona.intents.compactMap { chance($0.chance) ? $0.intent : nil }
+        // An intent ends with one result at most, so that appending does not regrow it.
+        results.reserveCapacity(plan.count)
         beginNextIntent()
         // A link that led into a flow started the first intent there, as a tap on the first
         // screen would have.
@@ -97,8 +99,7 @@ final class SimulatedUser {
                 continue
             }
             session.clock.advance(by: .milliseconds(persona.think.sampleMilliseconds(&random)))
-            if window.isBlocked { continue }
-            let panels = window.panels
+            guard let panels = window.unblockedPanels else { continue }
             guard let front = panels.first else {
                 finish(.stuck)
                 break

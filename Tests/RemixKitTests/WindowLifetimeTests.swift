@@ -11,7 +11,7 @@ import Testing
         let viewable = window!.makeViewable(TestView("alone"))
         window!.setRoot(navigation)
         navigation.push(TestView("a"))
-        weak var gone = window
+        weak let gone = window
         window = nil
         #expect(gone == nil)
         // No window to tell: each call does nothing, as with a weak reference.

@@ -118,6 +118,7 @@ import Testing
         navigation.present(window.makeToast(message: "Autoselecting group..."), for: .seconds(2))
 
         #expect(window.isBlocked)
+        #expect(window.unblockedPanels == nil)
         #expect(window.state.description == "a > b ^ toast(Autoselecting group...)")
         let toast = try #require(window.panels.first)
         #expect(toast.content.title == "Autoselecting group...")
@@ -132,6 +133,8 @@ import Testing
 
         clock.advance(by: .seconds(2))
         #expect(!window.isBlocked)
+        #expect(window.unblockedPanels?.map(\.content) == window.panels.map(\.content))
+        #expect(window.unblockedPanels?.first?.view === views[1])
         try window.send(.press(buttonID: "next"), to: underneath)
         #expect(views[1].received == [.press(buttonID: "next")])
     }
@@ -153,7 +156,11 @@ import Testing
     @Test func aViewThatBlocksInputBlocksTheWindow() {
         let (window, _, views) = makeStackWindow("a")
         #expect(!window.isBlocked)
+        #expect(window.unblockedPanels?.count == 1)
         views[0].blocksInput = true
         #expect(window.isBlocked)
+        #expect(window.unblockedPanels == nil)
+        // A blocked window still shows its panels.
+        #expect(window.panels.first?.view === views[0])
     }
 }

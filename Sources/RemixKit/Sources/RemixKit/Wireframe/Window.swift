@@ -17,8 +17,9 @@ public final class Window: WireframeFactory {
     private var observers: [(NavigationTransition) -> Void] = []
     private var changeObservers: [(NavigationTransition.Kind, ScreenID?, Window) -> Void] = []
 
-    /// The containers this window made that are still alive, not retained (see ``WindowAttachment``).
-    private var attachments: [Unmanaged<WindowAttachment>] = []
+    /// The first of the containers this window made that are still alive, linked through them
+    /// and not retained (see ``WindowAttachment``).
+    private unowned(unsafe) var firstAttachment: WindowAttachment?
 
     /// Makes an empty window whose timed presentations run on `clock`.
     public init(clock: any Clock) {
@@ -26,19 +27,26 @@ public final class Window: WireframeFactory {
     }
 
     deinit {
-        for attachment in attachments { attachment.takeUnretainedValue().windowWillGo() }
+        var next = firstAttachment
+        while let attachment = next {
+            next = attachment.nextAttachment
+            attachment.windowWillGo()
+        }
     }
 
     func attach(_ attachment: WindowAttachment) {
-        // A session's window makes a few containers: one allocation for them.
-        if attachments.isEmpty { attachments.reserveCapacity(4) }
-        attachments.append(Unmanaged.passUnretained(attachment))
+        attachment.nextAttachment = firstAttachment
+        firstAttachment?.previousAttachment = attachment
+        firstAttachment = attachment
     }
 
     func detach(_ attachment: WindowAttachment) {
-        if let index = attachments.lastIndex(where: { $0.toOpaque() == Unmanaged.passUnretained(attachment).toOpaque() }) {
-            attachments.remove(at: index)
+        if let previous = attachment.previousAttachment {
+            previous.nextAttachment = attachment.nextAttachment
+        } else {
+            firstAttachment = attachment.nextAttachment
         }
+        attachment.nextAttachment?.previousAttachment = attachment.previousAttachment
     }
 
     /// Shows `viewable` as the root of the window.
@@ -96,6 +104,16 @@ public final class Window: WireframeFactory {
     /// wireframe added (e.g. a modal flow's "Cancel"). The window keeps the last answer's storage
     /// for the next, so its views live until the next read.
     public var panels: [Panel] {
+        gatherPanels(unlessBlocked: false) ?? []
+    }
+
+    /// ``panels``, or nil when the front screen takes no input (``isBlocked``): what a driver
+    /// reads at each step, looking at the front layer once.
+    public var unblockedPanels: [Panel]? {
+        gatherPanels(unlessBlocked: true)
+    }
+
+    private func gatherPanels(unlessBlocked: Bool) -> [Panel]? {
         guard let front = frontViewable else { return [] }
         // Gathered into the storage of the last answer, unique again once its reader let it go
         // (a driver asks every step): no allocation per step.
@@ -104,12 +122,13 @@ public final class Window: WireframeFactory {
         // Emptied from the end: `removeAll(keepingCapacity:)` goes through the general
         // `replaceSubrange`, several times the cost for the panel or two a window shows.
         while !panels.isEmpty { panels.removeLast() }
-        Self.forEachVisibleView(of: front) { view, stack in
+        let blocked = Self.forEachVisibleView(of: front) { view, stack in
+            if unlessBlocked, view.blocksInput { return true }
             panels.append(Self.panel(view, in: stack))
             return false
         }
         panelStorage = panels
-        return panels
+        return blocked ? nil : panels
     }
 
     /// The storage of the last ``panels``.

@@ -1,11 +1,15 @@
 /// A container a window made, reaching its window without a weak reference: a weak reference
 /// gives the window a side table, and every count of the window then takes the runtime's slow
-/// path. The window lists its attachments without retaining them and, when it goes, clears their
-/// reference to it; an attachment that goes first takes itself off the list. So ``window`` is the
-/// live window or nil, as a weak reference would be.
+/// path. The window keeps its live attachments in a list linked through them (nothing retained,
+/// nothing allocated) and, when it goes, clears their reference to it; an attachment that goes
+/// first takes itself off the list. So ``window`` is the live window or nil, as a weak reference
+/// would be.
 class WindowAttachment {
     /// The window that made this container; nil once the window is gone.
     private(set) final unowned(unsafe) var window: Window?
+    /// The neighbours in the window's list of live attachments.
+    final unowned(unsafe) var previousAttachment: WindowAttachment?
+    final unowned(unsafe) var nextAttachment: WindowAttachment?
 
     init(window: Window) {
         self.window = window
@@ -19,5 +23,7 @@ class WindowAttachment {
     /// Called by the window as it goes.
     final func windowWillGo() {
         window = nil
+        previousAttachment = nil
+        nextAttachment = nil
     }
 }

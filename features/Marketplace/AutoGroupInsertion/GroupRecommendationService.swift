@@ -33,9 +33,16 @@ public final class KeywordGroupRecommendationService: GroupRecommendationService
     static func contains(_ text: String, _ keyword: String) -> Bool {
         func isPrintableASCII(_ string: String) -> Bool { string.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x80 } }
         guard !keyword.isEmpty, isPrintableASCII(text), isPrintableASCII(keyword) else { return text.contains(keyword) }
-        let text = Array(text.utf8), keyword = Array(keyword.utf8)
-        guard keyword.count <= text.count else { return false }
-        return (0...text.count - keyword.count).contains { text[$0..<$0 + keyword.count].elementsEqual(keyword) }
+        // Read in place (a small string through a copy on the stack), not copied into arrays.
+        var text = text, keyword = keyword
+        return text.withUTF8 { text in
+            keyword.withUTF8 { keyword in
+                guard keyword.count <= text.count else { return false }
+                return (0...text.count - keyword.count).contains {
+                    UnsafeBufferPointer(rebasing: text[$0..<$0 + keyword.count]).elementsEqual(keyword)
+                }
+            }
+        }
     }
 
     public func recommendGroup(for text: String, completion: @escaping (GroupID) -> Void) {

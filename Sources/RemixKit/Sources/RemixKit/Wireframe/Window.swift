@@ -15,6 +15,9 @@ public final class Window: WireframeFactory {
     private var root: (any Viewable)?
     private var modals: [Presentation] = []
     private var observers: [(NavigationTransition) -> Void] = []
+    /// The first change observer, and those added after it: a session has one (its log), kept
+    /// without an array.
+    private var firstChangeObserver: ((NavigationTransition.Kind, ScreenID?, Window) -> Void)?
     private var changeObservers: [(NavigationTransition.Kind, ScreenID?, Window) -> Void] = []
 
     /// The first of the containers this window made that are still alive, linked through them
@@ -64,7 +67,11 @@ public final class Window: WireframeFactory {
     /// ``describeState(_:)`` gives the new state during the call. No ``NavigationState`` value is
     /// built for it (a screen event per step would otherwise build and free one).
     public func addChangeObserver(_ observer: @escaping (NavigationTransition.Kind, ScreenID?, Window) -> Void) {
-        changeObservers.append(observer)
+        if firstChangeObserver == nil {
+            firstChangeObserver = observer
+        } else {
+            changeObservers.append(observer)
+        }
     }
 
     /// Hands the description of ``state`` to `piece` in parts, read from the containers as they
@@ -122,6 +129,8 @@ public final class Window: WireframeFactory {
         // Emptied from the end: `removeAll(keepingCapacity:)` goes through the general
         // `replaceSubrange`, several times the cost for the panel or two a window shows.
         while !panels.isEmpty { panels.removeLast() }
+        // Room for a split's two panes from the first read, so that the second does not regrow it.
+        if panels.capacity < 2 { panels.reserveCapacity(2) }
         let blocked = Self.forEachVisibleView(of: front) { view, stack in
             if unlessBlocked, view.blocksInput { return true }
             panels.append(Self.panel(view, in: stack))
@@ -225,9 +234,12 @@ public final class Window: WireframeFactory {
     /// Tells the observers about a change; a change inside `container` counts only once the
     /// container is on screen (a stack filled before it becomes the root is shown by `show`).
     func notify(_ kind: NavigationTransition.Kind, screen: ScreenID?, in container: (any Viewable)? = nil) {
-        guard !observers.isEmpty || !changeObservers.isEmpty else { return }
+        guard !observers.isEmpty || firstChangeObserver != nil else { return }
         if let container, !isDisplayed(container) { return }
-        for observer in changeObservers { observer(kind, screen, self) }
+        if let firstChangeObserver {
+            firstChangeObserver(kind, screen, self)
+            for observer in changeObservers { observer(kind, screen, self) }
+        }
         guard !observers.isEmpty else { return }
         let transition = NavigationTransition(kind: kind, screen: screen, state: state)
         for observer in observers { observer(transition) }

@@ -28,6 +28,22 @@ import Testing
         #expect(parameters.double("delay", or: -1) == 2)
     }
 
+    @Test func parametersAreEqualByNameWhateverTheOrderOfTheirSpecs() throws {
+        let given: [String: ParameterValue] = ["retries": .int(5)]
+        let forward = try FeatureParameters(feature: "F", specs: specs, given: given)
+        let backward = try FeatureParameters(feature: "F", specs: specs.reversed(), given: given)
+        #expect(forward == backward)
+        #expect(forward != (try FeatureParameters(feature: "F", specs: specs)))
+        #expect(forward != (try FeatureParameters(feature: "F", specs: Array(specs.dropLast()), given: given)))
+        #expect(FeatureParameters.none == (try FeatureParameters(feature: "F", specs: [])))
+    }
+
+    @Test func ofSpecsWithOneNameTheLastDefaultCounts() throws {
+        let twice = specs + [ParameterSpec("retries", default: .int(9), summary: "attempts, again")]
+        #expect(try FeatureParameters(feature: "F", specs: twice).int("retries", or: -1) == 9)
+        #expect(try FeatureParameters(feature: "F", specs: twice, given: ["retries": .int(1)]).int("retries", or: -1) == 1)
+    }
+
     @Test func anIntIsAcceptedForADouble() throws {
         let parameters = try FeatureParameters(feature: "F", specs: specs, given: ["delay": .int(4)])
         #expect(parameters["delay"] == .double(4))

@@ -34,6 +34,18 @@ struct RecommendationTests {
         #expect(service(table).recommendation(for: "bicycle") == "0")
     }
 
+    @Test func titlesAndKeywordsBeyondPrintableASCIIMatchAsTheyRead() {
+        let table = RecommendationTable(
+            rules: [.init(keyword: "vélo", groupID: "1"), .init(keyword: "cafe\u{301}", groupID: "2"), .init(keyword: "bike", groupID: "3")],
+            defaultGroupID: "0")
+        #expect(service(table).recommendation(for: "Vieux VÉLO de course") == "1")
+        // Canonically equal: "é" written as one character or as "e" and an accent.
+        #expect(service(table).recommendation(for: "machine à café") == "2")
+        #expect(service(table).recommendation(for: "bike\ttrailer") == "3")
+        #expect(service(table).recommendation(for: "a long title about a road bike, barely used, with lights") == "3")
+        #expect(service(table).recommendation(for: "bik") == "0")
+    }
+
     @Test func noMatchGivesTheDefaultEvenWithAnEmptyTable() {
         #expect(service(RecommendationTable(rules: [], defaultGroupID: "7")).recommendation(for: "anything") == "7")
     }

@@ -31,18 +31,19 @@ public final class KeywordGroupRecommendationService: GroupRecommendationService
     /// Whether `keyword` occurs in `text`. Printable ASCII texts are compared byte by byte, which
     /// gives the answer the general search gives them without bridging both strings for every rule.
     static func contains(_ text: String, _ keyword: String) -> Bool {
-        func isPrintableASCII(_ string: String) -> Bool { string.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x80 } }
-        guard !keyword.isEmpty, isPrintableASCII(text), isPrintableASCII(keyword) else { return text.contains(keyword) }
+        func isPrintableASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool { bytes.allSatisfy { $0 >= 0x20 && $0 < 0x80 } }
         // Read in place (a small string through a copy on the stack), not copied into arrays.
-        var text = text, keyword = keyword
-        return text.withUTF8 { text in
-            keyword.withUTF8 { keyword in
+        var textBytes = text, keywordBytes = keyword
+        let found: Bool? = textBytes.withUTF8 { text in
+            keywordBytes.withUTF8 { keyword in
+                guard !keyword.isEmpty, isPrintableASCII(text), isPrintableASCII(keyword) else { return nil }
                 guard keyword.count <= text.count else { return false }
                 return (0...text.count - keyword.count).contains {
                     UnsafeBufferPointer(rebasing: text[$0..<$0 + keyword.count]).elementsEqual(keyword)
                 }
             }
         }
+        return found ?? text.contains(keyword)
     }
 
     public func recommendGroup(for text: String, completion: @escaping (GroupID) -> Void) {

@@ -74,24 +74,35 @@ public enum ParameterError: Error, Equatable, CustomStringConvertible {
 }
 
 /// The checked parameter values a feature is made with: every declared parameter has a value.
+/// Kept as a list in the order of the specs: a feature declares a few, and every session makes
+/// its features, so comparing a few names costs less than hashing them into a table.
 public struct FeatureParameters: Sendable, Equatable {
-    private let values: [String: ParameterValue]
+    private let values: [(name: String, value: ParameterValue)]
 
     /// Checks `given` against `specs`, filling in defaults. An int is accepted where a double is declared.
     public init(feature: String, specs: [ParameterSpec], given: [String: ParameterValue] = [:]) throws(ParameterError) {
         if specs.isEmpty && given.isEmpty {
-            self.values = [:]
+            self.values = []
             return
         }
-        var values: [String: ParameterValue] = [:]
-        for spec in specs { values[spec.name] = spec.defaultValue }
+        var values: [(name: String, value: ParameterValue)] = []
+        values.reserveCapacity(specs.count)
+        for spec in specs {
+            // Of specs with one name, the last one's default counts.
+            if let index = values.firstIndex(where: { $0.name == spec.name }) {
+                values[index].value = spec.defaultValue
+            } else {
+                values.append((spec.name, spec.defaultValue))
+            }
+        }
         for (name, value) in given.sorted(by: { $0.key < $1.key }) {
-            guard let spec = specs.first(where: { $0.name == name }) else {
+            guard let spec = specs.first(where: { $0.name == name }),
+                  let index = values.firstIndex(where: { $0.name == name }) else {
                 throw .unknown(feature: feature, name: name, known: specs.map(\.name))
             }
             switch (spec.type, value) {
-            case (.double, .int(let int)): values[name] = .double(Double(int))
-            case _ where spec.type == value.type: values[name] = value
+            case (.double, .int(let int)): values[index].value = .double(Double(int))
+            case _ where spec.type == value.type: values[index].value = value
             default: throw .wrongType(feature: feature, name: name, expected: spec.type, got: value.type)
             }
         }
@@ -99,36 +110,43 @@ public struct FeatureParameters: Sendable, Equatable {
     }
 
     /// No parameters.
-    public static let none = FeatureParameters(checked: [:])
+    public static let none = FeatureParameters(checked: [])
 
-    private init(checked: [String: ParameterValue]) {
+    private init(checked: [(name: String, value: ParameterValue)]) {
         values = checked
     }
 
     /// The value of a declared parameter.
-    public subscript(name: String) -> ParameterValue? { values[name] }
+    public subscript(name: String) -> ParameterValue? {
+        values.first { $0.name == name }?.value
+    }
+
+    /// Parameters are equal when they hold the same values by name, in whatever order.
+    public static func == (lhs: FeatureParameters, rhs: FeatureParameters) -> Bool {
+        lhs.values.count == rhs.values.count && lhs.values.allSatisfy { rhs[$0.name] == $0.value }
+    }
 
     /// A declared bool parameter, or `fallback`.
     public func bool(_ name: String, or fallback: Bool) -> Bool {
-        if case .bool(let value) = values[name] { return value }
+        if case .bool(let value) = self[name] { return value }
         return fallback
     }
 
     /// A declared double parameter, or `fallback`.
     public func double(_ name: String, or fallback: Double) -> Double {
-        if case .double(let value) = values[name] { return value }
+        if case .double(let value) = self[name] { return value }
         return fallback
     }
 
     /// A declared int parameter, or `fallback`.
     public func int(_ name: String, or fallback: Int) -> Int {
-        if case .int(let value) = values[name] { return value }
+        if case .int(let value) = self[name] { return value }
         return fallback
     }
 
     /// A declared string parameter, or `fallback`.
     public func string(_ name: String, or fallback: String) -> String {
-        if case .string(let value) = values[name] { return value }
+        if case .string(let value) = self[name] { return value }
         return fallback
     }
 }

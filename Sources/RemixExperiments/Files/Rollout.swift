@@ -28,6 +28,16 @@ package struct Rollout: Sendable, Equatable {
     /// The share of sessions in the rollout now (half of them get the feature).
     package var share: Double { rolledBack ? 0 : steps[min(step, steps.count - 1)] }
 
+    /// What a decision reads of the rollout: whether it was rolled back, and its step and share.
+    package var state: State { State(rolledBack: rolledBack, step: step, share: share) }
+
+    /// What a decision reads of a rollout, without its strings and lists.
+    package struct State: Sendable, Equatable {
+        package var rolledBack: Bool
+        package var step: Int
+        package var share: Double
+    }
+
     /// The variation keys of the two arms.
     package static let controlKey = "control"
     package static let rolloutKey = "rollout"

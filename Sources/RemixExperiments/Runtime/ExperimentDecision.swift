@@ -96,7 +96,7 @@ package struct ExperimentEvaluator: Sendable {
         return decide(key: definition.key, app: definition.app, slot: definition.slot, experiment: definition.experiment,
                       schedule: definition.schedule, phases: definition.phases, variations: definition.variations,
                       context: context, now: now, forcedVariation: forcedVariation, stickyBuckets: &off,
-                      rollout: definition.rollout)
+                      rollout: definition.rollout?.state)
     }
 
     /// The decision with sticky bucketing: `stickyBuckets` (the user's documents) is read, and
@@ -110,7 +110,7 @@ package struct ExperimentEvaluator: Sendable {
             key: definition.key, app: definition.app, slot: definition.slot, experiment: definition.experiment,
             schedule: definition.schedule, phases: definition.phases, variations: definition.variations,
             context: context, now: now, forcedVariation: forcedVariation, stickyBuckets: &sticky,
-            rollout: definition.rollout)
+            rollout: definition.rollout?.state)
         if let sticky { stickyBuckets = sticky }
         return decision
     }
@@ -123,7 +123,7 @@ package struct ExperimentEvaluator: Sendable {
         key: String, app: String, slot: String, experiment: Experiment, schedule: ExperimentDefinition.Schedule?,
         phases: [ExperimentDefinition.Phase] = [], variations: [ExperimentDefinition.Variation],
         context: AssignmentContext, now: Date, forcedVariation: Int?, stickyBuckets: inout StickyBuckets?,
-        rollout: Rollout? = nil
+        rollout: Rollout.State? = nil
     ) -> ExperimentDecision {
         var context = context
         if let forcedVariation { context.forceVariation(forcedVariation, forExperiment: key) }

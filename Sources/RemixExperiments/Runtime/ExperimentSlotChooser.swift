@@ -111,7 +111,7 @@ package final class ExperimentSlotChooser: SlotChooser {
                 schedule: candidates[index].schedule,
                 phases: candidates[index].phases, variations: candidates[index].variations, context: context, now: now,
                 forcedVariation: forced.isEmpty ? nil : forced[candidates[index].key], stickyBuckets: &sticky,
-                rollout: candidates[index].rollout)
+                rollout: candidates[index].rollout?.state)
             if !taken, let sticky { stickyBuckets = sticky }
             if decision.inExperiment {
                 if let winner {
@@ -124,6 +124,8 @@ package final class ExperimentSlotChooser: SlotChooser {
             }
             made.append(decision)
         }
+        // A session fills a slot or two: room for both with the first.
+        if bySlot.isEmpty { bySlot.reserveCapacity(2) }
         bySlot.append((slot.name, made))
         let feature = winner.flatMap { made[$0].feature } ?? forceWinner?.feature ?? slot.defaultFeature
         let parameters = winner.map { made[$0].parameters } ?? forceWinner?.parameters ?? [:]

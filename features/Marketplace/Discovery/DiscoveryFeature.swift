@@ -37,7 +37,7 @@ public final class DiscoveryFeature: Feature {
     private let dependencies: Dependencies
 
     /// Makes the feature.
-    public init(dependencies: Dependencies) {
+    public init(dependencies: consuming Dependencies) {
         self.dependencies = dependencies
     }
 

@@ -15,12 +15,12 @@ public final class NavigationDiscoveryCoordinator: AppRoot, AdvertListCoordinato
     /// When the running insertion started (session time), for its duration.
     private var insertionStart: Duration?
 
-    init(window: Window, dependencies: DiscoveryFeature.Dependencies, interactor: DiscoveryInteractor) {
+    init(window: Window, dependencies: consuming DiscoveryFeature.Dependencies, interactor: DiscoveryInteractor) {
         self.window = window
         self.navigation = window.makeNavigation()
-        self.dependencies = dependencies
         self.interactor = interactor
         self.advertList = dependencies.advertList.makeCoordinator(navigation: navigation)
+        self.dependencies = dependencies
     }
 
     public func start() {

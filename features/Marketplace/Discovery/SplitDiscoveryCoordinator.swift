@@ -16,13 +16,13 @@ public final class SplitDiscoveryCoordinator: AppRoot, AdvertListCoordinatorDele
     /// When the running insertion started (session time), for its duration.
     private var insertionStart: Duration?
 
-    init(window: Window, dependencies: DiscoveryFeature.Dependencies, interactor: DiscoveryInteractor) {
+    init(window: Window, dependencies: consuming DiscoveryFeature.Dependencies, interactor: DiscoveryInteractor) {
         self.window = window
         self.split = window.makeSplit()
-        self.dependencies = dependencies
         self.interactor = interactor
         self.masterNavigation = window.makeNavigation()
         self.advertList = dependencies.advertList.makeCoordinator(navigation: masterNavigation)
+        self.dependencies = dependencies
     }
 
     public func start() {

@@ -38,7 +38,10 @@ public final class GroupSelectionCoordinator: GroupSelectionViewDelegate {
     private let interactor: GroupSelectionInteractor
     private let makeView: () -> any GroupSelectionView
     private let screenName: String
-    private weak var rootView: (any GroupSelectionView)?
+    /// The first level's view, to tell its abort (the flow's cancel) from a deeper level's. Held
+    /// strongly: it holds this coordinator weakly, and a weak reference to it would give every
+    /// count of the view the runtime's slow path.
+    private var rootView: (any GroupSelectionView)?
 
     init(navigation: any NavigationWireframe, interactor: GroupSelectionInteractor,
          makeView: @escaping () -> any GroupSelectionView, screenName: String) {

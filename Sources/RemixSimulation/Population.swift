@@ -68,11 +68,19 @@ package struct Population: Sendable {
     /// A weighted choice among values.
     package struct Distribution: Sendable, Equatable {
         package var values: [String]
-        package var weights: [Double]
+        package var weights: [Double] { didSet { draw = WeightedDraw(weights) } }
+        /// The weights prepared for drawing (every user draws each attribute).
+        private var draw: WeightedDraw
+
+        package init(values: [String], weights: [Double]) {
+            self.values = values
+            self.weights = weights
+            draw = WeightedDraw(weights)
+        }
 
         /// Picks a value's index.
         func sampleIndex(_ random: inout SeededGenerator) -> Int {
-            Population.pick(weights, weight: { $0 }, &random)
+            draw.pick(&random)
         }
 
         /// Picks a value.
@@ -82,7 +90,8 @@ package struct Population: Sendable {
     }
 
     /// The index of an element of `items` drawn with chances proportional to `weight` (the last
-    /// one when rounding leaves the point past the end), without building a list of weights.
+    /// one when rounding leaves the point past the end). Draws made again and again among the same
+    /// weights prepare them once (``WeightedDraw``), which does the same arithmetic.
     ///
     /// The weights are scaled by the power of two that brings the largest into [1, 2): their sum
     /// then neither overflows (three weights of 10³⁰⁸ made it infinite, and every draw the last)
@@ -91,16 +100,7 @@ package struct Population: Sendable {
     /// gave, and logs stay as they were.
     static func pick<Items: Collection>(_ items: Items, weight: (Items.Element) -> Double,
                                         _ random: inout SeededGenerator) -> Int where Items.Index == Int {
-        let largest = items.reduce(0) { max($0, weight($1)) }
-        let exponent = largest > 0 ? -Int(largest.exponent) : 0
-        let total = items.reduce(0) { $0 + Double(sign: .plus, exponent: exponent, significand: weight($1)) }
-        var point = Double(random.next() >> 11) * 0x1.0p-53 * total
-        for index in items.indices {
-            let share = Double(sign: .plus, exponent: exponent, significand: weight(items[index]))
-            if point < share { return index }
-            point -= share
-        }
-        return items.count - 1
+        WeightedDraw(items.map(weight)).pick(&random)
     }
 
     /// What a user comes to do, as data: how it begins, what it fills and picks, and how the user

@@ -15,6 +15,8 @@ struct SessionSimulator: Sendable {
     /// The population and each persona, shared by every session instead of copied into it.
     private let population: SharedPopulation
     private let personas: [SharedPersona]
+    /// The personas' weights, prepared for the draw every user makes.
+    private let personaDraw: WeightedDraw
     /// Whether some persona arrives through routes: then every `session_started` says `arrival`.
     private let hasArrivals: Bool
     /// What user and session ids start with (`u<seed>-`, `s<seed>-`), made once for every user.
@@ -30,6 +32,7 @@ struct SessionSimulator: Sendable {
             values: Dictionary(plan.population.services.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 }))
         population = SharedPopulation(plan.population)
         personas = plan.population.personas.map(SharedPersona.init)
+        personaDraw = WeightedDraw(plan.population.personas.map(\.weight))
         hasArrivals = plan.population.personas.contains { !$0.arrivals.isEmpty }
         userPrefix = "u" + String(plan.seed) + "-"
         sessionPrefix = "s" + String(plan.seed) + "-"
@@ -45,7 +48,7 @@ struct SessionSimulator: Sendable {
                   events: inout [LoggedEvent]?, summary: inout SessionTally) throws -> Int {
         let population = plan.population
         var random = SeededGenerator(seed: Self.mix(plan.seed, UInt64(index)))
-        let shared = personas[Population.pick(population.personas, weight: \.weight, &random)]
+        let shared = personas[personaDraw.pick(&random)]
         let persona = shared.value
         // Concatenated rather than interpolated (interpolation formats each number through its
         // `description` as an existential), onto prefixes made once for the run.
@@ -61,8 +64,8 @@ struct SessionSimulator: Sendable {
             attributes.append(Attribute(name, .string(distribution.sample(&random))))
         }
         let visits: Int
-        if let weights = persona.visitWeights {
-            visits = persona.visits.lowerBound + Population.pick(weights, weight: { $0 }, &random)
+        if let draw = shared.visitDraw {
+            visits = persona.visits.lowerBound + draw.pick(&random)
         } else {
             visits = persona.visits.lowerBound == persona.visits.upperBound ? persona.visits.lowerBound
                 : persona.visits.lowerBound + Int(random.next() % UInt64(persona.visits.count))
@@ -224,9 +227,12 @@ final class SharedPopulation: Sendable {
 /// An intent read by the attempts of every session, shared by reference (see ``SharedPopulation``).
 final class SharedIntent: Sendable {
     let value: Population.Intent
+    /// The weights of its values, prepared for the draw every attempt makes.
+    let valueDraw: WeightedDraw
 
     init(_ value: Population.Intent) {
         self.value = value
+        valueDraw = WeightedDraw(value.values.map(\.weight))
     }
 }
 
@@ -237,8 +243,12 @@ final class SharedPersona: Sendable {
     /// handful of short names costs less than hashing the name into the table.
     private let abandonList: [(screen: String, chance: Double)]
 
+    /// `value.visitWeights` prepared for the draw every user of the persona makes.
+    let visitDraw: WeightedDraw?
+
     init(_ value: Population.Persona) {
         self.value = value
+        visitDraw = value.visitWeights.map(WeightedDraw.init)
         abandonList = value.abandon.map { ($0.key, $0.value) }
     }
 

@@ -124,7 +124,7 @@ final class SimulatedUser {
         let intent = sharedPopulation.intents[plan.removeFirst()]
         let choices = intent.value.values
         let values = choices.isEmpty ? Population.IntentValues(texts: [:], path: [], weight: 1)
-            : choices[Population.pick(choices, weight: \.weight, &random)]
+            : choices[intent.valueDraw.pick(&random)]
         attempt = Attempt(intent: intent, values: values)
         log.watch(intent.value.success?.value)
     }

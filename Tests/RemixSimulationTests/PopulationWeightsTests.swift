@@ -23,6 +23,16 @@ import Testing
         #expect(counts.allSatisfy { (900...1100).contains($0) }, "\(weights): \(counts)")
     }
 
+    /// A distribution whose weights change draws by the new ones (its prepared draw follows them).
+    @Test func aDistributionDrawsByItsWeightsAsTheyAre() {
+        var distribution = Population.Distribution(values: ["a", "b"], weights: [1, 0])
+        var random = SeededGenerator(seed: 3)
+        #expect((0..<200).allSatisfy { _ in distribution.sample(&random) == "a" })
+        distribution.weights = [0, 2]
+        #expect((0..<200).allSatisfy { _ in distribution.sample(&random) == "b" })
+        #expect(distribution == Population.Distribution(values: ["a", "b"], weights: [0, 2]))
+    }
+
     /// Scaling by a power of two changes no draw: the same seed picks the same indices as before
     /// for weights as population files write them, at any power-of-two scale.
     @Test func drawsAreTheSameAsUnscaledWeightsGave() {

@@ -26,8 +26,12 @@ final class SessionLog: EventSink, ExposureSink {
     /// The session's events as values, when a sink stores rows rather than lines (else nil).
     private(set) var events: [LoggedEvent]?
 
+    /// Makes the log of one session; its exposures go into the lists of `lists` (emptied), which
+    /// ``takeLists(into:)`` hands back for the next session.
     init(encoder: JSONLinesEncoder, session: String, user: String, start: Int64, capturing: Bool = false,
-         clock: VirtualClock) {
+         clock: VirtualClock, lists: inout SessionLists) {
+        swap(&exposures, &lists.exposures)
+        swap(&exposedFeatures, &lists.exposedFeatures)
         events = capturing ? [] : nil
         self.encoder = encoder
         self.session = session
@@ -137,6 +141,12 @@ final class SessionLog: EventSink, ExposureSink {
             events?.append(LoggedEvent(timestamp: timestamp, type: type, session: session, user: user, fields: fields))
         }
         encoder.encode(timestamp: timestamp, type: type, header: header, fields: fields)
+    }
+
+    /// Hands this log's lists to `lists`, emptied, for the next session.
+    func takeLists(into lists: inout SessionLists) {
+        swap(&exposures, &lists.exposures)
+        swap(&exposedFeatures, &lists.exposedFeatures)
     }
 
     /// Hands back the encoder with this session's lines, leaving this log empty.

@@ -46,6 +46,15 @@ struct SessionSimulator: Sendable {
     @discardableResult
     func simulate(_ index: Int, within window: Range<Int64>? = nil, into encoder: inout JSONLinesEncoder,
                   events: inout [LoggedEvent]?, summary: inout SessionTally) throws -> Int {
+        var lists = SessionLists()
+        return try simulate(index, within: window, into: &encoder, events: &events, summary: &summary, lists: &lists)
+    }
+
+    /// ``simulate(_:within:into:events:summary:)``, the sessions' lists taken from and handed back
+    /// to `lists` (a block's sessions pass theirs on).
+    @discardableResult
+    func simulate(_ index: Int, within window: Range<Int64>? = nil, into encoder: inout JSONLinesEncoder,
+                  events: inout [LoggedEvent]?, summary: inout SessionTally, lists: inout SessionLists) throws -> Int {
         let population = plan.population
         var random = SeededGenerator(seed: Self.mix(plan.seed, UInt64(index)))
         let shared = personas[personaDraw.pick(&random)]
@@ -87,7 +96,7 @@ struct SessionSimulator: Sendable {
             let visitor = Visitor(user: user, session: visit == 1 ? session : session + "-" + String(visit),
                                   visit: visit, persona: shared, attributes: attributes,
                                   start: start)
-            try simulate(visitor, seed: seed, into: &encoder, events: &events, summary: &summary, sticky: &sticky)
+            try simulate(visitor, seed: seed, into: &encoder, events: &events, summary: &summary, sticky: &sticky, lists: &lists)
         }
         if let sticky { summary.stickyDocuments += sticky.changedDocuments }
         return later
@@ -106,7 +115,8 @@ struct SessionSimulator: Sendable {
     }
 
     private func simulate(_ visitor: Visitor, seed: UInt64, into encoder: inout JSONLinesEncoder,
-                          events: inout [LoggedEvent]?, summary: inout SessionTally, sticky: inout StickyBuckets?) throws {
+                          events: inout [LoggedEvent]?, summary: inout SessionTally, sticky: inout StickyBuckets?,
+                          lists: inout SessionLists) throws {
         var random = SeededGenerator(seed: seed)
         let clock = VirtualClock()
         // Move the buffer into the session's log (and back at the end) so it is never shared,
@@ -114,7 +124,7 @@ struct SessionSimulator: Sendable {
         var owned = JSONLinesEncoder(capacity: 0)
         swap(&owned, &encoder)
         let log = SessionLog(encoder: consume owned, session: visitor.session, user: visitor.user, start: visitor.start,
-                             capturing: events != nil, clock: clock)
+                             capturing: events != nil, clock: clock, lists: &lists)
         defer {
             encoder = log.finish()
             if let captured = log.events { events?.append(contentsOf: captured) }
@@ -144,7 +154,7 @@ struct SessionSimulator: Sendable {
         defer { sticky = chooser.stickyBuckets }
         session.window.addChangeObserver { log.record($0, screen: $1, in: $2) }
         let simulated = SimulatedUser(session: session, persona: visitor.persona, population: population, log: log,
-                                      random: SeededGenerator(seed: random.next()))
+                                      random: SeededGenerator(seed: random.next()), lists: &lists)
         var home: String?
         if let arrival {
             session.start()
@@ -171,6 +181,10 @@ struct SessionSimulator: Sendable {
             field("steps", .int(simulated.steps))
         }
         summary.count(session: simulated.results, endScreen: endScreen, screensSeen: simulated.screensSeen, exposures: log.exposures, events: log.count)
+        // The lists back for the next session, emptied.
+        simulated.takeLists(into: &lists)
+        log.takeLists(into: &lists)
+        lists.empty()
     }
 
     /// A session of the run's app for `visitor`, and its chooser: slots chosen by the experiments

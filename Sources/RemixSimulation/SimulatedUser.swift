@@ -51,7 +51,13 @@ final class SimulatedUser {
     static let maximumErrors = 5
     private static let strayLetters = Array("qwertyuiopasdfghjklzxcvbnm")
 
-    init(session: AppSession, persona: SharedPersona, population: SharedPopulation, log: SessionLog, random: SeededGenerator) {
+    /// Makes the user of one session; its plan, results and screens go into the lists of
+    /// `lists` (emptied), which ``takeLists(into:)`` hands back for the next session.
+    init(session: AppSession, persona: SharedPersona, population: SharedPopulation, log: SessionLog, random: SeededGenerator,
+         lists: inout SessionLists) {
+        swap(&plan, &lists.plan)
+        swap(&results, &lists.results)
+        swap(&screensSeen, &lists.screensSeen)
         self.session = session
         window = session.window
         sharedPersona = persona
@@ -77,11 +83,11 @@ final class SimulatedUser {
         home = start ?? front
         lastScreen = front
         // Sized for the few screens a session sees, so that appending does not regrow it.
-        screensSeen.removeAll(keepingCapacity: true)
         screensSeen.reserveCapacity(8)
         screensSeen.append(home)
         if front != home { screensSeen.append(front) }
-        plan = persona.intents.compactMap { chance($0.chance) ? $0.intent : nil }
+        plan.reserveCapacity(persona.intents.count)
+        for entry in persona.intents where chance(entry.chance) { plan.append(entry.intent) }
         // An intent ends with one result at most, so that appending does not regrow it.
         results.reserveCapacity(plan.count)
         beginNextIntent()
@@ -111,6 +117,14 @@ final class SimulatedUser {
             if mode == .leaving { leave(panels) } else { pursue(panels) }
         }
         return lastScreen
+    }
+
+    /// Hands this user's lists to `lists`, emptied, for the next session (this user's are
+    /// empty afterwards).
+    func takeLists(into lists: inout SessionLists) {
+        swap(&plan, &lists.plan)
+        swap(&results, &lists.results)
+        swap(&screensSeen, &lists.screensSeen)
     }
 
     // MARK: Intents

@@ -193,10 +193,12 @@ package final class SimulationRunner {
         var encoder = JSONLinesEncoder(capacity: window == nil ? block.count * 2600 : 0)
         var events: [LoggedEvent]? = capturing ? [] : nil
         var tally = SessionTally()
+        var lists = SessionLists()
         var later = 0
         do {
             for index in block {
-                later += try simulator.simulate(index, within: window, into: &encoder, events: &events, summary: &tally)
+                later += try simulator.simulate(index, within: window, into: &encoder, events: &events, summary: &tally,
+                                                lists: &lists)
             }
             return .success(SimulatedBlock(lines: encoder.bytes, events: events ?? [], summary: tally.summary(), later: later))
         } catch {

@@ -34,4 +34,28 @@ import Testing
         #expect(straight.lineCount == fromValues.lineCount)
         #expect(straight.bytes == fromValues.bytes)
     }
+
+    /// A block's sessions hand their lists on (emptied, their room kept): the lines and the
+    /// summary are those of sessions that each start with new lists.
+    @Test func listsHandedFromSessionToSessionChangeNothing() throws {
+        let registry = try BuiltInModules.registry()
+        let population = try Fixture.population()
+        let plan = SimulationPlan(
+            app: population.app, users: 400, seed: 9, jobs: 1, shard: try #require(Shard(spec: "1/1")),
+            population: population, experiments: try Fixture.experiments(registry: registry), sources: [])
+        let simulator = SessionSimulator(plan: plan, registry: registry)
+        var handedOn = JSONLinesEncoder(), fresh = JSONLinesEncoder()
+        var none: [LoggedEvent]?
+        var handedOnTally = SessionTally(), freshTally = SessionTally()
+        var lists = SessionLists()
+        for index in 0..<plan.users {
+            try simulator.simulate(index, into: &handedOn, events: &none, summary: &handedOnTally, lists: &lists)
+            try simulator.simulate(index, into: &fresh, events: &none, summary: &freshTally)
+            #expect(lists.plan.isEmpty && lists.results.isEmpty && lists.screensSeen.isEmpty && lists.exposures.isEmpty
+                    && lists.exposedFeatures.isEmpty)
+        }
+        #expect(lists.results.capacity > 0 && lists.screensSeen.capacity > 0, "the room is kept")
+        #expect(handedOn.bytes == fresh.bytes)
+        #expect(handedOnTally.summary().text(variationOrder: [:], intentOrder: []) == freshTally.summary().text(variationOrder: [:], intentOrder: []))
+    }
 }

@@ -1,0 +1,25 @@
+/// The lists a session's simulated user and log fill, handed from one session of a block to the
+/// next: each starts empty with the room the sessions before it needed, so a session allocates
+/// none of them.
+struct SessionLists {
+    /// The intents the user plans, by index (``SimulatedUser``).
+    var plan: [Int] = []
+    /// How each attempted intent ended (``SimulatedUser/results``).
+    var results: [IntentResult] = []
+    /// The screens the user saw in front (``SimulatedUser/screensSeen``).
+    var screensSeen: [String] = []
+    /// The variations the session was exposed to, and their features (``SessionLog``).
+    var exposures: [(experiment: String, variation: String)] = []
+    var exposedFeatures: [String] = []
+
+    /// Empties every list, keeping its storage.
+    mutating func empty() {
+        // From the end: `removeAll(keepingCapacity:)` goes through the general `replaceSubrange`,
+        // several times the cost for the few elements a session leaves.
+        while !plan.isEmpty { plan.removeLast() }
+        while !results.isEmpty { results.removeLast() }
+        while !screensSeen.isEmpty { screensSeen.removeLast() }
+        while !exposures.isEmpty { exposures.removeLast() }
+        while !exposedFeatures.isEmpty { exposedFeatures.removeLast() }
+    }
+}

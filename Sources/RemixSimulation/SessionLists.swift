@@ -1,6 +1,8 @@
-/// The lists a session's simulated user and log fill, handed from one session of a block to the
-/// next: each starts empty with the room the sessions before it needed, so a session allocates
-/// none of them.
+import GrowthBookAssignment
+
+/// The lists a session's simulated user and log fill (and a user's attributes), handed from one
+/// session of a block to the next: each starts empty with the room the sessions before it
+/// needed, so a session allocates none of them.
 struct SessionLists {
     /// The intents the user plans, by index (``SimulatedUser``).
     var plan: [Int] = []
@@ -11,6 +13,8 @@ struct SessionLists {
     /// The variations the session was exposed to, and their features (``SessionLog``).
     var exposures: [(experiment: String, variation: String)] = []
     var exposedFeatures: [String] = []
+    /// A user's attributes (``SessionSimulator``).
+    var attributes: [Attribute] = []
 
     /// Empties every list, keeping its storage.
     mutating func empty() {

@@ -66,7 +66,13 @@ struct SessionSimulator: Sendable {
         // The attributes as a list, not a dictionary: the session's assignment context indexes
         // them itself, and the user's dictionary (hashing, then freeing a table) cost more than
         // anything read from it.
+        // In the storage the block's users before this one used, handed back at the end.
         var attributes: [Attribute] = []
+        swap(&attributes, &lists.attributes)
+        defer {
+            while !attributes.isEmpty { attributes.removeLast() }
+            swap(&attributes, &lists.attributes)
+        }
         attributes.reserveCapacity(population.attributes.count + 1)
         attributes.append(Attribute("id", .string(user)))
         for (name, distribution) in population.attributes {

@@ -15,11 +15,14 @@ package final class ExperimentSlotChooser: SlotChooser {
     private let forced: [String: Int]
     /// The decisions made so far, by slot, in key order.
     package var decisions: [String: [ExperimentDecision]] {
-        Dictionary(bySlot.map { ($0.slot, $0.decisions) }, uniquingKeysWith: { $1 })
+        var bySlot = firstSlot.map { [$0] } ?? []
+        bySlot += laterSlots
+        return Dictionary(bySlot.map { ($0.slot, $0.decisions) }, uniquingKeysWith: { $1 })
     }
     /// The decisions by slot as they were made: a session fills a slot or two, so no table is
-    /// built for them unless someone asks.
-    private var bySlot: [(slot: String, decisions: [ExperimentDecision])] = []
+    /// built for them unless someone asks, and the first is kept without a list.
+    private var firstSlot: (slot: String, decisions: [ExperimentDecision])?
+    private var laterSlots: [(slot: String, decisions: [ExperimentDecision])] = []
     /// The session's sticky-bucket documents, when sticky bucketing is on; updated as slots fill.
     package private(set) var stickyBuckets: StickyBuckets?
 
@@ -124,9 +127,11 @@ package final class ExperimentSlotChooser: SlotChooser {
             }
             made.append(decision)
         }
-        // A session fills a slot or two: room for both with the first.
-        if bySlot.isEmpty { bySlot.reserveCapacity(2) }
-        bySlot.append((slot.name, made))
+        if firstSlot == nil {
+            firstSlot = (slot.name, made)
+        } else {
+            laterSlots.append((slot.name, made))
+        }
         let feature = winner.flatMap { made[$0].feature } ?? forceWinner?.feature ?? slot.defaultFeature
         let parameters = winner.map { made[$0].parameters } ?? forceWinner?.parameters ?? [:]
         let events = self.events

@@ -26,8 +26,8 @@ final class SessionLog: EventSink, ExposureSink {
     /// The session's events as values, when a sink stores rows rather than lines (else nil).
     private(set) var events: [LoggedEvent]?
 
-    /// Makes the log of one session; its exposures go into the lists of `lists` (emptied), which
-    /// ``takeLists(into:)`` hands back for the next session.
+    /// Makes the log of one session; its exposures go into the lists taken from `lists` (empty),
+    /// which ``takeLists(into:)`` hands back for the next session.
     init(encoder: JSONLinesEncoder, session: String, user: String, start: Int64, capturing: Bool = false,
          clock: VirtualClock, lists: inout SessionLists) {
         swap(&exposures, &lists.exposures)
@@ -143,7 +143,7 @@ final class SessionLog: EventSink, ExposureSink {
         encoder.encode(timestamp: timestamp, type: type, header: header, fields: fields)
     }
 
-    /// Hands this log's lists to `lists`, emptied, for the next session.
+    /// Hands this log's lists to `lists` for the next session (``SessionLists/empty()`` empties them).
     func takeLists(into lists: inout SessionLists) {
         swap(&exposures, &lists.exposures)
         swap(&exposedFeatures, &lists.exposedFeatures)

@@ -51,8 +51,8 @@ final class SimulatedUser {
     static let maximumErrors = 5
     private static let strayLetters = Array("qwertyuiopasdfghjklzxcvbnm")
 
-    /// Makes the user of one session; its plan, results and screens go into the lists of
-    /// `lists` (emptied), which ``takeLists(into:)`` hands back for the next session.
+    /// Makes the user of one session; its plan, results and screens go into the lists taken from
+    /// `lists` (empty), which ``takeLists(into:)`` hands back for the next session.
     init(session: AppSession, persona: SharedPersona, population: SharedPopulation, log: SessionLog, random: SeededGenerator,
          lists: inout SessionLists) {
         swap(&plan, &lists.plan)
@@ -119,8 +119,8 @@ final class SimulatedUser {
         return lastScreen
     }
 
-    /// Hands this user's lists to `lists`, emptied, for the next session (this user's are
-    /// empty afterwards).
+    /// Hands this user's lists to `lists` for the next session (``SessionLists/empty()`` empties
+    /// them).
     func takeLists(into lists: inout SessionLists) {
         swap(&plan, &lists.plan)
         swap(&results, &lists.results)

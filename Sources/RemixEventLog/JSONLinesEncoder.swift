@@ -109,36 +109,32 @@ package struct JSONLinesEncoder {
         /// Writes the member `name` with `value`. The name is copied as it is: it must be one
         /// that JSON needs no escape for (letters, digits, `_`), as every literal name here is.
         package mutating func callAsFunction(_ name: StaticString, _ value: EventValue) {
-            if follows { out.byte(UInt8(ascii: ",")) }
-            follows = true
+            separate()
             out.byte(UInt8(ascii: "\""))
             out.literal(name)
             out.literal("\":")
             out.value(value)
         }
 
-        /// Writes the member named by the string `name` (escaped as needed) with `value`.
-        package mutating func member(named name: String, _ value: EventValue) {
-            if follows { out.byte(UInt8(ascii: ",")) }
-            follows = true
-            out.string(name)
-            out.byte(UInt8(ascii: ":"))
-            out.value(value)
-        }
-
         /// Writes the member named by the string `name` (escaped as needed) with the string `value`.
         package mutating func member(named name: String, string value: String) {
-            if follows { out.byte(UInt8(ascii: ",")) }
-            follows = true
+            separate()
             out.string(name)
             out.byte(UInt8(ascii: ":"))
             out.string(value)
         }
 
+        /// The comma before a member that follows another.
+        @inline(__always)
+        private mutating func separate() {
+            if follows { out.byte(UInt8(ascii: ",")) }
+            follows = true
+        }
+
         /// Writes the member `name` (as in ``callAsFunction(_:_:)``) with an object whose members
         /// `members` writes, as a field whose value is `.object` of those fields is written.
         package mutating func object(_ name: StaticString, _ members: (inout LineMembers) -> Void) {
-            if follows { out.byte(UInt8(ascii: ",")) }
+            separate()
             out.byte(UInt8(ascii: "\""))
             out.literal(name)
             out.literal("\":{")

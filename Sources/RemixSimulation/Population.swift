@@ -89,20 +89,6 @@ package struct Population: Sendable {
         }
     }
 
-    /// The index of an element of `items` drawn with chances proportional to `weight` (the last
-    /// one when rounding leaves the point past the end). Draws made again and again among the same
-    /// weights prepare them once (``WeightedDraw``), which does the same arithmetic.
-    ///
-    /// The weights are scaled by the power of two that brings the largest into [1, 2): their sum
-    /// then neither overflows (three weights of 10³⁰⁸ made it infinite, and every draw the last)
-    /// nor loses the precision subnormal weights lack (two of 5·10⁻³²⁴ split 25/75). Scaling by a power
-    /// of two is exact for any weights a file would give, so every draw is the one unscaled weights
-    /// gave, and logs stay as they were.
-    static func pick<Items: Collection>(_ items: Items, weight: (Items.Element) -> Double,
-                                        _ random: inout SeededGenerator) -> Int where Items.Index == Int {
-        WeightedDraw(items.map(weight)).pick(&random)
-    }
-
     /// What a user comes to do, as data: how it begins, what it fills and picks, and how the user
     /// knows it worked.
     package struct Intent: Sendable {

@@ -9,22 +9,6 @@ import RemixKit
 final class SimulatedUser {
     private enum Mode { case pursuing, leaving, done }
 
-    /// One intent being pursued. A class: the user reads it several times per step, and a copy
-    /// of the intent and its values would retain each of their strings and arrays.
-    private final class Attempt {
-        private let sharedIntent: SharedIntent
-        var intent: Population.Intent { sharedIntent.value }
-        let values: Population.IntentValues
-        var started = false
-        var errorPending = false
-        var errors = 0
-
-        init(intent: SharedIntent, values: Population.IntentValues) {
-            sharedIntent = intent
-            self.values = values
-        }
-    }
-
     private let session: AppSession
     /// The session's window, read at every step (the session's is a property of its environment).
     private let window: Window

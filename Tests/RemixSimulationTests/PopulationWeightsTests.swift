@@ -11,7 +11,8 @@ import Testing
     static func counts(_ weights: [Double], draws: Int = 3000) -> [Int] {
         var random = SeededGenerator(seed: 7)
         var counts = Array(repeating: 0, count: weights.count)
-        for _ in 0..<draws { counts[Population.pick(weights, weight: { $0 }, &random)] += 1 }
+        let draw = WeightedDraw(weights)
+        for _ in 0..<draws { counts[draw.pick(&random)] += 1 }
         return counts
     }
 
@@ -51,7 +52,8 @@ import Testing
         }
         for scale in [1.0, 0x1p-1000, 0x1p1000] {
             var random = SeededGenerator(seed: 11)
-            let picks = (0..<2000).map { _ in Population.pick(weights.map { $0 * scale }, weight: { $0 }, &random) }
+            let draw = WeightedDraw(weights.map { $0 * scale })
+            let picks = (0..<2000).map { _ in draw.pick(&random) }
             #expect(picks == unscaled, "scale \(scale)")
         }
     }

@@ -171,6 +171,18 @@ package struct AssignmentContext: Sendable {
         return Self.dottedHashSource(attribute, index: index)
     }
 
+    /// ``hashSource(_:)`` with the text inline when it is short ASCII, as ids usually are.
+    @inline(__always)
+    func hashText(_ attribute: AttributeKey) -> (text: HashText, isTruthy: Bool) {
+        let index = storage.index
+        let entry = index.entry(for: attribute)
+        if entry >= 0, let text = index.shortText(at: entry), text.count <= HashText.shortLimit {
+            return (.short(text), text.count > 0)
+        }
+        let (text, isTruthy) = entry >= 0 ? index.hashText(at: entry) : Self.dottedHashSource(attribute, index: index)
+        return (.text(text), isTruthy)
+    }
+
     private static func dottedHashSource(
         _ attribute: AttributeKey, index: AttributeIndex
     ) -> (text: String, isTruthy: Bool) {

@@ -12,7 +12,7 @@ package struct AssignmentEngine: Sendable {
     /// Runs `experiment` for the user described by `context`, without sticky bucketing.
     package func run(_ experiment: Experiment, context: AssignmentContext) -> AssignmentResult {
         let bucketing = experiment.bucketing
-        let (hashValue, hashSourceIsTruthy) = context.hashSource(bucketing.hashAttribute)
+        let (hashValue, hashSourceIsTruthy) = context.hashText(bucketing.hashAttribute)
         let decision = Self.decide(experiment, bucketing: bucketing, context: context,
                                    hashValue: hashValue, hashSourceIsTruthy: hashSourceIsTruthy, sticky: .none)
         return Self.result(experiment, decision: decision, hashValue: hashValue)
@@ -43,8 +43,8 @@ package struct AssignmentEngine: Sendable {
                                    primary: (primaryName, primary.text), fallback: fallback.map { ($0.0, $0.1.text) })
             : .none
         let decision = Self.decide(experiment, bucketing: bucketing, context: context,
-                                   hashValue: hashValue, hashSourceIsTruthy: truthy, sticky: lookup)
-        let result = Self.result(experiment, decision: decision, hashValue: hashValue,
+                                   hashValue: .text(hashValue), hashSourceIsTruthy: truthy, sticky: lookup)
+        let result = Self.result(experiment, decision: decision, hashValue: .text(hashValue),
                                  hashAttribute: attribute == primaryName ? nil : attribute)
         if result.hashUsed {
             stickyBuckets.record(
@@ -77,7 +77,7 @@ package struct AssignmentEngine: Sendable {
     @inline(__always)
     private static func decide(
         _ experiment: Experiment, bucketing: Bucketing, context: AssignmentContext,
-        hashValue: String, hashSourceIsTruthy: Bool, sticky: StickyBuckets.Lookup
+        hashValue: HashText, hashSourceIsTruthy: Bool, sticky: StickyBuckets.Lookup
     ) -> Decision {
         let variationCount = experiment.variations.count
         if variationCount < 2 { return Decision(-1, .fewerThanTwoVariations) }
@@ -114,7 +114,7 @@ package struct AssignmentEngine: Sendable {
 
     /// The rule of filters, namespace, targeting and prerequisites that keeps the user out, if any.
     @inline(__always)
-    private static func excluded(_ experiment: Experiment, context: AssignmentContext, hashValue: String) -> AssignmentReason? {
+    private static func excluded(_ experiment: Experiment, context: AssignmentContext, hashValue: HashText) -> AssignmentReason? {
         if let filters = experiment.filters {
             if isFilteredOut(filters, context: context) { return .filtered }
         } else if !experiment.inNamespace(hashValue: hashValue) {
@@ -153,7 +153,7 @@ package struct AssignmentEngine: Sendable {
     /// experiment" with the first variation's value.
     @inline(__always)
     private static func result(
-        _ experiment: Experiment, decision: Decision, hashValue: String, hashAttribute: String? = nil
+        _ experiment: Experiment, decision: Decision, hashValue: HashText, hashAttribute: String? = nil
     ) -> AssignmentResult {
         let variation = decision.variation
         let inRange = variation >= 0 && variation < experiment.variations.count

@@ -89,14 +89,16 @@ package struct AssignmentResult: Sendable, Equatable {
     /// The variation's index; 0 when not in the experiment.
     package let variationId: Int
     /// The hashed attribute's value as text; empty when it is missing.
-    package let hashValue: String
+    package var hashValue: String { hashText.string }
+    /// `hashValue`, inline when it is short ASCII: then a result holds no reference but `owned`.
+    package let hashText: HashText
     /// The bucket as a count of units (low half, -1 for none) of 1/scale (high half), divided only
     /// when asked for. One word, written with one store: two 32-bit fields, stored apart and read
     /// back together when the result is copied, stalled the copy (store forwarding fails).
     private let bucketBits: UInt64
 
     init(
-        report unmanagedReport: Unmanaged<VariationReport>, inExperiment: Bool, hashUsed: Bool, hashValue: String,
+        report unmanagedReport: Unmanaged<VariationReport>, inExperiment: Bool, hashUsed: Bool, hashValue: HashText,
         bucketUnits: Int, bucketScale: Int, reason: AssignmentReason, stickyBucketUsed: Bool = false,
         fallbackHashAttribute: String? = nil
     ) {
@@ -111,7 +113,7 @@ package struct AssignmentResult: Sendable, Equatable {
         self.inExperiment = inExperiment
         self.hashUsed = hashUsed
         self.reason = reason
-        self.hashValue = hashValue
+        hashText = hashValue
         bucketBits = UInt64(UInt32(truncatingIfNeeded: bucketUnits)) | UInt64(UInt32(truncatingIfNeeded: bucketScale)) << 32
     }
 

@@ -49,7 +49,7 @@ struct NameBits: Sendable {
 
 /// A byte string's length and first 16 bytes packed into two words (zero-padded), so that two
 /// strings of up to 16 bytes compare in three word comparisons.
-struct ShortText: Sendable {
+package struct ShortText: Sendable {
     let low: UInt64
     let high: UInt64
     let count: Int

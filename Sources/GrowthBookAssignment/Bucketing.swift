@@ -83,7 +83,7 @@ final class Bucketing: Sendable {
     /// The user's bucket for the hashed attribute's text, in units of 1/`scale`; `nil` for an
     /// unknown hash version.
     @inline(__always)
-    func hash(_ hashValue: String) -> Int? {
+    func hash(_ hashValue: HashText) -> Int? {
         seed.bucketUnits(value: hashValue, version: hashVersion)
     }
 }

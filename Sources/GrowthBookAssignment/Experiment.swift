@@ -234,6 +234,12 @@ package struct Experiment: Sendable {
     /// through the slice prepared with the experiment.
     @inline(__always)
     package func inNamespace(hashValue: String) -> Bool {
+        inNamespace(hashValue: .text(hashValue))
+    }
+
+    /// The same for a hashed attribute's text.
+    @inline(__always)
+    func inNamespace(hashValue: HashText) -> Bool {
         guard let slice = storage.namespaceSlice else { return true }
         return slice.contains(hashValue)
     }
@@ -293,6 +299,11 @@ struct NamespaceSlice: Sendable {
 
     /// Whether `hashValue` falls in the slice.
     func contains(_ hashValue: String) -> Bool {
+        contains(.text(hashValue))
+    }
+
+    /// The same for a hashed attribute's text.
+    func contains(_ hashValue: HashText) -> Bool {
         guard let units = seed.bucketUnits(value: hashValue, version: 1) else { return false }
         let n = Double(units) / 1000
         return n >= start && n < end

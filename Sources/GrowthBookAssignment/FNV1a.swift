@@ -40,6 +40,28 @@ struct FNV1a: Sendable {
         state = hash
     }
 
+    /// Adds the UTF-16 code units of `text`.
+    @inline(__always)
+    mutating func add(_ text: HashText) {
+        switch text {
+        case .short(let short): add(ascii: short)
+        case .text(let string): add(string)
+        }
+    }
+
+    /// Adds the bytes of ASCII text of at most 16 bytes, one UTF-16 unit each, read from its words.
+    @inline(__always)
+    mutating func add(ascii text: ShortText) {
+        var hash = state
+        var word = text.low
+        for index in 0..<text.count {
+            if index == 8 { word = text.high }
+            hash = (hash ^ UInt32(truncatingIfNeeded: word & 0xFF)) &* Self.prime
+            word &>>= 8
+        }
+        state = hash
+    }
+
     /// Adds UTF-16 code units already extracted from a string.
     @inline(__always)
     mutating func add(units: [UInt16]) {

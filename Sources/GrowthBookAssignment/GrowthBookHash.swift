@@ -138,6 +138,12 @@ struct PreparedSeed: Sendable {
     /// bucket in units of 1/1000 (version 1) or 1/10000 (version 2); `nil` for an unknown version.
     @inline(__always)
     func bucketUnits(value: String, version: Int) -> Int? {
+        bucketUnits(value: .text(value), version: version)
+    }
+
+    /// The same for a hashed attribute's text.
+    @inline(__always)
+    func bucketUnits(value: HashText, version: Int) -> Int? {
         switch version {
         case 1:
             var fnv = FNV1a()

@@ -40,4 +40,21 @@ struct AssignmentHashTests {
         let lengths = Set(Self.ids.map { String(Self.fnv("bench-tablet" + $0)).count })
         #expect(lengths.isSuperset(of: [7, 8, 9, 10]), "digit counts covered: \(lengths.sorted())")
     }
+
+    @Test("namespaces take the users GrowthBook's definition puts in the slice, short ids and long")
+    func namespacesMatchTheDefinition() {
+        let engine = AssignmentEngine()
+        let namespace = Namespace(id: "checkout", start: 0.2, end: 0.55)
+        let experiment = Experiment(key: "ns", variations: ["a", "b"], namespace: namespace, hashVersion: 2)
+        var inside = 0
+        for id in Self.ids {
+            let n = Double(Self.fnv(id + "__checkout") % 1000) / 1000
+            let result = engine.run(experiment, context: AssignmentContext(attributes: ["id": .string(id)]))
+            #expect(result.inExperiment == (n >= 0.2 && n < 0.55), "id \(id)")
+            #expect(result.reason == (result.inExperiment ? .assigned : .namespace))
+            #expect(result.hashValue == id)
+            inside += result.inExperiment ? 1 : 0
+        }
+        #expect(inside > Self.ids.count / 4 && inside < Self.ids.count / 2)
+    }
 }

@@ -24,7 +24,12 @@ package struct ExperimentDecision: Sendable, Equatable {
     package var bucket: Double?
     /// The attribute hashed and its value.
     package var hashAttribute: String
-    package var hashValue: String
+    package var hashValue: String {
+        get { hashText.string }
+        set { hashText = HashText(newValue) }
+    }
+    /// `hashValue` as the assignment gave it: a string only when read (a simulation never reads it).
+    package var hashText: HashText
     /// The rule that decided: `assigned`, `condition`, `namespace`, `coverage`, `schedule`, …
     package var rule: String
     /// The decision in words.
@@ -164,7 +169,7 @@ package struct ExperimentEvaluator: Sendable {
             hashUsed: variation != nil && result.hashUsed, variationId: variation.map { _ in result.variationId },
             variation: variation?.key, feature: variation.flatMap { $0.feature == Rollout.slotDefaultFeature ? nil : $0.feature },
             parameters: variation?.parameters ?? [:], bucket: rule == "rolledBack" ? nil : result.bucket,
-            hashAttribute: result.hashAttribute, hashValue: result.hashValue, rule: rule, reason: reason,
+            hashAttribute: result.hashAttribute, hashText: result.hashText, rule: rule, reason: reason,
             phase: phase.map { phases[$0].number }, hasPhases: !phases.isEmpty,
             stickyBucketUsed: stickyBuckets.map { _ in result.stickyBucketUsed })
         if let rollout {

@@ -56,6 +56,8 @@ final class FlatCondition: Sendable {
     private let texts: [UInt8]
     private let units: [UInt16]
     private let versionKeys: [UInt32]
+    /// The quick form, when every field has one test it takes.
+    private let quick: QuickCondition?
 
     /// The fast form of `root`, or `nil` when some part of it has none.
     init?(_ root: ConditionNode) {
@@ -65,7 +67,7 @@ final class FlatCondition: Sendable {
         case .every: nodes = root.children.all
         default: return nil
         }
-        var fields: [(field: Field, key: AttributeKey, fallback: ValueMatcher, versions: Bool)] = []
+        var fields: [(field: Field, key: AttributeKey, fallback: ValueMatcher, versions: Bool, quick: QuickCondition.Field?)] = []
         var tests: [Test] = []
         var texts: [UInt8] = []
         var units: [UInt16] = []
@@ -77,10 +79,14 @@ final class FlatCondition: Sendable {
         for node in nodes {
             guard node.kind == .field, node.path.tail.isEmpty, let test = node.test else { return nil }
             let testStart = tests.count
+            let name = node.path.head.bits
             var versions = false
+            var quick: QuickCondition.Field?
             if let equality = test as? TextEquality {
                 addText(equality.text, negated: false)
+                quick = QuickCondition.Field(name: name, text: ShortText(equality.text.utf8), negated: false)
             } else if let conjunction = test as? OperatorConjunction {
+                quick = Self.quickField(name: name, conjunction)
                 for item in conjunction.operators {
                     if let version = item as? VersionOperator {
                         let simple = SimpleVersion.keys(ofPadded: version.expected)
@@ -109,8 +115,8 @@ final class FlatCondition: Sendable {
             guard texts.count < Int32.max, units.count < Int32.max, versionKeys.count < Int32.max else {
                 return nil
             }
-            let field = Field(name: node.path.head.bits, testStart: testStart, testEnd: tests.count)
-            fields.append((field, node.path.head, test, versions))
+            let field = Field(name: name, testStart: testStart, testEnd: tests.count)
+            fields.append((field, node.path.head, test, versions, quick))
         }
         // A failing field decides whatever the others give (even a throw), so the order of the
         // fields does not matter: the cheap ones go first.
@@ -122,11 +128,33 @@ final class FlatCondition: Sendable {
         self.texts = texts
         self.units = units
         self.versionKeys = versionKeys
+        let quickFields = ordered.compactMap(\.quick)
+        quick = quickFields.count == ordered.count ? QuickCondition(quickFields) : nil
+    }
+
+    /// The quick form of a field's single operator, when it has one.
+    private static func quickField(name: NameBits, _ conjunction: OperatorConjunction) -> QuickCondition.Field? {
+        guard conjunction.operators.count == 1 else { return nil }
+        let item = conjunction.operators[0]
+        if let version = item as? VersionOperator, let keys = SimpleVersion.keys(ofPadded: version.expected) {
+            return QuickCondition.Field(name: name, keys: keys, comparison: version.comparison)
+        }
+        if let equality = item as? StrictEqualityOperator, case .string(let text) = equality.operand {
+            return QuickCondition.Field(name: name, text: ShortText(text.utf8), negated: equality.negated)
+        }
+        return nil
     }
 
     /// Same as the tree's `evaluate` on `index`: `nil` where JavaScript would throw.
     @inline(__always)
     func evaluate(_ index: AttributeIndex, groups: [String: AttributeValue]) -> Bool? {
+        if let quick {
+            switch quick.evaluate(index) {
+            case 0: return false
+            case 1: return true
+            default: break
+            }
+        }
         var faulted = false
         for number in fields.indices {
             let field = fields.withUnsafeBufferPointer { $0[number] }

@@ -18,7 +18,7 @@ package enum HashText: Sendable, Equatable {
     package var string: String {
         switch self {
         case .short(let text):
-            // At most 15 bytes of ASCII: the string is built in place as a small string, unvalidated.
+            // At most 15 bytes of ASCII: the string is built in place as a small string, allocating nothing.
             return String(unsafeUninitializedCapacity: text.count) { buffer in
                 text.withBytes { bytes in _ = buffer.initialize(from: bytes) }
                 return text.count

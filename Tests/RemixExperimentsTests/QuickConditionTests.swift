@@ -16,13 +16,15 @@ import Testing
         ["platform": "exactly-sixteen!", "country": ["$ne": ""]],
         ["platform": "seventeen-bytes!!"],
         ["platform": "tablette", "appVersion": ["$vgte": "1.2.3.4.5"]],
+        ["platformOfTheDevice": "tablet", "appVersion": ["$vgt": 2]],
+        ["platformOfTheDevice": ["$ne": "phone"], "build": ["$vlt": "1234.1234.1234.1"]],
     ]
     static let platforms: [AttributeValue?] = [
         nil, .null, "tablet", "phone", "", "tablet ", "exactly-sixteen!", "seventeen-bytes!!", "tablé", 7, true, ["tablet"],
     ]
     static let versions: [AttributeValue?] = [
         nil, .null, "2.0", "2.0.0", "1.2.3", "1.2.3.4", "1.2.3.0", "10.1.0", "1.9.9", "1", "", "2.0.0-rc.1", "1.2.3.4.5",
-        "v2", 2, "12345678901234567",
+        "v2", 2, "12345678901234567", "1234.1234.1234.1", "1234.1234.1234.2",
     ]
     static let countries: [AttributeValue?] = [nil, "DE", "", "de"]
 
@@ -35,6 +37,7 @@ import Testing
                     for country in Self.countries {
                         var attributes: [String: AttributeValue] = ["id": "u1"]
                         attributes["platform"] = platform
+                        attributes["platformOfTheDevice"] = platform
                         attributes["appVersion"] = version
                         attributes["build"] = version
                         attributes["country"] = country

@@ -165,10 +165,8 @@ package struct AssignmentContext: Sendable {
     /// (empty when missing or null) and whether it is truthy (false when missing).
     @inline(__always)
     func hashSource(_ attribute: AttributeKey) -> (text: String, isTruthy: Bool) {
-        let index = storage.index
-        let entry = index.entry(for: attribute)
-        if entry >= 0 { return index.hashText(at: entry) }
-        return Self.dottedHashSource(attribute, index: index)
+        let (text, isTruthy) = hashText(attribute)
+        return (text.string, isTruthy)
     }
 
     /// ``hashSource(_:)`` with the text inline when it is short ASCII, as ids usually are.

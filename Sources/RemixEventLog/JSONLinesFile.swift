@@ -135,7 +135,7 @@ package final class JSONLinesFile: EventLog, Sendable {
         let (written, error) = bytes.withUnsafeBytes { raw in
             raw.baseAddress.map { SystemCalls.writeAll(descriptor, $0, raw.count) } ?? (0, nil)
         }
-        if let error { state.failure = .writeFailed(path: path, reason: String(cString: strerror(error))) }
+        if let error { state.failure = .writeFailed(path: path, reason: Self.errnoText(error)) }
         return written
     }
 
@@ -156,8 +156,9 @@ package final class JSONLinesFile: EventLog, Sendable {
         return pread(descriptor, &last, 1, status.st_size - 1) == 1 && last != 0x0A
     }
 
-    static func errnoText() -> String {
-        String(cString: strerror(errno))
+    /// The C library's text for the error `code` (the last one, `errno`, by default).
+    static func errnoText(_ code: Int32 = errno) -> String {
+        String(cString: strerror(code))
     }
 }
 

@@ -16,14 +16,23 @@ struct SessionLists {
     /// A user's attributes (``SessionSimulator``).
     var attributes: [Attribute] = []
 
-    /// Empties every list, keeping its storage.
+    /// Empties the lists of the user and the log, keeping their storage (the attributes are
+    /// emptied as they are handed back).
     mutating func empty() {
-        // From the end: `removeAll(keepingCapacity:)` goes through the general `replaceSubrange`,
-        // several times the cost for the few elements a session leaves.
-        while !plan.isEmpty { plan.removeLast() }
-        while !results.isEmpty { results.removeLast() }
-        while !screensSeen.isEmpty { screensSeen.removeLast() }
-        while !exposures.isEmpty { exposures.removeLast() }
-        while !exposedFeatures.isEmpty { exposedFeatures.removeLast() }
+        plan.emptyKeepingStorage()
+        results.emptyKeepingStorage()
+        screensSeen.emptyKeepingStorage()
+        exposures.emptyKeepingStorage()
+        exposedFeatures.emptyKeepingStorage()
+    }
+}
+
+extension Array {
+    /// Removes every element and keeps the storage. From the end: `removeAll(keepingCapacity:)`
+    /// goes through the general `replaceSubrange`, several times the cost for the few elements a
+    /// session leaves.
+    @inline(__always)
+    mutating func emptyKeepingStorage() {
+        while !isEmpty { removeLast() }
     }
 }

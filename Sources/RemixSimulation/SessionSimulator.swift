@@ -70,7 +70,7 @@ struct SessionSimulator: Sendable {
         var attributes: [Attribute] = []
         swap(&attributes, &lists.attributes)
         defer {
-            while !attributes.isEmpty { attributes.removeLast() }
+            attributes.emptyKeepingStorage()
             swap(&attributes, &lists.attributes)
         }
         attributes.reserveCapacity(population.attributes.count + 1)

@@ -172,6 +172,8 @@ let package = Package(
                            remixKit, remixYAML],
             exclude: ["Python"]),
         .testTarget(name: "RemixFilesTests", dependencies: ["RemixFiles", "RemixTestSupport", remixSystem]),
+        // The deployment scripts (deploy/) run with fake `sbatch` and `kubectl` on PATH.
+        .testTarget(name: "DeployTests", dependencies: ["RemixTestSupport"]),
         .testTarget(
             name: "RemixFitTests",
             dependencies: ["RemixFit", "RemixSimulation", "RemixAnalysis", "RemixExperiments", "GrowthBookAssignment", "RemixEventLog", "RemixHost",

@@ -76,7 +76,9 @@ private struct AggregateSource<Queries: AggregateQueries> {
         let slices = sliced ? try await queries.slices(experiment: entry) : []
         var (report, others) = try await figures(entry, key: key, weights: weights)
         for value in slices {
-            let (slice, _) = try await figures(AggregateScope.slice.name(value, of: entry), key: key, weights: weights)
+            // A slice's logged variations are its experiment's (or phase's), as a log's slice keeps them.
+            let (slice, _) = try await figures(AggregateScope.slice.name(value, of: entry), key: key, weights: weights,
+                                               variationsOf: entry)
             report.slices.append(AnalysisReport.DimensionSlice(value: value, experiment: slice))
         }
         report.phase = scope
@@ -116,16 +118,17 @@ private struct AggregateSource<Queries: AggregateQueries> {
         return tally
     }
 
-    /// The report of experiment `key` over the units `name` reports, and the screen events its
-    /// funnel counted as other.
-    private func figures(_ name: String, key: String, weights: [Double]?) async throws(AnalysisError) -> (AnalysisReport.Experiment, Int) {
-        let tally = tally(name)
+    /// The report of experiment `key` over the units `name` reports — its logged variations those
+    /// of `variationsOf` (default: `name`) — and the screen events its funnel counted as other.
+    private func figures(_ name: String, key: String, weights: [Double]?,
+                         variationsOf listed: String? = nil) async throws(AnalysisError) -> (AnalysisReport.Experiment, Int) {
+        let tally = tally(listed ?? name)
         let definition = options.definitions[key]
         let tracked = Analyzer.trackedMetrics(options)
         // The source is asked first (asynchronously), for the slots and metrics the report will have.
         let figures = try await AggregatedFigures(
             queries: queries, experiment: name, slots: Analyzer.slotOrder(definition, tally).map(\.key),
-            logged: (overview.experiments[name] ?? []).map(\.key),
+            logged: (overview.experiments[listed ?? name] ?? []).map(\.key),
             metrics: Analyzer.metrics(of: definition, options: options, tracked: tracked).map(options.catalog.resolve),
             catalog: options.catalog, timed: Analyzer.timedMetrics(options, tracked: tracked),
             countsMissing: !name.hasPrefix(AggregateScope.separator + AggregateScope.slice.rawValue))

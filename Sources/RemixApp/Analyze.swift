@@ -124,10 +124,6 @@ package struct Analyze {
     /// features', and those of the plugins in `REMIX_PLUGIN_PATH`).
     func run(_ context: AppContext, metricEvents: MetricEvents?) async throws -> Outcome {
         if let problem = optionProblem() { throw AppError(problem) }
-        if phase != nil, logs.contains(where: StoreURL.isStoreURL) {
-            throw AppError("--phase reads log files: an event store's analysis does not tell phases apart yet "
-                           + "(copy the events to a file with remix log copy, or leave --phase out for all phases together)")
-        }
         let folder = experiments ?? "experiments"
         try Outputs.refuseOverInputs(
             inputs: LogPaths.files(logs).map { .init("the event log", $0) }

@@ -134,7 +134,10 @@ struct StoreAnalysisTests {
             #expect(file.stdout.contains(#""conversions":13"#))
 
             let dimension = try RemixProcess.run(["analyze", url, "--dimension", "platform"])
-            #expect(dimension.status == 1 && dimension.stderr.contains("--dimension is not available on an event store"))
+            #expect(dimension.status == 1 && dimension.stderr.contains("--dimension platform: no session_started event has 'attributes.platform'"),
+                    "\(dimension.stderr)")
+            let cuts = try RemixProcess.run(["analyze", url, "--by", "day"])
+            #expect(cuts.status == 1 && cuts.stderr.contains("--by is not available on an event store"), "\(cuts.stderr)")
             let mixed = try RemixProcess.run(["analyze", url, log])
             #expect(mixed.status == 1 && mixed.stderr.contains("must be the only log"), "\(mixed.stderr)")
         }

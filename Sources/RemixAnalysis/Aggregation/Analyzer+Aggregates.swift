@@ -29,6 +29,7 @@ extension Analyzer {
             if let cuts {
                 report.overTime = try await source.overTime(of: report, cuts: cuts)
             }
+            if options.definitions[key]?.bandit != nil { withholdBanditSRM(&report) }
             experiments.append(report)
         }
         // As a log's analysis: a dimension no unit has a value of is a mistake in its name.
@@ -37,13 +38,26 @@ extension Analyzer {
         }
         let log = AnalysisReport.Log(files: [overview.name], lines: overview.lines, badLines: 0, firstBadLines: [],
                                      otherScreenEvents: otherScreenEvents > 0 ? otherScreenEvents : nil,
-                                     runs: overview.runRecords.compactMap(AnalysisReport.RunRecord.init(line:)))
+                                     runs: overview.runRecords.compactMap(AnalysisReport.RunRecord.init(line:)),
+                                     unfinishedShards: overview.unfinishedShards)
         var report = AnalysisReport(experiments: experiments, log: log, alpha: options.alpha, correction: options.correction,
                                     elapsedSeconds: (ContinuousClock.now - started).seconds, settings: options.testSettings)
         report.dimension = options.dimension
         report.by = options.by
         if options.experiment == nil { report.notRunning = notRunning(options.definitions, inLog: Set(keys)) }
         return report
+    }
+
+    /// A bandit's weights change at each `bandit_update`, and a report from aggregates does not
+    /// read them: its SRM test against fixed weights would be a false alarm, so there is none
+    /// (nor in its slices), and the report says why and where the bandit's figures are.
+    private static func withholdBanditSRM(_ report: inout AnalysisReport.Experiment) {
+        report.srmPValue = nil
+        report.srmWithheld = "a bandit's weights change at each bandit_update, which an analysis of aggregates (an event "
+            + "store, a warehouse result) does not read: no SRM test is made (one against fixed weights would be a false "
+            + "alarm) and the comparisons pool every period; for the bandit's period-weighted figures and SRM, export the "
+            + "events with 'remix log copy URL events.jsonl' and analyse the file"
+        for index in report.slices.indices { report.slices[index].experiment.srmPValue = nil }
     }
 }
 

@@ -61,7 +61,7 @@ let package = Package(
         .target(name: "RemixFiles", dependencies: [remixSystem]),
         .target(name: "RemixEventLog", dependencies: ["RemixFiles", "RemixFormats", remixKit, remixSystem], swiftSettings: hotPath),
         // Sticky-bucket stores outside the event store: GrowthBook's documents in a JSON Lines file.
-        .target(name: "RemixStickyBuckets", dependencies: ["GrowthBookAssignment", "RemixEventLog"]),
+        .target(name: "RemixStickyBuckets", dependencies: ["GrowthBookAssignment", remixSystem]),
         // Optimised in debug builds too: the fit and the fidelity comparison read every log line
         // through its scanner, and HeldOutFitTests read 1.6 million users' logs (RemixFitTests 329
         // against 193 CPU seconds; the test stage 387 against 257). Its `pow` keeps the statistics

@@ -93,6 +93,10 @@ package struct Analyze {
     func warehouseProblem() -> String? {
         guard sql != nil || aggregates != nil else { return nil }
         if sql != nil, aggregates != nil { return "--sql prints the query and --aggregates reads its result: give one of them" }
+        if let sql, sql.table(table) == nil {
+            return "--table is the events table's name, a plain identifier optionally after its schema (events, "
+                + "analytics.events: letters, digits and _), not \(JSONText.printableQuoted(table))"
+        }
         return nil
     }
 
@@ -105,7 +109,10 @@ package struct Analyze {
             throw AppError("experiments folder '\(folder)' does not exist (--experiments)")
         }
         let options = try analysisOptions(folder: folder, registry: Modules.quiet(context), context)
-        return WarehouseQuery.sql(options, dialect: dialect, table: table)
+        guard let query = WarehouseQuery.sql(options, dialect: dialect, table: table) else {
+            throw AppError(warehouseProblem() ?? "--table names no table")
+        }
+        return query
     }
 
     /// Analyses the logs.
@@ -117,10 +124,6 @@ package struct Analyze {
     /// features', and those of the plugins in `REMIX_PLUGIN_PATH`).
     func run(_ context: AppContext, metricEvents: MetricEvents?) async throws -> Outcome {
         if let problem = optionProblem() { throw AppError(problem) }
-        if phase != nil, logs.contains(where: StoreURL.isStoreURL) {
-            throw AppError("--phase reads log files: an event store's analysis does not tell phases apart yet "
-                           + "(copy the events to a file with remix log copy, or leave --phase out for all phases together)")
-        }
         let folder = experiments ?? "experiments"
         try Outputs.refuseOverInputs(
             inputs: LogPaths.files(logs).map { .init("the event log", $0) }
@@ -191,7 +194,7 @@ package struct Analyze {
         } catch {
             throw AnalysisError.cannotRead(path: file, reason: "\((error as NSError).localizedDescription) (--aggregates)")
         }
-        return try await Analyzer.run(options, queries: TableAggregates(AggregateTable(csv: text, name: file)))
+        return try await Analyzer.run(options, queries: try TableAggregates(AggregateTable(csv: text, name: file)))
     }
 
     /// The report of log files, or of an event store when the one log is a store URL.

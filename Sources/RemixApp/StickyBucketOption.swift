@@ -6,11 +6,14 @@ import RemixStore
 /// `postgresql://`) URL is the event store's `remix_sticky_buckets` table; anything else is a
 /// JSON Lines file (``StickyBucketFile``). Sticky bucketing is on only when the option is given.
 package enum StickyBucketOption {
-    /// The store `value` names.
+    /// The store `value` names; a file path that cannot hold documents (a folder, a device, a
+    /// missing folder) is refused here, before the command does its work.
     package static func store(_ value: String) throws -> any StickyBucketStore {
         guard !value.isEmpty else { throw AppError("--sticky is empty; give a file path or a postgres:// URL") }
         if StoreURL.isStoreURL(value) { return PostgresStickyBucketStore(url: try StoreURL(parsing: value)) }
-        return StickyBucketFile(path: value)
+        let file = StickyBucketFile(path: value)
+        if let problem = file.problem() { throw AppError(problem.description) }
+        return file
     }
 
     /// The attributes whose documents an experiment may read: its hash attribute and fallback.

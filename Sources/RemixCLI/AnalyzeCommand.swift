@@ -69,7 +69,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
                                    + "See docs/scale.md.", valueName: "dialect"))
     var sql: WarehouseDialect?
 
-    @Option(help: "The events table the --sql query reads (one row per log line).")
+    @Option(help: "The events table the --sql query reads (one row per log line), optionally after its schema: analytics.events.")
     var table = "events"
 
     @Option(help: ArgumentHelp("Build the report from this CSV of the --sql query's result instead of event logs.",

@@ -15,7 +15,8 @@ package struct PostgresStickyBucketStore: StickyBucketStore {
     }
 
     package func documents(for identifiers: [StickyBucketIdentifier]) async throws -> [StickyBucketDocument] {
-        try await PostgresStore.with(url) { store in
+        try Self.refuseNUL(identifiers.map { StickyBucketDocument(attributeName: $0.attributeName, attributeValue: $0.attributeValue) })
+        return try await PostgresStore.with(url) { store in
             try await store.prepareStickyBuckets()
             return try await store.stickyBucketDocuments(identifiers.map(\.attributeName), identifiers.map(\.attributeValue))
         }
@@ -31,12 +32,20 @@ package struct PostgresStickyBucketStore: StickyBucketStore {
 
     /// Stores `documents` in one statement: a row's assignments are merged with the stored ones
     /// (the new variation winning for the same `KEY__VERSION`), so concurrent writers of different
-    /// experiments for one user both keep theirs.
+    /// experiments for one user both keep theirs — as ``StickyBucketFile`` merges; several
+    /// documents of one key are merged in order first.
     package func save(_ documents: [StickyBucketDocument]) async throws {
         var latest: [String: StickyBucketDocument] = [:]
-        for document in documents { latest[document.key] = document }
+        for document in documents {
+            var merged = document
+            if let earlier = latest[document.key] {
+                merged.assignments = earlier.assignments.merging(document.assignments) { _, new in new }
+            }
+            latest[document.key] = merged
+        }
         guard !latest.isEmpty else { return }
         let rows = latest.keys.sorted().compactMap { latest[$0] }
+        try Self.refuseNUL(rows)
         try await PostgresStore.with(url) { store in
             try await store.prepareStickyBuckets()
             var binds = PostgresBindings()
@@ -49,6 +58,26 @@ package struct PostgresStickyBucketStore: StickyBucketStore {
                 ON CONFLICT (attribute_name, attribute_value) DO UPDATE
                 SET assignments = \(StoreSchema.stickyBuckets.name).assignments || EXCLUDED.assignments, updated_at = now()
                 """, binds: binds))
+        }
+    }
+
+    /// Refuses documents (or identifiers) holding a NUL character, which PostgreSQL cannot hold in
+    /// `text` or `jsonb`, before they are sent (the server would answer with SQLSTATE 22021).
+    static func refuseNUL(_ documents: [StickyBucketDocument]) throws(StoreError) {
+        for document in documents {
+            let place: String
+            if document.attributeName.utf8.contains(0) {
+                place = "an attribute's name"
+            } else if document.attributeValue.utf8.contains(0) {
+                place = "the value of the attribute '\(document.attributeName)'"
+            } else if document.assignments.contains(where: { $0.key.utf8.contains(0) || $0.value.utf8.contains(0) }) {
+                place = "an experiment key or variation of the attribute '\(document.attributeName)'s document"
+            } else {
+                continue
+            }
+            throw StoreError(.server, "\(place) holds a NUL character (\\u0000), which PostgreSQL cannot store in the "
+                + "sticky-bucket table: remove it (from --attributes, or the population's attributes), or keep sticky buckets "
+                + "in a file (--sticky FILE)")
         }
     }
 

@@ -15,8 +15,8 @@ struct SideConnection {
     let screenUnits: Task<[String: [String: [String: Int]]], any Error>
 
     /// Connects to `url` and starts both parts, in a transaction that sees the exported
-    /// `snapshot` (the first connection's).
-    init(_ url: StoreURL, snapshot: String) {
+    /// `snapshot` (the first connection's); its units hold the phases and slices `scopes` asks for.
+    init(_ url: StoreURL, snapshot: String, scopes: StoreScopes = StoreScopes()) {
         let overview = Task {
             let store = try await PostgresStore.connect(url)
             do {
@@ -36,7 +36,7 @@ struct SideConnection {
         screenUnits = Task {
             let store = try await overview.value.0
             do {
-                try await StoreAggregates.fillUnits(store)
+                try await StoreAggregates.fillUnits(store, scopes: scopes)
                 let units = try await StoreAggregates.allScreenUnits(store)
                 await store.close()
                 return units

@@ -10,7 +10,7 @@ import RemixAnalysis
 package enum StoreAnalysis {
     /// Analyses the events of the store at `url` as `options` ask (its `logs` are not read).
     package static func run(_ url: StoreURL, _ options: AnalysisOptions) async throws(AnalysisError) -> AnalysisReport {
-        let queries = try await StoreAggregates.open(url)
+        let queries = try await StoreAggregates.open(url, scopes: StoreScopes(options))
         do {
             let report = try await Analyzer.run(options, queries: queries)
             await queries.close()
@@ -28,7 +28,8 @@ package enum StoreAnalysis {
 /// each family of events — exposures, screens, each metric event type — is read from its covering
 /// index (``StoreSchema/indexes``), in user order where it meets the units, and a question about
 /// one experiment is answered for every experiment at once where it can be; order statistics are
-/// read from a scratch table of the values asked about.
+/// read from a scratch table of the values asked about. Each phase's own units are rows of
+/// `remix_units` too, under the phase's scope name (``fillPhaseUnits(_:_:)``).
 final class StoreAggregates: AggregateQueries {
     let store: PostgresStore
     /// What the scratch table holds now (so that a second question about it does not refill it).
@@ -40,13 +41,18 @@ final class StoreAggregates: AggregateQueries {
     private var conversionUnits: [String: [String: [String: Int]]] = [:]
     /// Event type and field → the temporary table of their values (``valueTable(event:field:)``).
     var valueTables: [String: String] = [:]
+    /// Whether some experiment's phases were read (into `remix_phases` and `remix_units`).
+    private(set) var readsPhases = false
+    /// Whether the units were sliced by a dimension (`remix_slices`, and `remix_units`).
+    private(set) var sliced = false
 
     private init(store: PostgresStore) {
         self.store = store
     }
 
-    /// Connects to the store at `url`, checks it and fills the session's temporary tables.
-    static func open(_ url: StoreURL) async throws(AnalysisError) -> StoreAggregates {
+    /// Connects to the store at `url`, checks it and fills the session's temporary tables (with
+    /// the phases and slices `scopes` asks for).
+    static func open(_ url: StoreURL, scopes: StoreScopes = StoreScopes()) async throws(AnalysisError) -> StoreAggregates {
         let queries: StoreAggregates
         do {
             queries = StoreAggregates(store: try await PostgresStore.connect(url))
@@ -55,7 +61,7 @@ final class StoreAggregates: AggregateQueries {
         }
         // A connection must be closed before it goes away, whatever fails after it opened.
         do {
-            try await queries.prepare(url)
+            try await queries.prepare(url, scopes: scopes)
         } catch {
             await queries.close()
             throw error
@@ -65,7 +71,7 @@ final class StoreAggregates: AggregateQueries {
 
     /// Checks that the store is a Remix event store of this binary's schema version, opens the
     /// snapshot both connections read, starts the second, and fills the session's units.
-    private func prepare(_ url: StoreURL) async throws(AnalysisError) {
+    private func prepare(_ url: StoreURL, scopes: StoreScopes) async throws(AnalysisError) {
         let version: Int?
         do {
             version = try await store.installedVersion()
@@ -85,13 +91,15 @@ final class StoreAggregates: AggregateQueries {
         // none of the report's figures, or in all of them.
         try await execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
         let snapshot = try await decode(rows("SELECT pg_export_snapshot()"), String.self) { try $0.decode(String.self) }.first
-        side = snapshot.map { SideConnection(url, snapshot: $0) }
-        try await Self.fillUnits(store)
+        side = snapshot.map { SideConnection(url, snapshot: $0, scopes: scopes) }
+        (readsPhases, sliced) = try await Self.fillUnits(store, scopes: scopes)
         try await execute(#"CREATE TEMPORARY TABLE remix_scratch (variation text, "user" text, v float8)"#)
     }
 
-    /// Sets the session's work memory and fills its temporary table of units (`remix_units`).
-    static func fillUnits(_ store: PostgresStore) async throws(AnalysisError) {
+    /// Sets the session's work memory and fills its temporary table of units (`remix_units`), with
+    /// the phases' and slices' units `scopes` asks for; says whether it read phases, and sliced.
+    @discardableResult
+    static func fillUnits(_ store: PostgresStore, scopes: StoreScopes) async throws(AnalysisError) -> (phases: Bool, sliced: Bool) {
         // Work memory for this session's sorts and hash tables (the server's, not this process's).
         try await execute(store, "SET work_mem = '64MB'")
         // Straight from the exposures' index, in its (experiment, user) order.
@@ -102,8 +110,11 @@ final class StoreAggregates: AggregateQueries {
             FROM remix_events WHERE \(countedExposures)
             GROUP BY experiment, "user"
             """)
+        let readsPhases = try await fillPhaseUnits(store, scopes)
+        let sliced = try await fillSliceUnits(store, scopes)
         try await execute(store, #"CREATE INDEX ON remix_units ("user")"#)
         try await execute(store, "ANALYZE remix_units")
+        return (readsPhases, sliced)
     }
 
     /// The exposures that make units: counted, with an experiment, a variation and a user.
@@ -182,14 +193,17 @@ final class StoreAggregates: AggregateQueries {
             let (ts, record) = try row.decode((String, String).self)
             return LogCopy.line(ts: ts, type: "run", session: "", user: "", exposure: nil, fields: record)
         }
-        let variations: [(String, String, Int?, String)]
+        var variations: [(String, String, Int?, String)]
         if let found = try? await side?.overview.value.1 { variations = found } else { variations = try await Self.variations(store) }
+        variations += try await phaseVariations()
         var experiments: [String: [(key: String, id: Int, feature: String)]] = [:]
         for (experiment, variation, id, feature) in variations {
             experiments[experiment, default: []].append((variation, id ?? 0, feature))
         }
-        return AggregateOverview(name: store.url.redacted, lines: counts.first ?? 0, runRecords: records,
-                                 experiments: experiments)
+        var overview = AggregateOverview(name: store.url.redacted, lines: counts.first ?? 0, runRecords: records,
+                                         experiments: experiments)
+        overview.unfinishedShards = try await unfinishedShards()
+        return overview
     }
 
     func exposures(experiment: String) async throws(AnalysisError) -> ExposureAggregates {

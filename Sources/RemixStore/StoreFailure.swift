@@ -70,6 +70,16 @@ enum StoreFailure {
             kind = .server
             text = "PostgreSQL at \(at) refused: \(message) — user \"\(url.user)\" needs the right "
                 + "to create tables in database \"\(url.database)\""
+        case .readOnlySQLTransaction:
+            kind = .server
+            text = "PostgreSQL at \(at) is read-only for user \"\(url.user)\" (SQLSTATE 25006: a hot standby, or "
+                + "default_transaction_read_only is on for the server, database or user), and Remix writes there — events, "
+                + "sticky buckets, and the temporary tables of an analysis; give the URL of a server that takes writes (the "
+                + "primary), or turn it off for Remix with options=-c%20default_transaction_read_only%3Doff in the store URL"
+        case .characterNotInRepertoire:
+            kind = .server
+            text = "PostgreSQL at \(at) cannot store a text: \(message) (SQLSTATE 22021) — PostgreSQL holds no NUL "
+                + "character (\\u0000) in text, nor one outside the database's encoding; remove it from the value"
         case .queryCanceled:
             // A statement timeout (or a cancel by an administrator): not the store's fault, and a
             // retry on a new connection would meet the same limit.

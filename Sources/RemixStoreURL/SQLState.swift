@@ -39,6 +39,10 @@ package struct SQLState: RawRepresentable, Hashable, Sendable, CustomStringConve
     package static let invalidCatalogName = SQLState(known: "3D000")
     /// `42501`: the role lacks a privilege.
     package static let insufficientPrivilege = SQLState(known: "42501")
+    /// `25006`: a write in a read-only transaction (a hot standby, or `default_transaction_read_only`).
+    package static let readOnlySQLTransaction = SQLState(known: "25006")
+    /// `22021`: a character the database cannot hold (a NUL, or one outside its encoding).
+    package static let characterNotInRepertoire = SQLState(known: "22021")
     /// `57014`: a statement was cancelled (statement_timeout, or by an administrator).
     package static let queryCanceled = SQLState(known: "57014")
     /// `57P01`: the server is shutting down (or an administrator ended the connection).

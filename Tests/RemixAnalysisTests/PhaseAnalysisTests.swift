@@ -126,8 +126,6 @@ import Testing
         #expect(bad.status == 1 && bad.stdout.isEmpty)
         #expect(bad.stderr.contains("--phase is a phase number from 0 (as GrowthBook numbers them), latest or all, not 'first'"),
                 "\(bad.stderr)")
-        let store = await RemixInProcess.run(["analyze", "postgresql://localhost/remix", "--phase", "1"])
-        #expect(store.status == 1 && store.stderr.contains("--phase reads log files"), "\(store.stderr)")
     }
 
     @Test func anExperimentWhoseFirstPhaseIsToComeIsListedAsNotRunning() throws {

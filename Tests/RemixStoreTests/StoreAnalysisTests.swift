@@ -13,13 +13,19 @@ struct StoreAnalysisTests {
     /// A store of its own: the test server's URL with a fresh PostgreSQL schema first on the
     /// search path (`options=-c search_path=…`), dropped afterwards; `body` gets that URL.
     /// `setup`, if given, is run in the fresh schema first (its name in place of `SCHEMA`).
-    static func withOwnStore(setup: String? = nil, _ body: (String) throws -> Void) async throws {
+    static func withOwnStore(setup: String? = nil, _ body: (String) async throws -> Void) async throws {
         let schema = StoreServer.scratchName("remix_analysis_")
         let url = try StoreServer.urlText(inSchema: schema)
         let store = try await PostgresStore.connect(try StoreServer.url())
         try await store.run(PostgresQuery(unsafeSQL: "CREATE SCHEMA \(schema)"))
         if let setup { try await store.run(PostgresQuery(unsafeSQL: setup.replacingOccurrences(of: "SCHEMA", with: schema))) }
-        let outcome = Result { try body(url) }
+        let outcome: Result<Void, any Error>
+        do {
+            try await body(url)
+            outcome = .success(())
+        } catch {
+            outcome = .failure(error)
+        }
         _ = try? await store.run(PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \(schema) CASCADE"))
         await store.close()
         try outcome.get()
@@ -128,7 +134,10 @@ struct StoreAnalysisTests {
             #expect(file.stdout.contains(#""conversions":13"#))
 
             let dimension = try RemixProcess.run(["analyze", url, "--dimension", "platform"])
-            #expect(dimension.status == 1 && dimension.stderr.contains("--dimension is not available on an event store"))
+            #expect(dimension.status == 1 && dimension.stderr.contains("--dimension platform: no session_started event has 'attributes.platform'"),
+                    "\(dimension.stderr)")
+            let cuts = try RemixProcess.run(["analyze", url, "--by", "day"])
+            #expect(cuts.status == 1 && cuts.stderr.contains("--by is not available on an event store"), "\(cuts.stderr)")
             let mixed = try RemixProcess.run(["analyze", url, log])
             #expect(mixed.status == 1 && mixed.stderr.contains("must be the only log"), "\(mixed.stderr)")
         }

@@ -51,4 +51,50 @@ struct WarehouseSQLTests {
             }
         }
     }
+
+    /// `--table SCHEMA.Events` is quoted as the name PostgreSQL would read unquoted (lower case,
+    /// its schema first) and the query runs; the report of its result keeps, in each dimension
+    /// slice, the units of variations the experiment file does not declare, as the log's does.
+    @Test func aSchemaQualifiedTableRunsAndSlicesKeepUndeclaredVariations() async throws {
+        try await StoreAnalysisTests.withOwnStore { url in
+            let schema = try #require(url.components(separatedBy: "search_path%3D").last)
+            let folder = try TemporaryFolder()
+            var lines: [String] = []
+            for index in 0..<60 {
+                let user = "u\(index)", platform = index % 3 == 0 ? "ios" : "android"
+                let variation = index % 5 == 4 ? "ghost" : index % 2 == 0 ? "control" : "treatment"
+                lines.append(#"{"ts":"2026-11-23T09:00:00.000Z","type":"session_started","session":"s\#(index)","user":"\#(user)","persona":"p","attributes":{"platform":"\#(platform)"}}"#)
+                lines.append(#"{"ts":"2026-11-23T09:00:01.000Z","type":"exposure","session":"s\#(index)","user":"\#(user)","experiment":"e","variation":"\#(variation)","variationId":\#(variation == "ghost" ? 7 : index % 2),"inExperiment":true,"hashUsed":true,"feature":"F"}"#)
+                if index % 4 == 0 {
+                    lines.append(#"{"ts":"2026-11-23T09:00:02.000Z","type":"advert_published","session":"s\#(index)","user":"\#(user)"}"#)
+                }
+            }
+            let log = try folder.write("events.jsonl", lines.joined(separator: "\n") + "\n")
+            try folder.write("experiments/e.yaml", """
+                key: e
+                app: marketplace
+                slot: insertion
+                variations:
+                  - {key: control, feature: ManualGroupInsertion}
+                  - {key: treatment, feature: AutoGroupInsertion}
+                metrics:
+                  primary: advert_published
+
+                """)
+            _ = try Self.psql(url, ["-c", "CREATE TABLE events (line jsonb)"])
+            _ = try Self.psql(url, ["-c", #"\copy events (line) FROM '\#(log)' WITH (FORMAT csv, QUOTE e'\x01', DELIMITER e'\x02')"#])
+            let options = ["--experiments", folder.path("experiments"), "--dimension", "platform"]
+            let query = try RemixProcess.run(["analyze", "--sql", "postgresql", "--table", schema + ".Events"] + options, in: Self.root)
+            #expect(query.status == 0, "\(query.stderr)")
+            #expect(query.stdout.contains(#"FROM "\#(schema)"."events""#))
+            let result = try folder.write("result.csv", Self.psql(url, ["-c", "COPY (\(query.stdout)) TO STDOUT WITH (FORMAT csv, HEADER)"]))
+            let fromTable = try StoreAnalysisTests.report("--aggregates=" + result, options)
+            let fromLog = try StoreAnalysisTests.report(log, options)
+            #expect(fromTable == fromLog)
+            let slices = (fromLog["experiments"] as? [[String: Any]])?.first?["slices"] as? [[String: Any]] ?? []
+            #expect(slices.count == 2 && slices.allSatisfy { slice in
+                (slice["undeclaredVariations"] as? [Any])?.isEmpty == false
+            }, "\(slices)")
+        }
+    }
 }

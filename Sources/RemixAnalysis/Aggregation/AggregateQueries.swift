@@ -102,6 +102,8 @@ package struct AggregateOverview: Sendable {
     package var runRecords: [[UInt8]]
     /// Experiments with their variations: key, variationId, feature (as logged with it).
     package var experiments: [String: [(key: String, id: Int, feature: String)]]
+    /// Shards of simulation runs the store holds only part of.
+    package var unfinishedShards: [UnfinishedShard] = []
 
     package init(name: String, lines: Int, runRecords: [[UInt8]], experiments: [String: [(key: String, id: Int, feature: String)]]) {
         self.name = name

@@ -29,6 +29,7 @@ extension Analyzer {
             if let cuts {
                 report.overTime = try await source.overTime(of: report, cuts: cuts)
             }
+            if options.definitions[key]?.bandit != nil { withholdBanditSRM(&report) }
             experiments.append(report)
         }
         // As a log's analysis: a dimension no unit has a value of is a mistake in its name.
@@ -37,13 +38,26 @@ extension Analyzer {
         }
         let log = AnalysisReport.Log(files: [overview.name], lines: overview.lines, badLines: 0, firstBadLines: [],
                                      otherScreenEvents: otherScreenEvents > 0 ? otherScreenEvents : nil,
-                                     runs: overview.runRecords.compactMap(AnalysisReport.RunRecord.init(line:)))
+                                     runs: overview.runRecords.compactMap(AnalysisReport.RunRecord.init(line:)),
+                                     unfinishedShards: overview.unfinishedShards)
         var report = AnalysisReport(experiments: experiments, log: log, alpha: options.alpha, correction: options.correction,
                                     elapsedSeconds: (ContinuousClock.now - started).seconds, settings: options.testSettings)
         report.dimension = options.dimension
         report.by = options.by
         if options.experiment == nil { report.notRunning = notRunning(options.definitions, inLog: Set(keys)) }
         return report
+    }
+
+    /// A bandit's weights change at each `bandit_update`, and a report from aggregates does not
+    /// read them: its SRM test against fixed weights would be a false alarm, so there is none
+    /// (nor in its slices), and the report says why and where the bandit's figures are.
+    private static func withholdBanditSRM(_ report: inout AnalysisReport.Experiment) {
+        report.srmPValue = nil
+        report.srmWithheld = "a bandit's weights change at each bandit_update, which an analysis of aggregates (an event "
+            + "store, a warehouse result) does not read: no SRM test is made (one against fixed weights would be a false "
+            + "alarm) and the comparisons pool every period; for the bandit's period-weighted figures and SRM, export the "
+            + "events with 'remix log copy URL events.jsonl' and analyse the file"
+        for index in report.slices.indices { report.slices[index].experiment.srmPValue = nil }
     }
 }
 
@@ -76,7 +90,9 @@ private struct AggregateSource<Queries: AggregateQueries> {
         let slices = sliced ? try await queries.slices(experiment: entry) : []
         var (report, others) = try await figures(entry, key: key, weights: weights)
         for value in slices {
-            let (slice, _) = try await figures(AggregateScope.slice.name(value, of: entry), key: key, weights: weights)
+            // A slice's logged variations are its experiment's (or phase's), as a log's slice keeps them.
+            let (slice, _) = try await figures(AggregateScope.slice.name(value, of: entry), key: key, weights: weights,
+                                               variationsOf: entry)
             report.slices.append(AnalysisReport.DimensionSlice(value: value, experiment: slice))
         }
         report.phase = scope
@@ -116,16 +132,17 @@ private struct AggregateSource<Queries: AggregateQueries> {
         return tally
     }
 
-    /// The report of experiment `key` over the units `name` reports, and the screen events its
-    /// funnel counted as other.
-    private func figures(_ name: String, key: String, weights: [Double]?) async throws(AnalysisError) -> (AnalysisReport.Experiment, Int) {
-        let tally = tally(name)
+    /// The report of experiment `key` over the units `name` reports — its logged variations those
+    /// of `variationsOf` (default: `name`) — and the screen events its funnel counted as other.
+    private func figures(_ name: String, key: String, weights: [Double]?,
+                         variationsOf listed: String? = nil) async throws(AnalysisError) -> (AnalysisReport.Experiment, Int) {
+        let tally = tally(listed ?? name)
         let definition = options.definitions[key]
         let tracked = Analyzer.trackedMetrics(options)
         // The source is asked first (asynchronously), for the slots and metrics the report will have.
         let figures = try await AggregatedFigures(
             queries: queries, experiment: name, slots: Analyzer.slotOrder(definition, tally).map(\.key),
-            logged: (overview.experiments[name] ?? []).map(\.key),
+            logged: (overview.experiments[listed ?? name] ?? []).map(\.key),
             metrics: Analyzer.metrics(of: definition, options: options, tracked: tracked).map(options.catalog.resolve),
             catalog: options.catalog, timed: Analyzer.timedMetrics(options, tracked: tracked),
             countsMissing: !name.hasPrefix(AggregateScope.separator + AggregateScope.slice.rawValue))

@@ -1,11 +1,15 @@
 /// Splits an experiment's units by their dimension value: the most common values each get a
 /// slice, the rest share one named ``DimensionSlicer/otherName``, and units without a value one
 /// named ``DimensionSlicer/noneName``.
-enum DimensionSlicer {
+package enum DimensionSlicer {
     /// Values shown on their own; the rest are `other`.
-    static let shown = 10
-    static let otherName = "(other)"
-    static let noneName = "(none)"
+    package static let shown = 10
+    package static let otherName = "(other)"
+    package static let noneName = "(none)"
+
+    /// Whether `--dimension name` reads a top-level field of `session_started` (such as
+    /// `persona`) rather than one of its `attributes`.
+    package static func isTopLevelField(_ name: String) -> Bool { DimensionTally.topLevelFields.contains(name) }
 
     /// One slice per shown value (most units first, then by name), then `(other)`; `build` makes
     /// the experiment's report over the units it is given.

@@ -126,6 +126,8 @@ package struct AnalysisReport: Sendable {
         package var guardrails: [String]
         package var weights: [Double]
         package var srmPValue: Double?
+        /// Why there is no SRM test where one would be expected (a bandit analysed from aggregates), if so.
+        package var srmWithheld: String?
         package var multipleExposureUnits: Int
         package var variations: [Variation]
         package var comparisons: [Comparison]
@@ -173,6 +175,8 @@ package struct AnalysisReport: Sendable {
         package var otherScreenEvents: Int?
         /// The first run records (see ``RunRecord``), in log order: what produced the log.
         package var runs: [RunRecord] = []
+        /// Shards of simulation runs an event store holds only part of (see ``UnfinishedShard``).
+        package var unfinishedShards: [UnfinishedShard] = []
         /// Whether the one "file" is an event store's (redacted) URL, analysed in its database.
         package var isStore: Bool { files.count == 1 && (files[0].hasPrefix("postgresql://") || files[0].hasPrefix("postgres://")) }
 
@@ -212,8 +216,16 @@ extension AnalysisReport {
         for experiment in experiments {
             warnings += experiment.warnings
         }
-        if let warning = log.funnelWarning { warnings.append(warning) }
+        warnings += log.warnings
         return warnings
+    }
+}
+
+extension AnalysisReport.Log {
+    /// What a reader must know about the log as a whole: runs it holds only part of, screens left
+    /// out of the funnel.
+    package var warnings: [String] {
+        UnfinishedShard.warnings(unfinishedShards) + (funnelWarning.map { [$0] } ?? [])
     }
 }
 
@@ -226,6 +238,7 @@ extension AnalysisReport.Experiment {
                             + (primaryMetric.map { "the defaults (\($0)…)" } ?? "unknown")
                             + " and no result is called WINNER, LOSER or a guardrail; give its folder with --experiments")
         }
+        if let srmWithheld { warnings.append("\(key): \(srmWithheld)") }
         if !undeclaredVariations.isEmpty {
             let units = undeclaredVariations.reduce(0) { $0 + $1.units }
             let list = undeclaredVariations.map { "'\($0.key)' (variationId \($0.variationId)): \($0.units)" }

@@ -75,7 +75,7 @@ struct HTMLPage {
             out += banner("Torn final line", "the final line of \(log.tornFiles.joined(separator: ", ")) is cut short "
                           + "(the writer stopped mid-line)", alert: true)
         }
-        if let warning = log.funnelWarning { out += banner("Warning", warning) }
+        for warning in log.warnings { out += banner("Warning", warning) }
         if report.experiments.isEmpty {
             out += banner("No experiments", "no exposures in the log (an exposure needs inExperiment and hashUsed): nothing to compare")
         }

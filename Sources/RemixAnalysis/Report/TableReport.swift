@@ -33,7 +33,7 @@ package struct TableReport {
     private mutating func build(_ report: AnalysisReport) {
         for experiment in report.experiments { section(experiment, report: report) }
         let log = report.log
-        if let warning = log.funnelWarning { add("warning: " + warning, colour: "33") }
+        for warning in log.warnings { add("warning: " + warning, colour: "33") }
         if report.experiments.isEmpty {
             add("no exposures in the log (an exposure needs inExperiment and hashUsed): nothing to compare")
         }

@@ -1,13 +1,15 @@
 /// ``AggregateQueries`` answered from a warehouse's result (``AggregateTable``): the report
 /// `remix analyze --aggregates RESULT.csv` builds is the one the log gives, through the same code
 /// as an event store's. A question the result has no rows for is an error naming it (the query
-/// was made for other experiments, metrics or options).
+/// was made for other experiments, metrics or options), and so is a result no query gives
+/// (``AggregateTableCheck``: an aggregate twice, a negative count, more units counted than exposed).
 package struct TableAggregates: AggregateQueries {
     private let name: String
     /// Rows by section, then by experiment.
     private let sections: [String: [String: [AggregateTable.Row]]]
 
-    package init(_ table: AggregateTable) {
+    package init(_ table: AggregateTable) throws(AnalysisError) {
+        try AggregateTableCheck.check(table)
         name = table.name
         var sections: [String: [String: [AggregateTable.Row]]] = [:]
         for row in table.rows { sections[row.section, default: [:]][row.experiment, default: []].append(row) }

@@ -13,6 +13,26 @@ package enum WarehouseDialect: String, CaseIterable, Sendable {
         }
     }
 
+    /// The events table `name` — a table or view, optionally after its schema (and catalog):
+    /// `events`, `analytics.events` — quoted part by part for the query; nil unless each part is a
+    /// plain identifier (a letter or `_`, then letters, digits and `_`), so that the name is only
+    /// ever a name. PostgreSQL reads an unquoted name in lower case, so its parts are lowered
+    /// first (the quoted name is the table the plain name meant there); DuckDB and Spark match
+    /// names regardless of case.
+    package func table(_ name: String) -> String? {
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...3).contains(parts.count), parts.allSatisfy(Self.isPlainIdentifier) else { return nil }
+        return parts.map { identifier(self == .postgresql ? $0.lowercased() : String($0)) }.joined(separator: ".")
+    }
+
+    /// Whether `part` is a letter or `_`, then letters, digits and `_` (ASCII), at most 63 bytes
+    /// (PostgreSQL's longest name).
+    private static func isPlainIdentifier(_ part: Substring) -> Bool {
+        guard let first = part.utf8.first, part.utf8.count <= 63 else { return false }
+        func isLetter(_ byte: UInt8) -> Bool { (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == 0x5F }
+        return isLetter(first) && part.utf8.allSatisfy { isLetter($0) || (0x30...0x39).contains($0) }
+    }
+
     /// A string literal holding `text` exactly.
     func literal(_ text: String) -> String {
         switch self {

@@ -5,6 +5,7 @@
 /// escaped literals.
 package struct WarehouseQuery {
     let dialect: WarehouseDialect
+    /// The events table, quoted.
     let table: String
     private(set) var ctes: [(name: String, sql: String)] = []
     private(set) var selects: [String] = []
@@ -15,8 +16,10 @@ package struct WarehouseQuery {
     /// With `--by`, the cuts' step (ms): units then count only events before their `until`.
     var cutStep: Int64?
 
-    /// The query for `options` in `dialect`, reading the flat events table `table`.
-    package static func sql(_ options: AnalysisOptions, dialect: WarehouseDialect, table: String) -> String {
+    /// The query for `options` in `dialect`, reading the flat events table `table` (a table or
+    /// view, optionally schema-qualified: ``WarehouseDialect/table(_:)``); nil when `table` is no such name.
+    package static func sql(_ options: AnalysisOptions, dialect: WarehouseDialect, table: String) -> String? {
+        guard let table = dialect.table(table) else { return nil }
         var query = WarehouseQuery(dialect: dialect, table: table)
         query.build(options)
         return query.text

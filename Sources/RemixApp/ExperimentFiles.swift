@@ -66,69 +66,6 @@ package struct Validate {
     }
 }
 
-/// `remix assign`: the variation an experiment gives a session, and why.
-package struct Assign {
-    /// An experiment file, or the key of an experiment in `experiments`.
-    package var experiment: String
-    /// The folder of experiment files (and saved groups).
-    package var experiments = "experiments"
-    /// The session's attributes and time.
-    package var session = SessionAttributes()
-    /// Plugins to load besides the built-in modules.
-    package var plugins: [String] = []
-    /// Force the session into this variation (key or index).
-    package var force: String?
-    /// The sticky-bucket store (``StickyBucketOption``); sticky bucketing is on only with one.
-    package var sticky: String?
-
-    /// The assignment of `experiment`.
-    package init(experiment: String) {
-        self.experiment = experiment
-    }
-
-    /// The decision and the file of the experiment it is of.
-    package struct Outcome {
-        package var decision: ExperimentDecision
-        package var file: String
-    }
-
-    /// Evaluates the experiment for the session.
-    package func run(_ context: AppContext) async throws -> Outcome {
-        let registry = try Modules.load(plugins: plugins, context)
-        let isFile = experiment.hasSuffix(".yaml") || experiment.hasSuffix(".yml") || experiment.contains("/")
-        let set = try Definitions.experiments(paths: [isFile ? experiment : experiments], registry: registry)
-        let definition = isFile ? set.definitions.first { $0.file == experiment } : set.definition(key: experiment)
-        guard let definition else {
-            throw AppError("no experiment '\(experiment)' in \(experiments)/"
-                           + NameSuggestion.hint(for: experiment, among: set.definitions.map(\.key), noun: "experiment"))
-        }
-        let forced = try force.map { try Self.variationIndex($0, in: definition) }
-        let evaluator = ExperimentEvaluator(savedGroups: set.savedGroups)
-        let attributes = try session.attributes()
-        let store = try sticky.map(StickyBucketOption.store)
-        let decision: ExperimentDecision
-        if let store {
-            let context = evaluator.context(for: attributes)
-            let identifiers = context.stickyBucketIdentifiers(attributeNames: StickyBucketOption.attributes(of: definition.experiment))
-            var buckets = StickyBuckets(try await store.documents(for: identifiers))
-            decision = evaluator.decide(definition, context: context, now: try session.date(), forcedVariation: forced,
-                                        stickyBuckets: &buckets)
-            try await store.save(buckets.changedDocuments)
-        } else {
-            decision = evaluator.decide(definition, attributes: attributes, now: try session.date(), forcedVariation: forced)
-        }
-        for warning in RegexBudget.takeWarnings(of: set.regexPatterns) { context.notify(.message(warning)) }
-        return Outcome(decision: decision, file: definition.file)
-    }
-
-    private static func variationIndex(_ value: String, in definition: ExperimentDefinition) throws -> Int {
-        if let index = definition.variations.firstIndex(where: { $0.key == value }) { return index }
-        if let index = Int(value), definition.variations.indices.contains(index) { return index }
-        throw AppError("--force: experiment '\(definition.key)' has no variation '\(value)'"
-                       + NameSuggestion.hint(for: value, among: definition.variations.map(\.key), noun: "variation"))
-    }
-}
-
 /// `remix export growthbook`: the experiments as the SDK payload GrowthBook's SDKs load.
 package struct ExportGrowthBook {
     /// `set` with each bandit's weights the latest `bandit_update` of `log` gives (docs/bandits.md);

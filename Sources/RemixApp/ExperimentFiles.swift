@@ -25,10 +25,22 @@ package struct Validate {
         let registry = try Modules.load(plugins: plugins, context)
         let folders = paths.isEmpty ? ["experiments"] : paths
         let validation = ExperimentValidation.run(paths: folders, registry: registry)
-        let unreadableMetrics = MetricEvents.metricsFiles(of: folders).compactMap(MetricsFileParser.fileProblem)
+        let metricsFiles = Self.metricsFiles(of: folders, context)
+        let unreadableMetrics = metricsFiles.compactMap(MetricsFileParser.fileProblem)
         guard validation.unreadableFiles.isEmpty && unreadableMetrics.isEmpty else { return validation.stopped(at: unreadableMetrics) }
-        return validation.adding(Self.metricProblems(paths: folders, experiments: validation.experiments, registry: registry)
+        return validation.adding(Self.metricProblems(paths: folders, files: metricsFiles, experiments: validation.experiments,
+                                                     registry: registry)
             + Self.populationProblems(folders: MetricEvents.folders(of: folders), registry: registry))
+    }
+
+    /// The metrics files of the folders of `paths`; when none has one, the file every command falls
+    /// back to (``InputFiles/metrics(experiments:)``), with its note.
+    static func metricsFiles(of paths: [String], _ context: AppContext) -> [String] {
+        let own = MetricEvents.metricsFiles(of: paths)
+        guard own.isEmpty, let folder = MetricEvents.folders(of: paths).first else { return own }
+        let found = InputFiles.metrics(experiments: folder)
+        if let note = found.note { context.notify(.note(note)) }
+        return found.path.map { [$0] } ?? []
     }
 
     /// The problems of the folders' population files: the file's own, those against its app (services,
@@ -52,10 +64,10 @@ package struct Validate {
     /// The problems of each folder's metrics.yaml — the folders named, and those of files named
     /// alone — and of every metric the experiments name: a metric key or an event that the
     /// registered features (or the host, or simulated users) emit.
-    static func metricProblems(paths: [String], experiments: ExperimentSet, registry: FeatureRegistry) -> [Diagnostic] {
+    static func metricProblems(paths: [String], files: [String], experiments: ExperimentSet,
+                               registry: FeatureRegistry) -> [Diagnostic] {
         var problems: [Diagnostic] = []
         var definitions: [MetricDefinition] = []
-        let files = MetricEvents.metricsFiles(of: paths)
         for path in files {
             let (catalog, found) = MetricsFileParser.load(path)
             problems += found

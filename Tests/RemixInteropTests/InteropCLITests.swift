@@ -82,7 +82,7 @@ import Testing
         let skipped = await Self.remix(["import", "growthbook", payload, "--app", "marketplace", "--slot", "insertion",
                                         "--out", folder.path("x"), "--skip-unsupported"])
         #expect(skipped.status == 0 && skipped.stdout.hasPrefix("0 experiments"))
-        #expect(skipped.stderr.contains("remix: note: feature 'marketplace.insertion' rule 1 is left out"))
+        #expect(skipped.stderr.contains("remix: note: feature 'marketplace.insertion' rule 1 ('cb') is left out"))
     }
 
     @Test(arguments: [["export", "growthbook"], ["import", "growthbook"]])

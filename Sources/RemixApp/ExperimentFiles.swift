@@ -25,22 +25,25 @@ package struct Validate {
         let registry = try Modules.load(plugins: plugins, context)
         let folders = paths.isEmpty ? ["experiments"] : paths
         let validation = ExperimentValidation.run(paths: folders, registry: registry)
-        let metricsFiles = Self.metricsFiles(of: folders, context)
-        let unreadableMetrics = metricsFiles.compactMap(MetricsFileParser.fileProblem)
+        let own = MetricEvents.metricsFiles(of: folders)
+        let unreadableMetrics = own.compactMap(MetricsFileParser.fileProblem)
         guard validation.unreadableFiles.isEmpty && unreadableMetrics.isEmpty else { return validation.stopped(at: unreadableMetrics) }
-        return validation.adding(Self.metricProblems(paths: folders, files: metricsFiles, experiments: validation.experiments,
-                                                     registry: registry)
+        let fallback = own.isEmpty ? Self.fallbackMetrics(of: folders, for: validation.experiments, context) : nil
+        let metricProblems = Self.metricProblems(paths: folders, files: fallback.map { [$0] } ?? own,
+                                                 experiments: validation.experiments, registry: registry)
+        return validation.adding(metricProblems.filter { $0.location.file != fallback }
             + Self.populationProblems(folders: MetricEvents.folders(of: folders), registry: registry))
     }
 
-    /// The metrics files of the folders of `paths`; when none has one, the file every command falls
-    /// back to (``InputFiles/metrics(experiments:)``), with its note.
-    static func metricsFiles(of paths: [String], _ context: AppContext) -> [String] {
-        let own = MetricEvents.metricsFiles(of: paths)
-        guard own.isEmpty, let folder = MetricEvents.folders(of: paths).first else { return own }
+    /// When the folders of `paths` have no metrics file and the experiments name metrics: the one
+    /// every command falls back to (``InputFiles/metrics(experiments:)``), with its note. Its own
+    /// problems are not the folder's to fix, so they are not reported.
+    static func fallbackMetrics(of paths: [String], for experiments: ExperimentSet, _ context: AppContext) -> String? {
+        guard experiments.definitions.contains(where: { !$0.metrics.all.isEmpty }),
+              let folder = MetricEvents.folders(of: paths).first else { return nil }
         let found = InputFiles.metrics(experiments: folder)
         if let note = found.note { context.notify(.note(note)) }
-        return found.path.map { [$0] } ?? []
+        return found.path
     }
 
     /// The problems of the folders' population files: the file's own, those against its app (services,

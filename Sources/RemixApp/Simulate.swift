@@ -130,15 +130,17 @@ package struct Simulate {
         }
         if StoreURL.isStoreURL(log) { return try await run.intoStore(try StoreURL(parsing: log), resume: resume, retrySeconds: retrySeconds) }
         var outcome = try await run.intoFile(log, append: append)
-        outcome.analysis = try await analysis(jobs: plan.jobs, events: metricEvents, context)
+        outcome.analysis = try await analysis(jobs: plan.jobs, events: metricEvents, metricsFile: catalog.file, context)
         return outcome
     }
 
-    /// The analysis after a run into a file: the table (unless `report` is false), and the HTML page.
-    private func analysis(jobs: Int, events: MetricEvents, _ context: AppContext) async throws -> Analyze.Outcome? {
+    /// The analysis after a run into a file: the table (unless `report` is false), and the HTML page;
+    /// with the run's metrics file (`metricsFile`), found once.
+    private func analysis(jobs: Int, events: MetricEvents, metricsFile: String?, _ context: AppContext) async throws -> Analyze.Outcome? {
         guard report || html != nil else { return nil }
         var analyze = Analyze(logs: [log])
         analyze.experiments = experiments
+        analyze.metricsFile = metricsFile
         analyze.format = report ? .table : .html
         analyze.output = report ? nil : html
         analyze.html = report ? html : nil

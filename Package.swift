@@ -103,7 +103,9 @@ let package = Package(
             swiftSettings: hotPath),
         // The application's assembly: which feature modules are built in. Apart from RemixApp so that
         // tests and fuzz checks that need the built-in registry do not link the event store.
-        .target(name: "RemixBuiltIns", dependencies: [remixKit, features]),
+        // The metrics of the built-in apps ship with them (a copy of experiments/metrics.yaml), found as
+        // their catalogs are: what a command reads when an experiments folder has none.
+        .target(name: "RemixBuiltIns", dependencies: [remixKit, features], resources: [.copy("Resources/metrics.yaml")]),
         // The application layer: one use case per command, taking option values and returning
         // results or typed errors (docs/architecture.md#layers).
         .target(

@@ -18,14 +18,16 @@ package struct Analyze {
 
     /// Event logs: files, globs, `-` for standard input, or one event store URL.
     package var logs: [String]
-    /// The folder of experiment files, when one was named: a missing one is then an error, where
-    /// the default `experiments` is only a warning.
+    /// The folder of experiment files (nil: the files the logs' run records name when they are as the
+    /// run read them, else `experiments`, else none; ``AnalysisExperimentFiles``). A folder named
+    /// that does not exist is an error.
     package var experiments: String?
     /// Only this experiment.
     package var experiment: String?
     /// Metrics to report by key or event name, instead of the experiment files'.
     package var metrics: [String] = []
-    /// The metric definitions file (nil: the experiments folder's metrics.yaml, if there).
+    /// The metric definitions file (nil: the experiments folder's metrics.yaml, else the one
+    /// ``InputFiles/metrics(experiments:)`` falls back to).
     package var metricsFile: String?
     /// The report's format.
     package var format = Format.table
@@ -104,11 +106,8 @@ package struct Analyze {
     package func query(_ context: AppContext) throws -> String {
         guard let dialect = sql else { throw AppError("--sql names a dialect: postgresql, duckdb or spark") }
         if let problem = optionProblem() { throw AppError(problem) }
-        let folder = experiments ?? "experiments"
-        if experiments != nil, !FileManager.default.fileExists(atPath: folder) {
-            throw AppError("experiments folder '\(folder)' does not exist (--experiments)")
-        }
-        let options = try analysisOptions(folder: folder, registry: Modules.quiet(context), context)
+        let files = try AnalysisExperimentFiles.find(experiments: experiments, logs: logs, context)
+        let options = try analysisOptions(files, registry: Modules.quiet(context), context)
         guard let query = WarehouseQuery.sql(options, dialect: dialect, table: table) else {
             throw AppError(warehouseProblem() ?? "--table names no table")
         }
@@ -124,16 +123,21 @@ package struct Analyze {
     /// features', and those of the plugins in `REMIX_PLUGIN_PATH`).
     func run(_ context: AppContext, metricEvents: MetricEvents?) async throws -> Outcome {
         if let problem = optionProblem() { throw AppError(problem) }
-        let folder = experiments ?? "experiments"
+        let files = try AnalysisExperimentFiles.find(experiments: experiments, logs: logs, context)
+        let folder = files.folder
         try Outputs.refuseOverInputs(
             inputs: LogPaths.files(logs).map { .init("the event log", $0) }
-                + [.init("the metrics file", metricsFile ?? (folder as NSString).appendingPathComponent(MetricsFileParser.fileName)),
-                   .init("a file of the experiments folder", folder)],
+                + [.init("the metrics file", metricsFile ?? InputFiles.metricsCandidates(experiments: folder)[0])]
+                + files.inputs.map { .init("a file of the experiments folder", $0) },
             outputs: (output.map { [.init("--output", $0)] } ?? []) + (html.map { [.init("--html", $0)] } ?? []))
-        let folderMissing = !FileManager.default.fileExists(atPath: folder)
-        if folderMissing, experiments != nil { throw AppError("experiments folder '\(folder)' does not exist (--experiments)") }
+        // Said before the report, which would otherwise lead with figures that assume the files.
+        if files.origin == .none {
+            context.warn("no experiment file: no --experiments, the log's run record names none that still exists as the "
+                         + "run read it, and there is no \(folder)/ here; so no SRM verdict (the weights are unknown), "
+                         + "default metrics and no guardrails; pass --experiments DIR")
+        }
         let registry = Modules.quiet(context)
-        let options = try analysisOptions(folder: folder, registry: registry, context)
+        let options = try analysisOptions(files, registry: registry, context)
         let report: AnalysisReport
         if let aggregates {
             report = try await Self.report(aggregates: aggregates, options)
@@ -142,10 +146,6 @@ package struct Analyze {
         }
         warnAboutMetrics(report, options: options, events: metricEvents ?? MetricEvents(registry: registry,
                          more: MetricEvents.simulatedUserEvents(folders: [folder])), context)
-        if folderMissing {
-            context.warn("no experiments folder here ('\(folder)'): variations get equal weights in the SRM "
-                         + "test and metrics have no guardrails; pass --experiments DIR")
-        }
         // The terminal table shows these itself.
         if format != .table || output != nil { warnAboutLog(report, context) }
         let text = render(report)
@@ -154,11 +154,12 @@ package struct Analyze {
         return Outcome(report: report, text: output == nil ? text : nil)
     }
 
-    /// The analysis options: the definitions of the experiments folder (a file with an error is
-    /// left out, saying so), the metrics file, and — when nothing names a metric — the default
-    /// metric of the experiments' apps, else of the default app (``BuiltInModules/defaultApp``).
-    private func analysisOptions(folder: String, registry: FeatureRegistry, _ context: AppContext) throws -> AnalysisOptions {
-        let definitions = Definitions.lenient(folder: folder, without: "the analysis goes on without that file", context)
+    /// The analysis options: the definitions of `files` (``AnalysisExperimentFiles``), the metrics
+    /// file, and — when nothing names a metric — the default metric of the experiments' apps, else
+    /// of the app the log's run record names, else of the default app (``BuiltInModules/defaultApp``).
+    private func analysisOptions(_ files: AnalysisExperimentFiles, registry: FeatureRegistry,
+                                 _ context: AppContext) throws -> AnalysisOptions {
+        let definitions = files.definitions
         var options = AnalysisOptions(logs: logs, definitions: definitions, experiment: experiment, metrics: metrics,
                                       alpha: alpha, correction: correction, strict: strict, jobs: context.usefulJobs(jobs))
         options.readExperimentFiles = true
@@ -171,16 +172,18 @@ package struct Analyze {
             options.sequentialTuning = settings.sequentialTuning
             options.prior = settings.prior
         }
-        options.catalog = try Definitions.metrics(metricsFile, folder: folder, named: metrics, context)
-        options.defaultMetrics = Self.defaultMetrics(of: definitions.values, registry: registry)
+        options.catalog = try Definitions.metrics(metricsFile, folder: files.folder, named: metrics, context)
+        options.defaultMetrics = Self.defaultMetrics(of: definitions.values, registry: registry, app: files.runApp)
         return options
     }
 
-    /// The default metrics of the apps `definitions` are of, else that of the default app.
-    static func defaultMetrics(of definitions: some Collection<ExperimentDefinition>, registry: FeatureRegistry) -> [String] {
+    /// The default metrics of the apps `definitions` are of, else that of `app`, else that of the
+    /// default app.
+    static func defaultMetrics(of definitions: some Collection<ExperimentDefinition>, registry: FeatureRegistry,
+                               app: String? = nil) -> [String] {
         let apps = Set(definitions.map(\.app)).sorted()
         var metrics: [String] = []
-        for app in apps.isEmpty ? [BuiltInModules.defaultApp] : apps {
+        for app in apps.isEmpty ? [app ?? BuiltInModules.defaultApp] : apps {
             if let metric = (try? registry.app(named: app))?.defaultMetric, !metrics.contains(metric) { metrics.append(metric) }
         }
         return metrics

@@ -21,7 +21,8 @@ package struct CheckAA {
     package var sequential = false
     /// Look at each run this many times.
     package var looks = 1
-    /// The folder of experiment files, and the population file (nil: the folder's population.yaml).
+    /// The folder of experiment files, and the population file (nil: the one ``InputFiles`` finds
+    /// for the experiment's app).
     package var experiments = "experiments"
     package var population: String?
     /// Threads for each run's simulation and analysis (nil: one per core).
@@ -53,7 +54,8 @@ package struct CheckAA {
     /// Runs the check. A check that does not pass is an outcome, not an error: its figures say why.
     package func run(_ context: AppContext) async throws -> Outcome {
         if let problem = optionProblem() { throw AppError(problem) }
-        let inputs = try SimulationInputs(population: population, experimentsFolder: experiments, metric: metric, context)
+        let inputs = try SimulationInputs(population: population, experimentsFolder: experiments, experiment: experiment,
+                                          metric: metric, context)
         let key = experiment ?? inputs.experiments.definitions.first { $0.app == inputs.population.app }?.key ?? ""
         var options = AACheck.Options(experiment: key)
         options.metric = metric

@@ -25,10 +25,25 @@ package struct Validate {
         let registry = try Modules.load(plugins: plugins, context)
         let folders = paths.isEmpty ? ["experiments"] : paths
         let validation = ExperimentValidation.run(paths: folders, registry: registry)
-        let unreadableMetrics = MetricEvents.metricsFiles(of: folders).compactMap(MetricsFileParser.fileProblem)
+        let own = MetricEvents.metricsFiles(of: folders)
+        let unreadableMetrics = own.compactMap(MetricsFileParser.fileProblem)
         guard validation.unreadableFiles.isEmpty && unreadableMetrics.isEmpty else { return validation.stopped(at: unreadableMetrics) }
-        return validation.adding(Self.metricProblems(paths: folders, experiments: validation.experiments, registry: registry)
+        let fallback = own.isEmpty ? Self.fallbackMetrics(of: folders, for: validation.experiments, context) : nil
+        let metricProblems = Self.metricProblems(paths: folders, files: fallback.map { [$0] } ?? own,
+                                                 experiments: validation.experiments, registry: registry)
+        return validation.adding(metricProblems.filter { $0.location.file != fallback }
             + Self.populationProblems(folders: MetricEvents.folders(of: folders), registry: registry))
+    }
+
+    /// When the folders of `paths` have no metrics file and the experiments name metrics: the one
+    /// every command falls back to (``InputFiles/metrics(experiments:)``), with its note. Its own
+    /// problems are not the folder's to fix, so they are not reported.
+    static func fallbackMetrics(of paths: [String], for experiments: ExperimentSet, _ context: AppContext) -> String? {
+        guard experiments.definitions.contains(where: { !$0.metrics.all.isEmpty }),
+              let folder = MetricEvents.folders(of: paths).first else { return nil }
+        let found = InputFiles.metrics(experiments: folder)
+        if let note = found.note { context.notify(.note(note)) }
+        return found.path
     }
 
     /// The problems of the folders' population files: the file's own, those against its app (services,
@@ -52,10 +67,10 @@ package struct Validate {
     /// The problems of each folder's metrics.yaml — the folders named, and those of files named
     /// alone — and of every metric the experiments name: a metric key or an event that the
     /// registered features (or the host, or simulated users) emit.
-    static func metricProblems(paths: [String], experiments: ExperimentSet, registry: FeatureRegistry) -> [Diagnostic] {
+    static func metricProblems(paths: [String], files: [String], experiments: ExperimentSet,
+                               registry: FeatureRegistry) -> [Diagnostic] {
         var problems: [Diagnostic] = []
         var definitions: [MetricDefinition] = []
-        let files = MetricEvents.metricsFiles(of: paths)
         for path in files {
             let (catalog, found) = MetricsFileParser.load(path)
             problems += found
@@ -63,69 +78,6 @@ package struct Validate {
         }
         let events = MetricEvents(registry: registry, more: MetricEvents.simulatedUserEvents(folders: MetricEvents.folders(of: paths)))
         return problems + events.problems(in: experiments.definitions, catalog: MetricCatalog(definitions, file: files.first))
-    }
-}
-
-/// `remix assign`: the variation an experiment gives a session, and why.
-package struct Assign {
-    /// An experiment file, or the key of an experiment in `experiments`.
-    package var experiment: String
-    /// The folder of experiment files (and saved groups).
-    package var experiments = "experiments"
-    /// The session's attributes and time.
-    package var session = SessionAttributes()
-    /// Plugins to load besides the built-in modules.
-    package var plugins: [String] = []
-    /// Force the session into this variation (key or index).
-    package var force: String?
-    /// The sticky-bucket store (``StickyBucketOption``); sticky bucketing is on only with one.
-    package var sticky: String?
-
-    /// The assignment of `experiment`.
-    package init(experiment: String) {
-        self.experiment = experiment
-    }
-
-    /// The decision and the file of the experiment it is of.
-    package struct Outcome {
-        package var decision: ExperimentDecision
-        package var file: String
-    }
-
-    /// Evaluates the experiment for the session.
-    package func run(_ context: AppContext) async throws -> Outcome {
-        let registry = try Modules.load(plugins: plugins, context)
-        let isFile = experiment.hasSuffix(".yaml") || experiment.hasSuffix(".yml") || experiment.contains("/")
-        let set = try Definitions.experiments(paths: [isFile ? experiment : experiments], registry: registry)
-        let definition = isFile ? set.definitions.first { $0.file == experiment } : set.definition(key: experiment)
-        guard let definition else {
-            throw AppError("no experiment '\(experiment)' in \(experiments)/"
-                           + NameSuggestion.hint(for: experiment, among: set.definitions.map(\.key), noun: "experiment"))
-        }
-        let forced = try force.map { try Self.variationIndex($0, in: definition) }
-        let evaluator = ExperimentEvaluator(savedGroups: set.savedGroups)
-        let attributes = try session.attributes()
-        let store = try sticky.map(StickyBucketOption.store)
-        let decision: ExperimentDecision
-        if let store {
-            let context = evaluator.context(for: attributes)
-            let identifiers = context.stickyBucketIdentifiers(attributeNames: StickyBucketOption.attributes(of: definition.experiment))
-            var buckets = StickyBuckets(try await store.documents(for: identifiers))
-            decision = evaluator.decide(definition, context: context, now: try session.date(), forcedVariation: forced,
-                                        stickyBuckets: &buckets)
-            try await store.save(buckets.changedDocuments)
-        } else {
-            decision = evaluator.decide(definition, attributes: attributes, now: try session.date(), forcedVariation: forced)
-        }
-        for warning in RegexBudget.takeWarnings(of: set.regexPatterns) { context.notify(.message(warning)) }
-        return Outcome(decision: decision, file: definition.file)
-    }
-
-    private static func variationIndex(_ value: String, in definition: ExperimentDefinition) throws -> Int {
-        if let index = definition.variations.firstIndex(where: { $0.key == value }) { return index }
-        if let index = Int(value), definition.variations.indices.contains(index) { return index }
-        throw AppError("--force: experiment '\(definition.key)' has no variation '\(value)'"
-                       + NameSuggestion.hint(for: value, among: definition.variations.map(\.key), noun: "variation"))
     }
 }
 

@@ -95,13 +95,15 @@ enum Definitions {
         return validation.experiments
     }
 
-    /// The metric definitions: `file`, else the experiments folder's metrics.yaml when there is one.
-    /// A problem in the file fails; a metric `named` that is not a key but is close to one is a
-    /// warning (it is read as an event name). The experiments' own metric names are checked after
-    /// an analysis (``Analyze``), with the events the log holds.
+    /// The metric definitions: `file`, else those ``InputFiles/metrics(experiments:)`` finds for
+    /// the experiments `folder` (a note says when they are not the folder's own). A problem in the
+    /// file fails; a metric `named` that is not a key but is close to one is a warning (it is read
+    /// as an event name). The experiments' own metric names are checked after an analysis
+    /// (``Analyze``), with the events the log holds.
     static func metrics(_ file: String?, folder: String, named: [String], _ context: AppContext) throws -> MetricCatalog {
-        let beside = (folder as NSString).appendingPathComponent(MetricsFileParser.fileName)
-        guard let path = file ?? (FileManager.default.fileExists(atPath: beside) ? beside : nil) else { return MetricCatalog() }
+        let found = file == nil ? InputFiles.metrics(experiments: folder) : InputFiles.Metrics(path: file)
+        if let note = found.note { context.notify(.note(note)) }
+        guard let path = found.path else { return MetricCatalog() }
         let (catalog, problems) = MetricsFileParser.load(path)
         if !problems.isEmpty {
             throw AppError("\(path) has \(problems.count) problem(s); fix them (or pass --metrics FILE)", problems: problems.map(\.description))

@@ -35,7 +35,8 @@ package struct Plan {
     package var simulate = false
     package var sizes = "500,1000,2000"
     package var runs = 50
-    /// With `simulate`: the population file and the first run's seed.
+    /// With `simulate`: the population file (nil: the one ``InputFiles`` finds for the experiment's
+    /// app) and the first run's seed.
     package var population: String?
     package var seed: UInt64 = 1
 
@@ -142,7 +143,8 @@ package struct Plan {
 
     /// `simulate`: measured power per size beside the analytic power of what the runs showed.
     private func measure(_ context: AppContext) throws -> [String] {
-        let inputs = try SimulationInputs(population: population, experimentsFolder: experiments, metric: metric, context)
+        let inputs = try SimulationInputs(population: population, experimentsFolder: experiments, experiment: experiment,
+                                          metric: metric, context)
         var options = PowerSimulation.Options(experiment: experiment ?? "", sizes: parsedSizes ?? [])
         options.metric = metric
         options.runs = runs

@@ -22,8 +22,8 @@ package struct Simulate {
     package var seed: UInt64 = 1
     /// Worker threads (nil: one per core).
     package var jobs: Int?
-    /// The population file (nil: the first that exists of APP.population.yaml and
-    /// population.yaml in the experiments folder, then in `experiments/`).
+    /// The population file (nil: the one ``InputFiles`` finds for the app: APP.population.yaml,
+    /// then population.yaml, in the experiments folder, then in `experiments/`).
     package var population: String?
     /// The folder of experiment files.
     package var experiments = "experiments"
@@ -82,9 +82,10 @@ package struct Simulate {
     /// written where they can be found first.
     package func run(_ context: AppContext) async throws -> Outcome {
         if let problem = optionProblem() { throw AppError(problem) }
-        try Outputs.refuseOverInputs(inputs: inputs(context), outputs: [.init("--log", log)] + (html.map { [.init("--html", $0)] } ?? []))
+        let path = try InputFiles.population(given: population, app: app, experiments: experiments)
+        try Outputs.refuseOverInputs(inputs: inputs(population: path, context),
+                                     outputs: [.init("--log", log)] + (html.map { [.init("--html", $0)] } ?? []))
         let registry = try Modules.load(plugins: plugins, context)
-        let path = populationPath
         let (population, appDefinition) = try PopulationInput.load(path, app: app, registry: registry, context)
         if appDefinition.name != population.app {
             context.warn("\(path) describes users of '\(population.app)', not '\(appDefinition.name)'; intents the app "
@@ -92,7 +93,7 @@ package struct Simulate {
         }
         let set = try Definitions.experiments(paths: [experiments], registry: registry)
         // A metric that counts nothing is said before the run, not found as zeros in its report.
-        let metricsFolder = MetricEvents.folders(of: [experiments]).first ?? experiments
+        let metricsFolder = InputFiles.folders(experiments)[0]
         let catalog = try Definitions.metrics(nil, folder: metricsFolder, named: [], context)
         let metricEvents = MetricEvents(registry: registry, more: population.observedEvents
                                             + MetricEvents.simulatedUserEvents(folders: [metricsFolder]))
@@ -100,7 +101,7 @@ package struct Simulate {
                                  events: metricEvents)
         var plan = SimulationPlan(app: appDefinition.name, users: userCount, seed: seed, jobs: context.usefulJobs(jobs),
                                   shard: shard.flatMap(Shard.init(spec:)) ?? .whole, population: population, experiments: set,
-                                  sources: sources(set))
+                                  sources: sources(set, population: path))
         if let problem = plan.problem() { throw AppError(problem) }
         let rollouts = RolloutController.follows(set, app: plan.app)
         let bandits = BanditController.follows(set, app: plan.app)
@@ -129,15 +130,17 @@ package struct Simulate {
         }
         if StoreURL.isStoreURL(log) { return try await run.intoStore(try StoreURL(parsing: log), resume: resume, retrySeconds: retrySeconds) }
         var outcome = try await run.intoFile(log, append: append)
-        outcome.analysis = try await analysis(jobs: plan.jobs, events: metricEvents, context)
+        outcome.analysis = try await analysis(jobs: plan.jobs, events: metricEvents, metricsFile: catalog.file, context)
         return outcome
     }
 
-    /// The analysis after a run into a file: the table (unless `report` is false), and the HTML page.
-    private func analysis(jobs: Int, events: MetricEvents, _ context: AppContext) async throws -> Analyze.Outcome? {
+    /// The analysis after a run into a file: the table (unless `report` is false), and the HTML page;
+    /// with the run's metrics file (`metricsFile`), found once.
+    private func analysis(jobs: Int, events: MetricEvents, metricsFile: String?, _ context: AppContext) async throws -> Analyze.Outcome? {
         guard report || html != nil else { return nil }
         var analyze = Analyze(logs: [log])
         analyze.experiments = experiments
+        analyze.metricsFile = metricsFile
         analyze.format = report ? .table : .html
         analyze.output = report ? nil : html
         analyze.html = report ? html : nil
@@ -175,24 +178,14 @@ package struct Simulate {
 
     private var userCount: Int { users ?? sessions ?? 10_000 }
 
-    /// The population file: as given, or else the first that exists of APP.population.yaml and
-    /// population.yaml in the experiments folder, then in `experiments/`.
-    var populationPath: String {
-        if let population { return population }
-        let folder = YAMLFile.kind(of: experiments) == .file ? (experiments as NSString).deletingLastPathComponent : experiments
-        let names = (app.map { ["\($0).population.yaml"] } ?? []) + ["population.yaml"]
-        let candidates = [folder, "experiments"].flatMap { folder in names.map { (folder as NSString).appendingPathComponent($0) } }
-        return candidates.first { YAMLFile.kind(of: $0) == .file } ?? "experiments/population.yaml"
-    }
-
     /// The files this run reads, which its outputs must never overwrite.
-    private func inputs(_ context: AppContext) -> [OutputCheck.Input] {
-        [.init("the population file", populationPath), .init("a file of the experiments folder", experiments)]
+    private func inputs(population: String, _ context: AppContext) -> [OutputCheck.Input] {
+        [.init("the population file", population), .init("a file of the experiments folder", experiments)]
             + Modules.inputs(plugins, context)
     }
 
-    private func sources(_ set: ExperimentSet) -> [RunSource] {
-        var files = [("population", populationPath)]
+    private func sources(_ set: ExperimentSet, population: String) -> [RunSource] {
+        var files = [("population", population)]
         files += set.definitions.map { ("experiment", $0.file) }
         files += set.slotRules.map { ("slot rules", $0.file) }
         return files.map { role, path in

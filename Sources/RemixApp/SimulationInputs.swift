@@ -6,7 +6,8 @@ import RemixSimulation
 
 /// What the commands that simulate experiments many times (`plan --simulate`, `check aa`) read:
 /// the registry, the population (checked against the app and the registered features), the
-/// experiments and the metrics. Any problem fails it.
+/// experiments and the metrics, found as every command finds them (``InputFiles``). Any problem
+/// fails it.
 struct SimulationInputs {
     let registry: FeatureRegistry
     let populationPath: String
@@ -14,12 +15,20 @@ struct SimulationInputs {
     let experiments: ExperimentSet
     let catalog: MetricCatalog
 
-    init(population given: String?, experimentsFolder: String, metric: String?, _ context: AppContext) throws {
+    /// The inputs for simulating `experiment` (nil: the first of the population's app): the
+    /// population `given`, else the one ``InputFiles`` finds for the experiment's app.
+    init(population given: String?, experimentsFolder: String, experiment: String?, metric: String?, _ context: AppContext) throws {
         registry = try Modules.load(plugins: [], context)
-        populationPath = given ?? (experimentsFolder as NSString).appendingPathComponent("population.yaml")
+        let set = try Definitions.experiments(paths: [experimentsFolder], registry: registry)
+        experiments = set
+        let app = experiment.flatMap { set.definition(key: $0)?.app }
+        populationPath = try InputFiles.population(given: given, app: app, experiments: experimentsFolder)
         let (loaded, _) = try PopulationInput.load(populationPath, app: nil, registry: registry, context)
         population = loaded
-        experiments = try Definitions.experiments(paths: [experimentsFolder], registry: registry)
+        if let app, population.app != app {
+            context.warn("\(populationPath) describes users of '\(population.app)', not '\(app)' (the app of '\(experiment ?? "")'); "
+                         + "intents the app cannot serve will show as stuck (give --population, or write \(app).population.yaml)")
+        }
         catalog = try Definitions.metrics(nil, folder: experimentsFolder, named: metric.map { [$0] } ?? [], context)
         // The runs are simulated here, so a metric must be a key or an event the features emit.
         let events = registry.declaredEvents.map(\.name)

@@ -1,5 +1,6 @@
 import Calculator
 import Classifieds
+import Foundation
 import GroupBrowser
 import Marketplace
 import RemixKit
@@ -23,4 +24,11 @@ package enum BuiltInModules {
 
     /// The app `remix` runs, fits and analyses when none is named: Marketplace.
     package static let defaultApp = "marketplace"
+
+    /// The metrics file shipped with the built-in apps (the same as the repository's
+    /// `experiments/metrics.yaml`), found as their catalogs are — in `REMIX_DATA_DIR`, in the
+    /// resource bundle beside `remix`, or in the source tree; nil when it cannot be found.
+    package static var shippedMetrics: URL? {
+        ResourceLocator.find("metrics.yaml", bundle: "remix_RemixBuiltIns.resources", sourceFolder: "RemixBuiltIns")
+    }
 }

@@ -6,7 +6,12 @@ import RemixExperiments
 struct AssignCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "assign",
-        abstract: "Show the variation an experiment assigns to a session with given attributes, and why.")
+        abstract: "Show the variation an experiment assigns to a session with given attributes, and why.",
+        discussion: """
+            The experiment is decided as its slot is filled in 'remix run' and 'remix simulate': the rules of the \
+            slot's rules file and the experiments before it come first, and a session one of them includes is \
+            not in this experiment (rule slotTaken). See docs/experiments.md.
+            """)
 
     @Argument(help: "An experiment file, or the key of an experiment in the experiments folder.")
     var experiment: String
@@ -33,6 +38,7 @@ struct AssignCommand: AsyncParsableCommand {
         (assignment.experiments, assignment.session, assignment.plugins, assignment.force) = (experiments, session.values, plugins.paths, force)
         assignment.sticky = sticky
         let outcome = try await perform(assignment.run)
-        printOut(json ? DecisionReport.json(outcome.decision) : DecisionReport.text(outcome.decision, file: outcome.file))
+        printOut(json ? DecisionReport.json(outcome.decision, slot: outcome.slot)
+                      : DecisionReport.text(outcome.decision, file: outcome.file, slot: outcome.slot))
     }
 }

@@ -34,7 +34,8 @@ struct AACheckCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Look at each run this many times (evenly spaced over its exposures); any significant look counts. With more than 1, the rate must stay at or below α.")
     var looks = 1
     @Option(help: "The folder of experiment files.") var experiments = "experiments"
-    @Option(help: "The population file (default: the experiments folder's population.yaml).") var population: String?
+    @Option(help: "The population file (default: APP.population.yaml, then population.yaml, for the experiment's app, in the experiments folder, then in experiments/).")
+    var population: String?
     @Option(parsing: .unconditional, help: "Threads for each run's simulation and analysis.") var jobs: Int?
 
     /// The use case these options ask for.

@@ -13,15 +13,16 @@ struct ImportCommand: CommandGroup {
 struct ImportGrowthBookCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "growthbook",
-        abstract: "Turn the experiment rules of a GrowthBook SDK payload's feature into experiment files.",
+        abstract: "Turn the rules of a GrowthBook SDK payload's feature into experiment files and a slot rules file.",
         discussion: """
             Reads the feature <app>.<slot> (or --feature, or the payload's only feature); each experiment \
-            rule becomes <key>.yaml in --out. A variation's value must name a registered feature that can \
-            fill the slot: its name, or {"feature": NAME, "params": {…}}. Saved groups the conditions use \
-            are added to saved-groups.yaml. The files are checked with the folder's other experiments, as \
-            'remix validate' does, and nothing is written unless they pass. Force rules and other rules \
-            with no experiment file form fail the import unless --skip-unsupported leaves them out. See \
-            docs/growthbook.md.
+            rule becomes <key>.yaml in --out. When the feature has force rules (overrides, rollouts) or \
+            experiments that can include the same session, its rules in order go into <app>.<slot>.rules.yaml. \
+            A variation's or force rule's value must name a registered feature that can fill the slot: its \
+            name, or {"feature": NAME, "params": {…}}. Saved groups the conditions use are added to \
+            saved-groups.yaml. The files are checked with the folder's other experiments, as 'remix validate' \
+            does, and nothing is written unless they pass. Rules with no file form (contextual bandits, \
+            prerequisites) fail the import unless --skip-unsupported leaves them out. See docs/growthbook.md.
             """)
 
     @Argument(help: "The payload file (JSON), e.g. saved from /api/features/<client key>.")
@@ -42,7 +43,7 @@ struct ImportGrowthBookCommand: AsyncParsableCommand {
     @Flag(help: "Replace experiment files that already exist.")
     var overwrite = false
 
-    @Flag(help: "Leave out rules that experiment files cannot express (force rules, rollouts, bandits) instead of failing.")
+    @Flag(help: "Leave out rules that experiment and rules files cannot express (contextual bandits, …) instead of failing.")
     var skipUnsupported = false
 
     @OptionGroup var plugins: PluginOptions
@@ -53,7 +54,8 @@ struct ImportGrowthBookCommand: AsyncParsableCommand {
         importer.plugins = plugins.paths
         let plan = try await perform(importer.run)
         for file in plan.files { printOut("\(file.replaces ? "replaced" : "wrote") \(file.path)") }
-        printOut("\(plan.experiments.count) experiment\(plan.experiments.count == 1 ? "" : "s") from feature "
+        let rules = plan.rules.isEmpty ? "" : " and its \(plan.rules.count) rule\(plan.rules.count == 1 ? "" : "s") in order"
+        printOut("\(plan.experiments.count) experiment\(plan.experiments.count == 1 ? "" : "s")\(rules) from feature "
                  + "'\(plan.featureKey)'; check them with 'remix validate \(out)'")
     }
 }

@@ -21,7 +21,7 @@ struct PlanCommand: AsyncParsableCommand {
     @Option(help: "Estimate baseline, variance and traffic from this event log.") var log: String?
     @Option(help: "With --log: the experiment whose control gives the baseline.") var experiment: String?
     @Option(help: "With --log: the metric (key or event; default: the experiment's primary).") var metric: String?
-    @Option(help: "With --log: the experiments folder.") var experiments: String = "experiments"
+    @Option(help: "With --log or --simulate: the experiments folder.") var experiments: String = "experiments"
     @Option(parsing: .unconditional, help: "Units entering the experiment per day (all variations).") var traffic: Double?
     @Option(parsing: .unconditional, help: "Variations, control included, sharing the traffic equally (default 2, or the log's).")
     var variations: Int?
@@ -39,7 +39,7 @@ struct PlanCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "With --simulate: users per run, comma-separated, e.g. 500,1000,2000.")
     var sizes: String = "500,1000,2000"
     @Option(parsing: .unconditional, help: "With --simulate: runs per size.") var runs = 50
-    @Option(help: "With --simulate: the population file (default: the experiments folder's population.yaml).")
+    @Option(help: "With --simulate: the population file (default: APP.population.yaml, then population.yaml, for the experiment's app, in the experiments folder, then in experiments/).")
     var population: String?
     @Option(parsing: .unconditional, help: "With --simulate: the first run's seed.", transform: SeedArgument.parse)
     var seed: UInt64 = 1

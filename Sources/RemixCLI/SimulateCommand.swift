@@ -32,8 +32,8 @@ struct SimulateCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp(
         "The population file: attributes, intents, personas, service behaviour.",
         discussion: """
-            Default: the first that exists of APP.population.yaml (with --app APP) and population.yaml, \
-            in the --experiments folder, then in experiments/.
+            Default: the first that exists of APP.population.yaml (APP: --app, else marketplace) and \
+            population.yaml, in the --experiments folder, then in experiments/ (as every command finds it).
             """))
     var population: String?
 

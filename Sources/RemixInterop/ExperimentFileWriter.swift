@@ -49,16 +49,7 @@ enum ExperimentFileWriter {
         if let namespace = experiment.namespace {
             lines.append("namespace: [\(scalar(namespace.id)), \(number(namespace.start)), \(number(namespace.end))]")
         }
-        if let filters = experiment.filters {
-            lines.append(filters.isEmpty ? "filters: []" : "filters:")
-            for filter in filters {
-                var fields = ["seed: \(scalar(filter.seed))"]
-                if let attribute = filter.attribute { fields.append("attribute: \(scalar(attribute))") }
-                fields.append("ranges: [\(filter.ranges.map { "[\(number($0.start)), \(number($0.end))]" }.joined(separator: ", "))]")
-                if let version = filter.hashVersion { fields.append("hashVersion: \(version)") }
-                lines.append("  - {\(fields.joined(separator: ", "))}")
-            }
-        }
+        if let filters = experiment.filters { lines += filterLines(filters, indent: "") }
         lines.append("coverage: \(number(experiment.coverage))")
         if let weights = experiment.weights { lines.append("weights: [\(weights.map(number).joined(separator: ", "))]") }
         if let condition = experiment.condition {
@@ -72,14 +63,29 @@ enum ExperimentFileWriter {
         lines.append("variations:")
         for variation in experiment.variations {
             var fields = ["key: \(scalar(variation.key))", "feature: \(scalar(variation.feature))"]
-            if !variation.parameters.isEmpty {
-                let params = variation.parameters.sorted { $0.key < $1.key }.map { "\(key($0.key)): \(parameter($0.value))" }
-                fields.append("params: {\(params.joined(separator: ", "))}")
-            }
+            if !variation.parameters.isEmpty { fields.append("params: \(parameters(variation.parameters))") }
             let line = "  - {\(fields.joined(separator: ", "))}"
             lines += line.count <= 100 ? [line] : ["  - " + fields[0]] + fields.dropFirst().map { "    " + $0 }
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `filters:` at `indent`, one filter a line in flow style.
+    static func filterLines(_ filters: [Experiment.Filter], indent: String) -> [String] {
+        var lines = [indent + (filters.isEmpty ? "filters: []" : "filters:")]
+        for filter in filters {
+            var fields = ["seed: \(scalar(filter.seed))"]
+            if let attribute = filter.attribute { fields.append("attribute: \(scalar(attribute))") }
+            fields.append("ranges: [\(filter.ranges.map { "[\(number($0.start)), \(number($0.end))]" }.joined(separator: ", "))]")
+            if let version = filter.hashVersion { fields.append("hashVersion: \(version)") }
+            lines.append(indent + "  - {\(fields.joined(separator: ", "))}")
+        }
+        return lines
+    }
+
+    /// A feature's parameters in flow style, by name: `{loadingMessage: "…", seconds: 4}`.
+    static func parameters(_ parameters: [String: ParameterValue]) -> String {
+        "{" + parameters.sorted { $0.key < $1.key }.map { "\(key($0.key)): \(parameter($0.value))" }.joined(separator: ", ") + "}"
     }
 
     /// Saved groups as `saved-groups.yaml` lines: `name: [values]`.

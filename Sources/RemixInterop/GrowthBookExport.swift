@@ -93,24 +93,19 @@ package struct GrowthBookExport: Sendable {
         case experiment(ExperimentDefinition)
     }
 
-    /// A slot's rules in the order the slot chooser tries them: its rules file's (force rules as
-    /// GrowthBook force rules), then the experiments the file does not list, in key order.
+    /// A slot's rules in the order every command tries them (``SlotRuleOrder``): its rules file's
+    /// (force rules as GrowthBook force rules), then the experiments the file does not list, in
+    /// key order — the order GrowthBook's SDKs evaluate a feature's rules in.
     private static func ordered(_ set: ExperimentSet, app: String, slot: String) -> [Item] {
         let definitions = set.definitions(app: app, slot: slot)
-        guard let rules = set.rules(app: app, slot: slot) else { return definitions.map(Item.experiment) }
-        var items: [Item] = []
-        var listed = Set<String>()
-        for rule in rules.rules {
-            switch rule {
-            case .force(let feature, let parameters, let rule, _):
-                items.append(.force(forceRule(rule, value: SlotValue(feature: feature, parameters: parameters))))
-            case .experiment(let key, _):
-                if let definition = definitions.first(where: { $0.key == key }), listed.insert(key).inserted {
-                    items.append(.experiment(definition))
-                }
+        return SlotRuleOrder.steps(set.rules(app: app, slot: slot), experiments: definitions).map { step in
+            switch step {
+            case .force(let feature, let parameters, let rule):
+                .force(forceRule(rule, value: SlotValue(feature: feature, parameters: parameters)))
+            case .experiment(let index):
+                .experiment(definitions[index])
             }
         }
-        return items + definitions.filter { !listed.contains($0.key) }.map(Item.experiment)
     }
 
     /// A slot rules file's force rule, with GrowthBook's fields as written.

@@ -4,10 +4,11 @@ import RemixFiles
 import RemixKit
 import RemixYAML
 
-/// Turns the experiment rules of one feature of a GrowthBook SDK payload into experiment files
-/// for one app slot. Variation values must name registered features that can fill the slot. The
-/// files are checked with the experiments already in the output folder (as `remix validate`
-/// does) before anything is written.
+/// Turns the rules of one feature of a GrowthBook SDK payload into experiment files for one app
+/// slot, and — when it has force rules, or experiments that can include the same session — a slot
+/// rules file that keeps the feature's order. Variation and forced values must name registered
+/// features that can fill the slot. The files are checked with the experiments already in the
+/// output folder (as `remix validate` does) before anything is written.
 package struct GrowthBookImport: Sendable {
     /// What to import and where to.
     package struct Options: Sendable {
@@ -50,6 +51,9 @@ package struct GrowthBookImport: Sendable {
     package let featureKey: String
     /// The experiments read from its rules, in rule order.
     package let experiments: [ImportedExperiment]
+    /// Its rules in order — force rules and experiments by key — when they go into a slot rules
+    /// file (it has force rules, or experiments that can include the same session); else empty.
+    package let rules: [ImportedRule]
     /// The files to write: one per experiment, and the saved groups file when it gains groups.
     package let files: [PlannedFile]
     /// What was left out or adjusted, one sentence each.
@@ -76,6 +80,7 @@ package struct GrowthBookImport: Sendable {
         let reader = GrowthBookRuleReader(registry: registry, app: app, slot: slot, featureKey: featureKey)
         var problems: [String] = []
         var experiments: [(ImportedExperiment, index: Int)] = []
+        var ordered: [ImportedRule] = []
         for (index, rule) in rules.enumerated() {
             let label = "feature '\(featureKey)' rule \(index + 1)" + (rule["key"]?.stringValue.map { " ('\($0)')" } ?? "")
             var ruleNotes: [String] = []
@@ -85,6 +90,10 @@ package struct GrowthBookImport: Sendable {
                     problems.append("\(label) uses the key '\(experiment.key)' of an earlier rule; experiment keys must differ")
                 }
                 experiments.append((experiment, index + 1))
+                ordered.append(.experiment(experiment.key))
+                notes += ruleNotes.map { "\(label) \($0)" }
+            case .force(let force):
+                ordered.append(.force(force))
                 notes += ruleNotes.map { "\(label) \($0)" }
             case .unsupported(let why) where options.skipUnsupported:
                 notes.append("\(label) is left out: it \(why)")
@@ -95,10 +104,10 @@ package struct GrowthBookImport: Sendable {
             }
         }
         if !problems.isEmpty { throw fail(problems) }
-        if experiments.isEmpty { notes.append("feature '\(featureKey)' has no experiment rule; no file was planned") }
+        if ordered.isEmpty { notes.append("feature '\(featureKey)' has no experiment or force rule; no file was planned") }
         return try ImportPlanner(options: options, registry: registry, featureKey: featureKey,
                            payloadGroups: payload["savedGroups"]?.objectValue ?? [:])
-            .plan(experiments, notes: notes)
+            .plan(experiments, rules: ordered, notes: notes)
     }
 
     /// Reads the payload at `options.payloadFile` and plans its import.

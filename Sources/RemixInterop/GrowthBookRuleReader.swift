@@ -7,7 +7,9 @@ struct GrowthBookRuleReader {
     /// What became of a rule.
     enum Outcome {
         case experiment(ImportedExperiment)
-        /// A rule Remix has no form for (force, rollout, bandit …): why.
+        /// A force rule (an override or a rollout), which a slot rules file holds.
+        case force(ImportedForceRule)
+        /// A rule Remix has no form for (a contextual bandit, …): why.
         case unsupported(String)
         case problems([String])
     }
@@ -33,10 +35,7 @@ struct GrowthBookRuleReader {
         guard case .object(let fields) = rule else {
             return .problems(["is \(PayloadJSON.compact(rule)), not an object"])
         }
-        if fields["force"] != nil {
-            return .unsupported("is a force rule (a rollout or an override), which sets one value rather than running "
-                                + "an experiment; an experiment file has no form for it")
-        }
+        if fields["force"] != nil { return readForce(fields, notes: &notes) }
         if fields["contextualBanditRef"] != nil || fields["contextualVariations"] != nil {
             return .unsupported("is a contextual bandit, which Remix does not run")
         }
@@ -118,7 +117,15 @@ struct GrowthBookRuleReader {
 
     private func variation(_ value: AttributeValue, index: Int, key: String,
                            _ problems: inout [String]) -> ImportedExperiment.Variation? {
-        let label = "variation \(index) ('\(key)')"
+        slotValue(value, label: "variation \(index) ('\(key)')", &problems).map {
+            .init(key: key, feature: $0.feature, parameters: $0.parameters)
+        }
+    }
+
+    /// A value that fills the slot: a registered feature that can fill it, with parameters of the
+    /// types it declares; nil with problems (each starting with `label`) otherwise.
+    func slotValue(_ value: AttributeValue, label: String,
+                   _ problems: inout [String]) -> (feature: String, parameters: [String: ParameterValue])? {
         let read: (feature: String, params: [String: AttributeValue])
         do {
             read = try SlotValue.read(value)
@@ -148,7 +155,7 @@ struct GrowthBookRuleReader {
             }
             parameters[name] = value
         }
-        return .init(key: key, feature: feature.name, parameters: parameters)
+        return (feature.name, parameters)
     }
 
     /// Each variation's key: its `meta` key, else its index, as GrowthBook reports it.
@@ -179,7 +186,7 @@ struct GrowthBookRuleReader {
         return Namespace(id: id, start: start, end: end)
     }
 
-    private func filters(_ value: AttributeValue?, _ problems: inout [String]) -> [Experiment.Filter]? {
+    func filters(_ value: AttributeValue?, _ problems: inout [String]) -> [Experiment.Filter]? {
         guard let value, !value.isNull else { return nil }
         guard let items = value.arrayValue else {
             problems.append("has filters that are not a list: \(PayloadJSON.compact(value))")
@@ -215,7 +222,7 @@ struct GrowthBookRuleReader {
         return ranges
     }
 
-    private func string(_ value: AttributeValue?, _ name: String, _ problems: inout [String]) -> String? {
+    func string(_ value: AttributeValue?, _ name: String, _ problems: inout [String]) -> String? {
         guard let value, !value.isNull else { return nil }
         guard let text = value.stringValue else {
             problems.append("has a '\(name)' that is not text: \(PayloadJSON.compact(value))")
@@ -224,7 +231,7 @@ struct GrowthBookRuleReader {
         return text
     }
 
-    private func number(_ value: AttributeValue?, _ name: String, _ problems: inout [String]) -> Double? {
+    func number(_ value: AttributeValue?, _ name: String, _ problems: inout [String]) -> Double? {
         guard let value, !value.isNull else { return nil }
         guard let number = value.numberValue else {
             problems.append("has a '\(name)' that is not a number: \(PayloadJSON.compact(value))")

@@ -12,7 +12,8 @@ struct ImportPlanner {
     /// The payload's `savedGroups`.
     let payloadGroups: [String: AttributeValue]
 
-    func plan(_ experiments: [(ImportedExperiment, index: Int)], notes: [String]) throws(InteropError) -> GrowthBookImport {
+    func plan(_ experiments: [(ImportedExperiment, index: Int)], rules: [ImportedRule],
+              notes: [String]) throws(InteropError) -> GrowthBookImport {
         var notes = notes
         var problems: [String] = []
         let folder = options.outputFolder
@@ -38,9 +39,20 @@ struct ImportPlanner {
             if let definition { definitions.append(definition) }
             files.append(.init(path: path, text: text, replaces: exists))
         }
+        var slotRules = existing.slotRules.filter { $0.app != options.app || $0.slot != options.slot }
+        let keepsOrder = Self.needsRulesFile(rules, definitions)
+        if keepsOrder, let file = rulesFile(rules, existing: existing, &problems) {
+            let (parsed, parseProblems) = SlotRules.parse(file.text, file: file.path)
+            problems += parseProblems.filter { $0.severity == .error }.map { "cannot express the rules: \($0)" }
+            if let parsed { slotRules.append(parsed) }
+            files.append(file)
+        } else if !keepsOrder {
+            slotRules += existing.slotRules.filter { $0.app == options.app && $0.slot == options.slot }
+        }
         let newPaths = Set(files.map(\.path))
         var groups = existing.savedGroups
-        let added = savedGroups(used: experiments.compactMap(\.0.condition), existing: existing.savedGroups, &problems)
+        let forced = rules.compactMap { if case .force(let rule) = $0 { rule.condition } else { nil } }
+        let added = savedGroups(used: experiments.compactMap(\.0.condition) + forced, existing: existing.savedGroups, &problems)
         groups.merge(added) { _, new in new }
         let groupsPath = (folder as NSString).appendingPathComponent(ExperimentSet.savedGroupsFile)
         if !added.isEmpty {
@@ -51,7 +63,7 @@ struct ImportPlanner {
         }
         let kept = existing.definitions.filter { !newPaths.contains($0.file) }
         let diagnostics = ExperimentValidator(registry: registry)
-            .validate(ExperimentSet(definitions: kept + definitions, savedGroups: groups))
+            .validate(ExperimentSet(definitions: kept + definitions, savedGroups: groups, slotRules: slotRules))
             .filter { diagnostic in
                 newPaths.contains(diagnostic.location.file) || newPaths.contains { diagnostic.message.contains($0) }
             }
@@ -63,7 +75,38 @@ struct ImportPlanner {
                 conclusion: overlapHint(errors) + "nothing was written")
         }
         notes += diagnostics.map { "\($0)" }
-        return GrowthBookImport(featureKey: featureKey, experiments: experiments.map(\.0), files: files, notes: notes)
+        return GrowthBookImport(featureKey: featureKey, experiments: experiments.map(\.0), rules: keepsOrder ? rules : [],
+                                files: files, notes: notes)
+    }
+
+    /// Whether the feature's order must be kept in a slot rules file: it has force rules, or two
+    /// of its experiments can include the same session (the first rule then wins, as in GrowthBook).
+    static func needsRulesFile(_ rules: [ImportedRule], _ definitions: [ExperimentDefinition]) -> Bool {
+        if rules.contains(where: { if case .force = $0 { true } else { false } }) { return true }
+        let live = definitions.filter(\.isLive)
+        let check = SlotOverlapCheck()
+        return live.indices.contains { a in live.indices.contains { b in a < b && !check.exclusive(live[a], live[b]) } }
+    }
+
+    /// The slot rules file `<app>.<slot>.rules.yaml` holding `rules`; nil with a problem when the
+    /// slot's rules are in another file, or the file is there and `--overwrite` is not given.
+    private func rulesFile(_ rules: [ImportedRule], existing: ExperimentSet,
+                           _ problems: inout [String]) -> GrowthBookImport.PlannedFile? {
+        let path = (options.outputFolder as NSString).appendingPathComponent("\(options.app).\(options.slot)\(SlotRules.suffix)")
+        let exists = FileManager.default.fileExists(atPath: path)
+        if let other = existing.slotRules.first(where: { $0.app == options.app && $0.slot == options.slot && $0.file != path }) {
+            problems.append("the rules of \(options.app)/\(options.slot) are in \(other.file) already; remove that file (or "
+                            + "put the feature's rules into it by hand)")
+            return nil
+        }
+        if exists, !options.overwrite {
+            problems.append("\(path) already exists; pass --overwrite to replace it")
+            return nil
+        }
+        let origin = "Imported from \(options.payloadFile) (GrowthBook feature '\(featureKey)') by 'remix import growthbook': "
+            + "its rules in order, the first that applies filling the slot."
+        return .init(path: path, text: SlotRulesFileWriter.text(rules, app: options.app, slot: options.slot, origin: origin),
+                     replaces: exists)
     }
 
     /// The saved groups the conditions use that the folder does not have yet, from the payload.
@@ -115,6 +158,7 @@ struct ImportPlanner {
     private func overlapHint(_ errors: [Diagnostic]) -> String {
         guard errors.contains(where: { $0.message.contains("can assign the same session") }) else { return "" }
         return "GrowthBook lets the first rule that includes a session win; Remix needs the experiments on one slot "
-            + "to be mutually exclusive: put the rules in one namespace with disjoint ranges in GrowthBook; "
+            + "to be mutually exclusive unless its rules file lists them in order: put the rules in one namespace with "
+            + "disjoint ranges in GrowthBook, or list the folder's experiments in the slot's rules file; "
     }
 }

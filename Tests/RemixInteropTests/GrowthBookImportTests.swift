@@ -227,17 +227,17 @@ import Testing
         try Self.expectFailure(Self.payload(rule: Self.rule(extra: ["ranges": [[0, 0.1], [0.5, 0.6]]])), "explicit 'ranges'")
     }
 
-    @Test func forceRulesFailUnlessSkipped() throws {
+    @Test func contextualBanditsFailUnlessSkipped() throws {
         let payload: AttributeValue = ["features": ["marketplace.insertion": ["rules": [
-            ["id": "fr_1", "force": "ManualGroupInsertion", "coverage": 0.5],
+            ["id": "cb_1", "contextualBanditRef": "cb", "variations": ["ManualGroupInsertion", "AutoGroupInsertion"]],
             Self.rule(),
         ]]]]
-        try Self.expectFailure(payload, "rule 1 is a force rule (a rollout or an override)", "leave it out with --skip-unsupported")
+        try Self.expectFailure(payload, "rule 1 is a contextual bandit", "leave it out with --skip-unsupported")
         let folder = try TemporaryFolder()
         let plan = try GrowthBookImport.plan(payload, options: Self.options(folder, skipUnsupported: true),
                                              registry: try Fixtures.registry())
-        #expect(plan.experiments.map(\.key) == ["r"])
-        #expect(plan.notes.contains { $0.hasPrefix("feature 'marketplace.insertion' rule 1 is left out: it is a force rule") })
+        #expect(plan.experiments.map(\.key) == ["r"] && plan.rules.isEmpty)
+        #expect(plan.notes.contains { $0.hasPrefix("feature 'marketplace.insertion' rule 1 is left out: it is a contextual bandit") })
     }
 
     @Test func existingFilesAreKeptUnlessOverwriteIsGiven() throws {
@@ -254,12 +254,13 @@ import Testing
                                overwrite: true, in: folder)
     }
 
-    @Test func overlappingRulesAndDisagreeingSavedGroupsAreRefused() throws {
-        let overlapping: AttributeValue = ["features": ["marketplace.insertion": ["rules": [
-            Self.rule(extra: ["key": "a"]), Self.rule(extra: ["key": "b"]),
-        ]]]]
-        try Self.expectFailure(overlapping, "would not validate", "experiments 'a'", "first rule that includes a session win",
-                               "nothing was written")
+    @Test func rulesOverlappingAFoldersExperimentAndDisagreeingSavedGroupsAreRefused() throws {
+        // The folder's own experiment is not in the payload's order, so it must exclude the imported ones.
+        let existing = try TemporaryFolder()
+        try existing.write("experiments/mine.yaml", Fixture.text(key: "mine").replacingOccurrences(of: "status: draft", with: "status: running"))
+        try Self.expectFailure(Self.payload(rule: Self.rule(extra: ["key": "a"])), "would not validate", "experiments 'a'",
+                               "first rule that includes a session win", "list the folder's experiments in the slot's rules file",
+                               "nothing was written", in: existing)
         let folder = try TemporaryFolder()
         try folder.write("experiments/saved-groups.yaml", "# staff\ngrp_staff: [someone-else]\n")
         try Self.expectFailure(Self.growthBookShaped, "the saved group 'grp_staff'", "holds other values", in: folder)

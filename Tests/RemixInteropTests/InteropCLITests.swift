@@ -71,18 +71,18 @@ import Testing
     @Test func anUnsupportedRuleNamesTheFileAndWhatToDo() async throws {
         let folder = try TemporaryFolder()
         let payload = try folder.write("p.json", """
-            {"features": {"marketplace.insertion": {"rules": [{"force": "ManualGroupInsertion"}]}}}
+            {"features": {"marketplace.insertion": {"rules": [{"key": "cb", "contextualBanditRef": "cb",
+             "variations": ["ManualGroupInsertion", "AutoGroupInsertion"]}]}}}
             """)
         let result = await Self.remix(["import", "growthbook", payload, "--app", "marketplace", "--slot", "insertion",
                                        "--out", folder.path("x")])
         #expect(result.status == 1)
-        #expect(result.stderr == "\(payload): feature 'marketplace.insertion' rule 1 is a force rule (a rollout or an "
-                + "override), which sets one value rather than running an experiment; an experiment file has no form for "
-                + "it; leave it out with --skip-unsupported\nnothing was written\n")
+        #expect(result.stderr == "\(payload): feature 'marketplace.insertion' rule 1 ('cb') is a contextual bandit, which Remix "
+                + "does not run; leave it out with --skip-unsupported\nnothing was written\n")
         let skipped = await Self.remix(["import", "growthbook", payload, "--app", "marketplace", "--slot", "insertion",
                                         "--out", folder.path("x"), "--skip-unsupported"])
         #expect(skipped.status == 0 && skipped.stdout.hasPrefix("0 experiments"))
-        #expect(skipped.stderr.contains("remix: note: feature 'marketplace.insertion' rule 1 is left out"))
+        #expect(skipped.stderr.contains("remix: note: feature 'marketplace.insertion' rule 1 ('cb') is left out"))
     }
 
     @Test(arguments: [["export", "growthbook"], ["import", "growthbook"]])

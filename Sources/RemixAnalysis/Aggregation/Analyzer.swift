@@ -296,12 +296,14 @@ package enum Analyzer {
             ?? definition.map { normalizedWeights($0) } ?? equalWeights(order.count)
         let comparisons = ComparisonBuilder.compare(variations: variations, metrics: metrics, guardrails: guardrails,
                                                     settings: options.testSettings, correction: options.correction)
-        let srm = order.count >= 2 ? ComparisonBuilder.sampleRatio(units: variations.map(\.units), weights: weights) : nil
+        // Without its file the weights are unknown (equal is a guess), so there is no SRM verdict.
+        let hasFile = definition != nil || !options.readExperimentFiles
+        let srm = order.count >= 2 && hasFile ? ComparisonBuilder.sampleRatio(units: variations.map(\.units), weights: weights) : nil
         var report = AnalysisReport.Experiment(
             key: key, primaryMetric: metrics.first, guardrails: metrics.filter { guardrails.contains($0) },
             weights: weights, srmPValue: srm, multipleExposureUnits: counts.multiple, variations: variations,
             comparisons: comparisons, undeclaredVariations: undeclared,
-            hasFile: definition != nil || !options.readExperimentFiles)
+            hasFile: hasFile)
         report.exposureSpan = counts.exposureSpan
         return report
     }

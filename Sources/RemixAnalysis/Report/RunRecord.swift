@@ -29,7 +29,7 @@ extension AnalysisReport {
 
 extension AnalysisReport.RunRecord {
     /// The record of one raw log line, or nil when it is not a JSON object of type `run`.
-    init?(line: [UInt8]) {
+    package init?(line: [UInt8]) {
         guard let object = LogLineObject.parse(line), object["type"] == "run" else { return nil }
         func text(_ key: String) -> String {
             switch object[key] {

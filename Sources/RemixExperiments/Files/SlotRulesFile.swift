@@ -24,13 +24,6 @@ package struct SlotRules: Sendable {
         case force(feature: String, parameters: [String: ParameterValue], rule: FeatureRule, location: SourceLocation)
         /// The experiment with this key.
         case experiment(key: String, location: SourceLocation)
-
-        /// A rule as a slot chooser runs it: a force rule, or an experiment by its index among the
-        /// slot's experiments.
-        enum Step {
-            case force(feature: String, parameters: [String: ParameterValue], rule: FeatureRule, location: SourceLocation)
-            case experiment(Int)
-        }
     }
 
     /// The file it was read from.

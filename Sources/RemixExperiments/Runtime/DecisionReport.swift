@@ -4,9 +4,10 @@ import RemixKit
 
 /// Renders an experiment decision for people (text) and programs (JSON).
 package enum DecisionReport {
-    /// Aligned lines: the decision, the rule, the variation and feature, the bucket; control
-    /// characters of names from the files and attributes shown escaped (``JSONText/visible(_:)``).
-    package static func text(_ decision: ExperimentDecision, file: String) -> String {
+    /// Aligned lines: the decision, the rule, the variation and feature, the bucket, and — given
+    /// `slot` — what fills the slot and which rule chose it; control characters of names from the
+    /// files and attributes shown escaped (``JSONText/visible(_:)``).
+    package static func text(_ decision: ExperimentDecision, file: String, slot: SlotFill? = nil) -> String {
         var lines = [
             "experiment    \(decision.experiment) (\(file))",
             "slot          \(decision.app)/\(decision.slot)",
@@ -27,11 +28,18 @@ package enum DecisionReport {
         lines.append("hashUsed      \(decision.hashUsed)")
         if decision.hasPhases { lines.append("phase         \(decision.phase.map { String($0) } ?? "none yet (before the first)")") }
         if let used = decision.stickyBucketUsed { lines.append("stickyBucket  \(used ? "used" : "not used")") }
+        if let slot {
+            let parameters = slot.parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+            lines.append("slot filled   \(slot.feature)" + (parameters.isEmpty ? "" : " (\(parameters.joined(separator: ", ")))")
+                         + " by \(slot.ruleDescription)")
+        }
         return lines.map(JSONText.visible).joined(separator: "\n")
     }
 
-    /// One JSON object with the decision's fields.
-    package static func json(_ decision: ExperimentDecision) -> String {
+    /// One JSON object with the decision's fields; given `slot`, also `slotFeature`,
+    /// `slotParameters` and `slotRule` (the id of the rule that filled the slot, as GrowthBook
+    /// reports it; null for the slot's default).
+    package static func json(_ decision: ExperimentDecision, slot: SlotFill? = nil) -> String {
         var object: [String: Any] = [
             "experiment": decision.experiment, "app": decision.app, "slot": decision.slot,
             "inExperiment": decision.inExperiment, "hashUsed": decision.hashUsed,
@@ -43,16 +51,12 @@ package enum DecisionReport {
             "rule": decision.rule, "reason": decision.reason,
         ]
         if let used = decision.stickyBucketUsed { object["stickyBucketUsed"] = used }
-        var parameters: [String: Any] = [:]
-        for (name, value) in decision.parameters {
-            switch value {
-            case .bool(let v): parameters[name] = v
-            case .int(let v): parameters[name] = v
-            case .double(let v): parameters[name] = v
-            case .string(let v): parameters[name] = v
-            }
+        object["parameters"] = jsonObject(decision.parameters)
+        if let slot {
+            object["slotFeature"] = slot.feature
+            object["slotParameters"] = jsonObject(slot.parameters)
+            object["slotRule"] = slot.ruleID.map { $0 as Any } ?? NSNull()
         }
-        object["parameters"] = parameters
         if decision.hasPhases { object["phase"] = decision.phase.map { $0 as Any } ?? NSNull() }
         if let step = decision.rolloutStep, let share = decision.rolloutShare {
             object["rolloutStep"] = step
@@ -60,5 +64,18 @@ package enum DecisionReport {
         }
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return "{}" }
         return String(decoding: data, as: UTF8.self)
+    }
+
+    private static func jsonObject(_ parameters: [String: ParameterValue]) -> [String: Any] {
+        var object: [String: Any] = [:]
+        for (name, value) in parameters {
+            switch value {
+            case .bool(let v): object[name] = v
+            case .int(let v): object[name] = v
+            case .double(let v): object[name] = v
+            case .string(let v): object[name] = v
+            }
+        }
+        return object
     }
 }

@@ -77,8 +77,34 @@ package final class ExperimentSlotChooser: SlotChooser {
     }
 
     package func choose(slot: SlotDefinition, app: AppDefinition) -> SlotAssignment? {
-        let candidates = experiments.definitions(app: app.name, slot: slot.name)
-        let rules = experiments.rules(app: app.name, slot: slot.name)
+        guard let fill = fill(app: app.name, slot: slot.name, defaultFeature: slot.defaultFeature) else { return nil }
+        let made = fill.decisions
+        if firstSlot == nil {
+            firstSlot = (slot.name, made)
+        } else {
+            laterSlots.append((slot.name, made))
+        }
+        let feature = fill.feature
+        let events = self.events
+        guard let exposures else {
+            return SlotAssignment(feature: feature, parameters: fill.parameters) {
+                for index in made.indices { events.record(ExposureEvent.make(made, index, filledBy: feature)) }
+            }
+        }
+        return SlotAssignment(feature: feature, parameters: fill.parameters) {
+            for index in made.indices { exposures.recordExposure(made, index, filledBy: feature) }
+        }
+    }
+
+    /// How this session's `slot` of `app` is filled — the one evaluation of a slot that `remix
+    /// run`, `simulate` and `assign` share: the slot's rules in ``SlotRuleOrder``, the first that
+    /// includes the session deciding, every experiment on the slot decided (those after the winner
+    /// as `slotTaken`), `defaultFeature` when no rule applies; nil when no experiment or rules file
+    /// is about the slot. Updates the sticky-bucket documents with the winner's. Records nothing:
+    /// ``choose(slot:app:)`` does.
+    package func fill(app: String, slot: String, defaultFeature: String) -> SlotFill? {
+        let candidates = experiments.definitions(app: app, slot: slot)
+        let rules = experiments.rules(app: app, slot: slot)
         guard !candidates.isEmpty || rules != nil else { return nil }
         // The winner by its place in `made`: holding a copy would count each of its strings.
         var winner: Int?
@@ -86,14 +112,14 @@ package final class ExperimentSlotChooser: SlotChooser {
         var made: [ExperimentDecision] = []
         made.reserveCapacity(candidates.count)
         // Without a rules file the steps are the experiments in key order, taken without an array.
-        let steps = rules.map { Self.steps($0, candidates: candidates) }
+        let steps = rules.map { SlotRuleOrder.steps($0, experiments: candidates) }
         for position in 0..<(steps?.count ?? candidates.count) {
             // Without rules the step is the experiment at `position`, taken without making a step.
             let index: Int
             if let steps {
                 guard case .experiment(let listed) = steps[position] else {
-                    if winner == nil, forceWinner == nil, case .force(let feature, let parameters, let rule, _) = steps[position],
-                       FeatureEvaluator.forceRuleApplies(rule, featureKey: "\(app.name).\(slot.name)", context: context) {
+                    if winner == nil, forceWinner == nil, case .force(let feature, let parameters, let rule) = steps[position],
+                       FeatureEvaluator.forceRuleApplies(rule, featureKey: "\(app).\(slot)", context: context) {
                         forceWinner = (feature, parameters, rule.id)
                     }
                     continue
@@ -127,40 +153,55 @@ package final class ExperimentSlotChooser: SlotChooser {
             }
             made.append(decision)
         }
-        if firstSlot == nil {
-            firstSlot = (slot.name, made)
-        } else {
-            laterSlots.append((slot.name, made))
+        if let winner {
+            return SlotFill(feature: made[winner].feature ?? defaultFeature, parameters: made[winner].parameters,
+                            source: .experiment(winner), decisions: made)
         }
-        let feature = winner.flatMap { made[$0].feature } ?? forceWinner?.feature ?? slot.defaultFeature
-        let parameters = winner.map { made[$0].parameters } ?? forceWinner?.parameters ?? [:]
-        let events = self.events
-        guard let exposures else {
-            return SlotAssignment(feature: feature, parameters: parameters) {
-                for index in made.indices { events.record(ExposureEvent.make(made, index, filledBy: feature)) }
-            }
+        if let forceWinner {
+            return SlotFill(feature: forceWinner.feature, parameters: forceWinner.parameters, source: .forceRule(forceWinner.id),
+                            decisions: made)
         }
-        return SlotAssignment(feature: feature, parameters: parameters) {
-            for index in made.indices { exposures.recordExposure(made, index, filledBy: feature) }
+        return SlotFill(feature: defaultFeature, parameters: [:], source: .slotDefault, decisions: made)
+    }
+}
+
+/// How a session's slot is filled (``ExperimentSlotChooser/fill(app:slot:defaultFeature:)``).
+package struct SlotFill: Sendable {
+    /// The rule that filled the slot.
+    package enum Source: Sendable, Equatable {
+        /// The experiment of `decisions[index]`, which includes the session.
+        case experiment(Int)
+        /// A force rule of the slot's rules file, by its `id` (empty when it has none).
+        case forceRule(String)
+        /// No rule applied: the slot's default feature.
+        case slotDefault
+    }
+
+    /// The feature that fills the slot and its parameters.
+    package var feature: String
+    package var parameters: [String: ParameterValue]
+    /// The rule that decided.
+    package var source: Source
+    /// Every experiment on the slot, decided, in rule order.
+    package var decisions: [ExperimentDecision]
+
+    /// The id of the rule that filled the slot as GrowthBook reports it (an experiment rule's id is
+    /// its key), or nil for the default.
+    package var ruleID: String? {
+        switch source {
+        case .experiment(let index): decisions[index].experiment
+        case .forceRule(let id): id
+        case .slotDefault: nil
         }
     }
 
-    /// The slot's rules in order: the rules file's, then the experiments it does not list in key
-    /// order.
-    private static func steps(_ rules: SlotRules, candidates: [ExperimentDefinition]) -> [SlotRules.Rule.Step] {
-        var listed = Set<Int>()
-        var steps: [SlotRules.Rule.Step] = []
-        for rule in rules.rules {
-            switch rule {
-            case .experiment(let key, _):
-                if let index = candidates.firstIndex(where: { $0.key == key }), listed.insert(index).inserted {
-                    steps.append(.experiment(index))
-                }
-            case .force(let feature, let parameters, let rule, let location):
-                steps.append(.force(feature: feature, parameters: parameters, rule: rule, location: location))
-            }
+    /// The rule that filled the slot, in words: "experiment 'k'", "force rule 'id'", "the slot's default".
+    package var ruleDescription: String {
+        switch source {
+        case .experiment(let index): "experiment '\(decisions[index].experiment)'"
+        case .forceRule(let id): id.isEmpty ? "a force rule" : "force rule '\(id)'"
+        case .slotDefault: "the slot's default"
         }
-        return steps + candidates.indices.filter { !listed.contains($0) }.map { .experiment($0) }
     }
 }
 

@@ -28,7 +28,7 @@ package struct ExperimentValidator {
             problems += PhaseCheck().problems(in: definition)
             problems += ConditionCheck(savedGroups: set.savedGroups).problems(in: definition)
         }
-        problems += SlotOverlapCheck().problems(in: set.definitions)
+        problems += SlotOverlapCheck().problems(in: set)
         problems += SlotRulesCheck(registry: registry).problems(in: set)
         return problems.sorted { $0.location < $1.location }
     }

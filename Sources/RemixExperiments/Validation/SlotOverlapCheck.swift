@@ -2,18 +2,28 @@ import RemixKit
 import RemixYAML
 
 /// Two live experiments on the same app slot must never both assign one session: they need one
-/// namespace with disjoint ranges, hash filters with disjoint ranges, or schedules that do not overlap.
-struct SlotOverlapCheck {
-    func problems(in definitions: [ExperimentDefinition]) -> [Diagnostic] {
+/// namespace with disjoint ranges, hash filters with disjoint ranges, or schedules that do not
+/// overlap — unless the slot's rules file lists both, which says which comes first (the first that
+/// includes a session fills the slot, as in GrowthBook).
+package struct SlotOverlapCheck {
+    /// A check of every pair of live experiments on a slot.
+    package init() {}
+
+    func problems(in set: ExperimentSet) -> [Diagnostic] {
+        let definitions = set.definitions
         let live = definitions.filter(\.isLive).sorted { $0.key < $1.key }
         var problems: [Diagnostic] = []
         for (index, later) in live.enumerated() {
             for earlier in live[..<index] where earlier.app == later.app && earlier.slot == later.slot {
-                if !exclusive(earlier, later) {
+                let ordered = set.rules(app: later.app, slot: later.slot).map {
+                    $0.experimentKeys.contains(earlier.key) && $0.experimentKeys.contains(later.key)
+                } ?? false
+                if !ordered, !exclusive(earlier, later) {
                     problems.append(Diagnostic(later.location(of: "slot"), .error, """
                         experiments '\(earlier.key)' (\(earlier.file)) and '\(later.key)' both fill \
                         \(later.app)/\(later.slot) and can assign the same session; give both the same \
-                        namespace with non-overlapping ranges (or disjoint filters or schedules)
+                        namespace with non-overlapping ranges (or disjoint filters or schedules), or list both \
+                        in a rules file of the slot to say which comes first
                         """ + room(for: later, or: earlier, among: definitions)))
                 }
             }
@@ -35,7 +45,8 @@ struct SlotOverlapCheck {
                                 .joined(separator: ", "))
     }
 
-    func exclusive(_ a: ExperimentDefinition, _ b: ExperimentDefinition) -> Bool {
+    /// Whether `a` and `b` can never both include one session.
+    package func exclusive(_ a: ExperimentDefinition, _ b: ExperimentDefinition) -> Bool {
         // The engine ignores the namespace when filters are set, and hashes each experiment's own
         // hash attribute into the namespace, so only like-for-like namespaces separate.
         if a.experiment.filters == nil, b.experiment.filters == nil,

@@ -150,14 +150,15 @@ package enum ExperimentFileParser {
                 throw problem
             }
             var ranges: [BucketRange] = []
-            for range in try fields.required("ranges", in: "a filter").sequence("ranges") {
-                let bounds = try range.sequence("a range")
-                guard bounds.count == 2 else { throw Diagnostic(range.location, .error, "a range must be [start, end]") }
-                ranges.append(BucketRange(start: try bounds[0].double("a range start"), end: try bounds[1].double("a range end")))
+            let written = try fields.required("ranges", in: "a filter")
+            for range in try written.sequence("ranges") {
+                ranges.append(try HashFields.range(range, shape: "a range must be [start, end]"))
             }
+            // A filter without a range lets nobody in.
+            if ranges.isEmpty { throw Diagnostic(written.location, .error, "a filter needs at least one range, e.g. ranges: [[0, 0.5]]") }
             filters.append(Experiment.Filter(
                 seed: try fields.required("seed", in: "a filter").string("seed"), ranges: ranges,
-                hashVersion: try fields["hashVersion"]?.int("hashVersion"),
+                hashVersion: try fields["hashVersion"].map { value throws(Diagnostic) in try HashFields.version(value) },
                 attribute: try fields["attribute"]?.string("attribute")))
         }
         return filters

@@ -27,8 +27,24 @@ package struct Validate {
         let validation = ExperimentValidation.run(paths: folders, registry: registry)
         let unreadableMetrics = MetricEvents.metricsFiles(of: folders).compactMap(MetricsFileParser.fileProblem)
         guard validation.unreadableFiles.isEmpty && unreadableMetrics.isEmpty else { return validation.stopped(at: unreadableMetrics) }
-        return validation.adding(Self.metricProblems(paths: folders, experiments: validation.experiments, registry: registry)
-            + Self.populationProblems(folders: MetricEvents.folders(of: folders), registry: registry))
+        let experiments = validation.experiments
+        let apps = Set(experiments.definitions.map(\.app) + experiments.slotRules.map(\.app)).sorted()
+        let populations = ExperimentPopulations(folders: MetricEvents.folders(of: folders), apps: apps)
+        return validation.adding(Self.metricProblems(paths: folders, experiments: experiments, registry: registry, populations: populations)
+            + Self.populationProblems(folders: MetricEvents.folders(of: folders), registry: registry)
+            + Self.attributeProblems(experiments, apps: apps, registry: registry, populations: populations))
+    }
+
+    /// Warnings for the attributes the experiments and rules files name that no session of their
+    /// app has: neither the app declares them nor one of `populations` draws them.
+    static func attributeProblems(_ experiments: ExperimentSet, apps: [String], registry: FeatureRegistry,
+                                  populations: ExperimentPopulations) -> [Diagnostic] {
+        var known: [String: [String]] = [:]
+        for app in apps {
+            guard let definition = try? registry.app(named: app) else { continue }
+            known[app] = Set(["id"] + definition.attributes + populations.attributes(of: app)).sorted()
+        }
+        return AttributeNameCheck(known: known).problems(in: experiments)
     }
 
     /// The problems of the folders' population files: the file's own, those against its app (services,
@@ -51,8 +67,9 @@ package struct Validate {
 
     /// The problems of each folder's metrics.yaml — the folders named, and those of files named
     /// alone — and of every metric the experiments name: a metric key or an event that the
-    /// registered features (or the host, or simulated users) emit.
-    static func metricProblems(paths: [String], experiments: ExperimentSet, registry: FeatureRegistry) -> [Diagnostic] {
+    /// registered features (or the host) emit or the checks of `populations` log.
+    static func metricProblems(paths: [String], experiments: ExperimentSet, registry: FeatureRegistry,
+                               populations: ExperimentPopulations) -> [Diagnostic] {
         var problems: [Diagnostic] = []
         var definitions: [MetricDefinition] = []
         let files = MetricEvents.metricsFiles(of: paths)
@@ -61,7 +78,7 @@ package struct Validate {
             problems += found
             definitions += catalog.definitions
         }
-        let events = MetricEvents(registry: registry, more: MetricEvents.simulatedUserEvents(folders: MetricEvents.folders(of: paths)))
+        let events = MetricEvents(registry: registry, populations: populations)
         return problems + events.problems(in: experiments.definitions, catalog: MetricCatalog(definitions, file: files.first))
     }
 }

@@ -94,10 +94,14 @@ package struct Simulate {
         // A metric that counts nothing is said before the run, not found as zeros in its report.
         let metricsFolder = MetricEvents.folders(of: [experiments]).first ?? experiments
         let catalog = try Definitions.metrics(nil, folder: metricsFolder, named: [], context)
-        let metricEvents = MetricEvents(registry: registry, more: population.observedEvents
-                                            + MetricEvents.simulatedUserEvents(folders: [metricsFolder]))
-        try refuseUnknownMetrics(ExperimentSet(definitions: set.definitions.filter { $0.app == appDefinition.name }), catalog: catalog,
-                                 events: metricEvents)
+        var metricEvents = MetricEvents(registry: registry,
+                                        populations: ExperimentPopulations(folders: [metricsFolder], apps: [appDefinition.name]))
+        metricEvents.names += population.observedEvents
+        let ofApp = set.definitions.filter { $0.app == appDefinition.name }
+        try refuseUnknownMetrics(ExperimentSet(definitions: ofApp), catalog: catalog, events: metricEvents)
+        for gap in metricEvents.populationGaps(in: ofApp, catalog: catalog, population: population, path: path) {
+            context.notify(.line(gap.description))
+        }
         var plan = SimulationPlan(app: appDefinition.name, users: userCount, seed: seed, jobs: context.usefulJobs(jobs),
                                   shard: shard.flatMap(Shard.init(spec:)) ?? .whole, population: population, experiments: set,
                                   sources: sources(set))

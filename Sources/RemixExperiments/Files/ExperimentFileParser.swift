@@ -88,7 +88,8 @@ package enum ExperimentFileParser {
             schedule: schedule,
             metrics: definitionMetrics, experiment: experiment,
             locations: Dictionary(locations, uniquingKeysWith: { a, _ in a }),
-            conditionNode: condition == nil ? nil : root["condition"], rollout: rollout, bandit: bandit)
+            conditionNode: condition == nil ? nil : root["condition"], rollout: rollout, bandit: bandit,
+            attributeNames: AttributeName.named(in: root))
         guard let phases = root["phases"], !phases.isNull else { return (definition, problems) }
         var phased = definition
         let (read, phaseProblems) = PhaseParser.parse(phases, experiment: experiment, variations: variations)

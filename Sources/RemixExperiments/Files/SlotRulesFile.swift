@@ -40,6 +40,8 @@ package struct SlotRules: Sendable {
     package var slot: String
     /// The rules, in order.
     package var rules: [Rule]
+    /// The session attributes the rules name, where they name them (``AttributeNameCheck``).
+    package var attributeNames: [AttributeName] = []
 
     /// The experiment keys the rules name.
     package var experimentKeys: [String] {
@@ -60,14 +62,16 @@ package struct SlotRules: Sendable {
             let app = try root.required("app", in: "a slot rules file").string("app")
             let slot = try root.required("slot", in: "a slot rules file").string("slot")
             var rules: [Rule] = []
+            var attributeNames: [AttributeName] = []
             for item in try root.required("rules", in: "a slot rules file").sequence("rules") {
                 do throws(Diagnostic) {
                     rules.append(try rule(item, app: app, slot: slot))
+                    attributeNames += (try? item.mapping()).map(AttributeName.named) ?? []
                 } catch {
                     problems.append(error)
                 }
             }
-            return (SlotRules(file: file, app: app, slot: slot, rules: rules), problems)
+            return (SlotRules(file: file, app: app, slot: slot, rules: rules, attributeNames: attributeNames), problems)
         } catch {
             return (nil, [error])
         }

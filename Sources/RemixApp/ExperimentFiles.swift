@@ -28,11 +28,27 @@ package struct Validate {
         let own = MetricEvents.metricsFiles(of: folders)
         let unreadableMetrics = own.compactMap(MetricsFileParser.fileProblem)
         guard validation.unreadableFiles.isEmpty && unreadableMetrics.isEmpty else { return validation.stopped(at: unreadableMetrics) }
-        let fallback = own.isEmpty ? Self.fallbackMetrics(of: folders, for: validation.experiments, context) : nil
-        let metricProblems = Self.metricProblems(paths: folders, files: fallback.map { [$0] } ?? own,
-                                                 experiments: validation.experiments, registry: registry)
+        let experiments = validation.experiments
+        let apps = Set(experiments.definitions.map(\.app) + experiments.slotRules.map(\.app)).sorted()
+        let populations = ExperimentPopulations(folders: MetricEvents.folders(of: folders), apps: apps)
+        let fallback = own.isEmpty ? Self.fallbackMetrics(of: folders, for: experiments, context) : nil
+        let metricProblems = Self.metricProblems(files: fallback.map { [$0] } ?? own, experiments: experiments,
+                                                 registry: registry, populations: populations)
         return validation.adding(metricProblems.filter { $0.location.file != fallback }
-            + Self.populationProblems(folders: MetricEvents.folders(of: folders), registry: registry))
+            + Self.populationProblems(folders: MetricEvents.folders(of: folders), registry: registry)
+            + Self.attributeProblems(experiments, apps: apps, registry: registry, populations: populations))
+    }
+
+    /// Warnings for the attributes the experiments and rules files name that no session of their
+    /// app has: neither the app declares them nor one of `populations` draws them.
+    static func attributeProblems(_ experiments: ExperimentSet, apps: [String], registry: FeatureRegistry,
+                                  populations: ExperimentPopulations) -> [Diagnostic] {
+        var known: [String: [String]] = [:]
+        for app in apps {
+            guard let definition = try? registry.app(named: app) else { continue }
+            known[app] = Set(["id"] + definition.attributes + populations.attributes(of: app)).sorted()
+        }
+        return AttributeNameCheck(known: known).problems(in: experiments)
     }
 
     /// When the folders of `paths` have no metrics file and the experiments name metrics: the one
@@ -66,9 +82,10 @@ package struct Validate {
 
     /// The problems of each folder's metrics.yaml — the folders named, and those of files named
     /// alone — and of every metric the experiments name: a metric key or an event that the
-    /// registered features (or the host, or simulated users) emit.
-    static func metricProblems(paths: [String], files: [String], experiments: ExperimentSet,
-                               registry: FeatureRegistry) -> [Diagnostic] {
+    /// registered features (or the host) emit or the checks of `populations` log. `files` are the
+    /// metrics files read (the folders' own, else the one every command falls back to).
+    static func metricProblems(files: [String], experiments: ExperimentSet, registry: FeatureRegistry,
+                               populations: ExperimentPopulations) -> [Diagnostic] {
         var problems: [Diagnostic] = []
         var definitions: [MetricDefinition] = []
         for path in files {
@@ -76,7 +93,7 @@ package struct Validate {
             problems += found
             definitions += catalog.definitions
         }
-        let events = MetricEvents(registry: registry, more: MetricEvents.simulatedUserEvents(folders: MetricEvents.folders(of: paths)))
+        let events = MetricEvents(registry: registry, populations: populations)
         return problems + events.problems(in: experiments.definitions, catalog: MetricCatalog(definitions, file: files.first))
     }
 }

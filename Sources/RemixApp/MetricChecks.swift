@@ -7,12 +7,15 @@ import RemixYAML
 
 /// What the metrics experiments name may count, and the check `remix validate`, `simulate` and
 /// `analyze` share (`MetricReferenceCheck`): a metric is a key of the metrics file or an event
-/// that a registered feature, the host or a simulated user logs.
+/// that a registered feature, the host or a simulated user logs — the last by a population's
+/// `check`, named as the source.
 struct MetricEvents {
-    /// Every event that exists.
+    /// The events the features and the host declare, and `more` known to exist.
     var names: [String]
     /// The fields each declared event carries.
     var fields: [String: [String]]
+    /// Each event a population's `check` logs, with the population files whose checks log it.
+    var populationEvents: [String: [String]] = [:]
 
     /// The events `registry` declares, and `more` (those simulated users log themselves).
     init(registry: FeatureRegistry, more: [String]) {
@@ -20,9 +23,26 @@ struct MetricEvents {
         fields = Dictionary(registry.declaredEvents.map { ($0.name, $0.fields) }, uniquingKeysWith: { $0 + $1 })
     }
 
+    /// The events `registry` declares, and those the checks of `populations` log.
+    init(registry: FeatureRegistry, populations: ExperimentPopulations) {
+        self.init(registry: registry, more: [])
+        populationEvents = populations.events
+    }
+
+    private func check(_ catalog: MetricCatalog) -> MetricReferenceCheck {
+        MetricReferenceCheck(catalog: catalog, events: names, eventFields: fields, populationEvents: populationEvents)
+    }
+
     /// The problems of the metrics `experiments` name, measured against `catalog`.
     func problems(in experiments: [ExperimentDefinition], catalog: MetricCatalog) -> [Diagnostic] {
-        MetricReferenceCheck(catalog: catalog, events: names, eventFields: fields).problems(in: experiments)
+        check(catalog).problems(in: experiments)
+    }
+
+    /// Warnings for the metrics `experiments` name whose event only other population files' checks
+    /// log than `population`'s (the run's, at `path`): in this run they count nothing.
+    func populationGaps(in experiments: [ExperimentDefinition], catalog: MetricCatalog, population: Population,
+                        path: String) -> [Diagnostic] {
+        check(catalog).populationGaps(in: experiments, population: path, logged: population.observedEvents)
     }
 
     /// The folders whose metrics file and population files go with `paths`: a folder itself, and
@@ -46,15 +66,7 @@ struct MetricEvents {
     /// The events simulated users log themselves: the success checks of every population file
     /// (`*population.yaml`) in `folders`.
     static func simulatedUserEvents(folders: [String]) -> [String] {
-        var events: [String] = []
-        for folder in folders {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-            for name in names.sorted() where name.hasSuffix(ExperimentSet.populationSuffix) {
-                let (population, _) = PopulationFile.load(path: (folder as NSString).appendingPathComponent(name))
-                events += population?.observedEvents ?? []
-            }
-        }
-        return events
+        ExperimentPopulations(folders: folders, apps: []).events.keys.sorted()
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import RemixExperiments
+import RemixFormats
 import RemixKit
 
 /// The attributes and the time of a session that experiments are evaluated for (`remix run`,
@@ -16,7 +17,7 @@ package struct SessionAttributes {
     /// The parsed attributes.
     func attributes() throws -> [String: AttributeValue] {
         guard let value = try? AttributeValue.parse(json: json), case .object(let object) = value else {
-            throw AppError("--attributes must be a JSON object, e.g. '{\"id\":\"u1\",\"country\":\"GB\"}' (got \(json))")
+            throw AppError("--attributes must be a JSON object, e.g. '{\"id\":\"u1\",\"country\":\"GB\"}' (got \(Excerpt.quoted(json)))")
         }
         return object
     }
@@ -30,7 +31,7 @@ package struct SessionAttributes {
     static func date(_ text: String?, option: String) throws -> Date {
         guard let text else { return Date() }
         guard let date = DateParsing.parse(text) else {
-            throw AppError("\(option) must be a date like 2026-12-01 or 2026-12-01T09:00:00Z (got \(text))")
+            throw AppError("\(option) must be a date like 2026-12-01 or 2026-12-01T09:00:00Z (got \(Excerpt.quoted(text)))")
         }
         return date
     }

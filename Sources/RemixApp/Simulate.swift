@@ -39,6 +39,8 @@ package struct Simulate {
     package var shard: String?
     /// Append to the log file instead of replacing it.
     package var append = false
+    /// Replace the log file even when `remix simulate` did not write it (``LogTarget/Contents``).
+    package var overwrite = false
     /// Analyse the run's log (a file) after it.
     package var report = true
     /// Also write the run's report as an HTML page to this file.
@@ -95,10 +97,14 @@ package struct Simulate {
         // A metric that counts nothing is said before the run, not found as zeros in its report.
         let metricsFolder = InputFiles.folders(experiments)[0]
         let catalog = try Definitions.metrics(nil, folder: metricsFolder, named: [], context)
-        let metricEvents = MetricEvents(registry: registry, more: population.observedEvents
-                                            + MetricEvents.simulatedUserEvents(folders: [metricsFolder]))
-        try refuseUnknownMetrics(ExperimentSet(definitions: set.definitions.filter { $0.app == appDefinition.name }), catalog: catalog,
-                                 events: metricEvents)
+        var metricEvents = MetricEvents(registry: registry,
+                                        populations: ExperimentPopulations(folders: [metricsFolder], apps: [appDefinition.name]))
+        metricEvents.names += population.observedEvents
+        let ofApp = set.definitions.filter { $0.app == appDefinition.name }
+        try refuseUnknownMetrics(ExperimentSet(definitions: ofApp), catalog: catalog, events: metricEvents)
+        for gap in metricEvents.populationGaps(in: ofApp, catalog: catalog, population: population, path: path) {
+            context.notify(.line(gap.description))
+        }
         var plan = SimulationPlan(app: appDefinition.name, users: userCount, seed: seed, jobs: context.usefulJobs(jobs),
                                   shard: shard.flatMap(Shard.init(spec:)) ?? .whole, population: population, experiments: set,
                                   sources: sources(set, population: path))
@@ -129,6 +135,7 @@ package struct Simulate {
             run.controller = controllers.count == 1 ? controllers[0] : CombinedController(controllers)
         }
         if StoreURL.isStoreURL(log) { return try await run.intoStore(try StoreURL(parsing: log), resume: resume, retrySeconds: retrySeconds) }
+        try checkLogFile(context)
         var outcome = try await run.intoFile(log, append: append)
         outcome.analysis = try await analysis(jobs: plan.jobs, events: metricEvents, metricsFile: catalog.file, context)
         return outcome
@@ -158,6 +165,7 @@ package struct Simulate {
             return "\(option) must be at most \(Self.maximumUsers) (got \(userCount)); split larger runs with --shard"
         }
         if let jobs, jobs <= 0 { return "--jobs must be at least 1 (got \(jobs))" }
+        if overwrite, append { return "give --overwrite or --append, not both: --overwrite replaces the log, --append adds to it" }
         if let problem = storeOptionProblem() { return problem }
         if let shard, Shard(spec: shard) == nil { return "--shard must be I/N with 1 ≤ I ≤ N, e.g. 2/4 (got '\(shard)')" }
         if let shard = shard.flatMap(Shard.init(spec:)), let problem = shard.emptinessProblem(users: userCount) { return problem }
@@ -170,6 +178,7 @@ package struct Simulate {
     private func storeOptionProblem() -> String? {
         let isStore = StoreURL.isStoreURL(log)
         if isStore, append { return "--append is for files: an event store keeps every run (use --resume to complete one)" }
+        if isStore, overwrite { return "--overwrite is for files: an event store keeps every run" }
         if isStore, html != nil { return "--html writes the report of a log file, not of an event store: give --log a .jsonl file" }
         if !isStore, resume { return "--resume completes a run in an event store; --log is a file here (use --append for files)" }
         if !(retrySeconds >= 0) || !retrySeconds.isFinite { return "--retry-seconds must be 0 or more (got \(retrySeconds))" }
@@ -177,6 +186,26 @@ package struct Simulate {
     }
 
     private var userCount: Int { users ?? sessions ?? 10_000 }
+
+    /// Checks the log file before the run writes it: the log of an earlier `remix simulate` is
+    /// replaced, with a note (running the same command twice works); events it did not write, or
+    /// a file that is no log, are replaced only with `--overwrite` (appended to only when a log).
+    func checkLogFile(_ context: AppContext) throws {
+        switch LogTarget.contents(of: log) {
+        case .nothing: break
+        case .notALog where append || !overwrite:
+            throw AppError("refusing to \(append ? "append to" : "replace") \(log): \(LogTarget.notALog); "
+                           + (append ? "choose another --log" : "give --overwrite to replace it, or --log FILE to write elsewhere"))
+        case .otherEvents where !append && !overwrite:
+            throw AppError("refusing to replace \(log): its events were not written by `remix simulate` (its first line is no "
+                           + "simulate run's record); give --overwrite to replace them, --append to add this run to them, or "
+                           + "--log FILE to write elsewhere")
+        case .simulatedLog where !append && !overwrite:
+            context.notify(.note("replacing \(log), the log of an earlier `remix simulate` run; --append adds to it instead, "
+                                 + "--log FILE writes elsewhere"))
+        default: break
+        }
+    }
 
     /// The files this run reads, which its outputs must never overwrite.
     private func inputs(population: String, _ context: AppContext) -> [OutputCheck.Input] {
@@ -208,9 +237,8 @@ private struct Run {
     /// Loads the registry again, without a word, for each simulating worker after the first.
     var replica: (@Sendable () throws -> FeatureRegistry)?
 
-    /// Runs into the JSON Lines file at `path`, replacing it unless `append`.
+    /// Runs into the JSON Lines file at `path` (checked: ``Simulate/checkLogFile(_:)``), replacing it unless `append`.
     func intoFile(_ path: String, append: Bool) async throws -> Simulate.Outcome {
-        if let problem = LogTarget.problem(path: path, replacing: !append) { throw AppError(problem) }
         let file = try JSONLinesFile(path: path, truncate: !append)
         if file.endedTorn {
             context.warn("\(path) ended inside a line (a writer stopped mid-line); a newline was added so "

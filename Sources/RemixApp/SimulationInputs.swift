@@ -30,8 +30,9 @@ struct SimulationInputs {
                          + "intents the app cannot serve will show as stuck (give --population, or write \(app).population.yaml)")
         }
         catalog = try Definitions.metrics(nil, folder: experimentsFolder, named: metric.map { [$0] } ?? [], context)
-        // The runs are simulated here, so a metric must be a key or an event the features emit.
-        let events = registry.declaredEvents.map(\.name)
+        // The runs are simulated here, so a metric must be a key or an event the features emit or
+        // the population's checks log (as for `simulate`, ``MetricEvents``).
+        let events = registry.declaredEvents.map(\.name) + loaded.observedEvents
         if let metric, catalog[metric] == nil, !events.contains(metric) {
             throw AppError(unknownMetric(metric, catalog: catalog, events: events, because: "not an event any registered feature emits"))
         }

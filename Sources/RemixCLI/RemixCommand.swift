@@ -32,8 +32,32 @@ package struct RemixCommand: AsyncParsableCommand {
             }
             return 0
         } catch {
+            // ArgumentParser suggests near names of options, not of commands.
+            if exitCode(for: error) == .validationFailure, let problem = unknownCommand(in: arguments) {
+                printError(problem)
+                return 1
+            }
             return report(error)
         }
+    }
+
+    /// "unknown command 'log cpy'; did you mean 'log copy'? (known commands: …)" when a word of
+    /// `arguments`, before any option or argument, names no subcommand of the group before it; nil
+    /// when each names one (the failure is elsewhere). Only called once parsing has failed.
+    static func unknownCommand(in arguments: [String]) -> String? {
+        var subcommands = configuration.subcommands.map { $0.configuration }
+        var path: [String] = []
+        for word in arguments {
+            guard !subcommands.isEmpty, !word.hasPrefix("-"), word != "help" else { return nil }
+            guard let next = subcommands.first(where: { $0.commandName == word || $0.aliases.contains(word) }) else {
+                let names = subcommands.compactMap { $0.commandName }.map { (path + [$0]).joined(separator: " ") }
+                let typed = (path + [word]).joined(separator: " ")
+                return "unknown command '\(typed)'" + NameSuggestion.hint(for: typed, among: names, noun: "command")
+            }
+            subcommands = next.subcommands.map { $0.configuration }
+            path.append(word)
+        }
+        return nil
     }
 
     /// The one error printer: shows why a command failed, every message as `remix: …`, and returns

@@ -59,6 +59,12 @@ struct SimulateCommand: AsyncParsableCommand {
     @Flag(help: "Append to the log instead of replacing it.")
     var append = false
 
+    @Flag(help: ArgumentHelp("Replace the log even when `remix simulate` did not write it.",
+                             discussion: "Without it, a log of an earlier simulate is replaced (a note says so), and a file "
+                                 + "holding other events — of `remix run`, another tool, by hand — or no log at all is kept, and the "
+                                 + "run refused."))
+    var overwrite = false
+
     @Flag(help: "Do not print the analysis report at the end.")
     var noReport = false
 
@@ -76,7 +82,7 @@ struct SimulateCommand: AsyncParsableCommand {
         (simulation.app, simulation.users, simulation.sessions, simulation.seed, simulation.jobs) = (app, users, sessions, seed, jobs)
         (simulation.population, simulation.experiments, simulation.plugins) = (population, experiments, plugins.paths)
         (simulation.log, simulation.resume, simulation.retrySeconds, simulation.shard) = (log, resume, retrySeconds, shard)
-        (simulation.append, simulation.report, simulation.html) = (append, !noReport, html)
+        (simulation.append, simulation.overwrite, simulation.report, simulation.html) = (append, overwrite, !noReport, html)
         simulation.colour = Console.current.outIsTerminal
         simulation.sticky = sticky
         return simulation

@@ -112,6 +112,14 @@ import Testing
         #expect(result.stderr == (0...10).map { "A/A run \($0)/10\n" }.joined(), "\(result.stderr)")
     }
 
+    /// An event the population's `check` logs is a metric the runs can count, as for `simulate`.
+    @Test func anEventThePopulationsCheckLogsIsAMetric() async throws {
+        let result = await RemixInProcess.run(["check", "aa", "--metric", "advert_misfiled", "--runs", "10", "--users", "100",
+                                               "--jobs", "1"])
+        #expect(!result.stderr.contains("is not a key of"), "\(result.stderr)")
+        #expect(result.stdout.contains("    gate: p ≥ 0.001"), "\(result.stdout)")
+    }
+
     @Test func wilsonAndKolmogorovSmirnovAgreeWithKnownValues() {
         // Wilson's 95 % interval for 0 of 20: [0, 0.1611]; for 10 of 100: [0.0552, 0.1744].
         #expect(abs(Wilson.interval(0, of: 20).upperBound - 0.16113) < 1e-4)

@@ -134,6 +134,18 @@ import Testing
         #expect(result.stdout.isEmpty && !result.stderr.contains("Fatal error"))
     }
 
+    /// A value that is not a JSON object is quoted by its start and its length: a 100 kB value is
+    /// not echoed whole into the terminal.
+    @Test func aHugeBadAttributesValueIsQuotedAsAShortExcerpt() async throws {
+        let value = "{\"id\":\"" + String(repeating: "x", count: 100_000)
+        let result = try await Self.remix(["assign", "insertion-flow", "--attributes", value])
+        #expect(result.status == 1 && result.stdout.isEmpty)
+        #expect(result.stderr == "remix: --attributes must be a JSON object, e.g. '{\"id\":\"u1\",\"country\":\"GB\"}' (got '{\"id\":\""
+                + String(repeating: "x", count: 53) + "…', 100,007 characters)\n", "\(result.stderr.prefix(300))")
+        let short = try await Self.remix(["assign", "insertion-flow", "--attributes", "[1]"])
+        #expect(short.stderr == "remix: --attributes must be a JSON object, e.g. '{\"id\":\"u1\",\"country\":\"GB\"}' (got '[1]')\n")
+    }
+
     @Test func unknownExperimentKeySuggestsTheNearest() async throws {
         let result = try await Self.remix(["assign", "insertion-flw"])
         #expect(result.status == 1)

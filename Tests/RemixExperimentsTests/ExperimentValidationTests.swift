@@ -98,6 +98,13 @@ import Testing
         ("condition: {id: {$elemMatch: {$regex: \"a)\"}}}", "8:39", .error, "a ')' has no matching '('"),
         ("condition: {id: {$regex: \"*a\"}}", "8:26", .error, "'*' has nothing before it to repeat"),
         ("condition: {id: {$regex: 12}}", "8:26", .error, "$regex takes a pattern as text"),
+        // A filter that lets nobody in: a range that is not a number, empty or inverted; no range; an unknown hash.
+        ("filters: [{seed: s, ranges: [[.nan, 0.5]]}]", "8:30", .error, "a range needs 0 ≤ start < end ≤ 1, not [nan, 0.5]"),
+        ("filters: [{seed: s, ranges: [[0, .inf]]}]", "8:30", .error, "a range needs 0 ≤ start < end ≤ 1, not [0, inf]"),
+        ("filters: [{seed: s, ranges: [[0.9, 0.1]]}]", "8:30", .error, "a range needs 0 ≤ start < end ≤ 1, not [0.9, 0.1]"),
+        ("filters: [{seed: s, ranges: [[0.5, 0.5]]}]", "8:30", .error, "a range needs 0 ≤ start < end ≤ 1, not [0.5, 0.5]"),
+        ("filters: [{seed: s, ranges: []}]", "8:29", .error, "a filter needs at least one range"),
+        ("filters: [{seed: s, ranges: [[0, 0.5]], hashVersion: 9}]", "8:54", .error, "hashVersion must be 1 or 2, not 9"),
     ])
     func bucketingAndConditionProblems(line: String, position: String, severity: Severity, message: String) throws {
         let folder = try ExperimentFolder()

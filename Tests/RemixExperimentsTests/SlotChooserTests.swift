@@ -46,7 +46,8 @@ import Testing
         ("status: stopped", "stopped"),
         ("active: false", "inactive"),
         ("hashAttribute: deviceId", "missingHashAttribute"),
-        ("filters: [{seed: s, ranges: []}]", "filtered"),
+        // A filter's attribute the session lacks filters it out (a range that lets nobody in is a file error).
+        ("filters: [{seed: s, ranges: [[0, 0.5]], attribute: deviceId}]", "filtered"),
     ])
     func rulesThatKeepTheSessionOut(extra: String, rule: String) throws {
         let decision = Self.decide(try Self.definition("k", extra), ["id": "u1", "platform": "phone"])

@@ -105,4 +105,29 @@ import Testing
         #expect(messages.contains { $0.contains("\(file):7:24: error: an experiment rule has only 'experiment: KEY'") }, "\(messages)")
         #expect(messages.contains { $0.contains("\(file):8:56: error: coverage must be between 0 and 1, not 2.0") }, "\(messages)")
     }
+
+    /// A rule whose range or filter lets nobody in, or whose hash GrowthBook does not have, is an
+    /// error where it is written, as in an experiment file.
+    @Test func rangesAndHashVersionsThatCannotWorkAreErrors() throws {
+        let folder = try Self.folder(rules: """
+            app: marketplace
+            slot: insertion
+            rules:
+              - {force: {feature: ManualGroupInsertion}, range: [0.9, 0.1]}
+              - {force: {feature: ManualGroupInsertion}, range: [0.2, 0.2]}
+              - {force: {feature: ManualGroupInsertion}, filters: [{seed: s, ranges: [[0, 0.5]], hashVersion: 7}]}
+              - {force: {feature: ManualGroupInsertion}, hashVersion: 7}
+              - {force: {feature: ManualGroupInsertion}, range: [.nan, 0.5]}
+              - {force: {feature: ManualGroupInsertion}, filters: [{seed: s, ranges: [[0.6, 0.4]]}]}
+            """)
+        let report = try folder.validate()
+        #expect(folder.rendered(report.diagnostics) == [
+            "insertion.rules.yaml:4:53: error: a range needs 0 ≤ start < end ≤ 1, not [0.9, 0.1]",
+            "insertion.rules.yaml:5:53: error: a range needs 0 ≤ start < end ≤ 1, not [0.2, 0.2]",
+            "insertion.rules.yaml:6:99: error: hashVersion must be 1 or 2, not 7",
+            "insertion.rules.yaml:7:59: error: hashVersion must be 1 or 2, not 7",
+            "insertion.rules.yaml:8:53: error: a range needs 0 ≤ start < end ≤ 1, not [nan, 0.5]",
+            "insertion.rules.yaml:9:75: error: a range needs 0 ≤ start < end ≤ 1, not [0.6, 0.4]",
+        ])
+    }
 }

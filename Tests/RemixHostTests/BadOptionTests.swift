@@ -26,7 +26,11 @@ import Testing
         (["run", "--at", "2026-02-31"], "--at must be a date"),
         (["export", "growthbook", "--bogus"], "Unknown option '--bogus'"),
         (["import", "growthbook"], "Missing expected argument"),
-        (["frobnicate"], "Unexpected argument 'frobnicate'"),
+        (["frobnicate"], "remix: unknown command 'frobnicate'; known commands: analyze, assign, check, compare, export, features, "
+            + "fit, import, log, plan, predict, routes, run, simulate, validate\n"),
+        (["simulatee", "--users", "10"], "remix: unknown command 'simulatee'; did you mean 'simulate'? (known commands: analyze, "),
+        (["log", "cpy", "a.jsonl", "b.jsonl"], "remix: unknown command 'log cpy'; did you mean 'log copy'? (known commands: log copy, log upgrade)\n"),
+        (["check", "a"], "remix: unknown command 'check a'; did you mean 'check aa'?"),
         ([], "name a subcommand"),
         (["analyze", "x.jsonl", "--by", "day", "--dimension", "platform", "--format", "csv"], "CSV holds one"),
         (["log"], "name a subcommand: copy"),

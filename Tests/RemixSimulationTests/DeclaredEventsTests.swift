@@ -32,6 +32,47 @@ import Testing
         #expect(result.stdout.contains("    service recommendationLatencySeconds: seconds = 2 — "))
     }
 
+    /// An experiments folder of its own with insertion-flow (whose metric `misfiled-per-published`
+    /// counts `advert_misfiled`, which only the shipped population's `check` logs) and the metrics
+    /// file, and no population file.
+    static func folderWithoutPopulation(_ folder: TemporaryFolder) throws -> String {
+        let experiments = folder.path("experiments")
+        try FileManager.default.createDirectory(atPath: experiments, withIntermediateDirectories: true)
+        for name in ["insertion-flow.yaml", "metrics.yaml"] {
+            try FileManager.default.copyItem(atPath: Fixture.experimentsPath + "/" + name, toPath: experiments + "/" + name)
+        }
+        return experiments
+    }
+
+    /// `validate` counts what the population `simulate` would run the folder with logs (here the
+    /// shipped one, which the folder falls back to), as `simulate` does: no "no feature emits".
+    @Test func validateCountsTheEventsOfThePopulationSimulateWouldUse() async throws {
+        let folder = try TemporaryFolder()
+        let experiments = try Self.folderWithoutPopulation(folder)
+        let result = await Remix.run(["validate", experiments])
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
+        #expect(result.stdout == "1 experiment, 0 errors, 0 warnings\n")
+    }
+
+    /// A population without the `check` that logs an event (a fitted one has none) runs, and the
+    /// warning names the population as the event's source, not a missing feature.
+    @Test func aPopulationWithoutTheCheckIsNamedAsWhyTheMetricCountsNothing() async throws {
+        let folder = try TemporaryFolder()
+        let experiments = try Self.folderWithoutPopulation(folder)
+        let shipped = try String(contentsOfFile: Fixture.populationPath, encoding: .utf8)
+        let check = "    check: {row: title, detail: path, otherwise: advert_misfiled}   # shown in the wrong group?\n"
+        #expect(shipped.contains(check))
+        let population = try folder.write("fitted/population.yaml", shipped.replacingOccurrences(of: check, with: ""))
+        let result = await Remix.run(["simulate", "--population", population, "--experiments", experiments, "--users", "20",
+                                      "--no-report", "--log", folder.path("e.jsonl")])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stderr.contains("no registered feature emits"), "\(result.stderr)")
+        #expect(result.stderr.contains("\(experiments)/insertion-flow.yaml:21:51: warning: metric 'misfiled-per-published' counts "
+                                       + "the event 'advert_misfiled', which only a population's check logs (experiments/population.yaml), "
+                                       + "and this run's population \(population) has no check that logs it: the metric counts nothing "
+                                       + "in this run"), "\(result.stderr)")
+    }
+
     @Test func aMisspeltMetricEventFailsValidationWithTheNearestEvent() async throws {
         let folder = try TemporaryFolder()
         let experiments = folder.path("experiments")

@@ -74,14 +74,7 @@ private struct AggregateSource<Queries: AggregateQueries> {
                 sliced: Bool) async throws(AnalysisError) -> (AnalysisReport.Experiment, Int) {
         let definition = options.definitions[key]
         let phases = AggregateScope.phases(of: base, in: overview.experiments.keys)
-        var scope: PhaseScope?
-        if let highest = phases.last {
-            switch selection {
-            case .all: scope = .all
-            case .number(let number): scope = .number(number)
-            case .latest: scope = .number(definition?.phases.last?.number ?? highest)
-            }
-        }
+        let scope = try PhasePlan.scope(of: key, selection: selection, definition: definition, logged: phases, whole: base == key)
         var entry = base
         if case .number(let number)? = scope { entry = AggregateScope.phase.name(String(number), of: base) }
         let splits = scope == nil ? [] : try await phaseSplits(key, base: base, phases: phases, definition: definition)

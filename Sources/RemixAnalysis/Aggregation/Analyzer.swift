@@ -112,8 +112,8 @@ package enum Analyzer {
         // Each experiment with phases is reported from its phase's own exposures (or all of them).
         var reported: [String: (index: Int, scope: PhaseScope?)] = [:]
         for (index, key) in selected {
-            let scope = plan.scope(of: key, selection: options.phaseByExperiment[key] ?? options.phase,
-                                   definition: options.definitions[key])
+            let scope = try plan.scope(of: key, selection: options.phaseByExperiment[key] ?? options.phase,
+                                       definition: options.definitions[key], whole: options.until == .max)
             reported[key] = (plan.index(of: key, scope: scope, logged: index, tally: &tally), scope)
         }
         let values = try sumValues(resolved, columns: columns, files: files, tally: tally, options: options)

@@ -93,12 +93,29 @@ struct PhasePlan {
         }
     }
 
-    /// The phase a report of `key` covers under `selection`, nil when the log has no phase of it.
-    func scope(of key: String, selection: PhaseSelection, definition: ExperimentDefinition?) -> PhaseScope? {
-        guard let phases = phaseIndices[key], let highest = phases.keys.max() else { return nil }
+    /// The phase a report of `key` covers under `selection`, nil when the log has no phase of it;
+    /// `whole`: see ``scope(of:selection:definition:logged:whole:)``.
+    func scope(of key: String, selection: PhaseSelection, definition: ExperimentDefinition?,
+               whole: Bool) throws(AnalysisError) -> PhaseScope? {
+        try Self.scope(of: key, selection: selection, definition: definition, logged: phaseIndices[key].map { Array($0.keys) } ?? [],
+                       whole: whole)
+    }
+
+    /// The phase a report of `key` covers under `selection` when the log (or store) holds its
+    /// phases `logged`; nil when it holds none. In the report of the `whole` log, a phase number
+    /// the experiment does not have — in its file, else in the log — is an error naming those it
+    /// has, not a report of zeros; a cut of `--by` reports the whole report's phase, which it may
+    /// not hold yet.
+    static func scope(of key: String, selection: PhaseSelection, definition: ExperimentDefinition?,
+                      logged: [Int], whole: Bool) throws(AnalysisError) -> PhaseScope? {
+        guard let highest = logged.max() else { return nil }
         switch selection {
         case .all: return .all
-        case .number(let number): return .number(number)
+        case .number(let number):
+            let inFile = definition.map { !$0.phases.isEmpty } ?? false
+            let phases = inFile ? definition?.phases.map(\.number) ?? [] : logged.sorted()
+            if whole, !phases.contains(number) { throw .noSuchPhase(key: key, phase: number, phases: phases, inFile: inFile) }
+            return .number(number)
         case .latest: return .number(definition?.phases.last?.number ?? highest)
         }
     }

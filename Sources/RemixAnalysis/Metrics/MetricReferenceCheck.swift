@@ -3,21 +3,50 @@ import RemixKit
 import RemixYAML
 
 /// Checks that every metric an experiment names means something: a key of the metrics file, or
-/// the name of an event some registered feature (or the host) declares — so that a typo such as
-/// `advert_publish` is an error where it is written, not a report of zeros later.
+/// the name of an event some registered feature (or the host) declares or a population's `check`
+/// logs — so that a typo such as `advert_publish` is an error where it is written, not a report
+/// of zeros later.
 package struct MetricReferenceCheck {
     /// The metric definitions the experiments may name by key.
     package let catalog: MetricCatalog
-    /// The events that exist: what the registered features and the host declare.
+    /// The events the registered features and the host declare.
     package let events: [String]
     /// The fields each declared event carries, where known: a metric's `value` must be one.
     package let eventFields: [String: [String]]
+    /// Each event simulated users log by a population file's `check`, with the files whose checks
+    /// log it: it exists, though no feature declares it.
+    package let populationEvents: [String: [String]]
 
     /// Makes the check.
-    package init(catalog: MetricCatalog, events: [String], eventFields: [String: [String]] = [:]) {
+    package init(catalog: MetricCatalog, events: [String], eventFields: [String: [String]] = [:],
+                 populationEvents: [String: [String]] = [:]) {
         self.catalog = catalog
         self.events = events
         self.eventFields = eventFields
+        self.populationEvents = populationEvents
+    }
+
+    /// Whether `event` is logged by anyone: a feature, the host or a population.
+    private func exists(_ event: String) -> Bool { events.contains(event) || populationEvents[event] != nil }
+
+    /// The metrics `experiments` name that count an event only population files log — and not
+    /// `population`, the run's, whose checks log `logged` — as warnings: in that run the metric
+    /// counts nothing, because of the population, not of a missing feature.
+    package func populationGaps(in experiments: [ExperimentDefinition], population: String, logged: [String]) -> [Diagnostic] {
+        var gaps: [Diagnostic] = []
+        for definition in experiments {
+            for name in definition.metrics.all {
+                let counted = catalog[name].map { eventNames(of: $0) } ?? [name]
+                for event in counted where !events.contains(event) && !logged.contains(event) {
+                    guard let files = populationEvents[event] else { continue }
+                    gaps.append(Diagnostic(definition.location(ofMetric: name), .warning,
+                        "metric '\(name)' counts the event '\(event)', which only a population's check logs "
+                            + "(\(files.joined(separator: ", "))), and this run's population \(population) has no check that logs "
+                            + "it: the metric counts nothing in this run"))
+                }
+            }
+        }
+        return gaps
     }
 
     /// The problems of `experiments`' metrics (errors) and of metrics-file events nobody declares
@@ -30,7 +59,7 @@ package struct MetricReferenceCheck {
                     if let bandit = definition.bandit, bandit.metric == name, let problem = Self.banditProblem(metric) {
                         problems.append(Diagnostic(bandit.metricLocation, .error, problem))
                     }
-                    for event in eventNames(of: metric) where !events.contains(event) {
+                    for event in eventNames(of: metric) where !exists(event) {
                         problems.append(Diagnostic(definition.location(ofMetric: name), .error,
                             "metric '\(name)' counts the event '\(event)', which no registered feature emits"
                                 + suggestion(for: event)))
@@ -40,12 +69,12 @@ package struct MetricReferenceCheck {
                             "metric '\(name)' sums the field '\(field)' of '\(event)'\(part), which it does not carry"
                                 + fieldSuggestion(field, of: event)))
                     }
-                } else if events.contains(name), definition.rollout?.guardrails.contains(name) == true {
+                } else if exists(name), definition.rollout?.guardrails.contains(name) == true {
                     // A rollout tests each guardrail on its worse side only (docs/rollouts.md).
                     problems.append(Diagnostic(definition.location(ofMetric: name), .warning,
                         "guardrail '\(name)' is an event with no declared direction, so the rollout rolls back only on a "
                             + "significant fall of it; define it in metrics.yaml (inverse: true when a rise is worse)"))
-                } else if !events.contains(name) {
+                } else if !exists(name) {
                     problems.append(Diagnostic(definition.location(ofMetric: name), .error,
                         "unknown metric '\(name)': " + (catalog.file.map { "not a key of \($0)" } ?? "not a metric key (no metrics.yaml)")
                             + " and not an event any "
@@ -59,7 +88,7 @@ package struct MetricReferenceCheck {
                 problems.append(Diagnostic(location, .warning, "metric '\(metric.key)' sums the field '\(field)' of '\(event)', "
                     + "which it does not carry" + fieldSuggestion(field, of: event)))
             }
-            guard let event = metric.event, !events.contains(event), let location = metric.location else { continue }
+            guard let event = metric.event, !exists(event), let location = metric.location else { continue }
             problems.append(Diagnostic(location, .warning,
                 "metric '\(metric.key)' counts the event '\(event)', which no registered feature emits"
                     + suggestion(for: event) + "; load the plugin that emits it, or fix the name"))
@@ -107,7 +136,7 @@ package struct MetricReferenceCheck {
     }
 
     private func suggestion(for name: String, keys: [String] = []) -> String {
-        guard let nearest = NameSuggestion.nearest(to: name, among: keys + events) else {
+        guard let nearest = NameSuggestion.nearest(to: name, among: keys + events + populationEvents.keys.sorted()) else {
             return " ('remix features' lists the events)"
         }
         return "; did you mean '\(nearest)'? ('remix features' lists the events)"

@@ -12,6 +12,9 @@ package enum AnalysisError: Error, Equatable, CustomStringConvertible {
     case tooManyValueFields(limit: Int, metrics: [String])
     case noDimensionValues(name: String, path: String)
     case tooManyCuts(count: Int, limit: Int, bucket: String)
+    /// `--phase` names a phase the experiment does not have: `phases` are those of its file
+    /// (`inFile`), else those the log holds.
+    case noSuchPhase(key: String, phase: Int, phases: [Int], inFile: Bool)
     /// An option an event store's analysis does not offer.
     case notFromStore(option: String)
     /// The event store failed (its message says what to do).
@@ -48,7 +51,18 @@ package enum AnalysisError: Error, Equatable, CustomStringConvertible {
                 + "save it to a file and analyse the file"
         case .tooManyValueFields(let limit, let metrics):
             "metrics \(metrics.joined(separator: ", ")) sum more than \(limit) different value fields; analyse fewer at a time"
+        case .noSuchPhase(let key, let phase, let phases, let inFile):
+            "--phase \(phase): " + (inFile ? "experiment '\(key)' has \(Self.phaseList(phases))" : "the log holds \(Self.phaseList(phases)) "
+                + "of experiment '\(key)'") + " (numbered from 0, as GrowthBook numbers them); give one of them, latest or all"
         }
+    }
+
+    /// "only phase 0", "phases 0 and 1", "phases 0 to 4" or "phases 0, 2, 5".
+    private static func phaseList(_ phases: [Int]) -> String {
+        guard let first = phases.first, let last = phases.last, phases.count > 1 else { return "only phase \(phases.first ?? 0)" }
+        if phases.count == 2 { return "phases \(first) and \(last)" }
+        if last - first + 1 == phases.count { return "phases \(first) to \(last)" }
+        return "phases " + phases.map(String.init).joined(separator: ", ")
     }
 
     private static func list(_ lines: [BadLine]) -> String {

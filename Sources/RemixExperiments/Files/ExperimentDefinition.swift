@@ -70,6 +70,8 @@ package struct ExperimentDefinition: Sendable {
     package var rollout: Rollout? = nil
     /// The bandit, when the file is `type: bandit` (docs/bandits.md); its weights move by updates.
     package var bandit: Bandit? = nil
+    /// The session attributes the file names, where it names them (``AttributeNameCheck``).
+    package var attributeNames: [AttributeName] = []
 
     /// Whether it can assign sessions: running and active.
     package var isLive: Bool { experiment.status == .running && experiment.active }

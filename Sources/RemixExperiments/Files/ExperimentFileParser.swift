@@ -88,7 +88,8 @@ package enum ExperimentFileParser {
             schedule: schedule,
             metrics: definitionMetrics, experiment: experiment,
             locations: Dictionary(locations, uniquingKeysWith: { a, _ in a }),
-            conditionNode: condition == nil ? nil : root["condition"], rollout: rollout, bandit: bandit)
+            conditionNode: condition == nil ? nil : root["condition"], rollout: rollout, bandit: bandit,
+            attributeNames: AttributeName.named(in: root))
         guard let phases = root["phases"], !phases.isNull else { return (definition, problems) }
         var phased = definition
         let (read, phaseProblems) = PhaseParser.parse(phases, experiment: experiment, variations: variations)
@@ -150,14 +151,15 @@ package enum ExperimentFileParser {
                 throw problem
             }
             var ranges: [BucketRange] = []
-            for range in try fields.required("ranges", in: "a filter").sequence("ranges") {
-                let bounds = try range.sequence("a range")
-                guard bounds.count == 2 else { throw Diagnostic(range.location, .error, "a range must be [start, end]") }
-                ranges.append(BucketRange(start: try bounds[0].double("a range start"), end: try bounds[1].double("a range end")))
+            let written = try fields.required("ranges", in: "a filter")
+            for range in try written.sequence("ranges") {
+                ranges.append(try HashFields.range(range, shape: "a range must be [start, end]"))
             }
+            // A filter without a range lets nobody in.
+            if ranges.isEmpty { throw Diagnostic(written.location, .error, "a filter needs at least one range, e.g. ranges: [[0, 0.5]]") }
             filters.append(Experiment.Filter(
                 seed: try fields.required("seed", in: "a filter").string("seed"), ranges: ranges,
-                hashVersion: try fields["hashVersion"]?.int("hashVersion"),
+                hashVersion: try fields["hashVersion"].map { value throws(Diagnostic) in try HashFields.version(value) },
                 attribute: try fields["attribute"]?.string("attribute")))
         }
         return filters

@@ -33,6 +33,8 @@ package struct SlotRules: Sendable {
     package var slot: String
     /// The rules, in order.
     package var rules: [Rule]
+    /// The session attributes the rules name, where they name them (``AttributeNameCheck``).
+    package var attributeNames: [AttributeName] = []
 
     /// The experiment keys the rules name.
     package var experimentKeys: [String] {
@@ -53,14 +55,16 @@ package struct SlotRules: Sendable {
             let app = try root.required("app", in: "a slot rules file").string("app")
             let slot = try root.required("slot", in: "a slot rules file").string("slot")
             var rules: [Rule] = []
+            var attributeNames: [AttributeName] = []
             for item in try root.required("rules", in: "a slot rules file").sequence("rules") {
                 do throws(Diagnostic) {
                     rules.append(try rule(item, app: app, slot: slot))
+                    attributeNames += (try? item.mapping()).map(AttributeName.named) ?? []
                 } catch {
                     problems.append(error)
                 }
             }
-            return (SlotRules(file: file, app: app, slot: slot, rules: rules), problems)
+            return (SlotRules(file: file, app: app, slot: slot, rules: rules, attributeNames: attributeNames), problems)
         } catch {
             return (nil, [error])
         }
@@ -94,18 +98,12 @@ package struct SlotRules: Sendable {
         }
         rule.coverage = try fields["coverage"].map { value throws(Diagnostic) in try fraction(value, "coverage") }
         if let range = fields["range"] {
-            let bounds = try range.sequence("range")
-            guard bounds.count == 2 else { throw Diagnostic(range.location, .error, "range must be [start, end], e.g. [0, 0.2]") }
-            rule.range = BucketRange(start: try fraction(bounds[0], "the range start"), end: try fraction(bounds[1], "the range end"))
+            rule.range = try HashFields.range(range, shape: "range must be [start, end], e.g. [0, 0.2]")
         }
         rule.hashAttribute = try fields["hashAttribute"]?.string("hashAttribute")
         rule.fallbackAttribute = try fields["fallbackAttribute"]?.string("fallbackAttribute")
         rule.seed = try fields["seed"]?.string("seed") ?? "\(app).\(slot)"
-        if let version = fields["hashVersion"] {
-            let number = try version.int("hashVersion")
-            guard [1, 2].contains(number) else { throw Diagnostic(version.location, .error, "hashVersion must be 1 or 2, not \(number)") }
-            rule.hashVersion = number
-        }
+        if let version = fields["hashVersion"] { rule.hashVersion = try HashFields.version(version) }
         if let filters = fields["filters"] { rule.filters = try ExperimentFileParser.filters(filters) }
         return .force(feature: try forced.required("feature", in: "force").string("feature"), parameters: parameters, rule: rule,
                       location: item.location)

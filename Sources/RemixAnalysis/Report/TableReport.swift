@@ -24,10 +24,26 @@ package struct TableReport {
     private var colour: Bool { if case .terminal(let colour) = style { colour } else { false } }
 
     /// Adds a line, every control character from the data in it shown escaped (so a name from the
-    /// log cannot move the cursor or forge a line), in colour `code` when colour is on.
+    /// log cannot move the cursor or forge a line) and in Markdown `<`, `>` and `&` too (a name is
+    /// never markup), in colour `code` when colour is on.
     private mutating func add(_ text: String, colour code: String? = nil) {
-        let shown = JSONText.visible(text)
+        let shown = markdown ? Self.markdownText(text) : JSONText.visible(text)
         lines.append(colour ? code.map { "\u{1B}[\($0)m\(shown)\u{1B}[0m" } ?? shown : shown)
+    }
+
+    /// `text` for Markdown: control characters shown escaped, and `<`, `>` and `&` as entities,
+    /// so that no name from the log renders as HTML.
+    static func markdownText(_ text: String) -> String {
+        var out = ""
+        for character in JSONText.visible(text) {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            default: out.append(character)
+            }
+        }
+        return out
     }
 
     private mutating func build(_ report: AnalysisReport) {
@@ -302,10 +318,10 @@ package struct TableReport {
     }
 
     /// Rows as aligned text (the header first), or as a Markdown table; control characters in the
-    /// cells shown escaped, and in Markdown a `|` too (it would end the cell).
+    /// cells shown escaped, and in Markdown `<`, `>`, `&` and a `|` too (it would end the cell).
     private func format(_ rows: [[String]]) -> [String] {
         let rows = rows.map { row in
-            row.map { markdown ? JSONText.visible($0).replacingOccurrences(of: "|", with: "\\|") : JSONText.visible($0) }
+            row.map { markdown ? Self.markdownText($0).replacingOccurrences(of: "|", with: "\\|") : JSONText.visible($0) }
         }
         if markdown {
             var out: [String] = []

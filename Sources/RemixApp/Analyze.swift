@@ -53,6 +53,9 @@ package struct Analyze {
     package var html: String?
     /// Colour the table (the CLI does when it shows it on a terminal).
     package var colour = false
+    /// The terminal's width the table fits, ending with a `next:` line (``TableReport``); nil: a
+    /// line per table row whatever its length (`--wide`).
+    package var width: Int?
     /// Print the warehouse query of every aggregate the report needs, in this dialect, instead of a report.
     package var sql: WarehouseDialect?
     /// The flat events table the warehouse query reads.
@@ -71,6 +74,10 @@ package struct Analyze {
         package var report: AnalysisReport
         /// The report in the format asked for, unless it was written to `output`.
         package var text: String?
+        /// A line for each file written: `wrote report.md (markdown, 12,345 bytes)`.
+        package var written: [String] = []
+        /// The line that ends the table on standard output: what to do next (``NextStep``).
+        package var next: String?
     }
 
     /// Why the options cannot be analysed with, or nil.
@@ -149,9 +156,23 @@ package struct Analyze {
         // The terminal table shows these itself.
         if format != .table || output != nil { warnAboutLog(report, context) }
         let text = render(report)
-        if let output { try ReportFile.write(text, to: output) }
-        if let html { try ReportFile.write(HTMLReport.render(report), to: html) }
-        return Outcome(report: report, text: output == nil ? text : nil)
+        var outcome = Outcome(report: report, text: output == nil ? text : nil)
+        if let output {
+            try ReportFile.write(text, to: output)
+            outcome.written.append(Self.wrote(output, format: format, bytes: text.utf8.count))
+        }
+        if let html {
+            let page = HTMLReport.render(report)
+            try ReportFile.write(page, to: html)
+            outcome.written.append(Self.wrote(html, format: .html, bytes: page.utf8.count))
+        }
+        if format == .table, output == nil { outcome.next = NextStep.afterReport(report, logs: logs, width: width) }
+        return outcome
+    }
+
+    /// The line that says a report was written.
+    static func wrote(_ path: String, format: Format, bytes: Int) -> String {
+        "wrote \(path) (\(format.rawValue), \(CountText.grouped(bytes)) bytes)"
     }
 
     /// The analysis options: the definitions of `files` (``AnalysisExperimentFiles``), the metrics
@@ -233,11 +254,12 @@ package struct Analyze {
                          + (report.log.tornFinalLine ? "; the final line of \(report.log.tornFiles.joined(separator: ", ")) is torn" : ""))
         }
         for warning in report.warnings { context.warn(warning) }
+        for note in report.notes { context.notify(.note(note)) }
     }
 
     private func render(_ report: AnalysisReport) -> String {
         switch format {
-        case .table: TableReport.render(report, style: .terminal(colour: colour && output == nil))
+        case .table: TableReport.render(report, style: .terminal(colour: colour && output == nil, width: width))
         case .markdown: TableReport.render(report, style: .markdown)
         case .csv: CSVReport.render(report)
         case .json: JSONReport.render(report)

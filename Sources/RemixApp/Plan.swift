@@ -174,8 +174,6 @@ package struct Plan {
     }
 
     /// A lift in percent; one too small for two decimals, or too large to write out, with three
-    /// significant digits.
-    static func percent(_ value: Double) -> String {
-        String(format: abs(value) < 0.00005 || abs(value) >= 1e4 ? "%+.3g %%" : "%+.2f %%", value * 100)
-    }
+    /// significant digits (``LiftText/signedPercent(_:)``).
+    static func percent(_ value: Double) -> String { LiftText.signedPercent(value) }
 }

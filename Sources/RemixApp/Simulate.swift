@@ -47,6 +47,9 @@ package struct Simulate {
     package var html: String?
     /// Colour the report's table (the CLI does on a terminal).
     package var colour = false
+    /// The terminal's width the summary and the report fit, which end with a `next:` line; nil: a
+    /// line per table row whatever its length (`--wide`).
+    package var width: Int?
     /// The sticky-bucket store (``StickyBucketOption``): read at the start, the run's changed
     /// documents appended at the end. Sticky bucketing is on only with one.
     package var sticky: String?
@@ -78,6 +81,8 @@ package struct Simulate {
         package var summary: String
         /// The analysis of the log, when one was asked for and the log is a file.
         package var analysis: Analyze.Outcome?
+        /// The line that ends the output: what to do next (``NextStep``).
+        package var next: String?
     }
 
     /// Runs the simulation; bad options, inputs and failures to write are errors, before anything is
@@ -134,10 +139,16 @@ package struct Simulate {
             }
             run.controller = controllers.count == 1 ? controllers[0] : CombinedController(controllers)
         }
-        if StoreURL.isStoreURL(log) { return try await run.intoStore(try StoreURL(parsing: log), resume: resume, retrySeconds: retrySeconds) }
+        run.width = width
+        if StoreURL.isStoreURL(log) {
+            var outcome = try await run.intoStore(try StoreURL(parsing: log), resume: resume, retrySeconds: retrySeconds)
+            if case .store(let url, _, _, _) = outcome.destination { outcome.next = NextStep.afterRun(log: url, width: width) }
+            return outcome
+        }
         try checkLogFile(context)
         var outcome = try await run.intoFile(log, append: append)
         outcome.analysis = try await analysis(jobs: plan.jobs, events: metricEvents, metricsFile: catalog.file, context)
+        outcome.next = report ? outcome.analysis?.next : NextStep.afterRun(log: log, width: width)
         return outcome
     }
 
@@ -153,6 +164,7 @@ package struct Simulate {
         analyze.html = report ? html : nil
         analyze.jobs = jobs
         analyze.colour = colour
+        analyze.width = width
         return try await analyze.run(context, metricEvents: events)
     }
 
@@ -236,6 +248,8 @@ private struct Run {
     var controller: (any VirtualTimeController)?
     /// Loads the registry again, without a word, for each simulating worker after the first.
     var replica: (@Sendable () throws -> FeatureRegistry)?
+    /// The width the summary fits (nil: no wrapping).
+    var width: Int?
 
     /// Runs into the JSON Lines file at `path` (checked: ``Simulate/checkLogFile(_:)``), replacing it unless `append`.
     func intoFile(_ path: String, append: Bool) async throws -> Simulate.Outcome {
@@ -294,6 +308,20 @@ private struct Run {
         for warning in summary.unusedAbandonScreens(population) { context.notify(.line(warning.description)) }
         for warning in RegexBudget.takeWarnings(of: plan.experiments.regexPatterns) { context.notify(.message(warning)) }
         return Simulate.Outcome(app: plan.app, seed: plan.seed, shard: plan.shard, destination: destination,
-                                summary: summary.text(variationOrder: order, intentOrder: population.intents.map(\.name)))
+                                summary: summary.text(variationOrder: order, intentOrder: population.intents.map(\.name),
+                                                      notRunning: notRunning(summary), width: width))
+    }
+
+    /// Every experiment of the run's files that no session was exposed to, and why
+    /// (``NotRunning/reason(_:at:apps:)`` at the run's start; else its targeting or slot).
+    private func notRunning(_ summary: SimulationSummary) -> [String] {
+        let start = Date(timeIntervalSince1970: Double(population.startMilliseconds) / 1000)
+        return plan.experiments.definitions.sorted { $0.key < $1.key }.compactMap { definition in
+            guard (summary.variations[definition.key]?.values.reduce(0) { $0 + $1.exposed } ?? 0) == 0 else { return nil }
+            let reason = NotRunning.reason(definition, at: start, apps: [plan.app])
+                ?? "targeting: no session that reached slot '\(definition.slot)' matched its condition, coverage, namespace "
+                    + "and filters"
+            return "\(definition.key) (\(reason))"
+        }
     }
 }

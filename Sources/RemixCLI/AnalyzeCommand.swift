@@ -79,6 +79,11 @@ struct AnalyzeCommand: AsyncParsableCommand {
     @Flag(help: "Fail on any line that does not parse.")
     var strict = false
 
+    @Flag(help: ArgumentHelp("The table with a line per row whatever its length, as wide as it needs.",
+                             discussion: "By default the table fits the terminal's width, else $COLUMNS, else 100 "
+                                 + "columns, a row that does not fit shown as a block of lines."))
+    var wide = false
+
     @Option(parsing: .unconditional, help: "Reading threads (default: the number of cores).")
     var jobs: Int?
 
@@ -92,6 +97,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
         analysis.phase = phase
         (analysis.sql, analysis.table, analysis.aggregates) = (sql, table, aggregates)
         analysis.colour = Console.current.outIsTerminal
+        analysis.width = wide ? nil : Console.current.width
         return analysis
     }
 
@@ -101,8 +107,11 @@ struct AnalyzeCommand: AsyncParsableCommand {
         // A failed write to standard output fails the command (StandardOutputCheck).
         if sql != nil {
             writeOut(try await perform(analysis.query))
-        } else if let text = try await perform(analysis.run).text {
-            writeOut(text)
+        } else {
+            let outcome = try await perform(width: analysis.width, analysis.run)
+            if let text = outcome.text { writeOut(text) }
+            for line in outcome.written { printOut(line, width: analysis.width) }
+            if let next = outcome.next { printOut(next) }
         }
     }
 }

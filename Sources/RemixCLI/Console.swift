@@ -20,17 +20,34 @@ package struct Console: Sendable {
     package var outIsTerminal: Bool, errIsTerminal: Bool
     /// The environment variables the use cases read (``AppContext/environment``).
     package var environment: [String: String]
+    /// The columns of the terminal that standard output, else standard error, is (nil when
+    /// neither is one).
+    package var terminalColumns: Int?
 
     /// A console of these streams and variables.
     package init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
                 readLine: @escaping @Sendable () -> String? = { nil }, outIsTerminal: Bool = false, errIsTerminal: Bool = false,
-                environment: [String: String] = ProcessInfo.processInfo.environment) {
+                environment: [String: String] = ProcessInfo.processInfo.environment, terminalColumns: Int? = nil) {
         self.out = out
         self.err = err
         self.readLine = readLine
         self.outIsTerminal = outIsTerminal
         self.errIsTerminal = errIsTerminal
         self.environment = environment
+        self.terminalColumns = terminalColumns
+    }
+
+    /// The width the terminal report fits: the terminal's, else `$COLUMNS`, else 100 — piped
+    /// output too; at least 20.
+    package var width: Int {
+        max(terminalColumns ?? environment["COLUMNS"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 100, 20)
+    }
+
+    /// The columns of the terminal `descriptor` is, or nil.
+    static func columns(of descriptor: Int32) -> Int? {
+        var size = winsize()
+        guard isatty(descriptor) == 1, ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
     }
 
     /// The process's standard streams. A failed write to standard output fails the command
@@ -44,7 +61,8 @@ package struct Console: Sendable {
         },
         err: { writeStandardError($0) },
         readLine: { Swift.readLine() },
-        outIsTerminal: isatty(STDOUT_FILENO) == 1, errIsTerminal: isatty(STDERR_FILENO) == 1)
+        outIsTerminal: isatty(STDOUT_FILENO) == 1, errIsTerminal: isatty(STDERR_FILENO) == 1,
+        terminalColumns: columns(of: STDOUT_FILENO) ?? columns(of: STDERR_FILENO))
 
     /// The console the running command uses.
     @TaskLocal package static var current = Console.standard
@@ -61,12 +79,13 @@ func writeStandardError(_ text: String) {
     }
 }
 
-/// Prints the one-line `message` to standard error, as `remix: message` unless `prefix` is false.
-/// Messages quote names from logs and files, which can hold any character: every control
-/// character is shown escaped (``JSONText/visible(_:)``), so none can move the cursor, clear the
-/// screen or start a forged line.
-func printError(_ message: String, prefix: Bool = true) {
-    Console.current.err("\(prefix ? "remix: " : "")\(JSONText.visible(message))\n")
+/// Prints the one-line `message` to standard error, as `remix: message` unless `prefix` is false,
+/// wrapped at `width` when given. Messages quote names from logs and files, which can hold any
+/// character: every control character is shown escaped (``JSONText/visible(_:)``), so none can
+/// move the cursor, clear the screen or start a forged line.
+func printError(_ message: String, prefix: Bool = true, width: Int? = nil) {
+    let line = "\(prefix ? "remix: " : "")\(JSONText.visible(message))"
+    Console.current.err((width.map { TextLayout.wrap(line, width: $0) } ?? [line]).joined(separator: "\n") + "\n")
 }
 
 /// Rewrites the progress line on standard error (a terminal) with `text`, shown as
@@ -76,10 +95,12 @@ func printProgress(_ text: String) {
 }
 
 /// Prints `text` to standard output, each of its lines with its control characters shown escaped
-/// (names from logs and experiment files can hold terminal escapes).
-func printOut(_ text: String) {
-    Console.current.out(text.split(separator: "\n", omittingEmptySubsequences: false).map { JSONText.visible(String($0)) }
-        .joined(separator: "\n") + "\n")
+/// (names from logs and experiment files can hold terminal escapes), and wrapped at `width` when given.
+func printOut(_ text: String, width: Int? = nil) {
+    Console.current.out(text.split(separator: "\n", omittingEmptySubsequences: false).flatMap { line in
+        let shown = JSONText.visible(String(line))
+        return width.map { TextLayout.wrap(shown, width: $0) } ?? [shown]
+    }.joined(separator: "\n") + "\n")
 }
 
 /// Writes `text` to standard output as it is, at once (prompts have no newline to flush them).
@@ -87,16 +108,18 @@ func writeOut(_ text: String) {
     Console.current.out(text)
 }
 
-/// Runs a use case with a context whose notices go to standard error, each on a line of its own,
-/// and whose progress is shown there (``ProgressPrinter``), ended when the use case is.
-func perform<T>(_ useCase: (AppContext) async throws -> T) async throws -> T {
+/// Runs a use case with a context whose notices go to standard error, each on a line of its own
+/// (wrapped at `width` when given, as the terminal report is), and whose progress is shown there
+/// (``ProgressPrinter``), ended when the use case is.
+func perform<T>(width: Int? = nil, _ useCase: (AppContext) async throws -> T) async throws -> T {
     let console = Console.current
     let progress = ProgressPrinter(console: console)
     defer { progress.finish() }
     let context = AppContext(environment: console.environment, notify: { notice in
         progress.finish()
         for line in notice.text.split(separator: "\n", omittingEmptySubsequences: false) {
-            console.err(JSONText.visible(String(line)) + "\n")
+            let shown = JSONText.visible(String(line))
+            for part in width.map({ TextLayout.wrap(shown, width: $0) }) ?? [shown] { console.err(part + "\n") }
         }
     }, progress: progress.show)
     return try await useCase(context)

@@ -68,6 +68,10 @@ struct SimulateCommand: AsyncParsableCommand {
     @Flag(help: "Do not print the analysis report at the end.")
     var noReport = false
 
+    @Flag(help: ArgumentHelp("The summary and report with a line per table row whatever its length.",
+                             discussion: "By default they fit the terminal's width, else $COLUMNS, else 100 columns."))
+    var wide = false
+
     @Option(help: ArgumentHelp("Also write the run's analysis report as one self-contained HTML page to this file.",
                                valueName: "file"))
     var html: String?
@@ -84,26 +88,32 @@ struct SimulateCommand: AsyncParsableCommand {
         (simulation.log, simulation.resume, simulation.retrySeconds, simulation.shard) = (log, resume, retrySeconds, shard)
         (simulation.append, simulation.overwrite, simulation.report, simulation.html) = (append, overwrite, !noReport, html)
         simulation.colour = Console.current.outIsTerminal
+        simulation.width = wide ? nil : Console.current.width
         simulation.sticky = sticky
         return simulation
     }
 
     func run() async throws {
-        let outcome = try await perform(simulation.run)
+        let simulation = simulation
+        let width = simulation.width
+        let outcome = try await perform(width: width, simulation.run)
         switch outcome.destination {
         case .file(let path):
-            printOut("simulated \(outcome.app) into \(path) (seed \(outcome.seed), shard \(outcome.shard))")
+            printOut("simulated \(outcome.app) into \(path) (seed \(outcome.seed), shard \(outcome.shard))", width: width)
         case .store(let url, let run, let written, let skipped):
             printOut("simulated \(outcome.app) into \(url) as \(run) (seed \(outcome.seed), shard \(outcome.shard)): "
-                     + "\(written) blocks stored" + (skipped > 0 ? ", \(skipped) already stored" : ""))
+                     + "\(written) blocks stored" + (skipped > 0 ? ", \(skipped) already stored" : ""), width: width)
         }
         printOut(outcome.summary)
         if case .store = outcome.destination, !noReport {
             printError("note: no report — the store may hold other runs too; `remix analyze` with the same URL reports "
-                       + "on all it holds (docs/storage.md)")
+                       + "on all it holds (docs/storage.md)", width: width)
         }
-        guard let text = outcome.analysis?.text else { return }
-        printOut("")
-        writeOut(text)
+        if let text = outcome.analysis?.text {
+            printOut("")
+            writeOut(text)
+        }
+        for line in outcome.analysis?.written ?? [] { printOut(line, width: width) }
+        if let next = outcome.next { printOut(next) }
     }
 }

@@ -94,8 +94,11 @@ package struct SimulationSummary: Sendable {
     package var text: String { text(variationOrder: [:]) }
 
     /// The summary as text; `variationOrder` gives each experiment's variation keys in file order
-    /// (the analysis report's order), `intentOrder` the population's intents in file order.
-    package func text(variationOrder: [String: [String]], intentOrder: [String] = []) -> String {
+    /// (the analysis report's order), `intentOrder` the population's intents in file order;
+    /// `notRunning` the experiments no session was exposed to, as `KEY (why)`; lines longer than
+    /// `width` are wrapped, their continuation under the text after the label column.
+    package func text(variationOrder: [String: [String]], intentOrder: [String] = [], notRunning: [String] = [],
+                      width: Int? = nil) -> String {
         let grouped = CountText.grouped
         var lines = ["users      \(grouped(users)) (\(grouped(sessions)) sessions)", "events     \(grouped(events))"]
         let names = intentOrder.filter { intents[$0] != nil } + intents.keys.filter { !intentOrder.contains($0) }.sorted()
@@ -130,12 +133,22 @@ package struct SimulationSummary: Sendable {
                              + "(\(Self.percent(count.achieved, of: count.exposed)))")
             }
         }
+        lines += notRunning.map { "not running: \($0)" }
         let rate = elapsedSeconds > 0 ? Double(sessions) / elapsedSeconds : 0
         lines.append("elapsed    \(String(format: "%.2f", elapsedSeconds)) s (\(grouped(Int(rate))) sessions/s, "
                      + "\(grouped(Int(elapsedSeconds > 0 ? Double(events) / elapsedSeconds : 0))) events/s)")
         // Names from the experiment and population files (and screens): control characters shown escaped.
-        return lines.map(JSONText.visible).joined(separator: "\n")
+        let shown = lines.map(JSONText.visible)
+        guard let width else { return shown.joined(separator: "\n") }
+        return shown.flatMap { line in
+            // A labelled line (`intents    …`) continues under its text, an indented one two further in.
+            let labelled = line.first != " " && line.prefix(Self.labelWidth).hasSuffix(" ")
+            return TextLayout.wrap(line, width: width, indent: labelled ? Self.labelWidth + 2 : nil)
+        }.joined(separator: "\n")
     }
+
+    /// The label column's width (`intents    `).
+    private static let labelWidth = 11
 
     private static func percent(_ part: Int, of whole: Int) -> String {
         String(format: "%.1f%%", whole == 0 ? 0 : Double(part) / Double(whole) * 100)

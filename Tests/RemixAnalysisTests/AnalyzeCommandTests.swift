@@ -30,9 +30,10 @@ import Testing
     }
 
     /// Runs `remix analyze` in process on `logs` of the project in `folder` (names in it) with its
-    /// experiments folder, then `options`.
+    /// experiments folder, then `options`; `--wide`, so that a row or a warning is one line to
+    /// search, whatever the width (TerminalLayoutTests checks the width).
     static func analyze(_ logs: [String] = ["events.jsonl"], of folder: TemporaryFolder, _ options: [String] = []) async -> ProcessResult {
-        await RemixInProcess.run(["analyze"] + logs.map(folder.path) + ["--experiments", folder.path("experiments")] + options)
+        await RemixInProcess.run(["analyze"] + logs.map(folder.path) + ["--experiments", folder.path("experiments"), "--wide"] + options)
     }
 
     /// "1 line", not "1 lines"; bad-line counts grouped like the line count.

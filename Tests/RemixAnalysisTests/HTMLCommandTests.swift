@@ -1,5 +1,6 @@
 import Foundation
 import RemixCLITestSupport
+import RemixFormats
 import RemixTestSupport
 import Testing
 
@@ -8,8 +9,9 @@ import Testing
     @Test func analyzeWritesThePageWhereOutputSays() async throws {
         let folder = try AnalyzeCommandTests.project(ghosts: 2)
         let result = await AnalyzeCommandTests.analyze(of: folder, ["--format", "html", "--output", folder.path("report.html")])
-        #expect(result.status == 0 && result.stdout.isEmpty, "\(result.stderr)")
         let page = try String(contentsOfFile: folder.path("report.html"), encoding: .utf8)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "wrote \(folder.path("report.html")) (html, \(CountText.grouped(page.utf8.count)) bytes)\n", "\(result.stdout)")
         #expect(page.hasPrefix("<!DOCTYPE html>") && page.hasSuffix("</html>\n"))
         #expect(page.contains(">e</h2>") && page.contains("Undeclared variations") && page.contains("advert_published"))
         #expect(result.stderr.contains("warning: e: 2 unit(s) exposed to variation(s)"))

@@ -105,10 +105,10 @@ import Testing
             (["--mean", "1", "--stddev", "1e-200", "--effect", "0.1"], 0, ": 2 units per variation"),
             (["--mean", "1", "--stddev", "1e200", "--effect", "0.1"], 1, "no sample size up to 10¹² units per variation"),
             (["--rate", "0.5", "--effect", "1e-300"], 1, "detects a lift of +1e-298 %"),
-            (["--rate", "0.5", "--effect", "1e300"], 1, "a rate of 0.5 cannot rise by 1e+302 %"),
+            (["--rate", "0.5", "--effect", "1e300"], 1, "a rate of 0.5 cannot rise by +1e+302 %"),
             // Δ/σ_Δ tends to √N/(σ/μ): √N ≥ z₀.₉₇₅ + z₀.₈ = 2.80 at N = 8.
             (["--mean", "1", "--stddev", "1", "--effect", "1e300"], 0, "lift of +1e+302 %: 8 units per variation"),
-            (["--rate", "0.999", "--effect", "0.03"], 1, "a rate of 0.999 cannot rise by 3.0"),
+            (["--rate", "0.999", "--effect", "0.03"], 1, "a rate of 0.999 cannot rise by +3.00 %"),
             (["--rate", "0.999", "--effect=-0.03"], 0, "units per variation"),
             (["--rate", "0.5", "--effect=-1"], 1, "--effect must be above -1"),
             (["--mean=-5", "--stddev", "1", "--effect", "0.1"], 1, "--mean must be above 0"),

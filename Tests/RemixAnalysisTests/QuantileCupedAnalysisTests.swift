@@ -111,7 +111,7 @@ import Testing
         let (frequentist, _) = ComparisonBuilder.tests(cuped[0], cuped[1], settings: TestSettings())
         #expect(comparison.expected == frequentist.expected && comparison.error == nil)
         let table = TableReport.render(report, style: .terminal(colour: false))
-        #expect(table.contains("p75-events (p75 of events)") && table.contains("time-cuped (mean, CUPED)"))
+        #expect(table.contains("p75-events (p75 of events, ms)") && table.contains("time-cuped (mean, CUPED, ms)"))
         let json = JSONReport.render(report)
         #expect(json.contains(#""type":"quantile","label":"p75","cuped":false"#))
         #expect(CSVReport.render(report).contains(",mean\\, CUPED,true") || CSVReport.render(report).contains(#","mean, CUPED",true"#))

@@ -224,15 +224,20 @@ import Testing
     }
 }
 
-/// Experiments of the files that are absent from a log because they are not running say why.
+/// Every experiment of the files that is absent from a log says why.
 @Suite struct NotRunningExperimentsTests {
-    @Test func statusAndScheduleExplainAnAbsentExperiment() throws {
+    @Test func statusScheduleAndAppExplainAnAbsentExperiment() throws {
         let definitions = AnalysisFixture.shippedDefinitions()
         let before = try #require(ISO8601DateFormatter().date(from: "2026-11-23T09:00:00Z"))
-        let absent = Analyzer.notRunning(definitions, inLog: ["insertion-flow", "tablet-auto-message"], now: before)
-        #expect(absent == ["uk-manual-first: scheduled from 2026-12-01T00:00:00Z"])
-        // Running experiments of other apps are not listed; once the schedule has begun, neither is this one.
+        let absent = Analyzer.notRunning(definitions, inLog: ["insertion-flow", "tablet-auto-message"], apps: ["marketplace"], now: before)
+        #expect(absent.map(\.description) == ["calculator-entry: app calculator, not marketplace",
+                                              "groupbrowser-navigation: app groupbrowser, not marketplace",
+                                              "uk-manual-first: scheduled from 2026-12-01T00:00:00Z"])
+        // Once the schedule has begun, a running experiment of the log's app had no exposure; the
+        // apps of a log without run records are not known.
         let later = try #require(ISO8601DateFormatter().date(from: "2026-12-02T09:00:00Z"))
-        #expect(Analyzer.notRunning(definitions, inLog: [], now: later).isEmpty)
+        #expect(Analyzer.notRunning(definitions, inLog: ["insertion-flow", "tablet-auto-message"], now: later).map(\.description)
+                == ["calculator-entry: no exposure in the log", "groupbrowser-navigation: no exposure in the log",
+                    "uk-manual-first: no exposure in the log"])
     }
 }

@@ -102,7 +102,7 @@ import Testing
         try handle.seekToEnd()
         try handle.write(contentsOf: Data("{\"ts\":\"2026-11-23T09:0".utf8))
         try handle.close()
-        let result = await Remix.run(["simulate", "--sessions", "3", "--seed", "2", "--append", "--no-report", "--log", log])
+        let result = await Remix.run(["simulate", "--sessions", "3", "--seed", "2", "--append", "--no-report", "--log", log, "--wide"])
         #expect(result.status == 0)
         #expect(result.stderr.contains("ended inside a line"), "\(result.stderr)")
         let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")

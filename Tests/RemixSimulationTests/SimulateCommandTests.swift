@@ -97,7 +97,7 @@ import Testing
         let population = try folder.write("population.yaml", shipped.replacingOccurrences(
             of: "abandon: {groups: 0.04, filter: 0.04, title: 0.05", with: "abandon: {groups: 0.04, filter: 0.04, titel: 0.05"))
         let result = await Remix.run(["simulate", "--sessions", "100", "--population", population, "--no-report",
-                                      "--log", folder.path("e.jsonl")])
+                                      "--log", folder.path("e.jsonl"), "--wide"])
         #expect(result.status == 0, "a warning does not fail the run: \(result.stderr)")
         #expect(result.stderr.contains("\(population):52:43: warning: persona 'decisive seller' may abandon on screen 'titel', "
                                        + "but no session showed a screen of that name (did you mean 'title'?)"), "\(result.stderr)")
@@ -114,7 +114,7 @@ import Testing
     @Test func theSummaryListsSessionsEventsOutcomesAndVariations() async throws {
         let folder = try TemporaryFolder()
         let log = folder.path("events.jsonl")
-        let result = await Remix.run(["simulate", "--sessions", "500", "--seed", "3", "--jobs", "2", "--log", log])
+        let result = await Remix.run(["simulate", "--sessions", "500", "--seed", "3", "--jobs", "2", "--log", log, "--wide"])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "simulated marketplace into \(log) (seed 3, shard 1/1)")
@@ -201,7 +201,7 @@ import Testing
         #expect(validated.status == 0, "a warning: \(validated.stderr)")
         #expect(validated.stderr.contains(expected), "\(validated.stderr)")
         let simulated = await Remix.run(["simulate", "--sessions", "20", "--experiments", experiments, "--no-report",
-                                         "--log", folder.path("e.jsonl")])
+                                         "--log", folder.path("e.jsonl"), "--wide"])
         #expect(simulated.status == 0, "\(simulated.stderr)")
         #expect(simulated.stderr.contains(expected), "\(simulated.stderr)")
         #expect(!simulated.stderr.contains("hesitant seller': 'groups'"), "the other personas name both")

@@ -11,9 +11,9 @@ struct StoreSimulationTests {
     /// A seed no other test uses, so its run is this test's alone in the shared database.
     static func uniqueSeed() -> String { String(UInt32.random(in: 1_000_000...4_000_000_000)) }
 
-    /// The run id `simulate` printed.
+    /// The run id `simulate` printed (its line may be wrapped at the width).
     static func runID(_ stdout: String) -> String? {
-        stdout.firstMatch(of: #/ as (run-[0-9a-f]{16}) /#).map { String($0.1) }
+        stdout.firstMatch(of: #/\sas\s+(run-[0-9a-f]{16})\s/#).map { String($0.1) }
     }
 
     /// Events per type of `run` in the store.
@@ -91,7 +91,7 @@ struct StoreSimulationTests {
     /// Without --no-report, the run ends by saying how to report on the store (analysis in SQL is built).
     @Test func aRunIntoTheStoreSaysHowToAnalyseIt() throws {
         let url = try StoreServer.urlText()
-        let result = try RemixProcess.run(["simulate", "--users", "5", "--seed", Self.uniqueSeed(), "--log", url])
+        let result = try RemixProcess.run(["simulate", "--users", "5", "--seed", Self.uniqueSeed(), "--log", url, "--wide"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("`remix analyze` with the same URL reports on all it holds"), "\(result.stderr)")
         #expect(!result.stderr.contains("not built yet"), "\(result.stderr)")

@@ -44,7 +44,7 @@ extension Analyzer {
                                     elapsedSeconds: (ContinuousClock.now - started).seconds, settings: options.testSettings)
         report.dimension = options.dimension
         report.by = options.by
-        if options.experiment == nil { report.notRunning = notRunning(options.definitions, inLog: Set(keys)) }
+        if options.experiment == nil { report.notRunning = notRunning(options.definitions, inLog: Set(keys), found: experiments) }
         return report
     }
 

@@ -153,23 +153,28 @@ package enum Analyzer {
             report.by = by
             try addOverTime(&report, tally: tally, options: options, bucket: by)
         }
-        if options.experiment == nil { report.notRunning = notRunning(options.definitions, inLog: Set(keys)) }
+        if options.experiment == nil { report.notRunning = notRunning(options.definitions, inLog: Set(keys), found: experiments) }
         return report
     }
 
-    /// Why each experiment of the files that is absent from the log is not running: its status,
-    /// or a schedule that does not cover `now`. (A running experiment of another app is not listed.)
-    static func notRunning(_ definitions: [String: ExperimentDefinition], inLog: Set<String>, now: Date = Date()) -> [String] {
-        return definitions.values.filter { !inLog.contains($0.key) }.sorted { $0.key < $1.key }.compactMap { definition in
-            if definition.experiment.status != .running { return "\(definition.key): status \(definition.experiment.status.rawValue)" }
-            if !definition.isLive { return "\(definition.key): inactive (active: false)" }
-            let format = { (date: Date) in date.formatted(.iso8601) }
-            if let first = definition.phases.first, now < first.start, definition.schedule?.contains(now) ?? true {
-                return "\(definition.key): its first phase starts \(format(first.start))"
-            }
-            guard let schedule = definition.schedule, !schedule.contains(now) else { return nil }
-            if let start = schedule.start, now < start { return "\(definition.key): scheduled from \(format(start))" }
-            return "\(definition.key): its schedule ended \(schedule.end.map(format) ?? "")"
+    /// Each experiment of the files that is absent from the log, with why, as of the log's first
+    /// exposure (a simulated log's time, virtual as it is; else now) and for the apps of the
+    /// experiments `found` in it — what a log read from a file, a store or a warehouse's result
+    /// all tell alike.
+    static func notRunning(_ definitions: [String: ExperimentDefinition], inLog: Set<String>,
+                           found: [AnalysisReport.Experiment]) -> [NotRunning] {
+        let first = found.compactMap { $0.exposureSpan?.lowerBound }.min()
+        return notRunning(definitions, inLog: inLog, apps: Set(found.compactMap { definitions[$0.key]?.app }),
+                          now: first.map { Date(timeIntervalSince1970: Double($0) / 1000) } ?? Date())
+    }
+
+    /// Each experiment of the files that is absent from the log, with why
+    /// (``NotRunning/reason(_:at:apps:)`` at `now` for `apps`, the apps of the log's runs; else "no
+    /// exposure in the log").
+    static func notRunning(_ definitions: [String: ExperimentDefinition], inLog: Set<String>, apps: Set<String> = [],
+                           now: Date = Date()) -> [NotRunning] {
+        definitions.values.filter { !inLog.contains($0.key) }.sorted { $0.key < $1.key }.map { definition in
+            NotRunning(key: definition.key, reason: NotRunning.reason(definition, at: now, apps: apps) ?? "no exposure in the log")
         }
     }
 

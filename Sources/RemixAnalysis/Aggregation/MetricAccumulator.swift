@@ -150,6 +150,7 @@ struct MetricAccumulator {
         metric.type = definition.kind.figure
         metric.label = definition.label
         metric.cuped = definition.cuped
+        metric.unit = definition.unit(numerator: first, denominator: second)
         metric.prior = definition.prior
         metric.directionDeclared = definition.declared
         metric.inverse = definition.inverse

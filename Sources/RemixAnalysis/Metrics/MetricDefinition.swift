@@ -98,6 +98,30 @@ package struct MetricDefinition: Sendable, Equatable {
         return level == .event ? name + " of events" : name
     }
 
+    /// The unit of a figure summed from the event field `field`, read from its name: `ms` for
+    /// `…Ms`, `…Millis` or `…Milliseconds` (`durationMs`), `s` for `…Seconds` or `…Secs`; nil
+    /// otherwise (a count, or a field whose name says no unit).
+    package static func unit(ofField field: String?) -> String? {
+        guard let field else { return nil }
+        if ["Ms", "Millis", "Milliseconds", "_ms"].contains(where: field.hasSuffix) { return "ms" }
+        if ["Seconds", "Secs", "_s"].contains(where: field.hasSuffix) { return "s" }
+        return nil
+    }
+
+    /// The unit of this metric's figure (nil for a rate or a count): its field's; for a ratio of
+    /// `numerator` and `denominator`, the numerator's unit over the denominator's (`ms` over
+    /// sessions is `ms`, ms over ms has none).
+    package func unit(numerator: MetricDefinition?, denominator: MetricDefinition?) -> String? {
+        switch kind {
+        case .proportion: return nil
+        case .mean, .quantile: return Self.unit(ofField: value)
+        case .ratio:
+            let (top, bottom) = (numerator?.unit(numerator: nil, denominator: nil), denominator?.unit(numerator: nil, denominator: nil))
+            if top == bottom { return nil }
+            return bottom.map { "\(top ?? "1")/\($0)" } ?? top
+        }
+    }
+
     /// A bare event name in an experiment file: the share of units with that event.
     package static func proportion(of event: String) -> MetricDefinition {
         var definition = MetricDefinition(key: event, kind: .proportion, event: event)

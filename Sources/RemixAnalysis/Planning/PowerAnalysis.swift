@@ -55,9 +55,9 @@ package struct PowerSettings: Sendable, Equatable {
                 + "noise to plan against"
         }
         guard let effect else { return nil }
-        guard effect > -1 else { return "a lift of \(effect * 100) % leaves nothing of the baseline; a lift is above −100 %" }
+        guard effect > -1 else { return "a lift of \(LiftText.signedPercent(effect)) leaves nothing of the baseline; a lift is above −100 %" }
         if isProportion, mean * (1 + effect) > 1 {
-            return "a rate of \(mean) cannot rise by \(effect * 100) % (to \(mean * (1 + effect)), above 1)"
+            return "a rate of \(mean) cannot rise by \(LiftText.signedPercent(effect)) (to \(mean * (1 + effect)), above 1)"
         }
         return nil
     }

@@ -16,6 +16,10 @@ package struct AnalysisReport: Sendable {
         package var label = "rate"
         /// Adjusted with CUPED (the comparisons; `value` is unadjusted).
         package var cuped = false
+        /// The unit of `value` and of absolute differences, from the name of the field summed
+        /// (``MetricDefinition/unit(numerator:denominator:)``): `ms` for `durationMs`; nil for
+        /// rates and counts.
+        package var unit: String?
         /// The metric's own prior for the Bayesian test, if its definition has one.
         package var prior: BayesianPrior?
         /// Whether a metrics file declares its direction (false for a bare event name).
@@ -199,9 +203,10 @@ package struct AnalysisReport: Sendable {
     package var elapsedSeconds: Double
     /// How the comparisons were tested: difference type, sequential tuning, prior (`alpha` above).
     package var settings = TestSettings()
-    /// Experiments of the experiment files that are absent from the log and not running now (status
-    /// or schedule), each with why, e.g. `uk-manual-first: scheduled from 2026-12-01T00:00:00Z`.
-    package var notRunning: [String] = []
+    /// Experiments of the experiment files that are absent from the log, each with why (its
+    /// status, its schedule, another app, or no exposure), e.g. `uk-manual-first: scheduled from
+    /// 2026-12-01T00:00:00Z`.
+    package var notRunning: [NotRunning] = []
     /// The `--dimension` the experiments are broken down by.
     package var dimension: String?
     /// The `--by` cuts of `overTime`.
@@ -219,6 +224,9 @@ extension AnalysisReport {
         warnings += log.warnings
         return warnings
     }
+
+    /// What helps to read the numbers but is no fault of the log (``Experiment/notes``).
+    package var notes: [String] { experiments.flatMap(\.notes) }
 }
 
 extension AnalysisReport.Log {
@@ -254,14 +262,6 @@ extension AnalysisReport.Experiment {
                 warnings.append("\(key): \(metric.metric) \(treatment) \(missing) event(s) without the value field and \(other) "
                                 + "whose value is not a number" + (treatment == "counts" ? " as 0" : ""))
             }
-            let covariates = variations.compactMap { variation -> Double? in
-                guard case .regressionAdjusted(let sample) = variation.metrics[index].statistic else { return nil }
-                return abs(sample.pre.sum)
-            }
-            if metric.cuped, !covariates.isEmpty, covariates.allSatisfy({ $0 == 0 }) {
-                warnings.append("\(key): \(metric.metric) has no value before any unit's first exposure (in its pre-window), "
-                                + "so CUPED cannot adjust it; its results are the unadjusted ones")
-            }
         }
         let unknown = variations.reduce(0) { $0 + $1.timeToConversion.unknown }
         if unknown > 0, let metric = primaryMetric {
@@ -269,6 +269,22 @@ extension AnalysisReport.Experiment {
                             + "more distinct \(metric) times before their first exposure")
         }
         return warnings
+    }
+
+    /// What helps to read this experiment's numbers but is no fault of the log: a CUPED metric
+    /// with nothing before exposure to adjust with, as in every run where users are exposed on
+    /// their first visit (the shipped simulations), whose results are then the unadjusted ones.
+    package var notes: [String] {
+        (variations.first?.metrics ?? []).indices.compactMap { index in
+            let metric = variations[0].metrics[index]
+            let covariates = variations.compactMap { variation -> Double? in
+                guard case .regressionAdjusted(let sample) = variation.metrics[index].statistic else { return nil }
+                return abs(sample.pre.sum)
+            }
+            guard metric.cuped, !covariates.isEmpty, covariates.allSatisfy({ $0 == 0 }) else { return nil }
+            return "\(key): \(metric.metric) has no value before any unit's first exposure (in its pre-window), "
+                + "so CUPED cannot adjust it; its results are the unadjusted ones"
+        }
     }
 }
 

@@ -114,10 +114,20 @@ package enum CSVReport {
     }
 
     /// A field as RFC 4180 writes it, its control characters first shown escaped (a name from the
-    /// log can hold a terminal escape; none is left to need a quoted line break).
+    /// log can hold a terminal escape; none is left to need a quoted line break). A field that a
+    /// spreadsheet would read as a formula — one starting with `=`, `+`, `-`, `@`, a tab or a
+    /// carriage return that is not a number — gets a `'` in front and is quoted, as OWASP's "CSV
+    /// injection" advises; a number (`-3.2`, `-1.5e-05`) stays as it is.
     private static func escape(_ field: String) -> String {
-        let field = JSONText.visible(field)
-        guard field.contains(where: { $0 == "," || $0 == "\"" }) else { return field }
+        var field = JSONText.visible(field)
+        let formula = field.first.map { "=+-@\t\r".contains($0) } == true && !isNumber(field)
+        if formula { field = "'" + field }
+        guard formula || field.contains(where: { $0 == "," || $0 == "\"" }) else { return field }
         return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// Whether `field` is a decimal number as JSON writes one (a spreadsheet reads it as that number).
+    private static func isNumber(_ field: String) -> Bool {
+        field.wholeMatch(of: /-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?/) != nil
     }
 }

@@ -19,7 +19,7 @@ extension HTMLExperimentSection {
             let kind = decision.decision == .rollback ? "<span class=\"tag lose\">rollback</span>" : escape(decision.decision.rawValue)
             let units = decision.units.map { TableReport.grouped($0) }.joined(separator: " / ")
             let tests = decision.guardrails.map { guardrail in
-                escape(guardrail.metric) + " " + (guardrail.error.map { "untested (\(escape($0)))" }
+                escape(guardrail.metric) + " " + (guardrail.error.map { "untested (\(escape(TableReport.errorText($0))))" }
                     ?? "\(TableReport.signedFigure(guardrail.effect)) (bound \(TableReport.signedFigure(guardrail.bound)), "
                     + "p \(TableReport.fixed(guardrail.pValue, 4)))" + (guardrail.worse ? " <span class=\"tag lose\">worse</span>" : ""))
             }.joined(separator: "<br>")

@@ -52,7 +52,8 @@ extension HTMLExperimentSection {
                     + HTMLNumber.percent.element(comparison.chanceToWin, at("chanceToWin")),
                 comparison.risk.indices.map { index in
                     page.relative && !undefined ? HTMLNumber.fixed5.element(comparison.risk[index], at("risk", index))
-                        : HTMLNumber.figure.element(comparison.risk[index], field("risk", index))
+                        : (TableReport.riskDecimals(comparison).map(HTMLNumber.decimals) ?? .figure)
+                            .element(comparison.risk[index], field("risk", index))
                 }.joined(separator: ", "),
                 escape(verdict(comparison, in: experiment)),
             ])

@@ -63,6 +63,7 @@ struct HTMLExperimentSection {
                 : warning.contains("does not declare") ? "Undeclared variations" : "Warning"
             out += page.banner(label, warning, alert: label != "Warning")
         }
+        for note in experiment.notes { out += "<p class=\"note\">note: \(escape(note))</p>\n" }
     }
 
     /// Per treatment: winner, loser or inconclusive on the primary metric; then the guardrails that moved.

@@ -79,7 +79,7 @@ struct HTMLPage {
         if report.experiments.isEmpty {
             out += banner("No experiments", "no exposures in the log (an exposure needs inExperiment and hashUsed): nothing to compare")
         }
-        for absent in report.notRunning { out += banner("Not in this log", "not running now: \(absent)") }
+        for absent in report.notRunning { out += banner("Not in this log", "not running: \(absent.key) (\(absent.reason))") }
     }
 
     /// A box that must not be missed: a label and a message (escaped here).

@@ -75,15 +75,42 @@ enum HTMLStyle {
 
 /// How the page shows a number; named in its `data-fmt` attribute so that each shown number can
 /// be checked against the JSON report's field (its `data-json` pointer).
-enum HTMLNumber: String {
-    case percent = "pct", signedPercent = "spct", signedFigure = "sfig", fixed4 = "p4", grouped = "int"
-    case figure = "fig", tenths = "f1", fixed5 = "p5"
+enum HTMLNumber: RawRepresentable, Equatable {
+    case percent, signedPercent, signedFigure, fixed4, grouped, figure, tenths, fixed5
+    /// To this many decimals (`d4`): an absolute risk, to its comparison's decimals.
+    case decimals(Int)
+
+    init?(rawValue: String) {
+        let named: [String: HTMLNumber] = ["pct": .percent, "spct": .signedPercent, "sfig": .signedFigure, "p4": .fixed4,
+                                           "int": .grouped, "fig": .figure, "f1": .tenths, "p5": .fixed5]
+        if let format = named[rawValue] {
+            self = format
+        } else if rawValue.hasPrefix("d"), let digits = Int(rawValue.dropFirst()), (0...12).contains(digits) {
+            self = .decimals(digits)
+        } else {
+            return nil
+        }
+    }
+
+    var rawValue: String {
+        switch self {
+        case .percent: "pct"
+        case .signedPercent: "spct"
+        case .signedFigure: "sfig"
+        case .fixed4: "p4"
+        case .grouped: "int"
+        case .figure: "fig"
+        case .tenths: "f1"
+        case .fixed5: "p5"
+        case .decimals(let digits): "d\(digits)"
+        }
+    }
 
     /// `value` as shown ("-" when not finite).
     func text(_ value: Double) -> String {
         guard value.isFinite else { return "-" }
         switch self {
-            case .fixed5: return TableReport.fixed(value, 5)
+        case .fixed5: return TableReport.fixed(value, 5)
         case .percent: return TableReport.percent(value)
         case .signedPercent: return TableReport.signedPercent(value)
         case .signedFigure: return TableReport.signedFigure(value)
@@ -91,6 +118,7 @@ enum HTMLNumber: String {
         case .grouped: return abs(value) < 1e18 ? TableReport.grouped(Int(value.rounded())) : TableReport.figure(value)
         case .figure: return TableReport.figure(value)
         case .tenths: return TableReport.fixed(value, 1)
+        case .decimals(let digits): return TableReport.fixed(value, digits)
         }
     }
 

@@ -51,7 +51,8 @@ package enum JSONReport {
                 out.array(report.log.runs) { run in runObject(run, into: out) }
             }
             out.field("warnings", report.warnings)
-            out.field("notRunning", report.notRunning)
+            out.field("notes", report.notes)
+            out.field("notRunning", report.notRunning.map(\.description))
             out.field("dimension", report.dimension)
             out.field("by", report.by?.rawValue)
             out.field("alpha", report.alpha)

@@ -118,7 +118,8 @@ package struct ExperimentValidator {
                 let sum = weights.reduce(0, +)
                 if sum < 0.99 || sum > 1.01 {
                     problems.append(Diagnostic(definition.location(of: "weights"), .error,
-                                               "the weights add up to \(sum), not 1; GrowthBook would ignore them and split equally"))
+                                               "the weights add up to \(NumberText.short(sum)), not 1; GrowthBook would ignore "
+                                                   + "them and split equally"))
                 }
             }
         }

@@ -57,8 +57,8 @@ struct PhaseCheck {
         }
         let sum = weights.reduce(0, +)
         if sum < 0.99 || sum > 1.01 {
-            return [Diagnostic(at, .error, "the weights of \(name) add up to \(sum), not 1; GrowthBook would ignore them and "
-                               + "split equally among all variations, dropped ones too")]
+            return [Diagnostic(at, .error, "the weights of \(name) add up to \(NumberText.short(sum)), not 1; GrowthBook would "
+                               + "ignore them and split equally among all variations, dropped ones too")]
         }
         return []
     }

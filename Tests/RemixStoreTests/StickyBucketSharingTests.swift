@@ -13,11 +13,14 @@ import Testing
     static let users = ["ana", "bo", "cy"]
     static let experiments = (1...8).map { "e\($0)" }
 
-    /// A folder with one experiment file per key of ``experiments`` (sticky bucketing on by `--sticky`).
+    /// A folder with one experiment file per key of ``experiments``, each in a folder of its own
+    /// (``file(_:_:)``): `assign FILE` reads the experiments of the file's folder, and experiments of
+    /// one slot that can assign the same session need a rules file to order them. Sticky bucketing is
+    /// on by `--sticky`.
     static func folder() throws -> TemporaryFolder {
         let folder = try TemporaryFolder()
         for key in experiments {
-            try folder.write("\(key).yaml", """
+            try folder.write("\(key)/\(key).yaml", """
                 key: \(key)
                 app: marketplace
                 slot: insertion
@@ -32,13 +35,16 @@ import Testing
         return folder
     }
 
+    /// The file of experiment `key` in `folder`.
+    static func file(_ folder: TemporaryFolder, _ key: String) -> String { folder.path("\(key)/\(key).yaml") }
+
     /// Runs `remix assign` of every experiment for every user at once (one process each) with
     /// `--sticky sticky`; returns each user's variation per experiment, as the processes printed them.
     static func assignAtOnce(_ folder: TemporaryFolder, sticky: String) throws -> [String: [String: String]] {
         var started: [(user: String, key: String, remix: BackgroundRemix)] = []
         for user in users {
             for key in experiments {
-                let remix = try BackgroundRemix(["assign", folder.path("\(key).yaml"), "--attributes", "{\"id\":\"\(user)\"}",
+                let remix = try BackgroundRemix(["assign", Self.file(folder, key), "--attributes", "{\"id\":\"\(user)\"}",
                                                  "--sticky", sticky, "--json"], in: root, outputIn: folder.location, tag: "\(user)-\(key)")
                 started.append((user, key, remix))
             }
@@ -84,7 +90,7 @@ import Testing
         let sticky = folder.path("sticky.jsonl")
         let whole = #"{"assignments":{"e1__0":"auto"},"attributeName":"id","attributeValue":"ana"}"# + "\n"
         try (whole + #"{"assignments":{"e2__0":"man"#).write(toFile: sticky, atomically: true, encoding: .utf8)
-        let assign = try RemixProcess.run(["assign", folder.path("e2.yaml"), "--attributes", #"{"id":"ana"}"#, "--sticky", sticky,
+        let assign = try RemixProcess.run(["assign", Self.file(folder, "e2"), "--attributes", #"{"id":"ana"}"#, "--sticky", sticky,
                                            "--json"], in: Self.root)
         #expect(assign.status == 0, "\(assign.stderr)")
         let lines = try String(contentsOfFile: sticky, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
@@ -94,12 +100,12 @@ import Testing
         #expect((merged?["assignments"] as? [String: String])?.count == 2)
         // A document written by hand without its newline is a document: a save adds the newline.
         try String(whole.dropLast()).write(toFile: sticky, atomically: true, encoding: .utf8)
-        #expect(try RemixProcess.run(["assign", folder.path("e3.yaml"), "--attributes", #"{"id":"bo"}"#, "--sticky", sticky],
+        #expect(try RemixProcess.run(["assign", Self.file(folder, "e3"), "--attributes", #"{"id":"bo"}"#, "--sticky", sticky],
                                      in: Self.root).status == 0)
         #expect(try Self.lastLines(sticky).keys.sorted() == ["ana", "bo"])
         // Anything else that is no document is still an error naming its line.
         try (whole + "not a document").write(toFile: sticky, atomically: true, encoding: .utf8)
-        let bad = try RemixProcess.run(["assign", folder.path("e3.yaml"), "--attributes", #"{"id":"bo"}"#, "--sticky", sticky],
+        let bad = try RemixProcess.run(["assign", Self.file(folder, "e3"), "--attributes", #"{"id":"bo"}"#, "--sticky", sticky],
                                        in: Self.root)
         #expect(bad.status == 1 && bad.stderr.contains("\(sticky):2:1: error: not a sticky-bucket document"), "\(bad.stderr)")
     }
@@ -111,7 +117,7 @@ import Testing
                      ("/dev/null", "is a character device, not a file of sticky-bucket documents"),
                      (folder.path("nowhere/sticky.jsonl"), "its folder \(folder.path("nowhere")) does not exist")]
         for (path, says) in cases {
-            for command in [["assign", folder.path("e1.yaml"), "--attributes", #"{"id":"ana"}"#],
+            for command in [["assign", Self.file(folder, "e1"), "--attributes", #"{"id":"ana"}"#],
                             ["simulate", "--users", "5", "--no-report", "--log", folder.path("log.jsonl")]] {
                 let result = try RemixProcess.run(command + ["--sticky", path], in: Self.root)
                 #expect(result.status == 1 && result.stderr.contains(says), "\(command[0]) \(path): \(result.stderr)")
@@ -156,11 +162,11 @@ struct StickyBucketTableSharingTests {
         try await StoreAnalysisTests.withOwnStore { url in
             let folder = try StickyBucketSharingTests.folder()
             let root = StickyBucketSharingTests.root
-            let assign = ["assign", folder.path("e1.yaml"), "--attributes", #"{"id":"ana"}"#]
+            let assign = ["assign", Self.file(folder, "e1"), "--attributes", #"{"id":"ana"}"#]
             #expect(try RemixProcess.run(assign + ["--sticky", url], in: root).status == 0, "the table is made")
             let readOnly = url + "%20-c%20default_transaction_read_only%3Don"
             // A user without a document yet: the assignment is to be written.
-            let newUser = ["assign", folder.path("e1.yaml"), "--attributes", #"{"id":"bo"}"#]
+            let newUser = ["assign", Self.file(folder, "e1"), "--attributes", #"{"id":"bo"}"#]
             for command in [newUser + ["--sticky", readOnly],
                             ["simulate", "--users", "5", "--no-report", "--log", readOnly]] {
                 let result = try RemixProcess.run(command, in: root)
@@ -168,7 +174,7 @@ struct StickyBucketTableSharingTests {
                 #expect(result.stderr.contains("is read-only for user") && result.stderr.contains("give the URL of a server that takes writes"),
                         "\(command[0]): \(result.stderr)")
             }
-            let nul = try RemixProcess.run(["assign", folder.path("e1.yaml"), "--attributes", #"{"id":"a\u0000b"}"#, "--sticky", url],
+            let nul = try RemixProcess.run(["assign", Self.file(folder, "e1"), "--attributes", #"{"id":"a\u0000b"}"#, "--sticky", url],
                                            in: root)
             #expect(nul.status == 1 && nul.stderr.contains("the value of the attribute 'id' holds a NUL character"), "\(nul.stderr)")
             #expect(!nul.stderr.contains("22021"))

@@ -125,7 +125,7 @@ package struct Analyze {
         try Outputs.refuseOverInputs(
             inputs: LogPaths.files(logs).map { .init("the event log", $0) }
                 + [.init("the metrics file", metricsFile ?? (folder as NSString).appendingPathComponent(MetricsFileParser.fileName)),
-                   .init("a file of the experiments folder", folder)],
+                   .init("a file of the experiments folder", folder)] + (aggregates.map { [.init("the aggregates file", $0)] } ?? []),
             outputs: (output.map { [.init("--output", $0)] } ?? []) + (html.map { [.init("--html", $0)] } ?? []))
         let folderMissing = !FileManager.default.fileExists(atPath: folder)
         if folderMissing, experiments != nil { throw AppError("experiments folder '\(folder)' does not exist (--experiments)") }

@@ -96,6 +96,9 @@ package struct Assign {
     package func run(_ context: AppContext) async throws -> Outcome {
         let registry = try Modules.load(plugins: plugins, context)
         let isFile = experiment.hasSuffix(".yaml") || experiment.hasSuffix(".yml") || experiment.contains("/")
+        let read: OutputCheck.Input = isFile ? .init("the experiment file", experiment) : .init("a file of the experiments folder", experiments)
+        try Outputs.refuseOverInputs(inputs: [read] + Modules.inputs(plugins, context),
+                                     outputs: sticky.map { [.init("--sticky", $0)] } ?? [])
         let set = try Definitions.experiments(paths: [isFile ? experiment : experiments], registry: registry)
         let definition = isFile ? set.definitions.first { $0.file == experiment } : set.definition(key: experiment)
         guard let definition else {
@@ -172,7 +175,8 @@ package struct ExportGrowthBook {
     /// to `output` (beside it first, then renamed over it: an interrupted export leaves it as it was).
     package func run(_ context: AppContext) async throws -> String? {
         let date = try SessionAttributes.date(at, option: "--at")
-        try Outputs.refuseOverInputs(inputs: [.init("a file of the experiments folder", folder)] + Modules.inputs(plugins, context),
+        try Outputs.refuseOverInputs(inputs: [.init("a file of the experiments folder", folder)] + Modules.inputs(plugins, context)
+                                         + (banditLog.map { [.init("the bandit log", $0)] } ?? []),
                                      outputs: output.map { [.init("--output", $0)] } ?? [])
         let registry = try Modules.load(plugins: plugins, context)
         var set = try Definitions.experiments(paths: [folder], registry: registry)

@@ -61,12 +61,13 @@ package enum Modules {
 
 /// What a use case that writes files checks before it writes anything.
 enum Outputs {
-    /// Refuses, before anything is written, an output that is one of `inputs` or another output
+    /// Refuses, before anything is written, an output that is one of `inputs` or another output,
+    /// and a folder replaced whole that holds an input or files the command does not write there
     /// (`OutputCheck`). Store URLs and standard input/output (`-`) name no file and are left out.
-    static func refuseOverInputs(inputs: [OutputCheck.Input], outputs: [OutputCheck.Output]) throws {
+    static func refuseOverInputs(inputs: [OutputCheck.Input], outputs: [OutputCheck.Output], folders: [OutputCheck.Folder] = []) throws {
         let files = outputs.filter { !StoreURL.isStoreURL($0.path) && $0.path != "-" }
         let read = inputs.filter { !StoreURL.isStoreURL($0.path) && $0.path != "-" }
-        if let problem = OutputCheck(inputs: read, outputs: files).problem() { throw AppError(problem) }
+        if let problem = OutputCheck(inputs: read, outputs: files, folders: folders).problem() { throw AppError(problem) }
     }
 
     /// Why a file cannot be written at `path` (its folder missing, not a folder, or not writable),

@@ -121,7 +121,7 @@ package struct RunInTerminal {
         }
         try Outputs.refuseOverInputs(inputs: (experiments.map { [.init("a file of the experiments folder", $0)] } ?? [])
                                          + Modules.inputs(plugins, context),
-                                     outputs: log.map { [.init("--log", $0)] } ?? [])
+                                     outputs: (log.map { [.init("--log", $0)] } ?? []) + (sticky.map { [.init("--sticky", $0)] } ?? []))
     }
 }
 

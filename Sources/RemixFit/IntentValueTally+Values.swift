@@ -16,8 +16,12 @@ extension IntentValueTally {
     /// at the same row, or — with nothing to join on — from all successes that have them, shared
     /// out by weight. Values seen in fewer than two successes are left out when others exist.
     func values(_ intent: Int, survival: (StepCount) -> Double) -> [Value] {
-        var parts: [Value] = observations[intent].map { observation, steps in
-            let weight = steps.reduce(0.0) { $0 + Double($1.value) / max(survival($1.key), 1e-6) }
+        // In a fixed order (not the dictionaries'), so that the sums — and the file — are the same run to run.
+        let observed = observations[intent].map { (key: Self.order($0.key.texts, $0.key.path), observation: $0.key, steps: $0.value) }
+            .sorted { $0.key != $1.key ? $0.key < $1.key : !$0.observation.drilled && $1.observation.drilled }
+        var parts: [Value] = observed.map { _, observation, steps in
+            let weight = steps.sorted { $0.key.lexicographicallyPrecedes($1.key) }
+                .reduce(0.0) { $0 + Double($1.value) / max(survival($1.key), 1e-6) }
             let successes = Double(steps.values.reduce(0, +))
             return Value(texts: observation.texts, path: observation.path, weight: weight, successes: successes)
         }

@@ -97,7 +97,9 @@ struct FitStructureBuilder {
         }
         for screen in shownHere { shown[screen, default: 0] += 1 }
         if segments.isEmpty { structure.emptySessions += 1 }
-        var begun: [Int] = []
+        // Attempts begun so far in the session, by intent: each pair of attempts counts once
+        // (`before`), in time linear in the attempts.
+        var begun: [Int: Int] = [:]
         for attempt in segments.attempts {
             guard let intent = intentIndex(attempt.key) else {
                 structure.unexplained[attempt.key ?? "", default: 0] += 1
@@ -115,8 +117,8 @@ struct FitStructureBuilder {
                 textStays[visit.screen, default: (0, 0)].stays += 1
                 if retyped { textStays[visit.screen, default: (0, 0)].retyped += 1 }
             }
-            for earlier in begun where earlier != intent { before[earlier][intent] += 1 }
-            begun.append(intent)
+            for (earlier, count) in begun where earlier != intent { before[earlier][intent] += count }
+            begun[intent, default: 0] += 1
         }
     }
 

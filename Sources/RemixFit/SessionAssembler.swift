@@ -13,11 +13,11 @@ import RemixAnalysis
 /// how many. Lines of a session whose `session_started` never comes are left out
 /// (``orphanLines``).
 final class SessionAssembler: EventLineVisitor {
-    /// A session being gathered.
-    private struct Gathering {
+    /// A session being gathered (a class: it is changed in place, line by line, wherever it is held).
+    private final class Gathering {
         var trace: SessionTrace
         /// Which gathering of the id this is (an id started again begins another).
-        var serial: Int
+        let serial: Int
         var started = false
         var ended = false
         /// The hashes of the lines read, to leave out a line read again.
@@ -27,6 +27,11 @@ final class SessionAssembler: EventLineVisitor {
         var lineCount = 0
         /// Whether an event came before one of an earlier time.
         var unordered = false
+
+        init(trace: SessionTrace, serial: Int) {
+            self.trace = trace
+            self.serial = serial
+        }
     }
 
     /// Lines read after a session has both started and ended before it is handed on.
@@ -79,18 +84,24 @@ final class SessionAssembler: EventLineVisitor {
         lineNumber += 1
         while settled < settling.count, settling[settled].due < lineNumber { handOnSettled() }
         guard !line.user.isEmpty, let session = line.string("session"), !session.isEmpty else { return }
-        if open[session]?.lineHashes.contains(hash) == true {
+        var existing = open[session]
+        if existing?.lineHashes.contains(hash) == true {
             duplicateLines += 1
             return
         }
         switch line.type {
         case "session_started":
-            if open[session]?.started == true {
+            if let previous = existing, previous.started {
                 // Started again: the session open under this id ends here, after those that ended before.
                 while settled < settling.count { handOnSettled() }
-                if let previous = open.removeValue(forKey: session) { handOn(previous) }
+                if open[session] === previous {
+                    open.removeValue(forKey: session)
+                    handOn(previous)
+                }
+                existing = nil
             }
-            var gathering = open[session] ?? newGathering(session, user: line.user, time: line.time, starting: true)
+            let gathering = existing ?? newGathering(session, user: line.user, time: line.time, starting: true)
+            if existing == nil { open[session] = gathering }
             if !gathering.started { waitingLines -= gathering.lineCount }
             gathering.started = true
             gathering.trace.user = line.user
@@ -98,22 +109,22 @@ final class SessionAssembler: EventLineVisitor {
             gathering.trace.visit = line.integer("visit") ?? 1
             gathering.trace.app = line.string("app")
             gathering.trace.attributes = line.stringMembers("attributes").filter { $0.key != "id" }.map { ($0.key, $0.value) }
-            add(hash, to: &gathering)
+            add(hash, to: gathering)
             if gathering.ended { settle(gathering) }
-            open[session] = gathering
             mostOpen = max(mostOpen, open.count)
         case "session_ended":
-            var gathering = open[session] ?? newGathering(session, user: line.user, time: line.time)
+            let gathering = existing ?? newGathering(session, user: line.user, time: line.time)
+            if existing == nil { open[session] = gathering }
             guard !gathering.ended else { return orphanLines += 1 }
             gathering.ended = true
             gathering.trace.end = line.time
-            add(hash, to: &gathering)
+            add(hash, to: gathering)
             if gathering.started { settle(gathering) }
-            open[session] = gathering
         default:
-            if open[session] == nil { open[session] = newGathering(session, user: line.user, time: line.time) }
-            append(line, to: session)
-            add(hash, to: &open[session]!)
+            let gathering = existing ?? newGathering(session, user: line.user, time: line.time)
+            if existing == nil { open[session] = gathering }
+            append(line, to: gathering)
+            add(hash, to: gathering)
         }
         if waitingLines > Self.mostWaitingLines { leaveOutOldestWaiting() }
     }
@@ -144,7 +155,7 @@ final class SessionAssembler: EventLineVisitor {
         waited = 0
     }
 
-    private func add(_ hash: Int, to gathering: inout Gathering) {
+    private func add(_ hash: Int, to gathering: Gathering) {
         gathering.lineHashes.insert(hash)
         gathering.content &+= Self.mixed(UInt64(bitPattern: Int64(hash)))
         gathering.lineCount += 1
@@ -211,15 +222,15 @@ final class SessionAssembler: EventLineVisitor {
         return z ^ (z >> 31)
     }
 
-    private func append(_ line: EventLine, to session: String) {
-        if let last = open[session]?.trace.events.last?.time, line.time < last { open[session]?.unordered = true }
+    private func append(_ line: EventLine, to gathering: Gathering) {
+        if let last = gathering.trace.events.last?.time, line.time < last { gathering.unordered = true }
         switch line.type {
         case "exposure":
-            if let slot = line.string("slot"), let feature = line.string("feature") { open[session]?.trace.fillers[slot] = feature }
+            if let slot = line.string("slot"), let feature = line.string("feature") { gathering.trace.fillers[slot] = feature }
         case "screen":
             guard let transition = line.string("transition"), let stack = line.string("stack") else { return }
-            open[session]?.trace.events.append(.init(time: line.time, kind: .screen(transition: transition, screen: line.string("screen"),
-                                                                                      stack: stack)))
+            gathering.trace.events.append(.init(time: line.time, kind: .screen(transition: transition, screen: line.string("screen"),
+                                                                              stack: stack)))
         case "run":
             return
         default:
@@ -231,7 +242,7 @@ final class SessionAssembler: EventLineVisitor {
                     fields.append(.init(name: name, value: literal, texts: line.strings(name)))
                 }
             }
-            open[session]?.trace.events.append(.init(time: line.time, kind: .domain(type: line.type, fields: fields)))
+            gathering.trace.events.append(.init(time: line.time, kind: .domain(type: line.type, fields: fields)))
         }
     }
 }

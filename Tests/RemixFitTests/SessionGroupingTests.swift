@@ -91,24 +91,23 @@ import Testing
     @Test(.timeLimit(.minutes(1))) func aSessionsTimeGrowsWithItsStepsNotTheirSquare() throws {
         var log = HandLog()
         var time = HandLog.start
+        /// `screen` pushed on `stack` and left again, `times` times, a second a step.
+        func inAndOut(_ screen: String, on stack: String, times: Int) {
+            for _ in 0..<times {
+                time += 1000
+                log.screen("s1", "u1", at: time, "push", screen, stack: "\(stack) > \(screen)")
+                time += 1000
+                log.screen("s1", "u1", at: time, "back", screen, stack: stack)
+            }
+        }
         log.started("s1", "u1", at: time)
         log.screen("s1", "u1", at: time, "show", "adverts", stack: "adverts")
         time += 1000
         log.screen("s1", "u1", at: time, "push", "filter", stack: "adverts > filter")
-        for _ in 0..<25_000 {
-            time += 1000
-            log.screen("s1", "u1", at: time, "push", "filter(Bicycles)", stack: "adverts > filter > filter(Bicycles)")
-            time += 1000
-            log.screen("s1", "u1", at: time, "back", "filter(Bicycles)", stack: "adverts > filter")
-        }
+        inAndOut("filter(Bicycles)", on: "adverts > filter", times: 25_000)
         time += 1000
         log.screen("s1", "u1", at: time, "back", "filter", stack: "adverts")
-        for _ in 0..<25_000 {
-            time += 1000
-            log.screen("s1", "u1", at: time, "push", "item(Apollo Jewel)", stack: "adverts > item(Apollo Jewel)")
-            time += 1000
-            log.screen("s1", "u1", at: time, "back", "item(Apollo Jewel)", stack: "adverts")
-        }
+        inAndOut("item(Apollo Jewel)", on: "adverts", times: 25_000)
         log.ended("s1", "u1", at: time + 1000)
         let folder = try TemporaryFolder()
         let path = try folder.write("long.jsonl", log.text)

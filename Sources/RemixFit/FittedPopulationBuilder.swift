@@ -30,7 +30,7 @@ struct FittedPopulationBuilder {
             },
             services: collector.services.fitted().services, intents: intents, personas: personas,
             shownScreens: structure.shownScreens, users: collector.table.count,
-            sessions: structure.sessions, personaChoice: personaChoice, unknowns: unknowns(), sources: sources,
+            sessions: structure.sessions, personaChoice: personaChoice, unknowns: unknowns(intents), sources: sources,
             bytesPerUser: collector.table.bytesPerUser)
         FittedLimits.keep(&population)
         return population
@@ -55,10 +55,11 @@ struct FittedPopulationBuilder {
         return structure.intents.enumerated().map { index, intent in
             var name = intent.success ?? intent.keys.sorted().first.map { "open-\($0)" } ?? "use"
             while !names.insert(name).inserted { name += "-2" }
+            let values = collector.values.values(index, survival: survival)
             return FittedPopulation.Intent(
                 name: name, start: intent.start, success: intent.success,
-                values: collector.values.values(index, survival: survival).map { ($0.texts, $0.path, $0.weight, $0.successes) },
-                attempts: collector.attempts[index], successes: collector.successes[index])
+                values: values.values.map { ($0.texts, $0.path, $0.weight, $0.successes) },
+                attempts: collector.attempts[index], successes: collector.successes[index], valuesLeftOut: values.leftOut)
         }
     }
 
@@ -111,7 +112,7 @@ struct FittedPopulationBuilder {
     /// Fewer users than this and the fit says its intervals are wide.
     static let fewUsers = 1_000
 
-    private func unknowns() -> [String] {
+    private func unknowns(_ intents: [FittedPopulation.Intent]) -> [String] {
         var notes: [String] = []
         if collector.table.count < Self.fewUsers {
             let users = collector.table.count
@@ -130,6 +131,10 @@ struct FittedPopulationBuilder {
         for (index, intent) in structure.intents.enumerated() where !collector.values.unrecorded[index].isEmpty {
             let purposes = collector.values.unrecorded[index].sorted().joined(separator: ", ")
             notes.append("values of \(intent.success ?? "an intent"): no event records what users typed into \(purposes) fields")
+        }
+        for intent in intents where intent.valuesLeftOut > 0 {
+            notes.append("values of \(intent.name): the \(FittedPopulationWriter.grouped(IntentValueTally.mostValues)) users meant most often "
+                         + "are written; rarer ones, from \(FittedPopulationWriter.number(intent.valuesLeftOut)) successes, are left out")
         }
         notes += unexplainedNotes()
         if !structure.rareScreens.isEmpty {

@@ -46,6 +46,27 @@ import Testing
         #expect(notes.contains { $0.contains("366") }, "\(notes)")
     }
 
+    /// Users who each type a number no one else types: the file keeps the values users meant most
+    /// often, up to a thousand, and says how many successes the others come from.
+    @Test func aFittedFileKeepsAThousandValuesAtMost() throws {
+        var log = HandLog()
+        for user in 0..<1200 {
+            let session = "c\(user)", id = "c\(user)"
+            let time = HandLog.start + Int64(user) * 10_000
+            log.started(session, id, at: time, app: "calculator")
+            log.screen(session, id, at: time, "show", "sum", stack: "sum")
+            log.line(time + 2000, "sum_analysed", session, id, #","sum":\#(user + 1),"prime":false,"number":["\#(user)","1"]"#)
+            log.screen(session, id, at: time + 2000, "present", "prime", stack: "sum ^ prime")
+            log.ended(session, id, at: time + 3000)
+        }
+        let folder = try TemporaryFolder()
+        let fitted = try Fixture.fit([try folder.write("numbers.jsonl", log.text)], app: "calculator", personas: .fixed(1))
+        let values = fitted.text.split(separator: "\n").filter { $0.hasPrefix("      - {") }
+        #expect(values.count == 1000)
+        #expect(fitted.text.contains("#   - values of sum_analysed: the 1 000 users meant most often are written; rarer ones, from 200 "
+                                     + "successes, are left out"), "\(fitted.text.prefix(1500))")
+    }
+
     /// With a few users per simulation a conversion near 100 % varies much between replicates; its
     /// interval still lies within 0–100 %.
     @Test func aProportionsIntervalStaysWithinZeroAndOne() throws {

@@ -96,9 +96,9 @@ package struct Assign {
     package func run(_ context: AppContext) async throws -> Outcome {
         let registry = try Modules.load(plugins: plugins, context)
         let isFile = experiment.hasSuffix(".yaml") || experiment.hasSuffix(".yml") || experiment.contains("/")
-        let read: OutputCheck.Input = isFile ? .init("the experiment file", experiment) : .init("a file of the experiments folder", experiments)
-        try Outputs.refuseOverInputs(inputs: [read] + Modules.inputs(plugins, context),
-                                     outputs: sticky.map { [.init("--sticky", $0)] } ?? [])
+        let read: OutputCheck.Input = isFile ? .init("the experiment file", experiment)
+                                             : .init("a file of the experiments folder", experiments)
+        try Outputs.refuseSticky(sticky, inputs: [read] + Modules.inputs(plugins, context), outputs: [])
         let set = try Definitions.experiments(paths: [isFile ? experiment : experiments], registry: registry)
         let definition = isFile ? set.definitions.first { $0.file == experiment } : set.definition(key: experiment)
         guard let definition else {

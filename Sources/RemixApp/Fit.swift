@@ -3,7 +3,6 @@ import RemixAnalysis
 import RemixExperiments
 import RemixFiles
 import RemixFit
-import RemixFormats
 import RemixHost
 import RemixStore
 
@@ -60,7 +59,8 @@ package struct Fit {
         let replicateFiles = (0..<replicates).map { (folder as NSString).appendingPathComponent("\($0 + 1).population.yaml") }
         try Outputs.refuseOverInputs(inputs: logs.map { .init("the log", $0) } + Modules.inputs(plugins, context),
                                      outputs: [.init("--output", output)] + replicateFiles.map { .init("--output", $0) },
-                                     folders: replicates > 0 ? [.init("--output", folder, writes: FittedPopulationWriter.isReplicateName)] : [])
+                                     folders: replicates > 0
+                                         ? [.init("--output", folder, writes: FittedPopulationWriter.isReplicateName)] : [])
         let registry = try Modules.load(plugins: plugins, context)
         let (files, copies) = try await Self.files(logs, context)
         defer { for copy in copies { try? FileManager.default.removeItem(atPath: copy) } }

@@ -70,6 +70,20 @@ enum Outputs {
         if let problem = OutputCheck(inputs: read, outputs: files, folders: folders).problem() { throw AppError(problem) }
     }
 
+    /// Refuses a sticky-bucket file (`--sticky`) that is one of `inputs` or `outputs`. The command
+    /// reads it and appends to it, so it may be kept in an input folder (beside the experiments):
+    /// of a folder only the YAML files, which the command reads, count.
+    static func refuseSticky(_ sticky: String?, inputs: [OutputCheck.Input], outputs: [OutputCheck.Output]) throws {
+        guard let sticky else { return }
+        let read = inputs.flatMap { input -> [OutputCheck.Input] in
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: input.path, isDirectory: &isFolder), isFolder.boolValue else { return [input] }
+            return FileIdentity.files(under: input.path).filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }
+                .map { OutputCheck.Input(input.role, $0) }
+        }
+        try refuseOverInputs(inputs: read, outputs: outputs + [.init("--sticky", sticky)])
+    }
+
     /// Why a file cannot be written at `path` (its folder missing, not a folder, or not writable),
     /// checked before any work so that a long run does not fail at its end; nil when it can.
     static func pathProblem(_ path: String, option: String) -> String? {

@@ -82,8 +82,8 @@ package struct Simulate {
     /// written where they can be found first.
     package func run(_ context: AppContext) async throws -> Outcome {
         if let problem = optionProblem() { throw AppError(problem) }
-        try Outputs.refuseOverInputs(inputs: inputs(context), outputs: [.init("--log", log)] + (html.map { [.init("--html", $0)] } ?? [])
-                                         + (sticky.map { [.init("--sticky", $0)] } ?? []))
+        try Outputs.refuseOverInputs(inputs: inputs(context), outputs: [.init("--log", log)] + (html.map { [.init("--html", $0)] } ?? []))
+        try Outputs.refuseSticky(sticky, inputs: inputs(context), outputs: [.init("--log", log)] + (html.map { [.init("--html", $0)] } ?? []))
         let registry = try Modules.load(plugins: plugins, context)
         let path = populationPath
         let (population, appDefinition) = try PopulationInput.load(path, app: app, registry: registry, context)

@@ -17,7 +17,9 @@ struct FitStructure {
     var intents: [Intent] = []
     /// Screens users step on, in first-seen order; when more than ``mostScreens`` were, the most
     /// stepped-on ones, and last the empty name for all the others together (``rareScreens``).
-    var screens: [String] = [] { didSet { screenIndex = Dictionary(screens.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a }) } }
+    var screens: [String] = [] {
+        didSet { screenIndex = Dictionary(screens.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first }) }
+    }
     private var screenIndex: [String: Int] = [:]
     /// Screens stepped on too rarely to be named, which share the last of ``screens``.
     var rareScreens: Set<String> = []
@@ -165,8 +167,8 @@ struct FitStructureBuilder {
     /// counted of them (ties by name) in order and the empty name for the others, which are rare.
     private static func named(_ screens: [String], counts: [String: Int]) -> (named: [String], rare: Set<String>) {
         guard screens.count > FitStructure.mostScreens else { return (screens, []) }
-        let kept = Set(screens.sorted { counts[$0, default: 0] != counts[$1, default: 0] ? counts[$0, default: 0] > counts[$1, default: 0] : $0 < $1 }
-            .prefix(FitStructure.mostScreens - 1))
+        let ranked = screens.sorted { a, b in counts[a, default: 0] != counts[b, default: 0] ? counts[a, default: 0] > counts[b, default: 0] : a < b }
+        let kept = Set(ranked.prefix(FitStructure.mostScreens - 1))
         return (screens.filter(kept.contains) + [""], Set(screens.filter { !kept.contains($0) }))
     }
 

@@ -92,15 +92,7 @@ package final class StagedOutput: Sendable {
 
     /// Writes `text` as the staged file (``file(_:)``), with stop signals held back.
     package func write(_ text: String) throws(Failure) {
-        let failure: Failure? = StopSignals.shared.holdingStops {
-            do {
-                try text.write(toFile: path, atomically: false, encoding: .utf8)
-                return nil
-            } catch {
-                return Failure(path: destination, reason: error.localizedDescription)
-            }
-        }
-        if let failure { throw failure }
+        try Self.write(text, to: path, reporting: destination)
     }
 
     /// Writes `text` as the staged file of `file`, a path inside the destination folder, with stop
@@ -109,7 +101,11 @@ package final class StagedOutput: Sendable {
     package func write(_ text: String, as file: String) throws(Failure) {
         let relative = file.hasPrefix(destination + "/") ? String(file.dropFirst(destination.count + 1))
                                                          : (file as NSString).lastPathComponent
-        let staged = path + "/" + relative
+        try Self.write(text, to: path + "/" + relative, reporting: file)
+    }
+
+    /// Writes `text` to `staged` with stop signals held back; a failure names `file`.
+    private static func write(_ text: String, to staged: String, reporting file: String) throws(Failure) {
         let failure: Failure? = StopSignals.shared.holdingStops {
             do {
                 try text.write(toFile: staged, atomically: false, encoding: .utf8)

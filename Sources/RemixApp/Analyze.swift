@@ -135,7 +135,8 @@ package struct Analyze {
         try Outputs.refuseOverInputs(
             inputs: LogPaths.files(logs).map { .init("the event log", $0) }
                 + [.init("the metrics file", metricsFile ?? InputFiles.metricsCandidates(experiments: folder)[0])]
-                + files.inputs.map { .init("a file of the experiments folder", $0) },
+                + files.inputs.map { .init("a file of the experiments folder", $0) }
+                + (aggregates.map { [.init("the aggregates file", $0)] } ?? []),
             outputs: (output.map { [.init("--output", $0)] } ?? []) + (html.map { [.init("--html", $0)] } ?? []))
         // Said before the report, which would otherwise lead with figures that assume the files.
         if files.origin == .none {

@@ -37,6 +37,11 @@ package struct Assign {
     package func run(_ context: AppContext) async throws -> Outcome {
         let registry = try Modules.load(plugins: plugins, context)
         let isFile = experiment.hasSuffix(".yaml") || experiment.hasSuffix(".yml") || experiment.contains("/")
+        // A file named alone is read with the files of its slot beside it (its folder's YAML files).
+        let fileFolder = (experiment as NSString).deletingLastPathComponent
+        let read: OutputCheck.Input = .init(isFile ? "a file beside the experiment file" : "a file of the experiments folder",
+                                            isFile ? (fileFolder.isEmpty ? "." : fileFolder) : experiments)
+        try Outputs.refuseSticky(sticky, inputs: [read] + Modules.inputs(plugins, context), outputs: [])
         var set = try Definitions.experiments(paths: [isFile ? experiment : experiments], registry: registry)
         let found = isFile ? set.definitions.first { $0.file == experiment } : set.definition(key: experiment)
         guard let found else {

@@ -141,7 +141,8 @@ package struct ExportGrowthBook {
     /// to `output` (beside it first, then renamed over it: an interrupted export leaves it as it was).
     package func run(_ context: AppContext) async throws -> String? {
         let date = try SessionAttributes.date(at, option: "--at")
-        try Outputs.refuseOverInputs(inputs: [.init("a file of the experiments folder", folder)] + Modules.inputs(plugins, context),
+        try Outputs.refuseOverInputs(inputs: [.init("a file of the experiments folder", folder)] + Modules.inputs(plugins, context)
+                                         + (banditLog.map { [.init("the bandit log", $0)] } ?? []),
                                      outputs: output.map { [.init("--output", $0)] } ?? [])
         let registry = try Modules.load(plugins: plugins, context)
         var set = try Definitions.experiments(paths: [folder], registry: registry)

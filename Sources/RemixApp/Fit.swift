@@ -1,5 +1,7 @@
 import Foundation
-import RemixBuiltIns
+import RemixAnalysis
+import RemixExperiments
+import RemixFiles
 import RemixFit
 import RemixHost
 import RemixStore
@@ -10,8 +12,8 @@ package struct Fit {
     /// Event logs: JSON Lines files, or event stores' URLs (copied to a temporary file first: the
     /// fit reads its logs twice).
     package var logs: [String]
-    /// The app the logs are of.
-    package var app = BuiltInModules.defaultApp
+    /// The app whose sessions are fitted (nil: the app the logs' `session_started` lines name).
+    package var app: String?
     /// Where to write the population file.
     package var output = "fitted.population.yaml"
     /// How many personas: a number from 1 to 20, or `auto` (the lowest BIC).
@@ -46,25 +48,46 @@ package struct Fit {
         return Int(personas).flatMap { (1...20).contains($0) ? .fixed($0) : nil }
     }
 
-    /// Fits the logs and writes the population file (and the replicates' folder); what the logs
-    /// cannot show is said as notes.
+    /// Fits the logs and writes the population file and, with replicates, the replicates' folder
+    /// anew (its old files gone); what the logs cannot show is said as notes, what their reading
+    /// left out as warnings. The output's folder and every output against the inputs are checked
+    /// before the logs are read.
     package func run(_ context: AppContext) async throws -> Outcome {
         if let problem = optionProblem() { throw AppError(problem) }
+        if let problem = Outputs.pathProblem(output, option: "--output") { throw AppError(problem) }
+        let folder = FittedPopulationWriter.replicatesFolder(of: output)
+        let replicateFiles = (0..<replicates).map { (folder as NSString).appendingPathComponent("\($0 + 1).population.yaml") }
         try Outputs.refuseOverInputs(inputs: logs.map { .init("the log", $0) } + Modules.inputs(plugins, context),
-                                     outputs: [.init("--output", output)])
+                                     outputs: [.init("--output", output)] + replicateFiles.map { .init("--output", $0) },
+                                     folders: replicates > 0
+                                         ? [.init("--output", folder, writes: FittedPopulationWriter.isReplicateName)] : [])
         let registry = try Modules.load(plugins: plugins, context)
         let (files, copies) = try await Self.files(logs, context)
         defer { for copy in copies { try? FileManager.default.removeItem(atPath: copy) } }
         let fitted = try PopulationFit.fit(paths: files, registry: registry,
                                            options: .init(app: app, personas: personaCount ?? .automatic, seed: seed, replicates: replicates))
-        try FittedPopulationWriter.text(fitted.population).write(toFile: output, atomically: true, encoding: .utf8)
-        if replicates > 0 {
-            let folder = FittedPopulationWriter.replicatesFolder(of: output)
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            for (index, replicate) in fitted.replicates.enumerated() {
-                try FittedPopulationWriter.text(replicate).write(
-                    toFile: (folder as NSString).appendingPathComponent("\(index + 1).population.yaml"), atomically: true, encoding: .utf8)
+        for warning in fitted.warnings { context.warn(warning) }
+        let text = FittedPopulationWriter.text(fitted.population)
+        let main = StagedOutput.file(output)
+        do {
+            if replicates > 0 {
+                let staged = try StagedOutput.replacing(folder: folder)
+                do {
+                    let fit = FittedPopulationWriter.fitHash(text)
+                    for (file, replicate) in zip(replicateFiles, fitted.replicates) {
+                        try staged.write(FittedPopulationWriter.text(replicate, replicating: fit), as: file)
+                    }
+                    try staged.commit()
+                } catch {
+                    staged.discard()
+                    throw error
+                }
             }
+            try main.write(text)
+            try main.commit()
+        } catch let failure as StagedOutput.Failure {
+            main.discard()
+            throw AppError(failure.description)
         }
         for note in fitted.population.unknowns { context.notify(.note(note)) }
         return Outcome(population: fitted.population, output: output)
@@ -126,20 +149,26 @@ package struct Compare {
         package var text: String?
     }
 
-    /// Compares the logs.
+    /// Compares the logs; the output's folder and the outputs against the inputs are checked
+    /// before, and the metric names of the folder's experiments after the logs are read (a metric
+    /// may be an event only the logs hold).
     package func run(_ context: AppContext) async throws -> Outcome {
+        if let output, let problem = Outputs.pathProblem(output, option: "--output") { throw AppError(problem) }
         try Outputs.refuseOverInputs(inputs: [.init("the real log", real), .init("the simulated log", simulated),
                                               .init("a file of the experiments folder", experiments)],
                                      outputs: output.map { [.init("--output", $0)] } ?? [])
         let definitions = Definitions.lenient(folder: experiments, without: "compared without that file", context)
         let catalog = try Definitions.metrics(nil, folder: experiments, named: [], context)
         let report = try FidelityReport.compare(real: [real], simulated: [simulated], definitions: definitions, catalog: catalog)
+        try refuseUnknownMetrics(ExperimentSet(definitions: definitions.values.sorted { $0.key < $1.key }), catalog: catalog,
+                                 events: MetricEvents(registry: Modules.quiet(context), more: report.countedMetrics
+                                                      + MetricEvents.simulatedUserEvents(folders: [experiments])))
         let text = switch format {
         case .table: FidelityReportText.table(report)
         case .json: FidelityReportText.json(report)
         case .html: FidelityReportText.html(report)
         }
-        if let output { try text.write(toFile: output, atomically: true, encoding: .utf8) }
+        if let output { try ReportFile.write(text, to: output) }
         return Outcome(report: report, text: output == nil ? text : nil)
     }
 }

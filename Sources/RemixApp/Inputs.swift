@@ -61,12 +61,27 @@ package enum Modules {
 
 /// What a use case that writes files checks before it writes anything.
 enum Outputs {
-    /// Refuses, before anything is written, an output that is one of `inputs` or another output
+    /// Refuses, before anything is written, an output that is one of `inputs` or another output,
+    /// and a folder replaced whole that holds an input or files the command does not write there
     /// (`OutputCheck`). Store URLs and standard input/output (`-`) name no file and are left out.
-    static func refuseOverInputs(inputs: [OutputCheck.Input], outputs: [OutputCheck.Output]) throws {
+    static func refuseOverInputs(inputs: [OutputCheck.Input], outputs: [OutputCheck.Output], folders: [OutputCheck.Folder] = []) throws {
         let files = outputs.filter { !StoreURL.isStoreURL($0.path) && $0.path != "-" }
         let read = inputs.filter { !StoreURL.isStoreURL($0.path) && $0.path != "-" }
-        if let problem = OutputCheck(inputs: read, outputs: files).problem() { throw AppError(problem) }
+        if let problem = OutputCheck(inputs: read, outputs: files, folders: folders).problem() { throw AppError(problem) }
+    }
+
+    /// Refuses a sticky-bucket file (`--sticky`) that is one of `inputs` or `outputs`. The command
+    /// reads it and appends to it, so it may be kept in an input folder (beside the experiments):
+    /// of a folder only the YAML files, which the command reads, count.
+    static func refuseSticky(_ sticky: String?, inputs: [OutputCheck.Input], outputs: [OutputCheck.Output]) throws {
+        guard let sticky else { return }
+        let read = inputs.flatMap { input -> [OutputCheck.Input] in
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: input.path, isDirectory: &isFolder), isFolder.boolValue else { return [input] }
+            return FileIdentity.files(under: input.path).filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }
+                .map { OutputCheck.Input(input.role, $0) }
+        }
+        try refuseOverInputs(inputs: read, outputs: outputs + [.init("--sticky", sticky)])
     }
 
     /// Why a file cannot be written at `path` (its folder missing, not a folder, or not writable),

@@ -2,6 +2,7 @@ import Foundation
 import RemixBuiltIns
 import RemixEventLog
 import RemixExperiments
+import RemixFiles
 import RemixFormats
 import RemixHost
 import RemixKit
@@ -119,9 +120,9 @@ package struct RunInTerminal {
         } else if let log, let problem = Outputs.pathProblem(log, option: "--log") {
             throw AppError(problem)
         }
-        try Outputs.refuseOverInputs(inputs: (experiments.map { [.init("a file of the experiments folder", $0)] } ?? [])
-                                         + Modules.inputs(plugins, context),
-                                     outputs: log.map { [.init("--log", $0)] } ?? [])
+        let inputs = (experiments.map { [OutputCheck.Input("a file of the experiments folder", $0)] } ?? []) + Modules.inputs(plugins, context)
+        try Outputs.refuseOverInputs(inputs: inputs, outputs: log.map { [.init("--log", $0)] } ?? [])
+        try Outputs.refuseSticky(sticky, inputs: inputs, outputs: log.map { [.init("--log", $0)] } ?? [])
     }
 }
 

@@ -90,8 +90,9 @@ package struct Simulate {
     package func run(_ context: AppContext) async throws -> Outcome {
         if let problem = optionProblem() { throw AppError(problem) }
         let path = try InputFiles.population(given: population, app: app, experiments: experiments)
-        try Outputs.refuseOverInputs(inputs: inputs(population: path, context),
-                                     outputs: [.init("--log", log)] + (html.map { [.init("--html", $0)] } ?? []))
+        let outputs: [OutputCheck.Output] = [.init("--log", log)] + (html.map { [.init("--html", $0)] } ?? [])
+        try Outputs.refuseOverInputs(inputs: inputs(population: path, context), outputs: outputs)
+        try Outputs.refuseSticky(sticky, inputs: inputs(population: path, context), outputs: outputs)
         let registry = try Modules.load(plugins: plugins, context)
         let (population, appDefinition) = try PopulationInput.load(path, app: app, registry: registry, context)
         if appDefinition.name != population.app {

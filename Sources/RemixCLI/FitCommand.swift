@@ -1,6 +1,5 @@
 import ArgumentParser
 import RemixApp
-import RemixBuiltIns
 
 /// `remix fit`: learns a population file from event logs (docs/simulation.md#fitting-a-population).
 struct FitCommand: AsyncParsableCommand {
@@ -10,7 +9,8 @@ struct FitCommand: AsyncParsableCommand {
         discussion: """
             Reads the logs twice, streaming: first for the intents users come with and the screens \
             they step on, then for each user's counts and times (an event store's events are copied \
-            into a temporary file first). Personas are fitted as a mixture of classes (--personas K, \
+            into a temporary file first). Lines are gathered by session whatever their order; a line \
+            or session the logs hold twice is counted once, with a warning. Personas are fitted as a mixture of classes (--personas K, \
             or auto: the count with the lowest BIC, chosen on a sample of 20 000 users when there are \
             more). The file \
             written runs as it is with 'remix simulate --population'; beside each value it says what \
@@ -20,8 +20,9 @@ struct FitCommand: AsyncParsableCommand {
     @Argument(help: "Event logs: JSON Lines files, or an event store's postgresql:// URL.")
     var logs: [String]
 
-    @Option(help: "The app the logs are of (see 'remix features').")
-    var app: String = BuiltInModules.defaultApp
+    @Option(help: ArgumentHelp("The app whose sessions to fit (see 'remix features'); sessions of other apps are left out.",
+                               discussion: "Default: the app the logs' session_started (or run) lines name."))
+    var app: String?
 
     @Option(help: "Where to write the population file.")
     var output: String = "fitted.population.yaml"
@@ -33,7 +34,7 @@ struct FitCommand: AsyncParsableCommand {
     var seed: UInt64 = 1
 
     @Option(parsing: .unconditional, help: ArgumentHelp(
-        "Also fit this many bootstrap resamples of the users, written to OUTPUT's .replicates folder, for 'remix predict'.",
+        "Also fit this many bootstrap resamples of the users, written to OUTPUT's .replicates folder (anew), for 'remix predict'.",
         valueName: "R"))
     var replicates: Int = 0
 

@@ -11,11 +11,12 @@ struct PredictCommand: AsyncParsableCommand {
         discussion: """
             Simulates the population (written by 'remix fit --replicates R') and each of its R \
             replicates (fitted on bootstrap resamples of the log's users, in POPULATION's .replicates \
-            folder) through the experiments, each with its own seed, and reports each variation's \
-            metrics: the population's value and an interval of ± 1.96 standard deviations of the \
-            replicates' values, which holds both the fit's uncertainty and the simulation's noise. \
-            Screens the fitted log never showed (a new plugin's) get each persona's fitted default \
-            chance to give up, and are named.
+            folder, each checked to be one of this fit's) through the experiments, each with its own \
+            seed, and reports each variation's metrics: the population's value and an interval of \
+            ± 1.96 standard deviations of the replicates' values (for a share, on the logit scale, \
+            so it stays within 0–100 %), which holds both the fit's uncertainty and the simulation's \
+            noise. Screens the fitted log never showed (a new plugin's) get each persona's fitted \
+            default chance to give up, and are named.
             """)
 
     @Argument(help: "A population file written by 'remix fit'.")

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The rule every command that writes files obeys: no output is one of the command's inputs, and
 /// no two outputs are one file — compared as files (``FileIdentity``), so a symbolic or hard link
 /// to an input is refused too. Checked before anything is written, so a refused command touches
@@ -21,13 +23,30 @@ package struct OutputCheck: Sendable {
     /// A file the command writes.
     package typealias Output = File
 
+    /// A folder the command replaces whole (its files written anew, the old ones gone): every file
+    /// in it now would be lost, so it may hold no input, and only files the command writes there.
+    package struct Folder: Sendable {
+        package var role: String
+        package var path: String
+        /// Whether a file (its path within the folder) is one the command writes there.
+        package var writes: @Sendable (String) -> Bool
+        /// The folder at `path`, named by `role`, where the command writes the files `writes` accepts.
+        package init(_ role: String, _ path: String, writes: @escaping @Sendable (String) -> Bool) {
+            self.role = role
+            self.path = path
+            self.writes = writes
+        }
+    }
+
     package var inputs: [Input]
     package var outputs: [Output]
+    package var folders: [Folder]
 
-    /// A check of `outputs` against `inputs` and each other.
-    package init(inputs: [Input], outputs: [Output]) {
+    /// A check of `outputs` and `folders` against `inputs`, and of `outputs` against each other.
+    package init(inputs: [Input], outputs: [Output], folders: [Folder] = []) {
         self.inputs = inputs
         self.outputs = outputs
+        self.folders = folders
     }
 
     /// Why the command must not run, or nil: the first output that is an input or an earlier
@@ -53,6 +72,24 @@ package struct OutputCheck: Sendable {
                     + "\(earlier.path); give each output a file of its own (nothing was written)"
             }
             written[identity] = output
+        }
+        for folder in folders {
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), !isFolder.boolValue {
+                return "refusing to write \(folder.role) \(folder.path): it is a file, and this command writes a folder there; "
+                    + "move it or choose another \(folder.role) (nothing was written)"
+            }
+            let files = FileIdentity.files(under: folder.path)
+            if let input = files.lazy.compactMap({ read[FileIdentity(path: $0)] }).first {
+                return "refusing to write \(folder.role) \(folder.path): it is a folder that holds \(input.role) \(input.path), which this "
+                    + "command reads, and it is replaced whole; choose another \(folder.role) (nothing was written)"
+            }
+            let others = files.map { String($0.dropFirst(folder.path.count + 1)) }.filter { !folder.writes($0) }.sorted()
+            if !others.isEmpty {
+                let named = others.prefix(3).joined(separator: ", ") + (others.count > 3 ? ", …" : "")
+                return "refusing to write \(folder.role) \(folder.path): it is a folder that holds files this command did not write "
+                    + "(\(named)), and it is replaced whole; move them or choose another \(folder.role) (nothing was written)"
+            }
         }
         return nil
     }

@@ -8,6 +8,8 @@ import RemixSystem
 /// A file is staged beside its destination and renamed over it. A folder of files (``folder(_:)``)
 /// is staged inside the destination folder, when it exists, and its files are then moved into it;
 /// otherwise beside the first of its folders that does not exist yet, which is renamed into place.
+/// A folder that replaces the destination whole (``replacing(folder:)``) is staged beside it; on
+/// commit the old folder is moved aside, the new one renamed into place and the old one removed.
 package final class StagedOutput: Sendable {
     /// Why an output could not be staged or moved into place.
     package struct Failure: Error, Sendable, CustomStringConvertible {
@@ -23,12 +25,17 @@ package final class StagedOutput: Sendable {
     /// For a folder: the part of `path` renamed into place, and where to (nil when the files are
     /// moved into an existing destination).
     private let rename: (from: String, to: String)?
+    /// Where the destination is moved while its replacement is renamed into place; nil when it is
+    /// not replaced whole.
+    private let aside: String?
     private let registration: StopSignals.Registration
 
-    private init(destination: String, path: String, rename: (from: String, to: String)?, removing staged: String) {
+    private init(destination: String, path: String, rename: (from: String, to: String)?, removing staged: String,
+                 aside: String? = nil) {
         self.destination = destination
         self.path = path
         self.rename = rename
+        self.aside = aside
         registration = StopSignals.shared.onStop("the unfinished \((destination as NSString).lastPathComponent) was removed") {
             Self.remove(staged)
         }
@@ -69,13 +76,36 @@ package final class StagedOutput: Sendable {
         return staged
     }
 
+    /// Stages the folder `destination` anew: write its files under ``path`` at the same relative
+    /// paths, then ``commit()`` — the folder then holds those files and no other (its parent must
+    /// exist).
+    package static func replacing(folder destination: String) throws(Failure) -> StagedOutput {
+        let parent = (destination as NSString).deletingLastPathComponent
+        let name = (destination as NSString).lastPathComponent
+        let beside = (parent.isEmpty ? "" : parent + "/") + "." + name
+        let path = beside + ".remix-staged-\(getpid())"
+        let staged = StagedOutput(destination: destination, path: path, rename: (path, destination), removing: path,
+                                  aside: beside + ".remix-old-\(getpid())")
+        try staged.makeFolder(path)
+        return staged
+    }
+
+    /// Writes `text` as the staged file (``file(_:)``), with stop signals held back.
+    package func write(_ text: String) throws(Failure) {
+        try Self.write(text, to: path, reporting: destination)
+    }
+
     /// Writes `text` as the staged file of `file`, a path inside the destination folder, with stop
     /// signals held back (so a stop never finds a file half-made, nor one made after the folder
     /// was removed).
     package func write(_ text: String, as file: String) throws(Failure) {
         let relative = file.hasPrefix(destination + "/") ? String(file.dropFirst(destination.count + 1))
                                                          : (file as NSString).lastPathComponent
-        let staged = path + "/" + relative
+        try Self.write(text, to: path + "/" + relative, reporting: file)
+    }
+
+    /// Writes `text` to `staged` with stop signals held back; a failure names `file`.
+    private static func write(_ text: String, to staged: String, reporting file: String) throws(Failure) {
         let failure: Failure? = StopSignals.shared.holdingStops {
             do {
                 try text.write(toFile: staged, atomically: false, encoding: .utf8)
@@ -92,6 +122,9 @@ package final class StagedOutput: Sendable {
     package func commit() throws(Failure) {
         defer { StopSignals.shared.remove(registration) }
         let outcome: Failure? = StopSignals.shared.holdingStops {
+            if let rename, let aside {
+                return replace(rename, movingAside: aside)
+            }
             if let rename {
                 guard Foundation.rename(rename.from, rename.to) == 0 else {
                     return Failure(path: destination, reason: String(cString: strerror(errno)))
@@ -109,6 +142,23 @@ package final class StagedOutput: Sendable {
             throw outcome
         }
         if rename == nil { Self.remove(path) }
+    }
+
+    /// Renames the staged folder over the destination: the old one aside first (when there is one),
+    /// back again if the rename fails, removed once the new one is in place.
+    private func replace(_ rename: (from: String, to: String), movingAside aside: String) -> Failure? {
+        var status = stat()
+        let existed = lstat(destination, &status) == 0
+        if existed, Foundation.rename(destination, aside) != 0 {
+            return Failure(path: destination, reason: String(cString: strerror(errno)))
+        }
+        guard Foundation.rename(rename.from, rename.to) == 0 else {
+            let reason = String(cString: strerror(errno))
+            if existed { _ = Foundation.rename(aside, destination) }
+            return Failure(path: destination, reason: reason)
+        }
+        if existed { Self.remove(aside) }
+        return nil
     }
 
     /// Removes what was staged; the destination stays as it was.

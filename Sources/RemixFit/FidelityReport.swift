@@ -45,6 +45,8 @@ package struct FidelityReport: Sendable {
     package var rows: [Row]
     /// The cumulative session-length curves of both logs, for the HTML page (seconds, share).
     package var durationCurves: (real: [(Double, Double)], simulated: [(Double, Double)])
+    /// The metrics that counted something in either log (so they name events the logs hold).
+    package var countedMetrics: [String] = []
 
     /// Rows judged and failed.
     package var failures: [Row] { rows.filter { !$0.passed } }
@@ -96,7 +98,10 @@ package struct FidelityReport: Sendable {
             }
         }
         rows += sessionRows(realProfile.all, simulatedProfile.all, scope: "all users", tolerances, dwell: true)
-        return FidelityReport(rows: rows, durationCurves: (curve(realProfile.all.duration), curve(simulatedProfile.all.duration)))
+        let counted = (realReport.experiments + simulatedReport.experiments).flatMap(\.variations).flatMap(\.metrics)
+            .filter { $0.conversions > 0 }.map(\.metric)
+        return FidelityReport(rows: rows, durationCurves: (curve(realProfile.all.duration), curve(simulatedProfile.all.duration)),
+                              countedMetrics: Array(Set(counted)).sorted())
     }
 
     private static func metricRows(_ real: AnalysisReport.Variation, _ simulated: AnalysisReport.Variation, scope: String,

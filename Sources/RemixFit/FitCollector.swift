@@ -64,9 +64,10 @@ struct FitCollector {
         let layout = table.layout
         for dwell in segments.homeDwells where dwell > 0 { table.addTimeSample(Double(dwell) / 1000, row: row, at: layout.think) }
         for attempt in segments.attempts {
+            let serviceFailed = FitStructureBuilder.serviceFailed(in: attempt, of: trace, serviceFailures: serviceFailures)
             for visit in attempt.visits where visit.steps > 0 && !visit.afterError && structure.slipScreens.contains(visit.screen) {
                 table[row, layout.slips] += 1
-                if FitStructureBuilder.retyped(visit, in: attempt, of: trace, serviceFailures: serviceFailures) {
+                if FitStructureBuilder.retyped(visit, serviceFailed: serviceFailed) {
                     table[row, layout.slips + 1] += 1
                 }
             }
@@ -129,9 +130,11 @@ struct FitCollector {
         for step in steps.steps { stepCount[step.screen] += 1 }
         values.add(attempt, success: index, of: trace, intent: intent, survey: survey, steps: stepCount)
         let typing = table.layout.typing
+        var entered: IntentValueTally.Texts?
         for visit in attempt.visits where visit.steps == 1 && !visit.afterError && visit.exit > visit.enter {
             guard let purposes = survey.textScreens[visit.screen] else { continue }
-            let typed = IntentValueTally.entered(attempt, success: index, of: trace, survey: survey)
+            if entered == nil { entered = IntentValueTally.entered(attempt, success: index, of: trace, survey: survey) }
+            let typed = entered ?? [:]
             let characters = Set(purposes).reduce(0) { total, purpose in total + (typed[purpose] ?? []).reduce(0) { $0 + $1.count } }
             guard characters > 0 else { continue }
             let dwell = Double(visit.exit - visit.enter) / 1000, count = Double(characters)

@@ -15,10 +15,22 @@ struct FitStructure {
     }
 
     var intents: [Intent] = []
-    /// Screens users step on, in first-seen order.
-    var screens: [String] = []
-    /// Every screen the log shows (stepped on or not, e.g. the first screen and toasts), sorted.
+    /// Screens users step on, in first-seen order; when more than ``mostScreens`` were, the most
+    /// stepped-on ones, and last the empty name for all the others together (``rareScreens``).
+    var screens: [String] = [] {
+        didSet { screenIndex = Dictionary(screens.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first }) }
+    }
+    private var screenIndex: [String: Int] = [:]
+    /// Screens stepped on too rarely to be named, which share the last of ``screens``.
+    var rareScreens: Set<String> = []
+    /// Every screen the log shows (stepped on or not, e.g. the first screen and toasts), sorted;
+    /// when more than ``mostScreens`` were, those shown in the most sessions.
     var shownScreens: [String] = []
+    /// Screens shown but left out of ``shownScreens``.
+    var unlistedShownScreens = 0
+    /// The most screens a fitted file names: a log of ever new screen names (a screen named after
+    /// what it shows) would otherwise make a file too large to read.
+    static let mostScreens = 100
     /// Text screens that refuse a slip: the user typed, pressed on, and stayed to type again, with
     /// no service failure to explain it, in at least 1 % of the stays there. A slip on another text
     /// screen passes unseen (it shows only in what was entered).
@@ -35,7 +47,9 @@ struct FitStructure {
         return intents.firstIndex { $0.keys.contains(key) }
     }
 
-    func screen(_ name: String) -> Int? { screens.firstIndex(of: name) }
+    func screen(_ name: String) -> Int? {
+        screenIndex[name] ?? (rareScreens.contains(name) ? screenIndex[""] : nil)
+    }
 }
 
 /// Builds a ``FitStructure`` session by session (the first pass).
@@ -51,18 +65,27 @@ struct FitStructureBuilder {
     private var successScores: [[String: Int]] = []
     /// How often intent i was begun before intent j in one session.
     private var before: [[Int]] = []
-    private var shown = Set<String>()
+    /// Sessions that showed each screen.
+    private var shown: [String: Int] = [:]
+    /// Steps on each screen, in first-seen order.
+    private var steppedOn: [String: Int] = [:]
+    private var screenOrder: [String] = []
 
     init(survey: AppSurvey, serviceFailures: Set<String>) {
         self.survey = survey
         self.serviceFailures = serviceFailures
     }
 
-    /// Whether a stay on a text screen made the user type again (an error the screen itself showed).
-    static func retyped(_ visit: SessionSegments.Visit, in attempt: SessionSegments.Attempt, of trace: SessionTrace,
-                        serviceFailures: Set<String>) -> Bool {
-        guard visit.steps > 1 else { return false }
-        return !attempt.events.contains { index in
+    /// Whether a stay on a text screen made the user type again (an error the screen itself showed):
+    /// more than one step there, in an attempt where no service failed (``serviceFailed(in:of:serviceFailures:)``).
+    static func retyped(_ visit: SessionSegments.Visit, serviceFailed: Bool) -> Bool {
+        visit.steps > 1 && !serviceFailed
+    }
+
+    /// Whether a service failed during the attempt (one of `serviceFailures` was logged), which
+    /// explains a stay where the user typed again.
+    static func serviceFailed(in attempt: SessionSegments.Attempt, of trace: SessionTrace, serviceFailures: Set<String>) -> Bool {
+        attempt.events.contains { index in
             if case .domain(let type, _) = trace.events[index].kind { return serviceFailures.contains(type) }
             return false
         }
@@ -70,28 +93,34 @@ struct FitStructureBuilder {
 
     mutating func add(_ segments: SessionSegments, of trace: SessionTrace) {
         structure.sessions += 1
+        var shownHere = Set<String>()
         for event in trace.events {
-            if case .screen(_, let screen?, _) = event.kind { shown.insert(SessionSegments.baseName(screen)) }
+            if case .screen(_, let screen?, _) = event.kind { shownHere.insert(SessionSegments.baseName(screen)) }
         }
+        for screen in shownHere { shown[screen, default: 0] += 1 }
         if segments.isEmpty { structure.emptySessions += 1 }
-        var begun: [Int] = []
+        // Attempts begun so far in the session, by intent: each pair of attempts counts once
+        // (`before`), in time linear in the attempts.
+        var begun: [Int: Int] = [:]
         for attempt in segments.attempts {
             guard let intent = intentIndex(attempt.key) else {
                 structure.unexplained[attempt.key ?? "", default: 0] += 1
                 continue
             }
             structure.intents[intent].attempts += 1
-            for visit in attempt.visits where visit.steps > 0 && !structure.screens.contains(visit.screen) {
-                structure.screens.append(visit.screen)
+            for visit in attempt.visits where visit.steps > 0 {
+                if steppedOn[visit.screen] == nil { screenOrder.append(visit.screen) }
+                steppedOn[visit.screen, default: 0] += visit.steps
             }
             score(attempt, of: trace, intent: intent)
+            let serviceFailed = Self.serviceFailed(in: attempt, of: trace, serviceFailures: serviceFailures)
             for visit in attempt.visits where visit.steps > 0 && !visit.afterError && survey.textScreens[visit.screen] != nil {
-                let retyped = Self.retyped(visit, in: attempt, of: trace, serviceFailures: serviceFailures)
+                let retyped = Self.retyped(visit, serviceFailed: serviceFailed)
                 textStays[visit.screen, default: (0, 0)].stays += 1
                 if retyped { textStays[visit.screen, default: (0, 0)].retyped += 1 }
             }
-            for earlier in begun where earlier != intent { before[earlier][intent] += 1 }
-            begun.append(intent)
+            for (earlier, count) in begun where earlier != intent { before[earlier][intent] += count }
+            begun[intent, default: 0] += 1
         }
     }
 
@@ -134,10 +163,22 @@ struct FitStructureBuilder {
         }
     }
 
+    /// `screens` (in order) when there are at most ``FitStructure/mostScreens``, else the most
+    /// counted of them (ties by name) in order and the empty name for the others, which are rare.
+    private static func named(_ screens: [String], counts: [String: Int]) -> (named: [String], rare: Set<String>) {
+        guard screens.count > FitStructure.mostScreens else { return (screens, []) }
+        let ranked = screens.sorted { a, b in counts[a, default: 0] != counts[b, default: 0] ? counts[a, default: 0] > counts[b, default: 0] : a < b }
+        let kept = Set(ranked.prefix(FitStructure.mostScreens - 1))
+        return (screens.filter(kept.contains) + [""], Set(screens.filter { !kept.contains($0) }))
+    }
+
     /// The structure: each intent's success event chosen, intents in the order users begin them.
     func build() -> FitStructure {
         var result = structure
-        result.shownScreens = shown.sorted()
+        (result.screens, result.rareScreens) = Self.named(screenOrder, counts: steppedOn)
+        let listed = Self.named(shown.keys.sorted(), counts: shown).named.filter { !$0.isEmpty }
+        result.shownScreens = listed.sorted()
+        result.unlistedShownScreens = shown.count - listed.count
         result.slipScreens = Set(textStays.filter { $0.value.retyped * 100 >= $0.value.stays && $0.value.retyped > 0 }.keys)
         for index in result.intents.indices {
             let threshold = max(1, result.intents[index].attempts / 20)

@@ -48,6 +48,8 @@ package struct FittedPopulation: Sendable {
         package var values: [(texts: [String: [String]], path: [String], weight: Double, successes: Double)]
         package var attempts: Int
         package var successes: Int
+        /// Successes whose values are left out, past the most an intent keeps.
+        package var valuesLeftOut = 0.0
     }
 
     /// One persona: a class of users.

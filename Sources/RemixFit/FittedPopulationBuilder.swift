@@ -20,7 +20,7 @@ struct FittedPopulationBuilder {
             }
         let start = firstStarts.first ?? 0
         let gap = firstStarts.count > 1 ? Double(firstStarts[firstStarts.count - 1] - start) / 1000 / Double(firstStarts.count - 1) : 0
-        return FittedPopulation(
+        var population = FittedPopulation(
             app: app, startMilliseconds: start, sessionGapSeconds: gap,
             // By name: a store keeps no order of an event's members, so first-seen order would
             // depend on where the log was read from.
@@ -30,8 +30,10 @@ struct FittedPopulationBuilder {
             },
             services: collector.services.fitted().services, intents: intents, personas: personas,
             shownScreens: structure.shownScreens, users: collector.table.count,
-            sessions: structure.sessions, personaChoice: personaChoice, unknowns: unknowns(), sources: sources,
+            sessions: structure.sessions, personaChoice: personaChoice, unknowns: unknowns(intents), sources: sources,
             bytesPerUser: collector.table.bytesPerUser)
+        FittedLimits.keep(&population)
+        return population
     }
 
     /// The chance of surviving the steps counted on each screen, with each screen's chance to give
@@ -53,10 +55,11 @@ struct FittedPopulationBuilder {
         return structure.intents.enumerated().map { index, intent in
             var name = intent.success ?? intent.keys.sorted().first.map { "open-\($0)" } ?? "use"
             while !names.insert(name).inserted { name += "-2" }
+            let values = collector.values.values(index, survival: survival)
             return FittedPopulation.Intent(
                 name: name, start: intent.start, success: intent.success,
-                values: collector.values.values(index, survival: survival).map { ($0.texts, $0.path, $0.weight, $0.successes) },
-                attempts: collector.attempts[index], successes: collector.successes[index])
+                values: values.values.map { ($0.texts, $0.path, $0.weight, $0.successes) },
+                attempts: collector.attempts[index], successes: collector.successes[index], valuesLeftOut: values.leftOut)
         }
     }
 
@@ -67,7 +70,8 @@ struct FittedPopulationBuilder {
             intents: intents.indices.map { i in
                 (intents[i].name, fitted.intentChances[i], error(fitted.intentChances[i], fitted.opportunities[i]))
             },
-            abandon: structure.screens.indices.map { s in
+            // The rare screens' share (the empty name) is not written: it goes into `default`.
+            abandon: structure.screens.indices.filter { !structure.screens[$0].isEmpty }.map { s in
                 (structure.screens[s], fitted.abandon[s], error(fitted.abandon[s], fitted.steps[s]), fitted.steps[s])
             },
             defaultAbandon: zip(fitted.abandon, fitted.steps).reduce(0) { $0 + $1.0 * $1.1 } / max(fitted.steps.reduce(0, +), 1),
@@ -108,7 +112,7 @@ struct FittedPopulationBuilder {
     /// Fewer users than this and the fit says its intervals are wide.
     static let fewUsers = 1_000
 
-    private func unknowns() -> [String] {
+    private func unknowns(_ intents: [FittedPopulation.Intent]) -> [String] {
         var notes: [String] = []
         if collector.table.count < Self.fewUsers {
             let users = collector.table.count
@@ -128,9 +132,34 @@ struct FittedPopulationBuilder {
             let purposes = collector.values.unrecorded[index].sorted().joined(separator: ", ")
             notes.append("values of \(intent.success ?? "an intent"): no event records what users typed into \(purposes) fields")
         }
-        for (key, count) in structure.unexplained.sorted(by: { $0.key < $1.key }) {
-            notes.append("\(count) attempts began by showing '\(key)', which no action of the app's first screen shows; left out")
+        for intent in intents where intent.valuesLeftOut > 0 {
+            notes.append("values of \(intent.name): the \(FittedPopulationWriter.grouped(IntentValueTally.mostValues)) users meant most often "
+                         + "are written; rarer ones, from \(FittedPopulationWriter.number(intent.valuesLeftOut)) successes, are left out")
+        }
+        notes += unexplainedNotes()
+        if !structure.rareScreens.isEmpty {
+            notes.append("\(FittedPopulationWriter.grouped(structure.rareScreens.count)) screens users stepped on rarely (fewer steps than the "
+                         + "\(FitStructure.mostScreens - 1) named) are not named; their steps go into each persona's default chance to give up")
+        }
+        if structure.unlistedShownScreens > 0 {
+            notes.append("\(FittedPopulationWriter.grouped(structure.unlistedShownScreens)) screens shown in few sessions and never stepped "
+                         + "on are not named; they get each persona's default chance to give up")
         }
         return notes
+    }
+
+    /// One note per first screen no action of the app's first screen shows, or — past a few — one
+    /// for all of them, naming the most frequent.
+    private func unexplainedNotes() -> [String] {
+        let keys = structure.unexplained.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+        guard keys.count > 3 else {
+            return keys.sorted { $0.key < $1.key }.map { key, count in
+                "\(count) attempts began by showing '\(key)', which no action of the app's first screen shows; left out"
+            }
+        }
+        let attempts = keys.reduce(0) { $0 + $1.value }
+        let examples = keys.prefix(3).map { "'\($0.key)' \(FittedPopulationWriter.grouped($0.value))" }.joined(separator: ", ")
+        return ["\(FittedPopulationWriter.grouped(attempts)) attempts began by showing one of \(FittedPopulationWriter.grouped(keys.count)) "
+                + "screens that no action of the app's first screen shows (most often \(examples)); left out"]
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import RemixFormats
 import RemixKit
 import RemixSimulation
 import RemixYAML
@@ -14,11 +15,26 @@ package enum FittedPopulationWriter {
         return trimmed + ".replicates"
     }
 
-    package static func text(_ population: FittedPopulation) -> String {
+    /// Whether `name`, a file of a replicates' folder, is one `remix fit` writes there (`K.population.yaml`).
+    @Sendable package static func isReplicateName(_ name: String) -> Bool {
+        guard name.hasSuffix(".population.yaml") else { return false }
+        let number = name.dropLast(".population.yaml".count)
+        return !number.isEmpty && number.allSatisfy(\.isASCII) && number.allSatisfy(\.isNumber)
+    }
+
+    /// What names a fit's text in its replicates' headers: the FNV-1a 64 hash of its bytes.
+    package static func fitHash(_ text: String) -> String {
+        "fnv1a64:" + FNV1a64.hex(text.utf8)
+    }
+
+    /// The file's text; a replicate of the fit whose text hashes to `fit` (``fitHash(_:)``) says
+    /// so in its header.
+    package static func text(_ population: FittedPopulation, replicating fit: String? = nil) -> String {
         var lines: [String] = []
         lines.append("# Fitted by `remix fit` from \(population.sources.joined(separator: ", ")): "
                      + "\(grouped(population.users)) users, \(grouped(population.sessions)) sessions.")
         lines.append("# Personas: \(population.personaChoice).")
+        if let fit { lines.append("# \(replicateMark) \(fit).") }
         lines.append("# Beside each value: what it comes from, and ± its standard error.")
         if !population.unknowns.isEmpty {
             lines.append("# What the log cannot show:")
@@ -42,6 +58,31 @@ package enum FittedPopulationWriter {
         lines.append("personas:")
         for persona in population.personas { lines += self.persona(persona, population) }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static let replicateMark = "Refitted on a bootstrap resample of the users of the fit"
+
+    /// Why the replicate `text` is not a replicate of the fit whose text is `fitText`; nil when it
+    /// is: its first line must be the fit's, and its header must name the fit's text by its hash.
+    package static func replicateProblem(_ text: String, fitText: String) -> String? {
+        let lines = text.split(separator: "\n", maxSplits: 3, omittingEmptySubsequences: false)
+        guard lines.first.map(String.init) == String(fitText.prefix { $0 != "\n" }) else {
+            return "it was fitted from other logs (its first line: \(lines.first.map { String($0.prefix(200)) } ?? ""))"
+        }
+        guard lines.count > 2, lines[2] == "# \(replicateMark) \(fitHash(fitText))." else {
+            return "it is a replicate of another fit, or the fit was changed since"
+        }
+        return nil
+    }
+
+    /// Why the replicate `text` is not replicate `number` of `count`; nil when it is.
+    package static func replicateNumberProblem(_ text: String, number: Int, of count: Int) -> String? {
+        let lines = text.split(separator: "\n", maxSplits: 2, omittingEmptySubsequences: false)
+        guard lines.count > 1, lines[1].hasSuffix("(replicate \(number) of \(count)).") else {
+            return "the folder holds \(count) replicates, and this is not replicate \(number) of \(count) "
+                + "(its header: \(lines.count > 1 ? String(lines[1].prefix(200)) : "none"))"
+        }
+        return nil
     }
 
     private static func attributes(_ population: FittedPopulation) -> [String] {

@@ -14,14 +14,23 @@ extension IntentValueTally {
     /// drilled paths that end at the same row; a success without a path takes the paths of
     /// successes with the same texts; texts of a purpose a success lacks come from successes ending
     /// at the same row, or — with nothing to join on — from all successes that have them, shared
-    /// out by weight. Values seen in fewer than two successes are left out when others exist.
-    func values(_ intent: Int, survival: (StepCount) -> Double) -> [Value] {
-        var parts: [Value] = observations[intent].map { observation, steps in
-            let weight = steps.reduce(0.0) { $0 + Double($1.value) / max(survival($1.key), 1e-6) }
+    /// out by weight. Values seen in fewer than two successes are left out when others exist, and
+    /// past ``mostValues`` the rarest are (`leftOut`: the successes they come from).
+    func values(_ intent: Int, survival: (StepCount) -> Double) -> (values: [Value], leftOut: Double) {
+        // In a fixed order (not the dictionaries'), so that the sums — and the file — are the same run to run.
+        let observed = observations[intent].map { (key: Self.order($0.key.texts, $0.key.path), observation: $0.key, steps: $0.value) }
+            .sorted { $0.key != $1.key ? $0.key < $1.key : !$0.observation.drilled && $1.observation.drilled }
+        var parts: [Value] = observed.map { _, observation, steps in
+            let weight = steps.sorted { $0.key.lexicographicallyPrecedes($1.key) }
+                .reduce(0.0) { $0 + Double($1.value) / max(survival($1.key), 1e-6) }
             let successes = Double(steps.values.reduce(0, +))
             return Value(texts: observation.texts, path: observation.path, weight: weight, successes: successes)
         }
         parts = Self.withoutSlips(parts)
+        // Joining pairs every part with others: past a thousand, only the most meant are joined.
+        let kept = Self.mostMeant(parts, Self.mostValues)
+        var leftOut = kept.leftOut
+        parts = kept.values
         let drilled = observations[intent].keys.filter(\.drilled).map(\.path)
         parts = Self.share(parts) { part in
             guard let leaf = part.path.last, !drilled.contains(part.path) else { return nil }
@@ -59,8 +68,27 @@ extension IntentValueTally {
         }
         var result = Array(merged.values)
         if result.contains(where: { $0.successes >= 2 }) { result.removeAll { $0.successes < 2 } }
+        let written = Self.mostMeant(result, Self.mostValues)
+        leftOut += written.leftOut
+        result = written.values
         result.sort { $0.weight != $1.weight ? $0.weight > $1.weight : Self.order($0.texts, $0.path) < Self.order($1.texts, $1.path) }
-        return result
+        return (result, leftOut)
+    }
+
+    /// The most values an intent keeps (and a fitted file writes): a log whose users type ever new
+    /// texts would otherwise make joining them slow and the file too large to read.
+    static let mostValues = 1_000
+
+    /// The `most` values users meant most often (ties in a fixed order), in the order they were,
+    /// and the successes of those left out.
+    private static func mostMeant(_ values: [Value], _ most: Int) -> (values: [Value], leftOut: Double) {
+        guard values.count > most else { return (values, 0) }
+        let ranked = values.indices.sorted { a, b in
+            values[a].weight != values[b].weight ? values[a].weight > values[b].weight
+                : order(values[a].texts, values[a].path) < order(values[b].texts, values[b].path)
+        }
+        let kept = Set(ranked.prefix(most))
+        return (values.indices.filter(kept.contains).map { values[$0] }, ranked.dropFirst(most).reduce(0) { $0 + values[$1].successes })
     }
 
     /// Counts a text that is a slip of a more frequent one (one stray letter in it, as the simulated

@@ -64,9 +64,11 @@ struct IntentValueTally {
     static func entered(_ attempt: SessionSegments.Attempt, success: Int, of trace: SessionTrace, survey: AppSurvey,
                         unrecorded: (String) -> Void = { _ in }) -> Texts {
         var entered: Texts = [:]
+        // Each purpose is looked for once, however many stays there were on its screens.
+        var looked = Set<String>()
         let events = [success] + attempt.events.filter { $0 != success }
         for visit in attempt.visits where visit.steps > 0 {
-            for purpose in survey.textScreens[visit.screen] ?? [] where entered[purpose] == nil {
+            for purpose in survey.textScreens[visit.screen] ?? [] where looked.insert(purpose).inserted {
                 let texts = events.lazy.compactMap { index -> [String]? in
                     guard case .domain(_, let fields) = trace.events[index].kind,
                           let texts = fields.first(where: { $0.name == purpose })?.texts, !texts.isEmpty else { return nil }

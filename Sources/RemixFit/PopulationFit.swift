@@ -18,13 +18,15 @@ package enum PopulationFit {
 
     /// What to fit.
     package struct Options: Sendable {
-        package var app: String
+        /// The app whose sessions are fitted; nil: the one the logs' first `session_started` (or
+        /// `run`) line names.
+        package var app: String?
         package var personas: PersonaCount
         package var seed: UInt64
         /// Populations refitted on bootstrap resamples of the users, for predictions with intervals.
         package var replicates: Int
 
-        package init(app: String, personas: PersonaCount = .automatic, seed: UInt64 = 1, replicates: Int = 0) {
+        package init(app: String?, personas: PersonaCount = .automatic, seed: UInt64 = 1, replicates: Int = 0) {
             self.app = app
             self.personas = personas
             self.seed = seed
@@ -36,26 +38,35 @@ package enum PopulationFit {
     package struct Result: Sendable {
         package var population: FittedPopulation
         package var replicates: [FittedPopulation]
+        /// What the reading left out or counted once (repeated lines and sessions, lines of
+        /// sessions never started, sessions of other apps), said as warnings.
+        package var warnings: [String] = []
     }
 
-    /// Fits the population of `options.app` from the logs at `paths` (regular files, read twice).
+    /// Fits the population of `options.app` (else the logs' own app) from the logs at `paths`
+    /// (regular files, read twice). Sessions of another app are left out; an app that none of the
+    /// logs' sessions is of, or logs of several apps and no app given, are refused.
     package static func fit(paths: [String], registry: FeatureRegistry, options: Options) throws -> Result {
-        let app = try registry.app(named: options.app)
+        let app = try registry.app(named: try appName(options.app, paths: paths))
         let survey = try AppSurvey.survey(app: app, registry: registry)
         let segmenter = SessionSegmenter(survey: survey)
         var builder = FitStructureBuilder(survey: survey, serviceFailures: ServiceTally.failureEvents(app.serviceParameters))
         var logUsers = Set<String>()
         var firstStarts: [Int64] = []
-        try read(paths) { trace in
-            guard let segments = segmenter.segments(of: trace) else { return }
+        var apps: [String: Int] = [:]
+        let isFitted = { (trace: SessionTrace) in trace.app == nil || trace.app == app.name }
+        let reading = try read(paths) { trace in
+            apps[trace.app ?? app.name, default: 0] += 1
+            guard isFitted(trace), let segments = segmenter.segments(of: trace) else { return }
             builder.add(segments, of: trace)
             if trace.visit <= 1, logUsers.insert(trace.user).inserted { firstStarts.append(trace.start) }
         }
         logUsers = []
+        let warnings = try appWarnings(apps, fitted: app.name, given: options.app != nil) + reading.warnings(paths)
         let structure = builder.build()
         guard structure.sessions > 0 else { throw FitError.noSessions(paths: paths) }
         var collector = FitCollector(structure: structure, survey: survey, services: app.serviceParameters)
-        try read(paths) { collector.add($0) }
+        _ = try read(paths) { trace in if isFitted(trace) { collector.add(trace) } }
         collector.packTable()
         let (mixture, responsibilities, choice) = choosePersonas(collector.table, options: options)
         let starts = firstStarts.sorted()
@@ -71,7 +82,34 @@ package enum PopulationFit {
                 firstStarts: starts, personaChoice: "\(mixture.personas.count), as the fit (replicate \(index + 1) of \(options.replicates))",
                 sources: paths)
         }
-        return Result(population: population, replicates: replicates)
+        return Result(population: population, replicates: replicates, warnings: warnings)
+    }
+
+    /// The app to fit: `given`, else the one the logs name.
+    private static func appName(_ given: String?, paths: [String]) throws -> String {
+        if let given { return given }
+        switch LogApp.find(in: paths) {
+        case .named(let app): return app
+        case .unnamed: throw FitError.noApp(paths: paths)
+        case .noSessions: throw FitError.noSessions(paths: paths)
+        }
+    }
+
+    /// The warning that sessions of other apps were left out, or the error that the logs hold no
+    /// session of the app (`given`) or sessions of several apps (the app taken from the logs).
+    private static func appWarnings(_ apps: [String: Int], fitted: String, given: Bool) throws -> [String] {
+        let others = apps.filter { $0.key != fitted }
+        guard !others.isEmpty else { return [] }
+        let counts = apps.sorted { $0.key < $1.key }.map { "\($0.key) (\(FittedPopulationWriter.grouped($0.value)))" }
+            .joined(separator: ", ")
+        if apps[fitted] == nil {
+            let only = others.count == 1 ? others.keys.first! : nil
+            throw FitError.otherApp(app: fitted, sessions: counts, logApp: only)
+        }
+        guard given else { throw FitError.severalApps(sessions: counts) }
+        let left = others.values.reduce(0, +)
+        return ["\(FittedPopulationWriter.grouped(left)) session\(left == 1 ? "" : "s") of other apps were left out (sessions by app: "
+                + "\(counts)); the fit is of \(fitted)'s"]
     }
 
     /// How many times each of `users` users is drawn in a bootstrap resample of the same size.
@@ -81,11 +119,37 @@ package enum PopulationFit {
         return counts
     }
 
-    /// Reads the logs session by session.
-    private static func read(_ paths: [String], _ take: @escaping (SessionTrace) -> Void) throws {
+    /// Reads the logs session by session; returns what the reading left out or counted once.
+    private static func read(_ paths: [String], _ take: @escaping (SessionTrace) -> Void) throws -> Reading {
         let assembler = SessionAssembler(take)
         _ = try EventLineReader.read(paths: paths, visitor: assembler)
         assembler.finish()
+        return Reading(duplicateLines: assembler.duplicateLines, duplicateSessions: assembler.duplicateSessions,
+                       orphanLines: assembler.orphanLines)
+    }
+
+    /// What a read of the logs left out or counted once.
+    struct Reading {
+        var duplicateLines: Int
+        var duplicateSessions: Int
+        var orphanLines: Int
+
+        /// The warnings they make.
+        func warnings(_ paths: [String]) -> [String] {
+            var warnings: [String] = []
+            let grouped = FittedPopulationWriter.grouped
+            if duplicateLines > 0 {
+                let sessions = duplicateSessions > 0
+                    ? " (\(grouped(duplicateSessions)) whole session\(duplicateSessions == 1 ? "" : "s") among them)" : ""
+                warnings.append("\(grouped(duplicateLines)) line\(duplicateLines == 1 ? " is" : "s are") in the logs more than once\(sessions) "
+                                + "— a log named twice, copied into another, or lines repeated — and each was counted once")
+            }
+            if orphanLines > 0 {
+                warnings.append("\(grouped(orphanLines)) line\(orphanLines == 1 ? "" : "s") of sessions whose session_started is not in "
+                                + "\(paths.joined(separator: ", ")) (or that came after the session had ended) were left out")
+            }
+            return warnings
+        }
     }
 
     /// Users the persona count is chosen on (and the classes first fitted on): a larger log's
@@ -142,12 +206,25 @@ package enum PopulationFit {
 /// A log the fit cannot learn from.
 package enum FitError: Error, CustomStringConvertible {
     case noSessions(paths: [String])
+    /// No `session_started` or `run` line names an app.
+    case noApp(paths: [String])
+    /// No session is of the app asked for; `logApp` is the logs' app when they are of one.
+    case otherApp(app: String, sessions: String, logApp: String?)
+    /// Sessions of several apps, and no app asked for.
+    case severalApps(sessions: String)
 
     package var description: String {
         switch self {
         case .noSessions(let paths):
             "\(paths.joined(separator: ", ")) holds no sessions (no session_started events); fit reads Remix event logs "
                 + "(docs/events.md)"
+        case .noApp(let paths):
+            "no session_started or run line of \(paths.joined(separator: ", ")) names its app; give the app with --app"
+        case .otherApp(let app, let sessions, let logApp):
+            "the logs hold no session of \(app) (sessions by app: \(sessions)), so --app \(app) would fit nothing; "
+                + (logApp.map { "leave --app out to fit \($0), the logs' app" } ?? "give --app one of their apps")
+        case .severalApps(let sessions):
+            "the logs hold sessions of several apps (\(sessions)); give --app to fit one of them"
         }
     }
 }

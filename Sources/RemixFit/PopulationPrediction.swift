@@ -19,7 +19,7 @@ package struct PopulationPrediction: Sendable {
         package var kind: String
         /// The fitted population's simulated value.
         package var value: Double
-        /// The 95 % interval: the value ± 1.96 standard deviations of the replicates' values.
+        /// The 95 % interval (``interval(value:replicates:isShare:units:)``).
         package var low: Double
         package var high: Double
         package var units: Int
@@ -74,16 +74,37 @@ package struct PopulationPrediction: Sendable {
                         else { return nil }
                         return twin.type == "rate" ? twin.rate : twin.value
                     }
-                    let spread = standardDeviation(samples)
+                    let (low, high) = interval(value: value, replicates: samples, isShare: metric.type == "rate", units: variation.units)
                     figures.append(Figure(experiment: experiment.key, variation: variation.key, metric: metric.metric,
-                                          kind: metric.type, value: value, low: value - 1.96 * spread, high: value + 1.96 * spread,
-                                          units: variation.units))
+                                          kind: metric.type, value: value, low: low, high: high, units: variation.units))
                 }
             }
         }
         let named = Set(population.personas.flatMap(\.abandon.keys))
         return PopulationPrediction(figures: figures, unseenScreens: screens.subtracting(named).sorted(),
                                     replicates: replicates.count, users: users)
+    }
+
+    /// The 95 % interval of `value` from the replicates' values of the same figure: the value ±
+    /// 1.96 standard deviations of theirs — for a share of `units` units on the logit scale, so
+    /// that it stays within 0–1 (a share of 0 or 1 is moved half a unit in first, as the empirical
+    /// logit does, and the interval always holds the value).
+    static func interval(value: Double, replicates: [Double], isShare: Bool, units: Int) -> (low: Double, high: Double) {
+        guard isShare else {
+            let spread = standardDeviation(replicates)
+            return (value - 1.96 * spread, value + 1.96 * spread)
+        }
+        let n = Double(max(units, 1))
+        func logit(_ share: Double) -> Double {
+            let kept = share > 0 && share < 1 ? share : (min(max(share, 0), 1) * n + 0.5) / (n + 1)
+            return log(kept / (1 - kept))
+        }
+        func share(_ logit: Double) -> Double { 1 / (1 + exp(-logit)) }
+        let spread = standardDeviation(replicates.map(logit))
+        let center = logit(value)
+        let low = value <= 0 ? 0 : share(center - 1.96 * spread)
+        let high = value >= 1 ? 1 : share(center + 1.96 * spread)
+        return (min(low, value), max(high, value))
     }
 
     private static func standardDeviation(_ values: [Double]) -> Double {

@@ -1,4 +1,5 @@
 import RemixKit
+import RemixSimulation
 
 /// Learns the app's service parameters from its events, each the way its module declares
 /// (``ServiceEstimate``): a share of events, or the wait before an event.
@@ -73,7 +74,12 @@ struct ServiceTally {
                 }
                 let mean = wait.sum / Double(wait.count)
                 let sd = max(wait.squares / Double(wait.count) - mean * mean, 0).squareRoot()
-                let range = FittedPopulation.Range.uniform(mean: mean, sd: sd, floor: 0)
+                var range = FittedPopulation.Range.uniform(mean: mean, sd: sd, floor: 0)
+                if range.max > Population.maximumActionSeconds {
+                    unknowns.append("\(spec.name): the waits before \(event) reach \(FittedPopulationWriter.number(range.max)) s, more than "
+                                    + "a population file may say; kept at the limit, one day (86 400 s)")
+                    range = FittedPopulation.Range(min: min(range.min, Population.maximumActionSeconds), max: Population.maximumActionSeconds)
+                }
                 let text = range.max - range.min < 0.001 ? FittedPopulationWriter.number(mean)
                     : "[\(FittedPopulationWriter.number(range.min)), \(FittedPopulationWriter.number(range.max))]"
                 services.append((spec.name, text, "the wait before \(wait.count) \(event) events"))

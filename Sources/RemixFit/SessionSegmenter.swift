@@ -11,12 +11,16 @@ struct SessionSegmenter {
         return cutter.finish()
     }
 
-    /// The state of one cut, event by event.
+    /// The state of one cut, event by event. The segments and the open attempt are changed in
+    /// place (never copied out and back), and a visit's steps are counted from the events logged
+    /// since it opened, so that a session's cut takes time in proportion to its events.
     private struct Cutter {
         let survey: AppSurvey
         let trace: SessionTrace
         var segments: SessionSegments?
         var current: SessionSegments.Attempt?
+        /// How many of the open attempt's events were logged before its last visit opened.
+        var eventsBeforeVisit = 0
         /// When the user came back to (or first saw) the first screen.
         var homeSince: Int64 = 0
         /// Domain events since the last screen change, outside an attempt.
@@ -33,16 +37,15 @@ struct SessionSegmenter {
             let event = trace.events[index]
             switch event.kind {
             case .domain:
-                if current != nil { current?.events.append(index) } else { pending.append(index) }
+                if current != nil { current!.events.append(index) } else { pending.append(index) }
             case .screen(let transition, let screen, let stack):
                 let front = SessionSegments.front(ofStack: stack)
-                guard var segments else { return start(at: event.time, front: front) }
+                guard segments != nil else { return start(at: event.time, front: front) }
                 if current == nil {
-                    begin(&segments, transition: transition, screen: screen, front: front, time: event.time)
+                    begin(transition: transition, screen: screen, front: front, time: event.time)
                 } else {
-                    move(&segments, transition: transition, front: front, time: event.time)
+                    move(transition: transition, front: front, time: event.time)
                 }
-                self.segments = segments
             }
         }
 
@@ -59,19 +62,18 @@ struct SessionSegmenter {
         }
 
         /// A screen change while the user is on the first screen: an action there began an intent.
-        private mutating func begin(_ segments: inout SessionSegments, transition: String, screen: String?, front: String,
-                                    time: Int64) {
+        private mutating func begin(transition: String, screen: String?, front: String, time: Int64) {
             guard SessionSegments.forward.contains(transition), let screen else { return }
             let shown = SessionSegments.baseName(screen)
-            guard shown != segments.home else { return }
-            segments.homeDwells.append(time - homeSince)
+            guard shown != segments!.home else { return }
+            segments!.homeDwells.append(time - homeSince)
             var attempt = SessionSegments.Attempt(key: shown, start: time, end: time)
             attempt.events = pending.filter { trace.events[$0].time == time }
-            pending = []
-            if SessionSegments.baseName(front) == segments.home {
+            pending.removeAll(keepingCapacity: true)
+            if SessionSegments.baseName(front) == segments!.home {
                 // Shown beside the first screen (a split's detail): begun and done at once.
                 attempt.ending = .beside
-                segments.attempts.append(attempt)
+                segments!.attempts.append(attempt)
                 homeSince = time
                 return
             }
@@ -80,23 +82,20 @@ struct SessionSegmenter {
         }
 
         /// A screen change during an attempt.
-        private mutating func move(_ segments: inout SessionSegments, transition: String, front: String, time: Int64) {
-            guard var attempt = current else { return }
-            if let last = attempt.visits.last, last.fullName == front, beforeBlocking == nil { return }
-            close(&attempt, at: time, kind: transition)
+        private mutating func move(transition: String, front: String, time: Int64) {
+            if let last = current!.visits.last, last.fullName == front, beforeBlocking == nil { return }
+            closeVisit(at: time, kind: transition)
             let base = SessionSegments.baseName(front)
-            if base == segments.home && attempt.key != nil {
-                attempt.end = time
-                attempt.ending = .home(transition: transition)
-                segments.attempts.append(attempt)
-                current = nil
+            if base == segments!.home && current!.key != nil {
+                current!.end = time
+                current!.ending = .home(transition: transition)
+                segments!.attempts.append(current.take()!)
                 homeSince = time
                 beforeBlocking = nil
                 return
             }
-            current = attempt
             if survey.blockingScreens.contains(base) {
-                if beforeBlocking == nil { beforeBlocking = attempt.visits.last?.fullName ?? "" }
+                if beforeBlocking == nil { beforeBlocking = current!.visits.last?.fullName ?? "" }
                 return
             }
             let returned = beforeBlocking == front
@@ -105,35 +104,43 @@ struct SessionSegmenter {
         }
 
         private mutating func open(front: String, kind: String, time: Int64, returnedAfterBlocking: Bool = false) {
+            eventsBeforeVisit = current?.events.count ?? 0
             current?.visits.append(.init(screen: SessionSegments.baseName(front), fullName: front, enter: time, exit: time,
                                          exitKind: "", enterKind: kind, steps: 0, afterError: returnedAfterBlocking))
         }
 
-        /// Ends the open visit (if any): its steps are one per distinct time a domain event was
-        /// logged strictly inside it, plus the one that ended it — none when it ended at once.
-        private func close(_ attempt: inout SessionSegments.Attempt, at time: Int64, kind: String) {
-            guard let last = attempt.visits.indices.last, attempt.visits[last].exitKind.isEmpty else { return }
-            let enter = attempt.visits[last].enter
-            var inside = Set<Int64>()
-            for index in attempt.events where trace.events[index].time > enter && trace.events[index].time < time {
-                inside.insert(trace.events[index].time)
+        /// Ends the open attempt's open visit (if any): its steps are one per distinct time a domain
+        /// event was logged strictly inside it, plus the one that ended it — none when it ended at
+        /// once. The events inside are among those logged since it opened (a session's events are
+        /// in time order).
+        private mutating func closeVisit(at time: Int64, kind: String) {
+            guard let last = current!.visits.indices.last, current!.visits[last].exitKind.isEmpty else { return }
+            let enter = current!.visits[last].enter
+            var inside = 0
+            var previous: Int64?
+            for index in current!.events[eventsBeforeVisit...] {
+                let logged = trace.events[index].time
+                guard logged > enter && logged < time, logged != previous else { continue }
+                inside += 1
+                previous = logged
             }
-            attempt.visits[last].exit = time
-            attempt.visits[last].exitKind = kind
-            attempt.visits[last].steps = time > enter ? inside.count + 1 : 0
+            current!.visits[last].exit = time
+            current!.visits[last].exitKind = kind
+            current!.visits[last].steps = time > enter ? inside + 1 : 0
         }
 
         mutating func finish() -> SessionSegments? {
-            guard var segments else { return nil }
+            guard segments != nil else { return nil }
             let end = trace.end ?? trace.events.last?.time ?? trace.start
-            if var attempt = current {
-                close(&attempt, at: end, kind: "end")
+            if current != nil {
+                closeVisit(at: end, kind: "end")
+                var attempt = current.take()!
                 attempt.end = end
                 attempt.ending = .session
                 let acted = attempt.visits.contains { $0.steps > 0 } || !attempt.events.isEmpty
-                if attempt.key != nil || acted { segments.attempts.append(attempt) }
+                if attempt.key != nil || acted { segments!.attempts.append(attempt) }
             } else {
-                segments.homeDwells.append(end - homeSince)
+                segments!.homeDwells.append(end - homeSince)
             }
             return segments
         }

@@ -29,6 +29,8 @@ struct SessionTrace {
     var visit = 1
     /// When `session_started` was logged (ms since the epoch).
     var start: Int64
+    /// The app its `session_started` names, when it does.
+    var app: String?
     /// The session's attributes, `id` left out, in log order.
     var attributes: [(name: String, value: String)] = []
     /// The feature each slot was filled with, as the exposures say (slot → feature).

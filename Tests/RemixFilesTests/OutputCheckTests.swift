@@ -39,4 +39,21 @@ import Testing
         let outputs = [OutputCheck.Output("--log", "/dev/null"), OutputCheck.Output("--html", "/dev/null")]
         #expect(OutputCheck(inputs: [.init("the event log", "/dev/null")], outputs: outputs).problem() == nil)
     }
+
+    /// A folder replaced whole may hold no input, and only files the command writes there.
+    @Test func aReplacedFolderHoldsNoInputAndOnlyTheCommandsFiles() throws {
+        let folder = try TemporaryFolder()
+        let log = try folder.write("out.replicates/log.jsonl", "{}\n")
+        try folder.write("out.replicates/1.yaml", "old\n")
+        let replaced = OutputCheck.Folder("--output", folder.path("out.replicates")) { $0.hasSuffix(".yaml") }
+        #expect(OutputCheck(inputs: [.init("the log", log)], outputs: [], folders: [replaced]).problem()
+                == "refusing to write --output \(folder.path("out.replicates")): it is a folder that holds the log \(log), which this "
+                + "command reads, and it is replaced whole; choose another --output (nothing was written)")
+        #expect(OutputCheck(inputs: [], outputs: [], folders: [replaced]).problem()
+                == "refusing to write --output \(folder.path("out.replicates")): it is a folder that holds files this command did not "
+                + "write (log.jsonl), and it is replaced whole; move them or choose another --output (nothing was written)")
+        try FileManager.default.removeItem(atPath: log)
+        #expect(OutputCheck(inputs: [], outputs: [], folders: [replaced]).problem() == nil)
+        #expect(OutputCheck(inputs: [], outputs: [], folders: [.init("--output", folder.path("none")) { _ in false }]).problem() == nil)
+    }
 }

@@ -49,4 +49,28 @@ import Testing
         dropped.discard()
         #expect(Self.names(folder.location) == ["experiments", "new"])
     }
+
+    /// A folder written again holds only the new files: the old ones go with it, at once.
+    @Test func aReplacedFolderHoldsOnlyTheNewFiles() throws {
+        let folder = try TemporaryFolder()
+        for name in ["1", "2", "3"] { try folder.write("out.replicates/\(name).yaml", "old \(name)\n") }
+        let replacing = try StagedOutput.replacing(folder: folder.path("out.replicates"))
+        try replacing.write("new 1\n", as: folder.path("out.replicates/1.yaml"))
+        #expect(Self.names(folder.path("out.replicates")) == ["1.yaml", "2.yaml", "3.yaml"], "nothing changes before the commit")
+        try replacing.commit()
+        #expect(Self.names(folder.path("out.replicates")) == ["1.yaml"])
+        #expect(try String(contentsOfFile: folder.path("out.replicates/1.yaml"), encoding: .utf8) == "new 1\n")
+        #expect(Self.names(folder.location) == ["out.replicates"], "nothing staged or old is left beside it")
+
+        let dropped = try StagedOutput.replacing(folder: folder.path("out.replicates"))
+        try dropped.write("new 2\n", as: folder.path("out.replicates/2.yaml"))
+        dropped.discard()
+        #expect(Self.names(folder.path("out.replicates")) == ["1.yaml"])
+        #expect(Self.names(folder.location) == ["out.replicates"])
+
+        let new = try StagedOutput.replacing(folder: folder.path("fresh"))
+        try new.write("x\n", as: folder.path("fresh/x.yaml"))
+        try new.commit()
+        #expect(Self.names(folder.path("fresh")) == ["x.yaml"])
+    }
 }

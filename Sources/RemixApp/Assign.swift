@@ -1,5 +1,6 @@
 import Foundation
 import RemixExperiments
+import RemixFiles
 import RemixKit
 import RemixYAML
 

@@ -162,11 +162,11 @@ struct StickyBucketTableSharingTests {
         try await StoreAnalysisTests.withOwnStore { url in
             let folder = try StickyBucketSharingTests.folder()
             let root = StickyBucketSharingTests.root
-            let assign = ["assign", Self.file(folder, "e1"), "--attributes", #"{"id":"ana"}"#]
+            let assign = ["assign", StickyBucketSharingTests.file(folder, "e1"), "--attributes", #"{"id":"ana"}"#]
             #expect(try RemixProcess.run(assign + ["--sticky", url], in: root).status == 0, "the table is made")
             let readOnly = url + "%20-c%20default_transaction_read_only%3Don"
             // A user without a document yet: the assignment is to be written.
-            let newUser = ["assign", Self.file(folder, "e1"), "--attributes", #"{"id":"bo"}"#]
+            let newUser = ["assign", StickyBucketSharingTests.file(folder, "e1"), "--attributes", #"{"id":"bo"}"#]
             for command in [newUser + ["--sticky", readOnly],
                             ["simulate", "--users", "5", "--no-report", "--log", readOnly]] {
                 let result = try RemixProcess.run(command, in: root)
@@ -174,7 +174,7 @@ struct StickyBucketTableSharingTests {
                 #expect(result.stderr.contains("is read-only for user") && result.stderr.contains("give the URL of a server that takes writes"),
                         "\(command[0]): \(result.stderr)")
             }
-            let nul = try RemixProcess.run(["assign", Self.file(folder, "e1"), "--attributes", #"{"id":"a\u0000b"}"#, "--sticky", url],
+            let nul = try RemixProcess.run(["assign", StickyBucketSharingTests.file(folder, "e1"), "--attributes", #"{"id":"a\u0000b"}"#, "--sticky", url],
                                            in: root)
             #expect(nul.status == 1 && nul.stderr.contains("the value of the attribute 'id' holds a NUL character"), "\(nul.stderr)")
             #expect(!nul.stderr.contains("22021"))

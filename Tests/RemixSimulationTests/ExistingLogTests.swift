@@ -18,7 +18,9 @@ import Testing
         let written = try String(contentsOfFile: log, encoding: .utf8)
         let second = await Self.simulate(log)
         #expect(second.status == 0, "\(second.stderr)")
-        #expect(second.stderr.contains("remix: note: replacing \(log), the log of an earlier `remix simulate` run; "
+        // Messages wrap at the width (continuing lines indented by two spaces): read them whole.
+        let messages = second.stderr.replacingOccurrences(of: "\n  ", with: " ")
+        #expect(messages.contains("remix: note: replacing \(log), the log of an earlier `remix simulate` run; "
                                        + "--append adds to it instead, --log FILE writes elsewhere"), "\(second.stderr)")
         #expect(try String(contentsOfFile: log, encoding: .utf8) == written, "the same run again: the same log")
     }

@@ -58,10 +58,10 @@ let package = Package(
         .target(name: "GrowthBookAssignment", dependencies: ["RemixFormats"], swiftSettings: hotPath),
         .target(name: "RemixExperiments", dependencies: ["GrowthBookAssignment", "RemixFormats", remixKit, remixYAML], swiftSettings: hotPath),
         // What a command writes: outputs checked against its inputs, staged outputs, stop signals.
-        .target(name: "RemixFiles", dependencies: [remixSystem]),
+        .target(name: "RemixFiles", dependencies: ["RemixFormats", remixSystem]),
         .target(name: "RemixEventLog", dependencies: ["RemixFiles", "RemixFormats", remixKit, remixSystem], swiftSettings: hotPath),
         // Sticky-bucket stores outside the event store: GrowthBook's documents in a JSON Lines file.
-        .target(name: "RemixStickyBuckets", dependencies: ["GrowthBookAssignment", remixSystem]),
+        .target(name: "RemixStickyBuckets", dependencies: ["RemixFormats", "GrowthBookAssignment", remixSystem]),
         // Optimised in debug builds too: the fit and the fidelity comparison read every log line
         // through its scanner, and HeldOutFitTests read 1.6 million users' logs (RemixFitTests 329
         // against 193 CPU seconds; the test stage 387 against 257). Its `pow` keeps the statistics

@@ -1,4 +1,5 @@
 import Foundation
+import RemixFormats
 import RemixExperiments
 import RemixFiles
 import RemixKit
@@ -39,7 +40,7 @@ package struct Assign {
         let registry = try Modules.load(plugins: plugins, context)
         let isFile = experiment.hasSuffix(".yaml") || experiment.hasSuffix(".yml") || experiment.contains("/")
         // A file named alone is read with the files of its slot beside it (its folder's YAML files).
-        let fileFolder = (experiment as NSString).deletingLastPathComponent
+        let fileFolder = PathText.folder(of: experiment)
         let read: OutputCheck.Input = .init(isFile ? "a file beside the experiment file" : "a file of the experiments folder",
                                             isFile ? (fileFolder.isEmpty ? "." : fileFolder) : experiments)
         try Outputs.refuseSticky(sticky, inputs: [read] + Modules.inputs(plugins, context), outputs: [])
@@ -76,7 +77,7 @@ package struct Assign {
     /// The files that decide `definition`'s slot in its folder: its saved groups, the slot's rules
     /// files and the other experiments on the slot (a file of the folder that cannot be read is left out).
     private static func slotFiles(of definition: ExperimentDefinition) -> [String] {
-        let folder = (definition.file as NSString).deletingLastPathComponent
+        let folder = PathText.folder(of: definition.file)
         let (beside, _) = ExperimentSet.load(paths: [folder.isEmpty ? "." : folder])
         let rules = beside.slotRules.filter { $0.app == definition.app && $0.slot == definition.slot }.map(\.file)
         let others = beside.definitions(app: definition.app, slot: definition.slot).filter { $0.key != definition.key }.map(\.file)

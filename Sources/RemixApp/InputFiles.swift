@@ -1,4 +1,5 @@
 import Foundation
+import RemixFormats
 import RemixAnalysis
 import RemixBuiltIns
 import RemixYAML
@@ -12,7 +13,7 @@ enum InputFiles {
     /// The folders searched, in order: the experiments folder (the folder of a file named alone),
     /// then `experiments`.
     static func folders(_ experiments: String) -> [String] {
-        let folder = YAMLFile.kind(of: experiments) == .file ? (experiments as NSString).deletingLastPathComponent : experiments
+        let folder = YAMLFile.kind(of: experiments) == .file ? PathText.folder(of: experiments) : experiments
         let first = folder.isEmpty ? "." : folder
         return standardized(first) == standardized(defaultFolder) ? [first] : [first, defaultFolder]
     }

@@ -1,4 +1,5 @@
 import Foundation
+import RemixFormats
 import RemixAnalysis
 import RemixBuiltIns
 import RemixExperiments
@@ -87,7 +88,7 @@ enum Outputs {
     /// Why a file cannot be written at `path` (its folder missing, not a folder, or not writable),
     /// checked before any work so that a long run does not fail at its end; nil when it can.
     static func pathProblem(_ path: String, option: String) -> String? {
-        let parent = (path as NSString).deletingLastPathComponent
+        let parent = PathText.folder(of: path)
         let folder = parent.isEmpty ? "." : parent
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {

@@ -1,4 +1,5 @@
 import Foundation
+import RemixFormats
 import RemixAnalysis
 import RemixExperiments
 import RemixKit
@@ -50,7 +51,7 @@ struct MetricEvents {
     static func folders(of paths: [String]) -> [String] {
         var folders: [String] = []
         for path in paths {
-            let folder = YAMLFile.kind(of: path) == .folder ? path : (path as NSString).deletingLastPathComponent
+            let folder = YAMLFile.kind(of: path) == .folder ? path : PathText.folder(of: path)
             let named = folder.isEmpty ? "." : folder
             if YAMLFile.kind(of: named) == .folder, !folders.contains(named) { folders.append(named) }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import RemixFormats
 import RemixSystem
 
 /// What a path names on disk, so that every name of one file compares equal: a symbolic link
@@ -47,7 +48,7 @@ package enum FileIdentity: Hashable, Sendable {
     private static func resolved(_ path: String) -> String {
         var current = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         for _ in 0..<8 {
-            let folder = (current as NSString).deletingLastPathComponent
+            let folder = PathText.folder(of: current)
             let name = (current as NSString).lastPathComponent
             let real = realpath(folder, nil).map { pointer in
                 defer { free(pointer) }
@@ -55,7 +56,7 @@ package enum FileIdentity: Hashable, Sendable {
             } ?? (folder as NSString).standardizingPath
             current = (real == "/" ? "" : real) + "/" + name
             guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else { return current }
-            current = target.hasPrefix("/") ? target : (current as NSString).deletingLastPathComponent + "/" + target
+            current = target.hasPrefix("/") ? target : PathText.folder(of: current) + "/" + target
         }
         return current
     }

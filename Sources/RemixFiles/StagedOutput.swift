@@ -1,4 +1,5 @@
 import Foundation
+import RemixFormats
 import RemixSystem
 
 /// An output written under a hidden name and moved into place only when complete, so that a
@@ -43,7 +44,7 @@ package final class StagedOutput: Sendable {
 
     /// Stages the file `destination`: write ``path``, then ``commit()``.
     package static func file(_ destination: String) -> StagedOutput {
-        let folder = (destination as NSString).deletingLastPathComponent
+        let folder = PathText.folder(of: destination)
         let name = (destination as NSString).lastPathComponent
         let path = (folder.isEmpty ? "" : folder + "/") + ".\(name).partial-\(getpid())"
         return StagedOutput(destination: destination, path: path, rename: (path, destination), removing: path)
@@ -59,7 +60,7 @@ package final class StagedOutput: Sendable {
                 throw Failure(path: destination, reason: "\(existing) is a file, not a folder")
             }
             missing.insert((existing as NSString).lastPathComponent, at: 0)
-            let parent = (existing as NSString).deletingLastPathComponent
+            let parent = PathText.folder(of: existing)
             existing = parent.isEmpty ? "." : parent
         }
         let tag = "remix-staged-\(getpid())"
@@ -80,7 +81,7 @@ package final class StagedOutput: Sendable {
     /// paths, then ``commit()`` — the folder then holds those files and no other (its parent must
     /// exist).
     package static func replacing(folder destination: String) throws(Failure) -> StagedOutput {
-        let parent = (destination as NSString).deletingLastPathComponent
+        let parent = PathText.folder(of: destination)
         let name = (destination as NSString).lastPathComponent
         let beside = (parent.isEmpty ? "" : parent + "/") + "." + name
         let path = beside + ".remix-staged-\(getpid())"

@@ -1,4 +1,5 @@
 import Foundation
+import RemixFormats
 import RemixExperiments
 import RemixFiles
 import RemixKit
@@ -128,7 +129,7 @@ package struct GrowthBookImport: Sendable {
     /// on SIGINT or SIGTERM), then moved into the output folder, which is made when needed.
     package func write() throws(InteropError) {
         guard let first = files.first else { return }
-        let folder = (first.path as NSString).deletingLastPathComponent
+        let folder = PathText.folder(of: first.path)
         do throws(StagedOutput.Failure) {
             let staged = try StagedOutput.folder(folder)
             do throws(StagedOutput.Failure) {

@@ -1,4 +1,5 @@
 import Foundation
+import RemixFormats
 import GrowthBookAssignment
 import RemixSystem
 
@@ -27,7 +28,7 @@ package final class StickyBucketFile: StickyBucketStore {
         if stat(path, &status) == 0 {
             return (status.st_mode & S_IFMT) == S_IFREG ? nil : .notAFile(path: path, kind: LockedFile.kind(status.st_mode))
         }
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = PathText.folder(of: path)
         var isFolder: ObjCBool = false
         if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) || !isFolder.boolValue {
             return .cannotOpen(path: path, reason: "its folder \(folder) does not exist")

@@ -167,8 +167,10 @@ package enum RemixProcess {
         let out = stdout.fileHandleForReading.readDataToEndOfFile()
         let err = errors.wait()
         process.waitUntilExit()
-        return ProcessResult(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-                             stderr: String(decoding: err, as: UTF8.self))
+        var result = ProcessResult(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+                                   stderr: String(decoding: err, as: UTF8.self))
+        result.signalled = process.terminationReason == .uncaughtSignal
+        return result
     }
 
 }

@@ -1,4 +1,5 @@
 import Foundation
+import RemixFormats
 import RemixKit
 import RemixYAML
 
@@ -155,7 +156,7 @@ package struct ExperimentSet: Sendable {
             }
             guard YAMLFile.kind(of: path) == .folder else {
                 // A file named alone still sees the saved groups beside it.
-                let beside = ((path as NSString).deletingLastPathComponent as NSString)
+                let beside = (PathText.folder(of: path) as NSString)
                     .appendingPathComponent(savedGroupsFile)
                 if (path as NSString).lastPathComponent != savedGroupsFile, YAMLFile.kind(of: beside) == .file {
                     add(beside, first: true)

@@ -67,7 +67,7 @@ import Testing
                                       "--no-report", "--log", folder.path("e.jsonl")])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!result.stderr.contains("no registered feature emits"), "\(result.stderr)")
-        #expect(result.stderr.contains("\(experiments)/insertion-flow.yaml:21:51: warning: metric 'misfiled-per-published' counts "
+        #expect(result.messages.contains("\(experiments)/insertion-flow.yaml:21:51: warning: metric 'misfiled-per-published' counts "
                                        + "the event 'advert_misfiled', which only a population's check logs (experiments/population.yaml), "
                                        + "and this run's population \(population) has no check that logs it: the metric counts nothing "
                                        + "in this run"), "\(result.stderr)")

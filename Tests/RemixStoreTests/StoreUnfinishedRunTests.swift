@@ -37,14 +37,14 @@ struct StoreUnfinishedRunTests {
             let says = ["the event store holds 512 of the 1,000 users of run run-", "(seed 8): shard 1/1 holds 512 of its 1,000 users",
                         "run the same remix simulate command with --resume"]
             let table = try RemixProcess.run(["analyze", url], in: Self.root)
-            #expect(table.status == 0 && says.allSatisfy(table.stdout.contains), "\(table.stdout)")
+            #expect(table.status == 0 && says.allSatisfy(ProcessResult.unwrapped(table.stdout).contains), "\(table.stdout)")
             let json = try RemixProcess.run(["analyze", url, "--format", "json"], in: Self.root)
             let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
             let warnings = object?["warnings"] as? [String] ?? []
             #expect(warnings.contains { warning in says.allSatisfy(warning.contains) }, "\(warnings)")
             for format in ["markdown", "csv"] {
                 let other = try RemixProcess.run(["analyze", url, "--format", format], in: Self.root)
-                #expect(other.status == 0 && says.allSatisfy((other.stdout + other.stderr).contains), "\(format): \(other.stderr)")
+                #expect(other.status == 0 && says.allSatisfy(ProcessResult.unwrapped(other.stdout + other.stderr).contains), "\(format): \(other.stderr)")
             }
             let page = folder.path("report.html")
             #expect(try RemixProcess.run(["analyze", url, "--format", "html", "--output", page], in: Self.root).status == 0)
@@ -63,8 +63,9 @@ struct StoreUnfinishedRunTests {
                                              in: Self.root)
             #expect(first.status == 0, "\(first.stderr)")
             let report = try RemixProcess.run(["analyze", url], in: Self.root)
-            #expect(report.stdout.contains("the event store holds 300 of the 600 users of run run-")
-                    && report.stdout.contains("shard 2/2 has no run record (it has not started)"), "\(report.stdout)")
+            let text = ProcessResult.unwrapped(report.stdout)
+            #expect(text.contains("the event store holds 300 of the 600 users of run run-")
+                    && text.contains("shard 2/2 has no run record (it has not started)"), "\(report.stdout)")
         }
     }
 }

@@ -16,6 +16,15 @@ package struct ProcessResult: Sendable {
         self.stdout = stdout
         self.stderr = stderr
     }
+
+    /// `stderr` with each message whole (``unwrapped(_:)``).
+    package var messages: String { Self.unwrapped(stderr) }
+
+    /// `text` with each wrapped line whole: `remix` wraps long lines at the width, continuing them
+    /// on indented lines; each line break followed by spaces becomes one space.
+    package static func unwrapped(_ text: String) -> String {
+        text.replacing(/\n +/, with: " ")
+    }
 }
 
 /// A `remix` started in the background with its output going to files, for tests that race,

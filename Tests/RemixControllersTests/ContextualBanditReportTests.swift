@@ -34,6 +34,12 @@ import Testing
             #expect((leaf["arms"] as? [[String: Any]])?.map { $0["units"] as? Int ?? -2 } == latest)
         }
 
+        // Traffic follows each leaf's weights: the SRM is the leaves' own, not a false alarm against equal weights.
+        let leafSRM = try ["1", "2"].map { try #require(byLeaf[$0]?.last?["srmPValue"] as? Double) }
+        let srm = try #require(experiment["srmPValue"] as? Double)
+        #expect(abs(srm - min(1, 2 * (leafSRM.min() ?? 0))) < 1e-12 && srm > 0.001, "\(srm) from \(leafSRM)")
+        #expect(leaves.map { $0["srmPValue"] as? Double } == leafSRM)
+
         let table = try await fixture.report(.table)
         let markdown = try await fixture.report(.markdown)
         for text in [table, markdown] {

@@ -25,7 +25,7 @@ package struct BanditReport: Sendable {
     package var arms: [Arm]
     /// Every `bandit_update` of the log, in order, with its time (ms).
     package var updates: [(time: Int64, update: BanditUpdate)]
-    /// The bandit SRM p-value over all periods; nil without units.
+    /// The bandit SRM p-value over all periods (a contextual bandit's: ``leafSRM(_:)``); nil without units.
     package var srmPValue: Double?
     /// A contextual bandit's leaves that the log has updates of: the file's order, then any other.
     package var leaves: [Leaf] = []
@@ -122,15 +122,25 @@ extension BanditReport {
             let declared = definitions.first { $0.key == tracker.experiment }?.bandit?.leaves.map { String($0.leafId) } ?? []
             let found = leaves[tracker.experiment] ?? [:]
             let order = declared.filter { found[$0] != nil } + found.keys.filter { !declared.contains($0) }.sorted()
+            let leafReports = order.map { Leaf(leaf: $0, updates: found[$0] ?? []) }
+            // A contextual bandit's traffic follows each leaf's weights, not the experiment's: its SRM
+            // is the leaves' own (each latest update's), Bonferroni-adjusted over the leaves.
+            let srm = leafReports.isEmpty ? BanditStatistics.srmPValue(tallies, weights: history) : Self.leafSRM(leafReports)
             reports[tracker.experiment] = BanditReport(metric: tracker.metric.key, inverse: tracker.metric.inverse, arms: arms,
-                                                       updates: updates, srmPValue: BanditStatistics.srmPValue(tallies, weights: history),
-                                                       leaves: order.map { Leaf(leaf: $0, updates: found[$0] ?? []) })
+                                                       updates: updates, srmPValue: srm, leaves: leafReports)
         }
         return reports
     }
 }
 
 extension BanditReport {
+    /// The smallest of the leaves' bandit SRM p-values (each leaf's latest update's) times the
+    /// number of leaves that have one, at most 1; nil when none has one.
+    static func leafSRM(_ leaves: [Leaf]) -> Double? {
+        let values = leaves.compactMap { $0.updates.last?.update.srmPValue }
+        return values.min().map { min(1, $0 * Double(values.count)) }
+    }
+
     /// A time (ms) as RFC 3339 to the second, e.g. `2026-11-23T09:30:00Z`.
     package static func timeText(_ time: Int64) -> String {
         let (days, rest) = time.quotientAndRemainder(dividingBy: 86_400_000)

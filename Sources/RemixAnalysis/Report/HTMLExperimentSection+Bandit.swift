@@ -7,7 +7,8 @@ extension HTMLExperimentSection {
         out += "<h3>Bandit</h3>\n<p class=\"muted\">Each arm's mean of \(escape(bandit.metric)) weighted period by period "
             + "(each period's share of all units), as GrowthBook does against Simpson's paradox; pooled: the plain mean. "
             + "Bandit SRM p " + (bandit.srmPValue.map { TableReport.fixed($0, 4) } ?? "n/a")
-            + " against the units the weights in force lead one to expect.</p>\n"
+            + (bandit.leaves.isEmpty ? " against the units the weights in force lead one to expect.</p>\n"
+                : ": the smallest of the leaves' own (at their latest updates) × \(bandit.leaves.count) leaves.</p>\n")
         var table = HTMLTable([.init("arm", isText: true), .init("units"), .init("mean"), .init("± 95 %"), .init("pooled"),
                                .init("chance best")])
         for arm in bandit.arms {
@@ -25,7 +26,8 @@ extension HTMLExperimentSection {
         for (index, leaf) in bandit.leaves.enumerated() {
             guard let (time, latest) = leaf.updates.last else { continue }
             out += "<h4>Leaf \(escape(leaf.leaf))</h4>\n<p class=\"muted\">Its users only: each arm at the leaf's latest "
-                + "update (\(latest.update), \(BanditReport.timeText(time))).</p>\n"
+                + "update (\(latest.update), \(BanditReport.timeText(time))); its bandit SRM p "
+                + (latest.srmPValue.map { TableReport.fixed($0, 4) } ?? "n/a") + ".</p>\n"
             var arms = HTMLTable([.init("arm", isText: true), .init("units"), .init("weight"), .init("chance best")])
             for arm in leaf.arms {
                 arms.add([escape(arm.variation), TableReport.grouped(arm.units), TableReport.percent(arm.weight),

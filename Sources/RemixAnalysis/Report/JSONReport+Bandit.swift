@@ -1,8 +1,9 @@
 extension JSONReport {
     /// A bandit's report: `bandit: {metric, inverse, srmPValue, arms: [...], updates: [{time, update,
     /// enoughUnits, srmPValue, arms: [{variation, units, weight, bestProbability, posterior}]}],
-    /// leaves: [{leaf, arms: [{variation, units, weight, bestProbability}], updates: [...]}]}` —
-    /// `leaves` for a contextual bandit, each leaf's arms as its latest update says them.
+    /// leaves: [{leaf, srmPValue, arms: [{variation, units, weight, bestProbability}], updates: [...]}]}`
+    /// — `leaves` for a contextual bandit, each leaf's SRM and arms as its latest update says them
+    /// (its `srmPValue` then the leaves', ``BanditReport/leafSRM(_:)``).
     static func banditObject(_ bandit: BanditReport, into out: JSONWriter) {
         out.key("bandit")
         out.object {
@@ -28,6 +29,7 @@ extension JSONReport {
                 out.array(bandit.leaves) { leaf in
                     out.object {
                         out.field("leaf", leaf.leaf)
+                        out.field("srmPValue", leaf.updates.last?.update.srmPValue)
                         out.key("arms")
                         out.array(leaf.arms) { arm in
                             out.object {

@@ -241,7 +241,8 @@ package struct TableReport {
         guard let bandit = experiment.bandit else { return }
         add("bandit on \(bandit.metric)\(bandit.inverse ? " (lower is better)" : ""): each arm's period-weighted mean "
             + "(pooled: the plain mean, biased when weights and rates drift); bandit SRM p "
-            + (bandit.srmPValue.map(Figure.p) ?? "n/a") + " (expected units from the weights in force)")
+            + (bandit.srmPValue.map(Figure.p) ?? "n/a") + (bandit.leaves.isEmpty ? " (expected units from the weights in force)"
+                : " (the smallest of the leaves' own, at their latest updates, × \(bandit.leaves.count) leaves)"))
         if markdown { add("") }
         table([["arm", "units", "mean", "± 95 %", "pooled", "chance best"]] + bandit.arms.map { arm in
             [arm.variation, Self.grouped(arm.units), Self.figure(arm.mean), Self.figure(1.959964 * arm.standardError),
@@ -257,7 +258,7 @@ package struct TableReport {
         for leaf in bandit.leaves {
             guard let (time, latest) = leaf.updates.last else { continue }
             add("leaf \(leaf.leaf) of the contextual bandit: its arms at its latest update (\(latest.update), "
-                + "\(BanditReport.timeText(time)); its users only):")
+                + "\(BanditReport.timeText(time)); its users only); its bandit SRM p " + (latest.srmPValue.map(Figure.p) ?? "n/a") + ":")
             if markdown { add("") }
             table([["arm", "units", "weight", "chance best"]] + leaf.arms.map { arm in
                 [arm.variation, Self.grouped(arm.units), String(format: "%.3f", arm.weight),

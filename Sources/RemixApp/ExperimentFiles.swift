@@ -100,17 +100,30 @@ package struct Validate {
 
 /// `remix export growthbook`: the experiments as the SDK payload GrowthBook's SDKs load.
 package struct ExportGrowthBook {
-    /// `set` with each bandit's weights the latest `bandit_update` of `log` gives (docs/bandits.md);
-    /// a bandit without one keeps equal weights, said in a note.
+    /// `set` with each bandit's weights the latest `bandit_update` of `log` gives (docs/bandits.md),
+    /// a contextual bandit's per leaf; a bandit or leaf without one keeps equal weights, said in a note.
     static func banditWeights(_ set: ExperimentSet, log: String, _ context: AppContext) throws -> ExperimentSet {
-        let latest: [String: [Double]]
+        let latest: [String: [Double]], leaves: [String: [String: [Double]]]
         do {
             latest = try BanditReport.latestWeights(path: log)
+            leaves = try BanditReport.latestLeafWeights(path: log)
         } catch {
             throw AppError("--bandit-log: \(error)")
         }
         var definitions = set.definitions
         for index in definitions.indices where definitions[index].bandit != nil {
+            let definition = definitions[index]
+            if let bandit = definition.bandit, !bandit.leaves.isEmpty {
+                for (at, leaf) in bandit.leaves.enumerated() {
+                    if let weights = leaves[definition.key]?[String(leaf.leafId)], weights.count == definition.variations.count {
+                        definitions[index].bandit?.leaves[at].weights = weights
+                    } else {
+                        context.notify(.note("\(definition.file): leaf \(leaf.leafId) of bandit '\(definition.key)' has no "
+                                             + "bandit_update in \(log); exported with equal weights"))
+                    }
+                }
+                continue
+            }
             if let weights = latest[definitions[index].key], weights.count == definitions[index].variations.count {
                 definitions[index].experiment.weights = weights
             } else {

@@ -50,6 +50,7 @@ package struct GrowthBookExport: Sendable {
         }
         var notes: [Note] = []
         var features: [String: AttributeValue] = [:]
+        var bandits: [String: AttributeValue] = [:]
         var exported: Set<String> = []
         for app in apps {
             for slot in app.slots {
@@ -65,7 +66,12 @@ package struct GrowthBookExport: Sendable {
                         where definition.variations[index].feature == Rollout.slotDefaultFeature {
                             definition.variations[index].feature = slot.defaultFeature
                         }
-                        if let rule = rule(for: definition, at: date, phaseAt: phaseDate, notes: &notes) { rules.append(rule) }
+                        if let rule = rule(for: definition, at: date, phaseAt: phaseDate, notes: &notes) {
+                            rules.append(rule)
+                            if rule[contextualReference] != nil, let bandit = contextualBandit(definition) {
+                                bandits[definition.key] = bandit
+                            }
+                        }
                     }
                 }
                 features[featureKey(app: app.name, slot: slot.name)] = .object([
@@ -79,7 +85,8 @@ package struct GrowthBookExport: Sendable {
                               message: "is left out: app '\(definition.app)' has no slot '\(definition.slot)'"))
         }
         var payload: [String: AttributeValue] = ["features": .object(features)]
-        let groups = usedGroups(in: features.values).sorted()
+        if !bandits.isEmpty { payload["contextualBandits"] = .object(bandits) }
+        let groups = usedGroups(in: Array(features.values) + Array(bandits.values)).sorted()
         if !groups.isEmpty {
             var saved: [String: AttributeValue] = [:]
             for name in groups { saved[name] = set.savedGroups[name] ?? .array([]) }
@@ -186,7 +193,15 @@ package struct GrowthBookExport: Sendable {
         // GrowthBook writes the phase's index as text.
         if let phase { rule["phase"] = .string(String(phase)) }
         rule["key"] = .string(definition.key)
-        rule["variations"] = .array(definition.variations.map { value(of: $0).json })
+        let values = AttributeValue.array(definition.variations.map { value(of: $0).json })
+        if definition.bandit?.leaves.isEmpty == false {
+            // A contextual bandit, as GrowthBook's payload holds one: the leaves are the payload's
+            // `contextualBandits` entry of the same key, the rule's weights the marginal ones.
+            rule["contextualVariations"] = values
+            rule[contextualReference] = .string(definition.key)
+        } else {
+            rule["variations"] = values
+        }
         rule["weights"] = .array((experiment.weights ?? GrowthBookHash.equalWeights(definition.variations.count)).map { .number($0) })
         rule["coverage"] = .number(experiment.coverage ?? 1)
         rule["hashAttribute"] = .string(hashAttribute(experiment))
@@ -207,6 +222,24 @@ package struct GrowthBookExport: Sendable {
             rule["namespace"] = .array([.string(namespace.id), .number(namespace.start), .number(namespace.end)])
         }
         return .object(rule)
+    }
+
+    /// The rule field naming the payload's `contextualBandits` entry that gives a rule its leaves.
+    static let contextualReference = "contextualBanditRef"
+
+    /// A contextual bandit's `contextualBandits` entry, as GrowthBook's SDKs read it: `{contexts:
+    /// [{leafId, condition, weights}]}` in the file's order (first match wins), a leaf without a
+    /// condition as `{}` (everyone), a leaf without weights of its own with the experiment's.
+    static func contextualBandit(_ definition: ExperimentDefinition) -> AttributeValue? {
+        guard let bandit = definition.bandit, !bandit.leaves.isEmpty else { return nil }
+        let marginal = definition.experiment.weights ?? GrowthBookHash.equalWeights(definition.variations.count)
+        return .object(["contexts": .array(bandit.leaves.map { leaf in
+            .object([
+                "leafId": .number(Double(leaf.leafId)),
+                "condition": leaf.condition?.source ?? .object([:]),
+                "weights": .array((leaf.weights ?? marginal).map { .number($0) }),
+            ])
+        })])
     }
 
     /// A forced experiment includes a session when its filters (or namespace), condition and

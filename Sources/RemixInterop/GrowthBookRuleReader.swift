@@ -37,7 +37,9 @@ struct GrowthBookRuleReader {
         }
         if fields["force"] != nil { return readForce(fields, notes: &notes) }
         if fields["contextualBanditRef"] != nil || fields["contextualVariations"] != nil {
-            return .unsupported("is a contextual bandit, which Remix does not run")
+            // Its leaves and weights are in the payload; the metric and update times a bandit file needs are not.
+            return .unsupported("is a contextual bandit, whose metric and update times the payload does not hold "
+                                + "(a bandit file needs them, docs/bandits.md)")
         }
         guard case .array(let values)? = fields["variations"] else {
             return .unsupported("has neither 'variations' nor 'force', so GrowthBook's SDKs skip it")

@@ -19,7 +19,7 @@ import Testing
 
     @Test func eachMistakeIsAnErrorAtItsPosition() async throws {
         #expect(try await Self.problems("type: bandit\nbandit: {metric: published, exploreHours: 0, updateHours: 1}\n")
-                    == ["b.yaml:9:43: error: exploreHours must be more than 0 (and at most a year), not 0.0"])
+                    == ["b.yaml:9:43: error: exploreHours must be at least one minute (1/60 hour = 0.0167) and at most a year (8784 hours), not 0"])
         #expect(try await Self.problems("type: bandit\nbandit: {metric: published, exploreHours: 1, updateHours: 1, minWeight: 0.6}\n")
                     == ["b.yaml:9:73: error: minWeight must be in [0, 0.5] (1 ÷ the number of arms), not 0.6"])
         #expect(try await Self.problems("bandit: {metric: published, exploreHours: 1, updateHours: 1}\n")

@@ -32,7 +32,7 @@ import Testing
 
     @Test func stepHoursMustBePositive() async throws {
         let problems = try await Self.problems("rollout:\n  feature: AutoGroupInsertion\n  steps: [0.5, 1]\n  stepHours: 0\n  guardrails: [cancelled]\n")
-        #expect(problems.first?.hasPrefix("auto-rollout.yaml:8:14: error: stepHours must be more than 0") == true, "\(problems)")
+        #expect(problems.first?.hasPrefix("auto-rollout.yaml:8:14: error: stepHours must be at least one minute") == true, "\(problems)")
     }
 
     @Test func anUnknownFeatureIsAnErrorAtTheFeature() async throws {

@@ -25,8 +25,19 @@ package struct BanditReport: Sendable {
     package var arms: [Arm]
     /// Every `bandit_update` of the log, in order, with its time (ms).
     package var updates: [(time: Int64, update: BanditUpdate)]
-    /// The bandit SRM p-value over all periods; nil without units.
+    /// The bandit SRM p-value over all periods (a contextual bandit's: ``leafSRM(_:)``); nil without units.
     package var srmPValue: Double?
+    /// A contextual bandit's leaves that the log has updates of: the file's order, then any other.
+    package var leaves: [Leaf] = []
+
+    /// One leaf of a contextual bandit: its `bandit_update`s in order, and its arms as the latest says them.
+    package struct Leaf: Sendable {
+        /// The leaf's id, as the updates' `leaf` writes it.
+        package var leaf: String
+        package var updates: [(time: Int64, update: BanditUpdate)]
+        /// Each arm's units, weight and chance to be best at the leaf's latest update.
+        package var arms: [BanditUpdate.Arm] { updates.last?.update.arms ?? [] }
+    }
 
     /// Estimated cumulative regret: Σ over arms of its units × (the best arm's mean − its mean),
     /// with the period-weighted means (for an inverse metric, its mean − the best's).
@@ -57,6 +68,8 @@ extension BanditReport {
                     definition.variations.map(\.key), [start], [])
         }
         guard !trackers.isEmpty else { return [:] }
+        // Each contextual bandit's leaf updates, by experiment and leaf.
+        var leaves: [String: [String: [(time: Int64, update: BanditUpdate)]]] = [:]
         let markers = Set(trackers.compactMap { $0.0.metric.event } + ["exposure", BanditUpdate.eventType]).map { Data("\"type\":\"\($0)\"".utf8) }
         for path in paths where LogReader.isRereadable(path) {
             guard let handle = FileHandle(forReadingAtPath: path) else { continue }
@@ -68,6 +81,11 @@ extension BanditReport {
                     // A plain bandit's update, read once for every tracker.
                     let update = BanditUpdate(line: object).flatMap { update in
                         update.leaf == nil ? object["ts"]?.stringValue.flatMap(CivilTime.parseMilliseconds).map { (update, $0) } : nil
+                    }
+                    if let update = BanditUpdate(line: object), let leaf = update.leaf,
+                       let time = object["ts"]?.stringValue.flatMap(CivilTime.parseMilliseconds) {
+                        leaves[update.experiment, default: [:]][leaf, default: []].append((time, update))
+                        continue
                     }
                     for index in trackers.indices {
                         if let (update, time) = update, update.experiment == trackers[index].0.experiment {
@@ -101,14 +119,28 @@ extension BanditReport {
                            standardError: estimates[arm].variance.squareRoot(), pooledMean: units > 0 ? sum / Double(units) : 0,
                            bestProbability: best[arm])
             }
+            let declared = definitions.first { $0.key == tracker.experiment }?.bandit?.leaves.map { String($0.leafId) } ?? []
+            let found = leaves[tracker.experiment] ?? [:]
+            let order = declared.filter { found[$0] != nil } + found.keys.filter { !declared.contains($0) }.sorted()
+            let leafReports = order.map { Leaf(leaf: $0, updates: found[$0] ?? []) }
+            // A contextual bandit's traffic follows each leaf's weights, not the experiment's: its SRM
+            // is the leaves' own (each latest update's), Bonferroni-adjusted over the leaves.
+            let srm = leafReports.isEmpty ? BanditStatistics.srmPValue(tallies, weights: history) : Self.leafSRM(leafReports)
             reports[tracker.experiment] = BanditReport(metric: tracker.metric.key, inverse: tracker.metric.inverse, arms: arms,
-                                                       updates: updates, srmPValue: BanditStatistics.srmPValue(tallies, weights: history))
+                                                       updates: updates, srmPValue: srm, leaves: leafReports)
         }
         return reports
     }
 }
 
 extension BanditReport {
+    /// The smallest of the leaves' bandit SRM p-values (each leaf's latest update's) times the
+    /// number of leaves that have one, at most 1; nil when none has one.
+    static func leafSRM(_ leaves: [Leaf]) -> Double? {
+        let values = leaves.compactMap { $0.updates.last?.update.srmPValue }
+        return values.min().map { min(1, $0 * Double(values.count)) }
+    }
+
     /// A time (ms) as RFC 3339 to the second, e.g. `2026-11-23T09:30:00Z`.
     package static func timeText(_ time: Int64) -> String {
         let (days, rest) = time.quotientAndRemainder(dividingBy: 86_400_000)
@@ -140,17 +172,32 @@ extension BanditReport {
     /// The weights in force at the end of the log at `path`: each bandit's latest `bandit_update`
     /// (a plain bandit's, not a leaf's), by experiment key.
     package static func latestWeights(path: String) throws -> [String: [Double]] {
+        try latest(path: path).plain
+    }
+
+    /// The weights in force at the end of the log at `path` of each contextual bandit's leaves: the
+    /// latest `bandit_update` with that `leaf`, by experiment key and then leaf id.
+    package static func latestLeafWeights(path: String) throws -> [String: [String: [Double]]] {
+        try latest(path: path).leaves
+    }
+
+    private static func latest(path: String) throws -> (plain: [String: [Double]], leaves: [String: [String: [Double]]]) {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw AnalysisError.cannotRead(path: path, reason: "cannot open it; check the path")
         }
         defer { try? handle.close() }
         let marker = Data("\"type\":\"\(BanditUpdate.eventType)\"".utf8)
         var latest: [String: [Double]] = [:]
+        var leaves: [String: [String: [Double]]] = [:]
         var pending = Data()
         func lines(_ bytes: Data) {
             for line in bytes.split(separator: newline) where line.range(of: marker) != nil {
-                guard let object = LogLineObject.parse(line), let update = BanditUpdate(line: object), update.leaf == nil else { continue }
-                latest[update.experiment] = update.arms.map(\.weight)
+                guard let object = LogLineObject.parse(line), let update = BanditUpdate(line: object) else { continue }
+                if let leaf = update.leaf {
+                    leaves[update.experiment, default: [:]][leaf] = update.arms.map(\.weight)
+                } else {
+                    latest[update.experiment] = update.arms.map(\.weight)
+                }
             }
         }
         while let chunk = try handle.read(upToCount: 4 << 20), !chunk.isEmpty {
@@ -160,6 +207,6 @@ extension BanditReport {
             pending = Data(pending[(last + 1)...])
         }
         lines(pending)
-        return latest
+        return (latest, leaves)
     }
 }

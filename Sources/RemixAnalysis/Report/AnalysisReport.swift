@@ -155,6 +155,8 @@ package struct AnalysisReport: Sendable {
         package var exposureSpan: ClosedRange<Int64>?
         /// For a rollout: its controller's decisions in the log, in order (docs/rollouts.md).
         package var rolloutTimeline: [RolloutDecision] = []
+        /// For a rollout: its `rollout_decision` lines the timeline leaves out (an unknown decision), each said.
+        package var rolloutWarnings: [String] = []
         /// For a bandit: its arms' period-weighted estimates, weight history and SRM (docs/bandits.md).
         package var bandit: BanditReport?
     }
@@ -247,6 +249,7 @@ extension AnalysisReport.Experiment {
                             + " and no result is called WINNER, LOSER or a guardrail; give its folder with --experiments")
         }
         if let srmWithheld { warnings.append("\(key): \(srmWithheld)") }
+        warnings += rolloutWarnings
         if !undeclaredVariations.isEmpty {
             let units = undeclaredVariations.reduce(0) { $0 + $1.units }
             let list = undeclaredVariations.map { "'\($0.key)' (variationId \($0.variationId)): \($0.units)" }

@@ -13,7 +13,7 @@ import RemixKit
 /// the baseline is 0 there is no lift, so the effect cells are empty and `absolute_expected`,
 /// `absolute_ci_lower` and `absolute_ci_upper` give the absolute difference with its CI. When an
 /// experiment's exposures carry phases, a last column `phase` says which phase its rows report (a
-/// number, or `all`).
+/// number, or `all`). When a bandit has updates, rows of its updates follow (``withBanditUpdates(_:_:)``).
 package enum CSVReport {
     package static func render(_ report: AnalysisReport) -> String {
         let rows = report.by != nil ? overTimeRows(report) : mainRows(report)
@@ -46,7 +46,39 @@ package enum CSVReport {
                 rows += self.rows(slice.experiment, testColumns: testColumns, dimension: [report.dimension ?? "", slice.value])
             }
         }
-        return withPhase(rows, report)
+        return withPhase(withBanditUpdates(rows, report), report)
+    }
+
+    /// The rows with a row per bandit update per arm when some experiment is a bandit with updates
+    /// (else as they are): columns `bandit_update`, `bandit_leaf` (a contextual bandit's leaf),
+    /// `bandit_time`, `bandit_weight` and `bandit_best_probability` after the others, and on those
+    /// rows `experiment`, `variation`, `variation_id`, `units` (the arm's units at the update) and
+    /// `srm_p_value` (the update's bandit SRM p) set, the metric cells empty.
+    private static func withBanditUpdates(_ rows: [[String]], _ report: AnalysisReport) -> [[String]] {
+        let bandits = report.experiments.compactMap { experiment in experiment.bandit.map { (experiment, $0) } }
+        guard bandits.contains(where: { !$0.1.updates.isEmpty || !$0.1.leaves.isEmpty }), let header = rows.first else { return rows }
+        let added = ["bandit_update", "bandit_leaf", "bandit_time", "bandit_weight", "bandit_best_probability"]
+        var out = [header + added] + rows.dropFirst().map { $0 + Array(repeating: "", count: added.count) }
+        func column(_ name: String) -> Int { header.firstIndex(of: name) ?? 0 }
+        for (experiment, bandit) in bandits {
+            let histories = [(leaf: "", updates: bandit.updates)] + bandit.leaves.map { (leaf: $0.leaf, updates: $0.updates) }
+            for (leaf, updates) in histories {
+                for (time, update) in updates {
+                    for arm in update.arms {
+                        var row = Array(repeating: "", count: header.count)
+                        row[column("experiment")] = experiment.key
+                        row[column("variation")] = arm.variation
+                        row[column("variation_id")] = experiment.variations.first { $0.key == arm.variation }
+                            .map { String($0.variationId) } ?? ""
+                        row[column("units")] = String(arm.units)
+                        row[column("srm_p_value")] = update.srmPValue.map(number) ?? ""
+                        out.append(row + [String(update.update), leaf, BanditReport.timeText(time), number(arm.weight),
+                                          arm.bestProbability.map(number) ?? ""])
+                    }
+                }
+            }
+        }
+        return out
     }
 
     private static func rows(_ experiment: AnalysisReport.Experiment, testColumns: [String], dimension: [String]) -> [[String]] {

@@ -241,7 +241,8 @@ package struct TableReport {
         guard let bandit = experiment.bandit else { return }
         add("bandit on \(bandit.metric)\(bandit.inverse ? " (lower is better)" : ""): each arm's period-weighted mean "
             + "(pooled: the plain mean, biased when weights and rates drift); bandit SRM p "
-            + (bandit.srmPValue.map(Figure.p) ?? "n/a") + " (expected units from the weights in force)")
+            + (bandit.srmPValue.map(Figure.p) ?? "n/a") + (bandit.leaves.isEmpty ? " (expected units from the weights in force)"
+                : " (the smallest of the leaves' own, at their latest updates, × \(bandit.leaves.count) leaves)"))
         if markdown { add("") }
         table([["arm", "units", "mean", "± 95 %", "pooled", "chance best"]] + bandit.arms.map { arm in
             [arm.variation, Self.grouped(arm.units), Self.figure(arm.mean), Self.figure(1.959964 * arm.standardError),
@@ -250,10 +251,29 @@ package struct TableReport {
         add("regret (units × the best arm's mean − the arm's, from these estimates): " + Self.figure(bandit.regret)
             + "; an equal split of the same units: " + Self.figure(bandit.equalSplitRegret))
         add("")
-        guard !bandit.updates.isEmpty else { return }
-        add("bandit weights (in force from each update on; * : too few units, weights unchanged):")
+        if !bandit.updates.isEmpty {
+            add("bandit weights (in force from each update on; * : too few units, weights unchanged):")
+            weightTable(bandit.updates, arms: bandit.arms.map(\.variation))
+        }
+        for leaf in bandit.leaves {
+            guard let (time, latest) = leaf.updates.last else { continue }
+            add("leaf \(leaf.leaf) of the contextual bandit: its arms at its latest update (\(latest.update), "
+                + "\(BanditReport.timeText(time)); its users only); its bandit SRM p " + (latest.srmPValue.map(Figure.p) ?? "n/a") + ":")
+            if markdown { add("") }
+            table([["arm", "units", "weight", "chance best"]] + leaf.arms.map { arm in
+                [arm.variation, Self.grouped(arm.units), String(format: "%.3f", arm.weight),
+                 arm.bestProbability.map { String(format: "%.1f %%", $0 * 100) } ?? "n/a"]
+            })
+            add("")
+            add("leaf \(leaf.leaf) weights (in force for its users from each update on; * : too few units, weights unchanged):")
+            weightTable(leaf.updates, arms: leaf.arms.map(\.variation))
+        }
+    }
+
+    /// The weights each update put in force, a row per update, and a blank line.
+    private mutating func weightTable(_ updates: [(time: Int64, update: BanditUpdate)], arms: [String]) {
         if markdown { add("") }
-        table([["time", "update"] + bandit.arms.map(\.variation)] + bandit.updates.map { time, update in
+        table([["time", "update"] + arms] + updates.map { time, update in
             [BanditReport.timeText(time), String(update.update) + (update.enoughUnits ? "" : " *")]
                 + update.arms.map { String(format: "%.3f", $0.weight) }
         })

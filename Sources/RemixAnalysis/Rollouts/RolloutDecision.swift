@@ -161,12 +161,13 @@ extension RolloutDecision {
                       seconds / 3600, seconds / 60 % 60, seconds % 60)
     }
 
-    /// The figures tested, in words: units per arm, SRM p and each guardrail's effect with its bound and p.
+    /// The figures tested, in words: units per arm, SRM p and each guardrail's effect with its bound
+    /// and p, or why it is untested in the words the other tables use (``TableReport/errorText(_:)``).
     package var figuresText: String {
         let units = units.count == 2 ? "\(units[0]) / \(units[1]) units" : "no units"
         let srm = srmPValue.map { "SRM p \(Figure.p($0))" } ?? "SRM p n/a"
         let tests = guardrails.map { guardrail in
-            guardrail.error.map { "\(guardrail.metric) untested (\($0))" }
+            guardrail.error.map { "\(guardrail.metric) untested (\(TableReport.errorText($0)))" }
                 ?? "\(guardrail.metric) \(Figure.signed(guardrail.effect)) (bound \(Figure.signed(guardrail.bound)), p \(Figure.p(guardrail.pValue)))"
         }
         return ([units, srm] + tests).joined(separator: " · ")

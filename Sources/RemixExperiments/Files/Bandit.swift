@@ -52,16 +52,8 @@ extension ExperimentFileParser {
             throw problem
         }
         let metric = try fields.required("metric", in: "a bandit")
-        func hours(_ key: String) throws(Diagnostic) -> Double {
-            let written = try fields.required(key, in: "a bandit")
-            let hours = try written.double(key)
-            guard hours.isFinite, hours > 0, hours <= 24 * 366 else {
-                throw Diagnostic(written.location, .error, "\(key) must be more than 0 (and at most a year), not \(hours)")
-            }
-            return hours
-        }
-        let explore = try hours("exploreHours")
-        let update = try hours("updateHours")
+        let explore = try hours("exploreHours", of: fields, in: "a bandit")
+        let update = try hours("updateHours", of: fields, in: "a bandit")
         var minWeight = 0.01
         if let written = fields["minWeight"] {
             minWeight = try written.double("minWeight")

@@ -69,11 +69,7 @@ extension ExperimentFileParser {
                                  + "give each step a larger share than the one before")
             }
         }
-        let hoursValue = try fields.required("stepHours", in: "a rollout")
-        let stepHours = try hoursValue.double("stepHours")
-        guard stepHours.isFinite, stepHours > 0, stepHours <= 24 * 366 else {
-            throw Diagnostic(hoursValue.location, .error, "stepHours must be more than 0 (and at most a year), not \(stepHours)")
-        }
+        let stepHours = try hours("stepHours", of: fields, in: "a rollout")
         let guardrailsValue = try fields.required("guardrails", in: "a rollout")
         let guardrails = try guardrailsValue.sequence("guardrails").map { item throws(Diagnostic) in try item.string("a guardrail metric") }
         guard !guardrails.isEmpty else {

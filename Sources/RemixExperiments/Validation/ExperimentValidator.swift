@@ -104,11 +104,16 @@ package struct ExperimentValidator {
                                            + "(equal until exploreHours); remove '\(key)'"))
             }
         }
-        if count < 2 {
+        let armlessBandit = count < 2 && definition.bandit != nil
+        if armlessBandit {
+            problems.append(Diagnostic(definition.location(of: "variations"), .error,
+                                       "a bandit needs at least two variations to choose between; it has \(count)"))
+        } else if count < 2 {
             problems.append(Diagnostic(definition.location(of: "variations"), .warning,
                                        "an experiment with fewer than two variations never assigns anyone"))
         }
-        if let weights = experiment.weights {
+        // An armless bandit's weights are the parser's equal ones: their sum would only puzzle.
+        if let weights = experiment.weights, !armlessBandit {
             if weights.count != count {
                 problems.append(Diagnostic(definition.location(of: "weights"), .error,
                                            "\(weights.count) weights for \(count) variations; give one weight per variation"))

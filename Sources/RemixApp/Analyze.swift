@@ -85,10 +85,10 @@ package struct Analyze {
         guard alpha > 0, alpha < 1 else { return "--alpha must be between 0 and 1 (got \(alpha))" }
         if let jobs, jobs <= 0 { return "--jobs must be at least 1 (got \(jobs))" }
         if let phase, PhaseSelection(phase) == nil {
-            return "--phase is a phase number from 0 (as GrowthBook numbers them), latest or all, not '\(phase)'"
+            return "--phase is a phase number from 0 (as GrowthBook numbers them), latest or all, not \(Excerpt.quoted(phase))"
         }
         if let dimension, dimension.isEmpty || !dimension.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) {
-            return "--dimension is an attribute name such as platform or country, not '\(dimension)'"
+            return "--dimension is an attribute name such as platform or country, not \(Excerpt.quoted(dimension))"
         }
         if let problem = warehouseProblem() { return problem }
         if dimension != nil, by != nil, format == .csv {

@@ -3,6 +3,7 @@ import RemixAnalysis
 import RemixExperiments
 import RemixFiles
 import RemixFit
+import RemixFormats
 import RemixHost
 import RemixStore
 
@@ -39,7 +40,7 @@ package struct Fit {
     /// Why the options cannot be fitted with, or nil.
     package func optionProblem() -> String? {
         guard (0...1000).contains(replicates) else { return "--replicates must be 0 to 1000 (got \(replicates))" }
-        guard personaCount != nil else { return "--personas is a number from 1 to 20 or auto (got '\(personas)')" }
+        guard personaCount != nil else { return "--personas is a number from 1 to 20 or auto (got \(Excerpt.quoted(personas)))" }
         return nil
     }
 

@@ -68,7 +68,7 @@ package struct Plan {
         guard experiment != nil else { return "--simulate needs --experiment KEY" }
         guard runs >= 10 else { return "--runs must be at least 10 (got \(runs))" }
         guard let parsed = parsedSizes, !parsed.isEmpty, parsed.allSatisfy({ $0 >= 20 }) else {
-            return "--sizes is a comma-separated list of users per run, each at least 20, e.g. 500,1000 (got '\(sizes)')"
+            return "--sizes is a comma-separated list of users per run, each at least 20, e.g. 500,1000 (got \(Excerpt.quoted(sizes)))"
         }
         return nil
     }

@@ -34,6 +34,7 @@ package final class RolloutController: VirtualTimeController {
     private let settings: Settings
     /// Every decision made, in order.
     package private(set) var decisions: [RolloutDecision] = []
+    package private(set) var stoppedAtLimit: [String] = []
 
     /// A controller for the rollouts of `experiments` on `app`; time zero is each rollout's
     /// schedule start, else `start` (the population's). Nothing is written anywhere: each
@@ -91,6 +92,11 @@ package final class RolloutController: VirtualTimeController {
             case .hold, .complete: break
             }
             if decision.decision == .rollback || decision.decision == .complete { followed[index].finished = true }
+            if !followed[index].finished, followed[index].passed >= ControllerLimit.decisions {
+                followed[index].finished = true
+                stoppedAtLimit.append(ControllerLimit.note(experiment: followed[index].key,
+                                                           keeps: "its share then, \(rollout.share)"))
+            }
             definitions[at].rollout = rollout
             definitions[at].experiment.coverage = rollout.share
             followed[index].analysis.advance(to: followed[index].next)

@@ -63,6 +63,7 @@ extension SimulationRunner {
         try sink.finish()
         var summary = run.finished()
         summary.stickyDocuments = Self.latest(summary.stickyDocuments)
+        summary.controllerNotes = controller.stoppedAtLimit
         return summary
     }
 

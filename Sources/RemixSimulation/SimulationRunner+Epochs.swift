@@ -23,6 +23,9 @@ extension SimulationRunner {
         var sticky = plan.stickyBuckets
         var lower = Int64.min
         var written = 0
+        // Each user's visit times, drawn once: an epoch simulates only the users visiting in it.
+        let visits = VisitSchedule(users: plan.shard.range(of: plan.users), simulator: simulator, jobs: plan.jobs)
+        usersSimulated = 0
         while true {
             let boundary = controller.nextBoundary()
             let window = lower..<(boundary ?? Int64.max)
@@ -31,14 +34,19 @@ extension SimulationRunner {
             epochPlan.stickyBuckets = sticky
             var changed: [StickyBucketDocument] = []
             let simulator = SessionSimulator(plan: epochPlan, registry: registry)
-            let queue = BlockQueue(count: run.blocks.count, window: plan.jobs * 3)
+            // Only the users with a session starting in the epoch, in blocks in user order.
+            let visiting = visits.users(startingIn: window)
+            let blocks = stride(from: 0, to: visiting.count, by: Self.blockSize).map {
+                Array(visiting[$0..<min($0 + Self.blockSize, visiting.count)])
+            }
+            let queue = BlockQueue(count: blocks.count, window: plan.jobs * 3)
             defer { queue.cancel() }
-            launch(run.blocks, workerSimulators(simulator, blocks: run.blocks.count), queue, capturing: sink.needsEvents,
+            launch(blocks, workerSimulators(simulator, blocks: blocks.count), queue, capturing: sink.needsEvents,
                    within: window)
-            var later = 0
-            for index in run.blocks.indices {
+            let later = visits.sessions(startingFrom: window.upperBound)
+            usersSimulated += visiting.count
+            for index in blocks.indices {
                 let block = try queue.waitForResult(index).get()
-                later += block.later
                 changed += block.summary.stickyDocuments
                 guard !block.lines.isEmpty else { continue }
                 try sink.write(block: written, lines: block.lines, events: block.events, users: block.summary.users)
@@ -75,7 +83,7 @@ extension SimulationRunner {
     }
 
     /// Starts the workers on one epoch's blocks.
-    private func launch(_ blocks: [Range<Int>], _ simulators: [SessionSimulator], _ queue: BlockQueue, capturing: Bool,
+    private func launch(_ blocks: [[Int]], _ simulators: [SessionSimulator], _ queue: BlockQueue, capturing: Bool,
                         within window: Range<Int64>) {
         for simulator in simulators {
             Thread.detachNewThread {

@@ -21,6 +21,9 @@ package final class SimulationRunner {
     let replica: ((Int) throws -> FeatureRegistry)?
     /// The replicas made so far, by worker (made once per runner, kept across epochs).
     private var replicas: [Int: FeatureRegistry] = [:]
+    /// Users simulated over the epochs of the last run with a controller (a user visiting in
+    /// several epochs counts in each): about the users plus the epochs' returning visits.
+    package internal(set) var usersSimulated = 0
     /// The version written into run records.
     package static let version = RemixVersion.text
 
@@ -188,8 +191,8 @@ package final class SimulationRunner {
         return made
     }
 
-    static func simulate(_ block: Range<Int>, _ simulator: SessionSimulator, capturing: Bool,
-                         within window: Range<Int64>? = nil) -> BlockQueue.Outcome {
+    static func simulate<Users: Collection<Int>>(_ block: Users, _ simulator: SessionSimulator, capturing: Bool,
+                                                 within window: Range<Int64>? = nil) -> BlockQueue.Outcome {
         var encoder = JSONLinesEncoder(capacity: window == nil ? block.count * 2600 : 0)
         var events: [LoggedEvent]? = capturing ? [] : nil
         var tally = SessionTally()

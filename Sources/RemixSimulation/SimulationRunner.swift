@@ -63,9 +63,11 @@ package final class SimulationRunner {
                   replica: Self.anyWorker(replica))
     }
 
-    /// Makes a runner for ``run(into:progress:)``, which is given its sink (an event store's).
-    package convenience init(plan: SimulationPlan, registry: FeatureRegistry, replica: (@Sendable () throws -> FeatureRegistry)? = nil) {
-        self.init(plan: plan, registry: registry, sink: nil, replica: Self.anyWorker(replica))
+    /// Makes a runner for ``run(into:progress:)``, which is given its sink (an event store's, or
+    /// an ``AwaitedSink``); with `controller`, its sessions meet what it decides.
+    package convenience init(plan: SimulationPlan, registry: FeatureRegistry, controller: (any VirtualTimeController)? = nil,
+                             replica: (@Sendable () throws -> FeatureRegistry)? = nil) {
+        self.init(plan: plan, registry: registry, sink: nil, controller: controller, replica: Self.anyWorker(replica))
     }
 
     /// `replica` as the registry of whichever worker asks.
@@ -87,7 +89,7 @@ package final class SimulationRunner {
     /// in this shard).
     package func run(progress: (Int, Int) -> Void = { _, _ in }) throws -> SimulationSummary {
         guard let sink else { throw SimulationError.internalFailure("a runner made without a log runs with run(into:)") }
-        if let controller { return try runInEpochs(into: sink, controller: controller, progress: progress) }
+        if controller != nil { throw SimulationError.internalFailure("a runner with a controller runs with run(into:), awaited") }
         var run = try prepare()
         defer { run.queue.cancel() }
         try sink.begin(run: run.record)
@@ -105,7 +107,7 @@ package final class SimulationRunner {
     /// ``run(progress:)``, the users simulated on worker threads, with each block's write awaited
     /// in order — no thread waits for the store.
     package func run(into sink: any AsyncEventBlockSink, progress: (Int, Int) -> Void = { _, _ in }) async throws -> SimulationSummary {
-        if controller != nil { throw SimulationError.badPlan(VirtualTimeControllerMessages.needsFileLog) }
+        if let controller { return try await runInEpochs(into: sink, controller: controller, progress: progress) }
         var run = try prepare()
         defer { run.queue.cancel() }
         try await sink.begin(run: run.record)

@@ -50,10 +50,9 @@ package struct ControllerDecision: Sendable {
 
 /// Why a run with a controller cannot be made as asked.
 package enum VirtualTimeControllerMessages {
-    package static let needsFileLog = "a rollout or bandit decides from the log so far, which a simulation writes to a JSON Lines file; "
-        + "give --log a file (copy it into the event store afterwards with remix log copy)"
-    package static let needsWholeRun = "a rollout or bandit decides from all the run's sessions, so it cannot run in shards; "
-        + "leave out --shard"
+    package static let shardsNeedStore = "a rollout or bandit decides at each boundary from every shard's sessions, which shards "
+        + "share only through an event store: give every shard the same --log postgresql://… (or leave out --shard and "
+        + "write one file)"
 }
 
 /// Several controllers run as one (a rollout and a bandit in the same run): the earliest boundary

@@ -30,33 +30,33 @@ import Testing
     }
 
     /// 2 000 users 2 s apart (66 min of arrivals, returning users days later) in ten-minute epochs.
-    private static func run(jobs: Int, to path: String) throws -> (SimulationRunner, SimulationSummary, ExperimentSet, SimulationPlan) {
+    private static func run(jobs: Int, to path: String) async throws -> (SimulationRunner, SimulationSummary, ExperimentSet, SimulationPlan) {
         let registry = try BuiltInModules.registry()
         let population = try Fixture.population()
         let experiments = try Fixture.experiments(registry: registry)
         let plan = SimulationPlan(app: population.app, users: 2_000, seed: 3, jobs: jobs, shard: .whole, population: population,
                                   experiments: experiments, sources: [])
         let log = try JSONLinesFile(path: path, truncate: true)
-        let runner = SimulationRunner(plan: plan, registry: registry, log: log,
+        let runner = SimulationRunner(plan: plan, registry: registry,
                                       controller: EveryTenMinutes(zero: population.startMilliseconds, count: 12))
-        let summary = try runner.run()
+        let summary = try await runner.run(into: AwaitedSink(log))
         try log.close()
         return (runner, summary, experiments, plan)
     }
 
-    @Test func anEpochSimulatesOnlyTheUsersVisitingInIt() throws {
+    @Test func anEpochSimulatesOnlyTheUsersVisitingInIt() async throws {
         let folder = try TemporaryFolder()
-        let (runner, summary, _, _) = try Self.run(jobs: 2, to: folder.path("log.jsonl"))
+        let (runner, summary, _, _) = try await Self.run(jobs: 2, to: folder.path("log.jsonl"))
         #expect(summary.users == 2_000)
         // Thirteen epochs of every user would be 26 000; each user simulated is one with a session in the epoch.
         #expect(runner.usersSimulated >= 2_000)
         #expect(runner.usersSimulated <= summary.sessions, "\(runner.usersSimulated) users simulated for \(summary.sessions) sessions")
     }
 
-    @Test(arguments: [1, 4]) func theLogIsEveryUsersSessionsOfEachEpochInUserOrder(jobs: Int) throws {
+    @Test(arguments: [1, 4]) func theLogIsEveryUsersSessionsOfEachEpochInUserOrder(jobs: Int) async throws {
         let folder = try TemporaryFolder()
         let path = folder.path("log.jsonl")
-        let (_, _, _, plan) = try Self.run(jobs: jobs, to: path)
+        let (_, _, _, plan) = try await Self.run(jobs: jobs, to: path)
         let written = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
         // What walking every user in every epoch writes (the run record aside).
         let simulator = SessionSimulator(plan: plan, registry: try BuiltInModules.registry())

@@ -27,9 +27,8 @@ extension SimulationRunner {
         // Sticky documents cross epochs: each epoch starts from the documents the earlier ones left.
         var sticky = plan.stickyBuckets
         var lower = Int64.min
-        // Every user's visit times (the other shards' too: every shard ends with the whole run).
-        let visits = VisitSchedule(users: 0..<plan.users, simulator: simulator, jobs: plan.jobs)
-        let mine = plan.shard.range(of: plan.users)
+        // Each user's visit times, drawn once (the other shards' too, for when the whole run ends).
+        let visits = VisitSchedule(users: plan.shard.range(of: plan.users), of: plan.users, simulator: simulator, jobs: plan.jobs)
         usersSimulated = 0
         var epoch = 0
         while true {
@@ -40,7 +39,7 @@ extension SimulationRunner {
             epochPlan.stickyBuckets = sticky
             var changed: [StickyBucketDocument] = []
             // Only this shard's users with a session starting in the epoch, in blocks in user order.
-            let visiting = visits.users(startingIn: window).filter { mine.contains($0) }
+            let visiting = visits.users(startingIn: window)
             let blocks = stride(from: 0, to: visiting.count, by: Self.blockSize).map {
                 Array(visiting[$0..<min($0 + Self.blockSize, visiting.count)])
             }
@@ -61,7 +60,7 @@ extension SimulationRunner {
                 written += 1
                 progress(run.written(block.summary, users: block.summary.users), run.users)
             }
-            guard let boundary, visits.sessions(startingFrom: window.upperBound) > 0 else { break }
+            guard let boundary, visits.hasSessions(startingFrom: window.upperBound) else { break }
             if let meeting { try controller.observe(lines: try await meeting.meet(epoch: epoch, own: own)) }
             let decision = try controller.decide(at: boundary, experiments: experiments)
             if !decision.events.isEmpty {

@@ -2,28 +2,35 @@ import Foundation
 import GrowthBookAssignment
 import RemixKit
 
-/// Every session start of a run's users, drawn once from each user's own random stream
+/// Every session start of a shard's users, drawn once from each user's own random stream
 /// (``SessionSimulator/visitStarts(of:attributes:)``) and sorted by time: which users visit in an
-/// epoch, and how many sessions start after it, without walking the users who do not.
-/// Memory: 16 bytes a session.
+/// epoch without walking the users who do not; and the last session start of the whole run (the
+/// other shards' users drawn too, their starts not kept), so that every shard sees the run end
+/// after the same epoch. Memory: 16 bytes a session of the shard.
 struct VisitSchedule {
     /// (start ms, user index), ascending.
     private let starts: [(time: Int64, user: Int)]
+    /// The last session start of any user of the run.
+    private let lastStart: Int64
 
-    init(users: Range<Int>, simulator: SessionSimulator, jobs: Int) {
-        let parts = max(1, min(jobs, users.count / 1_024))
-        let size = (users.count + parts - 1) / max(parts, 1)
-        let found = PartStarts(count: parts)
-        DispatchQueue.concurrentPerform(iterations: parts) { part in
-            let lower = users.lowerBound + part * size
+    /// The schedule of the users `users` of a run of `count` users.
+    init(users: Range<Int>, of count: Int, simulator: SessionSimulator, jobs: Int) {
+        starts = Self.inParts(users, jobs: jobs) { part in
             var attributes: [Attribute] = []
-            var mine: [(time: Int64, user: Int)] = []
-            for user in lower..<min(lower + size, users.upperBound) {
-                for time in simulator.visitStarts(of: user, attributes: &attributes) { mine.append((time, user)) }
+            var found: [(time: Int64, user: Int)] = []
+            for user in part {
+                for time in simulator.visitStarts(of: user, attributes: &attributes) { found.append((time, user)) }
             }
-            found.store(part, mine)
+            return found
+        }.flatMap { $0 }.sorted { ($0.time, $0.user) < ($1.time, $1.user) }
+        var last = starts.last?.time ?? .min
+        for others in [0..<users.lowerBound, users.upperBound..<count] where !others.isEmpty {
+            last = max(last, Self.inParts(others, jobs: jobs) { part in
+                var attributes: [Attribute] = []
+                return part.map { simulator.visitStarts(of: $0, attributes: &attributes).max() ?? .min }.max() ?? .min
+            }.max() ?? .min)
         }
-        starts = found.all().sorted { ($0.time, $0.user) < ($1.time, $1.user) }
+        lastStart = last
     }
 
     /// The users with a session starting in `window`, ascending.
@@ -32,9 +39,9 @@ struct VisitSchedule {
         return Array(Set(starts[from..<to].map(\.user))).sorted()
     }
 
-    /// Sessions starting at or after `time`.
-    func sessions(startingFrom time: Int64) -> Int {
-        starts.count - index(of: time)
+    /// Whether some user of the run has a session starting at or after `time`.
+    func hasSessions(startingFrom time: Int64) -> Bool {
+        lastStart >= time
     }
 
     /// The first position whose start is at or after `time`.
@@ -46,27 +53,39 @@ struct VisitSchedule {
         }
         return low
     }
+
+    /// `body` of consecutive parts of `users`, on up to `jobs` threads, in order.
+    private static func inParts<T>(_ users: Range<Int>, jobs: Int, _ body: @Sendable (Range<Int>) -> T) -> [T] {
+        let parts = max(1, min(jobs, users.count / 1_024))
+        let size = (users.count + parts - 1) / parts
+        let results = PartResults<T>(count: parts)
+        DispatchQueue.concurrentPerform(iterations: parts) { part in
+            let lower = users.lowerBound + part * size
+            results.store(part, body(lower..<min(lower + size, users.upperBound)))
+        }
+        return results.all()
+    }
 }
 
 /// The parts of a schedule drawn on several threads.
 /// Unchecked `Sendable`: `parts` is written and read only while holding `lock`.
-private final class PartStarts: @unchecked Sendable {
+private final class PartResults<T>: @unchecked Sendable {
     private let lock = NSLock()
-    private var parts: [[(time: Int64, user: Int)]]
+    private var parts: [T?]
 
     init(count: Int) {
-        parts = Array(repeating: [], count: count)
+        parts = Array(repeating: nil, count: count)
     }
 
-    func store(_ part: Int, _ starts: [(time: Int64, user: Int)]) {
+    func store(_ part: Int, _ result: T) {
         lock.lock()
-        parts[part] = starts
+        parts[part] = result
         lock.unlock()
     }
 
-    func all() -> [(time: Int64, user: Int)] {
+    func all() -> [T] {
         lock.lock()
         defer { lock.unlock() }
-        return parts.flatMap { $0 }
+        return parts.compactMap { $0 }
     }
 }

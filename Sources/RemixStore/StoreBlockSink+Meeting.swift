@@ -24,9 +24,10 @@ extension StoreBlockSink: ShardMeeting {
             if arrived.count >= shards { break }
             guard clock.now() - started + pause <= .seconds(meetingSeconds) else {
                 let missing = (1...shards).filter { !arrived.contains($0) }.map { "\($0)/\(shards)" }
-                throw StoreError(.timeout, "shard \(shard)/\(shards) waited \(Int(meetingSeconds)) s at boundary \(epoch + 1) of the "
-                    + "rollout or bandit for shard(s) \(missing.joined(separator: ", ")) of run \(run), which had not stored their "
-                    + "sessions before it; start every shard with the same options and --log, then run this one again with --resume")
+                throw StoreError(.timeout, "shard \(shard)/\(shards) waited \(Int(meetingSeconds)) s (the longer of --retry-seconds and "
+                    + "10 minutes) at boundary \(epoch + 1) of the rollout or bandit for shard(s) \(missing.joined(separator: ", ")) of run "
+                    + "\(run), which had not stored their sessions before it; start every shard at once with the same options and "
+                    + "--log, then run this one again with --resume")
             }
             try await clock.sleep(pause)
             pause = min(pause * 2, .seconds(1))

@@ -118,11 +118,8 @@ package struct Simulate {
         let rollouts = RolloutController.follows(set, app: plan.app)
         let bandits = BanditController.follows(set, app: plan.app)
         let follows = rollouts || bandits
-        if follows {
-            // A rollout decides at its step boundaries from the log so far (docs/rollouts.md).
-            if StoreURL.isStoreURL(log) { throw AppError(VirtualTimeControllerMessages.needsFileLog) }
-            if plan.shard != .whole { throw AppError(VirtualTimeControllerMessages.needsWholeRun) }
-        }
+        // A rollout decides at its step boundaries from the log so far (docs/rollouts.md): shards meet in a store.
+        if follows, plan.shard != .whole, !StoreURL.isStoreURL(log) { throw AppError(VirtualTimeControllerMessages.shardsNeedStore) }
         let stickyStore = try sticky.map(StickyBucketOption.store)
         if let stickyStore {
             plan.stickyBuckets = StickyBucketStart(try await stickyStore.allDocuments(), experiments: set)
@@ -262,9 +259,12 @@ private struct Run {
         ExitFlusher.shared.watch(file)
         let summary: SimulationSummary
         do {
-            let runner = controller.map { SimulationRunner(plan: plan, registry: registry, log: file, controller: $0, replica: replica) }
-                ?? SimulationRunner(plan: plan, registry: registry, log: file, replica: replica)
-            summary = try runner.run(progress: progress)
+            if let controller {
+                summary = try await SimulationRunner(plan: plan, registry: registry, controller: controller, replica: replica)
+                    .run(into: AwaitedSink(file), progress: progress)
+            } else {
+                summary = try SimulationRunner(plan: plan, registry: registry, log: file, replica: replica).run(progress: progress)
+            }
             try file.close()
         } catch {
             try? file.close()
@@ -284,7 +284,7 @@ private struct Run {
         let summary: SimulationSummary
         let progress = context.progress
         do {
-            summary = try await SimulationRunner(plan: plan, registry: registry, replica: replica).run(into: sink) { done, total in
+            summary = try await SimulationRunner(plan: plan, registry: registry, controller: controller, replica: replica).run(into: sink) { done, total in
                 progress(WorkProgress(.users, done: done, total: total))
             }
             await sink.close()

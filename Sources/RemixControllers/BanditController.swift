@@ -32,6 +32,13 @@ package final class BanditController: VirtualTimeController {
     /// Every update made, in order.
     package private(set) var updates: [BanditUpdate] = []
 
+    package var stoppedAtLimit: [String] {
+        var seen = Set<String>()
+        return followed.filter { $0.updates >= ControllerLimit.decisions && seen.insert($0.key).inserted }.map {
+            ControllerLimit.note(experiment: $0.key, keeps: "its last weights")
+        }
+    }
+
     /// A controller for the live bandits of `experiments` on `app`; time zero is each bandit's
     /// schedule start, else `start` (the population's).
     package init(experiments: ExperimentSet, app: String, start: Int64, catalog: MetricCatalog) {
@@ -57,7 +64,7 @@ package final class BanditController: VirtualTimeController {
     }
 
     package func nextBoundary() -> Int64? {
-        followed.map(\.next).min()
+        followed.filter { $0.updates < ControllerLimit.decisions }.map(\.next).min()
     }
 
     package func observe(lines: [UInt8]) throws {
@@ -99,7 +106,7 @@ package final class BanditController: VirtualTimeController {
     package func decide(at boundary: Int64, experiments: ExperimentSet) throws -> ControllerDecision {
         var definitions = experiments.definitions
         var events: [LoggedEvent] = []
-        for index in followed.indices where followed[index].next == boundary {
+        for index in followed.indices where followed[index].next == boundary && followed[index].updates < ControllerLimit.decisions {
             guard let at = definitions.firstIndex(where: { $0.key == followed[index].key }) else { continue }
             let update = Self.update(&followed[index], at: boundary)
             if let leaf = followed[index].leaf {

@@ -7,7 +7,8 @@ import RemixSimulation
 
 /// The safe-rollout controller (docs/rollouts.md): at each step boundary of each rollout, it
 /// analyses the log so far with the project's analysis — up to the boundary, as a team looking at
-/// its dashboard then would — and decides: a guardrail significantly worse (a one-sided sequential
+/// its dashboard then would; each line is counted once, as it is observed (``GrowingLogAnalysis``),
+/// so a decision reads only the lines since the one before — and decides: a guardrail significantly worse (a one-sided sequential
 /// test, ``GuardrailTest``) → rollback; a sample ratio mismatch (p < 0.001, with at least 8 units
 /// per arm, as GrowthBook) → hold; otherwise advance, and after the last step → complete. Each
 /// decision is a `rollout_decision` event at the boundary's time.
@@ -23,41 +24,43 @@ package final class RolloutController: VirtualTimeController {
         /// Boundaries passed (the next is `zero + (passed + 1) × step`).
         var passed = 0
         var finished = false
+        /// The rollout's analysis of the lines observed so far.
+        var analysis: GrowingLogAnalysis
 
         var next: Int64 { zero + Int64((Double(passed + 1) * stepMilliseconds).rounded()) }
     }
 
     private var followed: [Followed]
-    private let catalog: MetricCatalog
     private let settings: Settings
-    private let log: URL
-    private let handle: FileHandle
     /// Every decision made, in order.
     package private(set) var decisions: [RolloutDecision] = []
+    package private(set) var stoppedAtLimit: [String] = []
 
     /// A controller for the rollouts of `experiments` on `app`; time zero is each rollout's
-    /// schedule start, else `start` (the population's). The log so far is kept in a temporary file.
+    /// schedule start, else `start` (the population's). Nothing is written anywhere: each
+    /// rollout's analysis keeps what it counted in memory.
     package init(experiments: ExperimentSet, app: String, start: Int64, catalog: MetricCatalog,
                  settings: Settings = Settings()) throws {
-        followed = experiments.definitions.filter { $0.app == app && $0.rollout != nil && $0.isLive }.compactMap { definition in
+        followed = try experiments.definitions.filter { $0.app == app && $0.rollout != nil && $0.isLive }.compactMap { definition in
             guard let rollout = definition.rollout else { return nil }
             let zero = definition.schedule?.start.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) } ?? start
-            return Followed(key: definition.key, zero: zero, stepMilliseconds: rollout.stepHours * 3_600_000)
+            var options = AnalysisOptions(logs: [], definitions: [definition.key: definition], alpha: settings.alpha,
+                                          correction: .none, jobs: 1)
+            options.catalog = catalog
+            var followed = Followed(key: definition.key, zero: zero, stepMilliseconds: rollout.stepHours * 3_600_000,
+                                    analysis: try Self.analysis(options, horizon: zero, key: definition.key))
+            followed.analysis.advance(to: followed.next)
+            return followed
         }
-        self.catalog = catalog
         self.settings = settings
-        log = FileManager.default.temporaryDirectory.appendingPathComponent("remix-rollout-\(UUID().uuidString).jsonl")
-        guard FileManager.default.createFile(atPath: log.path, contents: nil),
-              let handle = FileHandle(forWritingAtPath: log.path) else {
-            throw RolloutControllerError("cannot make the rollout controller's working log at \(log.path); "
-                                         + "check that the temporary folder (TMPDIR) is writable")
-        }
-        self.handle = handle
     }
 
-    deinit {
-        try? handle.close()
-        try? FileManager.default.removeItem(at: log)
+    private static func analysis(_ options: AnalysisOptions, horizon: Int64, key: String) throws -> GrowingLogAnalysis {
+        do {
+            return try GrowingLogAnalysis(options: options, horizon: horizon)
+        } catch {
+            throw RolloutControllerError("the rollout \(key) cannot analyse its log: \(error)")
+        }
     }
 
     /// Whether `experiments` hold a rollout on `app` that a controller would follow.
@@ -70,7 +73,7 @@ package final class RolloutController: VirtualTimeController {
     }
 
     package func observe(lines: [UInt8]) throws {
-        try handle.write(contentsOf: Data(lines))
+        for index in followed.indices where !followed[index].finished { followed[index].analysis.add(lines: lines) }
     }
 
     package func decide(at boundary: Int64, experiments: ExperimentSet) throws -> ControllerDecision {
@@ -80,7 +83,7 @@ package final class RolloutController: VirtualTimeController {
             followed[index].passed += 1
             guard let at = definitions.firstIndex(where: { $0.key == followed[index].key }),
                   var rollout = definitions[at].rollout else { continue }
-            let figures = try analyse(definitions[at], until: boundary)
+            let figures = try analyse(definitions[at], in: &followed[index].analysis)
             let decision = RolloutDecision.decide(experiment: definitions[at].key, rollout: rollout, figures: figures,
                                                   settings: settings, time: boundary)
             switch decision.decision {
@@ -89,8 +92,14 @@ package final class RolloutController: VirtualTimeController {
             case .hold, .complete: break
             }
             if decision.decision == .rollback || decision.decision == .complete { followed[index].finished = true }
+            if !followed[index].finished, followed[index].passed >= ControllerLimit.decisions {
+                followed[index].finished = true
+                stoppedAtLimit.append(ControllerLimit.note(experiment: followed[index].key,
+                                                           keeps: "its share then, \(rollout.share)"))
+            }
             definitions[at].rollout = rollout
             definitions[at].experiment.coverage = rollout.share
+            followed[index].analysis.advance(to: followed[index].next)
             decisions.append(decision)
             events.append(LoggedEvent(timestamp: boundary, type: RolloutDecision.eventType, session: "", user: "",
                                       fields: decision.fields))
@@ -99,15 +108,12 @@ package final class RolloutController: VirtualTimeController {
                                                                    slotRules: experiments.slotRules))
     }
 
-    /// The rollout's figures in the log so far, before `until`.
-    private func analyse(_ definition: ExperimentDefinition, until: Int64) throws -> RolloutFigures {
-        var options = AnalysisOptions(logs: [log.path], definitions: [definition.key: definition], alpha: settings.alpha,
-                                      correction: .none, jobs: 1)
-        options.until = until
-        options.catalog = catalog
+    /// The rollout's figures in the log so far, before the analysis's horizon (the boundary).
+    private func analyse(_ definition: ExperimentDefinition, in analysis: inout GrowingLogAnalysis) throws -> RolloutFigures {
+        analysis.options.definitions = [definition.key: definition]
         let report: AnalysisReport
         do {
-            report = try Analyzer.run(options)
+            report = try analysis.report()
         } catch {
             throw RolloutControllerError("the rollout \(definition.key) could not analyse its log so far: \(error)")
         }

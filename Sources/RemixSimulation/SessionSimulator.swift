@@ -55,10 +55,6 @@ struct SessionSimulator: Sendable {
     @discardableResult
     func simulate(_ index: Int, within window: Range<Int64>? = nil, into encoder: inout JSONLinesEncoder,
                   events: inout [LoggedEvent]?, summary: inout SessionTally, lists: inout SessionLists) throws -> Int {
-        let population = plan.population
-        var random = SeededGenerator(seed: Self.mix(plan.seed, UInt64(index)))
-        let shared = personas[personaDraw.pick(&random)]
-        let persona = shared.value
         // Concatenated rather than interpolated (interpolation formats each number through its
         // `description` as an existential), onto prefixes made once for the run.
         let indexText = String(index)
@@ -73,26 +69,16 @@ struct SessionSimulator: Sendable {
             attributes.emptyKeepingStorage()
             swap(&attributes, &lists.attributes)
         }
-        attributes.reserveCapacity(population.attributes.count + 1)
-        attributes.append(Attribute("id", .string(user)))
-        for (name, distribution) in population.attributes {
-            attributes.append(Attribute(name, .string(distribution.sample(&random))))
-        }
-        let visits: Int
-        if let draw = shared.visitDraw {
-            visits = persona.visits.lowerBound + draw.pick(&random)
-        } else {
-            visits = persona.visits.lowerBound == persona.visits.upperBound ? persona.visits.lowerBound
-                : persona.visits.lowerBound + Int(random.next() % UInt64(persona.visits.count))
-        }
-        var start = population.startMilliseconds + Int64(index) * population.sessionGapMilliseconds
+        let drawn = draw(index, user: user, attributes: &attributes)
+        var random = drawn.random
+        let shared = drawn.persona
+        var start = firstStart(of: index)
         if window == nil { summary.users += 1 }
         var later = 0
         // Sticky bucketing: the user's documents, carried from session to session.
         var sticky = plan.stickyBuckets.map { $0.buckets(for: AssignmentContext(attributeList: attributes)) }
-        for visit in 1...visits {
-            if visit > 1 { start += persona.daysBetweenVisits.sampleMilliseconds(&random) * 86_400 }
-            let seed = random.next()
+        for visit in 1...drawn.visits {
+            let seed = Self.nextVisit(visit, persona: shared.value, start: &start, random: &random)
             if let window {
                 guard start < window.upperBound else { later += 1; continue }
                 guard start >= window.lowerBound else { continue }
@@ -106,6 +92,53 @@ struct SessionSimulator: Sendable {
         }
         if let sticky { summary.stickyDocuments += sticky.changedDocuments }
         return later
+    }
+
+    /// The start times (ms) of user `index`'s sessions, in visit order, drawn from the user's own
+    /// random stream exactly as ``simulate(_:within:into:events:summary:lists:)`` draws them.
+    func visitStarts(of index: Int, attributes: inout [Attribute]) -> [Int64] {
+        let drawn = draw(index, user: userPrefix + String(index), attributes: &attributes)
+        attributes.emptyKeepingStorage()
+        var random = drawn.random
+        var start = firstStart(of: index)
+        return (1...drawn.visits).map { visit in
+            _ = Self.nextVisit(visit, persona: drawn.persona.value, start: &start, random: &random)
+            return start
+        }
+    }
+
+    /// User `index`'s first draws: the persona, the attributes (appended to `attributes`, `id`
+    /// first) and the number of visits, with the stream left where the visits' draws begin.
+    private func draw(_ index: Int, user: String,
+                      attributes: inout [Attribute]) -> (random: SeededGenerator, persona: SharedPersona, visits: Int) {
+        let population = plan.population
+        var random = SeededGenerator(seed: Self.mix(plan.seed, UInt64(index)))
+        let shared = personas[personaDraw.pick(&random)]
+        let persona = shared.value
+        attributes.reserveCapacity(population.attributes.count + 1)
+        attributes.append(Attribute("id", .string(user)))
+        for (name, distribution) in population.attributes {
+            attributes.append(Attribute(name, .string(distribution.sample(&random))))
+        }
+        let visits: Int
+        if let draw = shared.visitDraw {
+            visits = persona.visits.lowerBound + draw.pick(&random)
+        } else {
+            visits = persona.visits.lowerBound == persona.visits.upperBound ? persona.visits.lowerBound
+                : persona.visits.lowerBound + Int(random.next() % UInt64(persona.visits.count))
+        }
+        return (random, shared, visits)
+    }
+
+    /// When user `index`'s first session starts.
+    private func firstStart(of index: Int) -> Int64 {
+        plan.population.startMilliseconds + Int64(index) * plan.population.sessionGapMilliseconds
+    }
+
+    /// Moves `start` to visit `visit`'s start (the first stays) and draws its session's seed.
+    private static func nextVisit(_ visit: Int, persona: Population.Persona, start: inout Int64, random: inout SeededGenerator) -> UInt64 {
+        if visit > 1 { start += persona.daysBetweenVisits.sampleMilliseconds(&random) * 86_400 }
+        return random.next()
     }
 
     /// Who is visiting: the user, which of their sessions this is, and when it starts.

@@ -21,6 +21,9 @@ package final class SimulationRunner {
     let replica: ((Int) throws -> FeatureRegistry)?
     /// The replicas made so far, by worker (made once per runner, kept across epochs).
     private var replicas: [Int: FeatureRegistry] = [:]
+    /// Users simulated over the epochs of the last run with a controller (a user visiting in
+    /// several epochs counts in each): about the users plus the epochs' returning visits.
+    package internal(set) var usersSimulated = 0
     /// The version written into run records.
     package static let version = RemixVersion.text
 
@@ -60,9 +63,11 @@ package final class SimulationRunner {
                   replica: Self.anyWorker(replica))
     }
 
-    /// Makes a runner for ``run(into:progress:)``, which is given its sink (an event store's).
-    package convenience init(plan: SimulationPlan, registry: FeatureRegistry, replica: (@Sendable () throws -> FeatureRegistry)? = nil) {
-        self.init(plan: plan, registry: registry, sink: nil, replica: Self.anyWorker(replica))
+    /// Makes a runner for ``run(into:progress:)``, which is given its sink (an event store's, or
+    /// an ``AwaitedSink``); with `controller`, its sessions meet what it decides.
+    package convenience init(plan: SimulationPlan, registry: FeatureRegistry, controller: (any VirtualTimeController)? = nil,
+                             replica: (@Sendable () throws -> FeatureRegistry)? = nil) {
+        self.init(plan: plan, registry: registry, sink: nil, controller: controller, replica: Self.anyWorker(replica))
     }
 
     /// `replica` as the registry of whichever worker asks.
@@ -84,7 +89,7 @@ package final class SimulationRunner {
     /// in this shard).
     package func run(progress: (Int, Int) -> Void = { _, _ in }) throws -> SimulationSummary {
         guard let sink else { throw SimulationError.internalFailure("a runner made without a log runs with run(into:)") }
-        if let controller { return try runInEpochs(into: sink, controller: controller, progress: progress) }
+        if controller != nil { throw SimulationError.internalFailure("a runner with a controller runs with run(into:), awaited") }
         var run = try prepare()
         defer { run.queue.cancel() }
         try sink.begin(run: run.record)
@@ -102,7 +107,7 @@ package final class SimulationRunner {
     /// ``run(progress:)``, the users simulated on worker threads, with each block's write awaited
     /// in order — no thread waits for the store.
     package func run(into sink: any AsyncEventBlockSink, progress: (Int, Int) -> Void = { _, _ in }) async throws -> SimulationSummary {
-        if controller != nil { throw SimulationError.badPlan(VirtualTimeControllerMessages.needsFileLog) }
+        if let controller { return try await runInEpochs(into: sink, controller: controller, progress: progress) }
         var run = try prepare()
         defer { run.queue.cancel() }
         try await sink.begin(run: run.record)
@@ -188,8 +193,8 @@ package final class SimulationRunner {
         return made
     }
 
-    static func simulate(_ block: Range<Int>, _ simulator: SessionSimulator, capturing: Bool,
-                         within window: Range<Int64>? = nil) -> BlockQueue.Outcome {
+    static func simulate<Users: Collection<Int>>(_ block: Users, _ simulator: SessionSimulator, capturing: Bool,
+                                                 within window: Range<Int64>? = nil) -> BlockQueue.Outcome {
         var encoder = JSONLinesEncoder(capacity: window == nil ? block.count * 2600 : 0)
         var events: [LoggedEvent]? = capturing ? [] : nil
         var tally = SessionTally()

@@ -45,6 +45,9 @@ package struct SimulationSummary: Sendable {
     package var variations: [String: [String: VariationCount]] = [:]
     /// Wall-clock seconds.
     package var elapsedSeconds = 0.0
+    /// What the run's controllers say of themselves at its end: an experiment stopped at the limit
+    /// of decisions (``ControllerLimit``).
+    package var controllerNotes: [String] = []
 
     mutating func merge(_ other: SimulationSummary) {
         stickyDocuments += other.stickyDocuments
@@ -134,6 +137,7 @@ package struct SimulationSummary: Sendable {
             }
         }
         lines += notRunning.map { "not running: \($0)" }
+        lines += controllerNotes.map { "stopped    \($0)" }
         let rate = elapsedSeconds > 0 ? Double(sessions) / elapsedSeconds : 0
         lines.append("elapsed    \(String(format: "%.2f", elapsedSeconds)) s (\(grouped(Int(rate))) sessions/s, "
                      + "\(grouped(Int(elapsedSeconds > 0 ? Double(events) / elapsedSeconds : 0))) events/s)")

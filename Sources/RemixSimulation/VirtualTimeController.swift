@@ -1,3 +1,4 @@
+import RemixFormats
 import RemixEventLog
 import RemixExperiments
 import RemixKit
@@ -16,6 +17,22 @@ package protocol VirtualTimeController: AnyObject {
     /// Decides at `boundary` from what it observed: the events to log at that time, and the
     /// experiments that sessions starting from then on meet (changed from `experiments`).
     func decide(at boundary: Int64, experiments: ExperimentSet) throws -> ControllerDecision
+    /// The experiments it stopped deciding for at ``ControllerLimit/decisions``, each as a sentence
+    /// naming the experiment and the limit.
+    var stoppedAtLimit: [String] { get }
+}
+
+/// How far a controller goes in one run.
+package enum ControllerLimit {
+    /// Decisions per experiment (a rollout's step boundaries, a bandit's updates): past them the
+    /// experiment keeps what was last decided and the run finishes its sessions.
+    package static let decisions = 1_000
+
+    /// What a controller says of `experiment` when it stops there; `keeps` is what its sessions meet from then on.
+    package static func note(experiment: String, keeps: String) -> String {
+        "\(experiment): \(CountText.grouped(decisions)) decisions, the limit of one run per experiment; "
+            + "the later sessions meet \(keeps)"
+    }
 }
 
 /// What a controller decided at a boundary.
@@ -33,10 +50,9 @@ package struct ControllerDecision: Sendable {
 
 /// Why a run with a controller cannot be made as asked.
 package enum VirtualTimeControllerMessages {
-    package static let needsFileLog = "a rollout or bandit decides from the log so far, which a simulation writes to a JSON Lines file; "
-        + "give --log a file (copy it into the event store afterwards with remix log copy)"
-    package static let needsWholeRun = "a rollout or bandit decides from all the run's sessions, so it cannot run in shards; "
-        + "leave out --shard"
+    package static let shardsNeedStore = "a rollout or bandit decides at each boundary from every shard's sessions, which shards "
+        + "share only through an event store: give every shard the same --log postgresql://… (or leave out --shard and "
+        + "write one file)"
 }
 
 /// Several controllers run as one (a rollout and a bandit in the same run): the earliest boundary
@@ -56,6 +72,8 @@ package final class CombinedController: VirtualTimeController {
     package func observe(lines: [UInt8]) throws {
         for controller in controllers { try controller.observe(lines: lines) }
     }
+
+    package var stoppedAtLimit: [String] { controllers.flatMap(\.stoppedAtLimit) }
 
     package func decide(at boundary: Int64, experiments: ExperimentSet) throws -> ControllerDecision {
         var decision = ControllerDecision(events: [], experiments: experiments)

@@ -34,7 +34,7 @@ package actor StoreBlockSink: AsyncEventBlockSink {
     package static let bulkWriteEvents = 1_000_000
     private var store: PostgresStore?
     private let onRetry: @Sendable (String) -> Void
-    private let clock: RetryClock
+    let clock: RetryClock
 
     package nonisolated var needsEvents: Bool { true }
 
@@ -119,7 +119,7 @@ package actor StoreBlockSink: AsyncEventBlockSink {
     /// Runs `body` with the store; when it fails in a way that may pass, it reconnects and tries
     /// again — 0.25 s, then doubling up to 4 s between tries — until `retrySeconds` have passed,
     /// then gives up saying how much is stored. A cancelled task stops at once.
-    private func withRetries<T: Sendable>(
+    func withRetries<T: Sendable>(
         _ body: @Sendable (PostgresStore) async throws(StoreError) -> T
     ) async throws(StoreError) -> T {
         let started = clock.now()

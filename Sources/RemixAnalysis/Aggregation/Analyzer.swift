@@ -82,19 +82,10 @@ package enum Analyzer {
     package static func run(_ options: AnalysisOptions) throws(AnalysisError) -> AnalysisReport {
         let started = ContinuousClock.now
         let files = try LogPaths.expand(options.logs)
-        let tracked = trackedMetrics(options)
-        let resolved = tracked.map(options.catalog.resolve)
-        let events = unique(resolved.filter(\.isSimpleProportion).compactMap(\.event))
-        let columns = valueColumns(resolved, catalog: options.catalog)
-        let reads = ValueTally.reads(columns)
-        guard reads.numericNames.count <= LineFields.numericLimit else {
-            throw .tooManyValueFields(limit: LineFields.numericLimit, metrics: resolved.filter { !$0.isSimpleProportion }.map(\.key))
-        }
-        let kept = columns.isEmpty ? nil : KeptEvents(types: reads.events, fieldCount: reads.numericNames.count,
-                                                       limit: options.keptEventBytes / KeptEvents.bytes(fields: reads.numericNames.count))
-        var tally = try LogReader.tally(paths: files, tracked: events, timed: timedMetrics(options, tracked: tracked),
-                                        until: options.until, kept: kept, keptFieldNames: reads.numericNames,
-                                        jobs: options.jobs, sizes: options.readSizes)
+        let reading = try LogReading(options)
+        var tally = try LogReader.tally(paths: files, tracked: reading.events, timed: reading.timed, until: options.until,
+                                        kept: reading.makeKept(limitBytes: options.keptEventBytes),
+                                        keptFieldNames: reading.fieldNames, jobs: options.jobs, sizes: options.readSizes)
         if options.strict, tally.badLineCount > 0 { throw .strict(badLines: tally.badLineCount, first: tally.badLines) }
         guard tally.lines > 0 else { throw .emptyLog(files: files.map(LogReader.displayName)) }
         // A log of mostly bad lines is not an event log (a binary, a text file): an error, not a report.
@@ -102,41 +93,7 @@ package enum Analyzer {
             throw .noEvents(files: files.map(LogReader.displayName), badLines: tally.badLineCount, lines: tally.lines,
                             first: tally.badLines)
         }
-        let plan = PhasePlan(tally: tally)
-        let keys = plan.logged.map(\.element)
-        var selected = plan.logged.sorted { $0.element < $1.element }
-        if let wanted = options.experiment {
-            selected = selected.filter { $0.element == wanted }
-            if selected.isEmpty { throw .unknownExperiment(key: wanted, known: keys) }
-        }
-        // Each experiment with phases is reported from its phase's own exposures (or all of them).
-        var reported: [String: (index: Int, scope: PhaseScope?)] = [:]
-        for (index, key) in selected {
-            let scope = try plan.scope(of: key, selection: options.phaseByExperiment[key] ?? options.phase,
-                                       definition: options.definitions[key], whole: options.until == .max)
-            reported[key] = (plan.index(of: key, scope: scope, logged: index, tally: &tally), scope)
-        }
-        let values = try sumValues(resolved, columns: columns, files: files, tally: tally, options: options)
-        let dimension = try readDimension(files: files, tally: tally, options: options)
-        var experiments = selected.map { logged, key in
-            let (index, scope) = reported[key] ?? (logged, nil)
-            let splits = scope == nil ? [] : plan.splits(of: key, tally: tally, definition: options.definitions[key])
-            let weights = Self.weights(scope, splits: splits, definition: options.definitions[key]) {
-                plan.firstExposures(of: key, tally: tally)
-            }
-            var report = experimentReport(key: key, tally: tally, index: index, options: options, tracked: tracked, values: values,
-                                          weights: weights)
-            if let dimension {
-                report.slices = DimensionSlicer.slices(of: tally.experiments[index], dimension: dimension) { include in
-                    experimentReport(key: key, tally: tally, index: index, options: options, tracked: tracked, values: values,
-                                     weights: weights, include: include)
-                }
-            }
-            report.phase = scope
-            report.phases = splits
-            if scope != nil { (report.unitsInSeveralPhases, report.unitsSwitchingVariation) = plan.crossings(of: key, tally: tally) }
-            return report
-        }
+        var (experiments, keys) = try experimentReports(&tally, files: files, reading: reading, options: options)
         attachRolloutTimelines(&experiments, files: files, definitions: options.definitions)
         attachBanditReports(&experiments, files: files, definitions: options.definitions, catalog: options.catalog)
         let log = AnalysisReport.Log(files: files, lines: tally.lines, badLines: tally.badLineCount,
@@ -155,6 +112,49 @@ package enum Analyzer {
         }
         if options.experiment == nil { report.notRunning = notRunning(options.definitions, inLog: Set(keys), found: experiments) }
         return report
+    }
+
+    /// The experiments' reports from a log's tally (`files` are read again only for a second pass
+    /// the tally's kept events cannot spare, or `--dimension`), and the keys of every experiment logged.
+    static func experimentReports(_ tally: inout LogTally, files: [String], reading: LogReading,
+                                  options: AnalysisOptions) throws(AnalysisError) -> ([AnalysisReport.Experiment], [String]) {
+        let tracked = reading.tracked
+        let plan = PhasePlan(tally: tally)
+        let keys = plan.logged.map(\.element)
+        var selected = plan.logged.sorted { $0.element < $1.element }
+        if let wanted = options.experiment {
+            selected = selected.filter { $0.element == wanted }
+            if selected.isEmpty { throw .unknownExperiment(key: wanted, known: keys) }
+        }
+        // Each experiment with phases is reported from its phase's own exposures (or all of them).
+        var reported: [String: (index: Int, scope: PhaseScope?)] = [:]
+        for (index, key) in selected {
+            let scope = try plan.scope(of: key, selection: options.phaseByExperiment[key] ?? options.phase,
+                                       definition: options.definitions[key], whole: options.until == .max)
+            reported[key] = (plan.index(of: key, scope: scope, logged: index, tally: &tally), scope)
+        }
+        let values = try sumValues(reading.resolved, columns: reading.columns, files: files, tally: tally, options: options)
+        let dimension = try readDimension(files: files, tally: tally, options: options)
+        let experiments = selected.map { logged, key in
+            let (index, scope) = reported[key] ?? (logged, nil)
+            let splits = scope == nil ? [] : plan.splits(of: key, tally: tally, definition: options.definitions[key])
+            let weights = Self.weights(scope, splits: splits, definition: options.definitions[key]) {
+                plan.firstExposures(of: key, tally: tally)
+            }
+            var report = experimentReport(key: key, tally: tally, index: index, options: options, tracked: tracked, values: values,
+                                          weights: weights)
+            if let dimension {
+                report.slices = DimensionSlicer.slices(of: tally.experiments[index], dimension: dimension) { include in
+                    experimentReport(key: key, tally: tally, index: index, options: options, tracked: tracked, values: values,
+                                     weights: weights, include: include)
+                }
+            }
+            report.phase = scope
+            report.phases = splits
+            if scope != nil { (report.unitsInSeveralPhases, report.unitsSwitchingVariation) = plan.crossings(of: key, tally: tally) }
+            return report
+        }
+        return (experiments, keys)
     }
 
     /// Each experiment of the files that is absent from the log, with why, as of the log's first
@@ -195,7 +195,7 @@ package enum Analyzer {
     }
 
     /// The value columns the metrics that are not plain proportions read (see ``ValueTally``).
-    private static func valueColumns(_ metrics: [MetricDefinition], catalog: MetricCatalog) -> [ValueTally.Column] {
+    static func valueColumns(_ metrics: [MetricDefinition], catalog: MetricCatalog) -> [ValueTally.Column] {
         var columns: [ValueTally.Column] = []
         for metric in metrics {
             for column in MetricReader.columns(metric, catalog: catalog) where !columns.contains(column) {

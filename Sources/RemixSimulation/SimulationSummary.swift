@@ -72,13 +72,15 @@ package struct SimulationSummary: Sendable {
         }
     }
 
-    /// Abandon chances that name a screen no session showed, with the nearest screen that was shown
-    /// (a misspelt screen name would otherwise silently never apply).
+    /// Abandon chances above 0 that name a screen no session showed, with the nearest screen that
+    /// was shown (a misspelt screen name would otherwise silently never apply). A chance of 0 changes
+    /// nothing wherever it applies: a fitted population writes one for each screen its log never
+    /// saw a step on.
     package func unusedAbandonScreens(_ population: Population) -> [Diagnostic] {
         var problems: [Diagnostic] = []
         for persona in population.personas {
             for (screen, location) in persona.abandonLocations.sorted(by: { $0.value < $1.value })
-            where !screensSeen.contains(screen) {
+            where !screensSeen.contains(screen) && persona.abandon[screen] != 0 {
                 let hint = NameSuggestion.nearest(to: screen, among: screensSeen.sorted()).map { " (did you mean '\($0)'?)" } ?? ""
                 problems.append(Diagnostic(location, .warning, "persona '\(persona.name)' may abandon on screen '\(screen)', "
                                            + "but no session showed a screen of that name\(hint); screens shown: "

@@ -103,6 +103,19 @@ import Testing
                                        + "but no session showed a screen of that name (did you mean 'title'?)"), "\(result.stderr)")
     }
 
+    /// A chance of 0 changes nothing, so it is no warning: a fitted population writes one for each
+    /// screen its log never saw a step on (Marketplace's `toast`).
+    @Test func aZeroAbandonChanceForAScreenNoSessionShowedIsNoWarning() async throws {
+        let folder = try TemporaryFolder()
+        let shipped = try String(contentsOfFile: Fixture.populationPath, encoding: .utf8)
+        let population = try folder.write("population.yaml", shipped.replacingOccurrences(
+            of: "abandon: {groups: 0.04, filter: 0.04, title: 0.05", with: "abandon: {groups: 0.04, filter: 0.04, toast: 0, title: 0.05"))
+        let result = await Remix.run(["simulate", "--sessions", "100", "--population", population, "--no-report",
+                                      "--log", folder.path("e.jsonl")])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stderr.contains("may abandon on screen"), "\(result.stderr)")
+    }
+
     @Test func anUnknownAppIsReported() async throws {
         let folder = try TemporaryFolder()
         let result = await Remix.run(["simulate", "--app", "marketplce", "--sessions", "5", "--log", folder.path("e.jsonl")])

@@ -62,11 +62,13 @@ let package = Package(
         .target(name: "RemixEventLog", dependencies: ["RemixFiles", "RemixFormats", remixKit, remixSystem], swiftSettings: hotPath),
         // Sticky-bucket stores outside the event store: GrowthBook's documents in a JSON Lines file.
         .target(name: "RemixStickyBuckets", dependencies: ["RemixFormats", "GrowthBookAssignment", remixSystem]),
+        // The byte-level JSON Lines log reader (scanner, line splitter, parallel reads) the analysis and the fit share.
+        .target(name: "RemixLogReader", dependencies: ["GrowthBookAssignment", "RemixFormats", remixSystem], swiftSettings: [optimizedInDebug]),
         // Optimised in debug builds too: the fit and the fidelity comparison read every log line
         // through its scanner, and HeldOutFitTests read 1.6 million users' logs (RemixFitTests 329
         // against 193 CPU seconds; the test stage 387 against 257). Its `pow` keeps the statistics
         // bit-exact with gbstats when optimised (Statistics/LibmPower.swift).
-        .target(name: "RemixAnalysis", dependencies: ["RemixExperiments", "GrowthBookAssignment", "RemixFormats", remixKit, remixYAML, remixSystem],
+        .target(name: "RemixAnalysis", dependencies: ["RemixLogReader", "RemixExperiments", "GrowthBookAssignment", "RemixFormats", remixKit, remixYAML, remixSystem],
                 swiftSettings: [optimizedInDebug]),
         // Event-store URLs and the store's typed errors (Foundation only), apart from the PostgreSQL
         // client so that what only reads a URL — the fuzz target, option checks — builds without
@@ -88,7 +90,7 @@ let package = Package(
         // took 16 CPU s unoptimised).
         .target(
             name: "RemixControllers",
-            dependencies: ["RemixSimulation", "RemixAnalysis", "RemixExperiments", "GrowthBookAssignment", "RemixEventLog", remixKit],
+            dependencies: ["RemixSimulation", "RemixAnalysis", "RemixLogReader", "RemixExperiments", "GrowthBookAssignment", "RemixEventLog", remixKit],
             swiftSettings: [optimizedInDebug]),
         .target(name: "RemixTerminal", dependencies: ["RemixHost", remixKit]),
         // Self-checks of the whole pipeline (docs/planning.md): the A/A check.
@@ -98,8 +100,8 @@ let package = Package(
         // Populations learned from event logs (`remix fit`).
         .target(
             name: "RemixFit",
-            dependencies: ["RemixSimulation", "RemixAnalysis", "RemixHost", "RemixExperiments", "GrowthBookAssignment", "RemixEventLog", "RemixFormats", remixKit, remixYAML,
-                           remixSystem],
+            dependencies: ["RemixSimulation", "RemixAnalysis", "RemixLogReader", "RemixHost", "RemixExperiments", "GrowthBookAssignment", "RemixEventLog", "RemixFormats",
+                           remixKit, remixYAML, remixSystem],
             swiftSettings: hotPath),
         // The application's assembly: which feature modules are built in. Apart from RemixApp so that
         // tests and fuzz checks that need the built-in registry do not link the event store.
@@ -112,7 +114,7 @@ let package = Package(
             name: "RemixApp",
             dependencies: [
                 "RemixBuiltIns", "RemixHost", "RemixTerminal", "RemixExperiments", "GrowthBookAssignment", "RemixSimulation", "RemixEventLog", "RemixAnalysis",
-                "RemixInterop", "RemixStore", "RemixStoreURL", "RemixStickyBuckets", "RemixChecks", "RemixControllers", "RemixFiles", "RemixFit", "RemixFormats",
+                "RemixLogReader", "RemixInterop", "RemixStore", "RemixStoreURL", "RemixStickyBuckets", "RemixChecks", "RemixControllers", "RemixFiles", "RemixFit", "RemixFormats",
                 remixKit, remixYAML, remixSystem,
             ]),
         // The `remix` commands: parse, validate, call a use case, render.
@@ -159,7 +161,7 @@ let package = Package(
                            remixYAML]),
         .testTarget(
             name: "RemixAnalysisTests",
-            dependencies: ["RemixAnalysis", "RemixSimulation", "RemixEventLog", "RemixExperiments", "GrowthBookAssignment", "RemixHost", "RemixBuiltIns",
+            dependencies: ["RemixAnalysis", "RemixLogReader", "RemixSimulation", "RemixEventLog", "RemixExperiments", "GrowthBookAssignment", "RemixHost", "RemixBuiltIns",
                            "RemixCLITestSupport", "RemixTestSupport", "RemixChecks", "RemixFormats", remixKit, remixYAML, remixSystem, features],
             exclude: ["Vectors", "Warehouse/run_queries.py"]),
         .testTarget(
@@ -180,6 +182,8 @@ let package = Package(
             name: "RemixFitTests",
             dependencies: ["RemixFit", "RemixSimulation", "RemixAnalysis", "RemixExperiments", "GrowthBookAssignment", "RemixEventLog", "RemixHost",
                            "RemixBuiltIns", "RemixTestSupport", "RemixCLITestSupport", remixKit]),
+        // The log reader's own tests (the reader through the analysis is tested in RemixAnalysisTests).
+        .testTarget(name: "RemixLogReaderTests", dependencies: ["RemixLogReader", "RemixFormats"]),
         .testTarget(name: "RemixEventLogTests", dependencies: ["RemixEventLog", "RemixFormats", "RemixCLITestSupport", "RemixTestSupport", remixKit]),
         .testTarget(
             name: "RemixStoreTests",
@@ -188,7 +192,8 @@ let package = Package(
         // What each fuzz target checks, as plain functions the corpus tests call too (Tests/Fuzz/README.md).
         .target(
             name: "FuzzChecks",
-            dependencies: ["RemixAnalysis", "RemixExperiments", "GrowthBookAssignment", "RemixHost", "RemixBuiltIns", "RemixSimulation", "RemixStoreURL", remixKit],
+            dependencies: ["RemixAnalysis", "RemixLogReader", "RemixExperiments", "GrowthBookAssignment", "RemixHost", "RemixBuiltIns", "RemixSimulation", "RemixStoreURL",
+                           remixKit],
             path: "Tests/Fuzz/FuzzChecks"),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzChecks"]),
         .testTarget(

@@ -1,6 +1,7 @@
 import Foundation
 import RemixAnalysis
 import RemixExperiments
+import RemixLogReader
 import RemixSimulation
 import RemixStore
 

@@ -5,6 +5,7 @@ import RemixExperiments
 import RemixFiles
 import RemixFormats
 import RemixKit
+import RemixLogReader
 import RemixStore
 import RemixYAML
 

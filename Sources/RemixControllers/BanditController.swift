@@ -3,6 +3,7 @@ import RemixAnalysis
 import RemixEventLog
 import RemixExperiments
 import RemixKit
+import RemixLogReader
 import RemixSimulation
 
 /// The bandit controller (docs/bandits.md): each bandit of the app keeps equal weights until

@@ -1,4 +1,5 @@
 import RemixAnalysis
+import RemixLogReader
 import RemixSystem
 
 /// One well-formed event line as the fit reads it: its time, type and user decoded, and any other

@@ -1,5 +1,6 @@
 import Foundation
 import RemixAnalysis
+import RemixLogReader
 
 /// How the users of a log behave, per experiment variation and over all: how long sessions last,
 /// how many steps they take, how often users come back and after how long, and how long they stay

@@ -1,4 +1,5 @@
 import RemixAnalysis
+import RemixLogReader
 
 /// What the profile keeps of one session while it is open: who, when it started and ended, the
 /// time of its last screen or domain event, and the front screen (name without context) of each

@@ -1,6 +1,7 @@
 import Foundation
 import RemixAnalysis
 import RemixKit
+import RemixLogReader
 
 /// Learns a population from event logs (`remix fit`): surveys the app, reads the logs twice — once
 /// for the intents and screens, once for each user's numbers — fits personas as a mixture of

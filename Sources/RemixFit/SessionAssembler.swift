@@ -1,4 +1,5 @@
 import RemixAnalysis
+import RemixLogReader
 
 /// Gathers a log's lines into sessions by their session id, whatever order they come in, and hands
 /// each session on once it is whole: its `session_started` and `session_ended` read and

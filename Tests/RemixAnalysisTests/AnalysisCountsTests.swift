@@ -1,5 +1,6 @@
 import Foundation
 @testable import RemixAnalysis
+import RemixLogReader
 import Testing
 
 /// Counts from the byte scanner against an independent reading of the same log with

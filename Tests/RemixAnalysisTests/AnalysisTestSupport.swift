@@ -1,5 +1,6 @@
 import Foundation
 import RemixBuiltIns
+import RemixLogReader
 import RemixSystem
 import RemixTestSupport
 @testable import RemixAnalysis

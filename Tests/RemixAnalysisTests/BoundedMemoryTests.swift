@@ -1,5 +1,6 @@
 import Foundation
 @testable import RemixAnalysis
+import RemixLogReader
 import Testing
 
 /// Memory stays bounded whatever the log holds: over-long lines are skipped without being kept,

@@ -1,5 +1,6 @@
 import Foundation
 import RemixAnalysis
+import RemixLogReader
 import Testing
 
 /// Corrupt lines, torn final lines, empty logs and unknown experiments.

@@ -1,5 +1,6 @@
 import Foundation
 @testable import RemixAnalysis
+import RemixLogReader
 import RemixTestSupport
 import Testing
 

@@ -3,6 +3,7 @@ import Foundation
 import FoundationXML
 #endif
 @testable import RemixAnalysis
+import RemixLogReader
 import Testing
 
 /// `--format html`: one page that parses as XML, fetches nothing, escapes what the log says and

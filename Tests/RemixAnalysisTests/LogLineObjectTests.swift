@@ -1,5 +1,6 @@
 import RemixAnalysis
 import RemixExperiments
+import RemixLogReader
 import RemixTestSupport
 import Testing
 

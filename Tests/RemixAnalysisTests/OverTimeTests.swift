@@ -1,5 +1,6 @@
 import Foundation
 @testable import RemixAnalysis
+import RemixLogReader
 import Testing
 
 /// `--by hour|day`: at every whole hour the results are those of the log cut there — units

@@ -2,6 +2,7 @@ import Foundation
 @testable import RemixAnalysis
 import RemixCLITestSupport
 import RemixExperiments
+import RemixLogReader
 import RemixTestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 @testable import RemixAnalysis
 import RemixKit
+@testable import RemixLogReader
 import Testing
 
 /// The reader's shortcuts give what the general paths give: the writer's leading members read a

@@ -1,6 +1,7 @@
 import Foundation
 @testable import RemixAnalysis
 import RemixKit
+@testable import RemixLogReader
 import Testing
 
 /// The reader takes only JSON objects (RFC 8259, UTF-8) that are events: anything else is a bad

@@ -1,6 +1,7 @@
 import Foundation
 @testable import RemixAnalysis
 import RemixKit
+import RemixLogReader
 import Testing
 
 /// Time to conversion runs from the first exposure to the first primary-metric event at or after

@@ -1,6 +1,7 @@
 import Foundation
 import RemixExperiments
 import RemixKit
+import RemixLogReader
 
 /// What to analyse and how.
 package struct AnalysisOptions: Sendable {
@@ -81,7 +82,7 @@ package enum Analyzer {
     /// Reads the logs and computes the report.
     package static func run(_ options: AnalysisOptions) throws(AnalysisError) -> AnalysisReport {
         let started = ContinuousClock.now
-        let files = try LogPaths.expand(options.logs)
+        let files = try AnalysisError.reading { () throws(LogReadError) in try LogPaths.expand(options.logs) }
         let reading = try LogReading(options)
         var tally = try LogReader.tally(paths: files, tracked: reading.events, timed: reading.timed, until: options.until,
                                         kept: reading.makeKept(limitBytes: options.keptEventBytes),

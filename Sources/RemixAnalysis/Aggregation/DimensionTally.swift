@@ -1,3 +1,5 @@
+import RemixLogReader
+
 /// A pass over a log for `--dimension`: each unit's value of a session attribute (or of a
 /// top-level field such as `persona`) from its earliest `session_started` event. Units are the
 /// first pass's ids, so parts merge by keeping the earlier value; memory grows with units.

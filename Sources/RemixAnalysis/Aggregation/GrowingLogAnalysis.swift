@@ -1,3 +1,5 @@
+import RemixLogReader
+
 /// The analysis of a log that grows while it is analysed (a simulation in virtual time): lines are
 /// counted once, as they come, into the same tally ``Analyzer/run(_:)`` makes of a file, and a
 /// report of the lines so far before a horizon is made from that tally — the same figures as

@@ -1,3 +1,5 @@
+import RemixLogReader
+
 /// The events of the value metrics' types, kept by the first pass so that a second pass over the
 /// log is not needed: each event's unit, time, type and numeric fields, 16 bytes plus 8 per field.
 /// Past a budget the keeping stops and the analysis reads the log a second time instead (see

@@ -1,3 +1,5 @@
+import RemixLogReader
+
 /// What a first pass over a log reads for an analysis with `options`: the metrics tracked and
 /// resolved, the plain-proportion events tallied per unit, the primary metrics timed, and the
 /// value columns whose events the pass keeps (``KeptEvents``).

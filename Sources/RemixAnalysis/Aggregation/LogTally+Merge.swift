@@ -1,4 +1,5 @@
 import Foundation
+import RemixLogReader
 
 extension LogTally {
     /// Adds `other` (a tally of another part of the log, or another log) into this one, matching

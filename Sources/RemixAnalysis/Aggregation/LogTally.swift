@@ -1,3 +1,5 @@
+import RemixLogReader
+
 /// What one pass over (part of) a log counts: per experiment, which variation each unit saw and
 /// when it was first exposed; per unit, when each tracked event type (metrics) last happened and,
 /// for the timed ones (primary metrics), its earliest few times; and when each screen was last

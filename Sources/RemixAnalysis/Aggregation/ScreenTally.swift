@@ -1,3 +1,5 @@
+import RemixLogReader
+
 /// When each unit was last shown each screen, for the funnel, in bounded memory: at most
 /// ``limit`` screen names get a column (one time per unit); screens met once the columns are taken
 /// share one "other screens" column. So memory grows with units, never with units × screens.

@@ -1,3 +1,5 @@
+import RemixLogReader
+
 /// The second pass over a log, for metrics that are not a plain proportion: per experiment and
 /// per column (events of one type, one numeric field, one window), each exposed unit's sum of the
 /// field and count of events at or after its first exposure (and within the window) — or, for a

@@ -1,6 +1,7 @@
 import Foundation
 import RemixExperiments
 import RemixFormats
+import RemixLogReader
 
 /// A bandit's results for the reports (docs/bandits.md): each arm's period-weighted estimate of
 /// the metric over the units first exposed in each period (between two updates of the log), the

@@ -1,5 +1,6 @@
 import RemixExperiments
 import RemixFormats
+import RemixLogReader
 
 /// Follows one bandit through a log's lines (docs/bandits.md): each unit's first exposure — its
 /// arm, and the period (between two updates) it fell in — and its metric value from events at or

@@ -1,6 +1,7 @@
 import Foundation
 import RemixExperiments
 import RemixKit
+import RemixLogReader
 
 /// One bandit update, logged as a `bandit_update` event at its time (docs/bandits.md): each arm's
 /// units so far, its weight in force from then on, its probability of being best and its posterior.

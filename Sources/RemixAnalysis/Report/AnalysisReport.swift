@@ -1,3 +1,5 @@
+import RemixLogReader
+
 /// The result of `remix analyze`: per experiment, each variation's units and metrics, and each
 /// variation compared with the baseline; plus what was read.
 package struct AnalysisReport: Sendable {

@@ -1,5 +1,6 @@
 import RemixExperiments
 import RemixFormats
+import RemixLogReader
 
 extension AnalysisReport {
     /// A run record of the log (an event of type `run`, written by `remix simulate` at the start

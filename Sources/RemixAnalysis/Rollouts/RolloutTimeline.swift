@@ -1,6 +1,7 @@
 import Foundation
 import RemixExperiments
 import RemixFormats
+import RemixLogReader
 
 /// The `rollout_decision` events of logs, by experiment, in log order: each rollout's timeline
 /// for the reports. Read only when an experiment file holds a rollout, in a pass of its own that

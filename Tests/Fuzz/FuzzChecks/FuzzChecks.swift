@@ -4,6 +4,7 @@ import RemixBuiltIns
 import RemixExperiments
 import RemixHost
 import RemixKit
+import RemixLogReader
 import RemixSimulation
 
 /// What each fuzz target checks on one input, as plain functions: a finding's message, or nil.

@@ -1,6 +1,7 @@
 import Foundation
 import RemixAnalysis
 import RemixExperiments
+import RemixLogReader
 
 /// The event-log reader against Foundation's JSON parser, on the same bytes (see `FuzzChecks.logLine`).
 enum LogLineCheck {

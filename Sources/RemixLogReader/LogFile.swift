@@ -14,7 +14,7 @@ enum LogFile {
     static let emptyFIFO = "it is a FIFO and nothing was written to it (no writer had it open); "
         + "pipe the log into 'remix analyze -' instead"
 
-    static func open(_ path: String) throws(AnalysisError) -> (descriptor: Int32, kind: Kind) {
+    static func open(_ path: String) throws(LogReadError) -> (descriptor: Int32, kind: Kind) {
         let descriptor = path == "-" ? STDIN_FILENO : SystemCalls.open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
         guard descriptor >= 0 else { throw .cannotRead(path: path, reason: String(cString: strerror(errno))) }
         var info = stat()

@@ -5,74 +5,33 @@ import RemixSystem
 /// split at line boundaries, FIFOs and standard input (`-`) in one stream. Memory is bounded by
 /// the read buffers (a line longer than ``Sizes/maxLineLength`` is never buffered whole) and the
 /// distinct units, never by the number of events.
-enum LogReader {
+package enum LogReader {
     /// How much is read at a time, the smallest file split across threads, the longest line.
-    struct Sizes {
-        var chunk = 4 << 20
-        var parallelMinimum = 16 << 20
+    package struct Sizes {
+        package var chunk: Int
+        package var parallelMinimum: Int
         /// Longer lines are bad lines, skipped up to the next newline without being kept.
-        var maxLineLength = 1 << 20
-    }
+        package var maxLineLength: Int
 
-    /// Tallies every log in `paths` (`-` is standard input) with up to `jobs` threads.
-    /// With `kept`, the events of its types are kept too (each part within its share of the budget).
-    static func tally(paths: [String], tracked: [String], timed: Set<String>, until: Int64 = .max,
-                      kept: KeptEvents? = nil, keptFieldNames: [[UInt8]] = [], jobs: Int,
-                      sizes: Sizes = Sizes()) throws(AnalysisError) -> LogTally {
-        let partKept = kept.map { KeptEvents(types: $0.types, fieldCount: $0.fieldCount, limit: $0.limit / max(jobs, 1)) }
-        // The first part becomes the whole (merging it into an empty tally would intern every unit again).
-        var total: LogTally?
-        for path in paths {
-            let parts = try read(path, jobs: jobs, sizes: sizes) {
-                LogTally(tracked: tracked, timed: timed, until: until, kept: partKept, keptFieldNames: keptFieldNames)
-            }
-            var lineOffset = 0
-            for var part in parts {
-                if total == nil {
-                    part.becomeWhole(path: displayName(path), keptLimit: kept?.limit)
-                    total = part
-                } else {
-                    total?.merge(part, path: displayName(path), lineOffset: lineOffset)
-                }
-                lineOffset += part.lines
-            }
+        package init(chunk: Int = 4 << 20, parallelMinimum: Int = 16 << 20, maxLineLength: Int = 1 << 20) {
+            self.chunk = chunk
+            self.parallelMinimum = parallelMinimum
+            self.maxLineLength = maxLineLength
         }
-        return total ?? LogTally(tracked: tracked, timed: timed, until: until, kept: kept, keptFieldNames: keptFieldNames)
-    }
-
-    /// Reads every log in `paths` again into per-unit sums (see ``ValueTally``); the logs must be
-    /// regular files, read a second time.
-    static func sumValues(paths: [String], empty: ValueTally, jobs: Int,
-                          sizes: Sizes = Sizes()) throws(AnalysisError) -> ValueTally {
-        var total = empty
-        for path in paths {
-            for part in try read(path, jobs: jobs, sizes: sizes, { empty }) { total.merge(part) }
-        }
-        return total
-    }
-
-    /// Reads every log in `paths` again for each unit's dimension value (see ``DimensionTally``).
-    static func readDimension(paths: [String], empty: DimensionTally, jobs: Int,
-                              sizes: Sizes = Sizes()) throws(AnalysisError) -> DimensionTally {
-        var total = empty
-        for path in paths {
-            for part in try read(path, jobs: jobs, sizes: sizes, { empty }) { total.merge(part) }
-        }
-        return total
     }
 
     /// How a log is named in messages.
-    static func displayName(_ path: String) -> String { path == "-" ? "stdin" : path }
+    package static func displayName(_ path: String) -> String { path == "-" ? "stdin" : path }
 
     /// Whether `path` can be read a second time (a regular file, not standard input or a FIFO).
-    static func isRereadable(_ path: String) -> Bool {
+    package static func isRereadable(_ path: String) -> Bool {
         guard path != "-" else { return false }
         var info = stat()
         return stat(path, &info) == 0 && info.st_mode & 0o170000 == 0o100000
     }
 
-    static func read<Sink: ConcurrentLineSink>(_ path: String, jobs: Int, sizes: Sizes,
-                                             _ make: @Sendable () -> Sink) throws(AnalysisError) -> [Sink] {
+    package static func read<Sink: ConcurrentLineSink>(_ path: String, jobs: Int, sizes: Sizes,
+                                             _ make: @Sendable () -> Sink) throws(LogReadError) -> [Sink] {
         let (descriptor, kind) = try LogFile.open(path)
         defer { if descriptor != STDIN_FILENO { close(descriptor) } }
         let size = kind.size
@@ -87,7 +46,7 @@ enum LogReader {
         let results = PartResults<Sink>(count: bounds.count - 1)
         DispatchQueue.concurrentPerform(iterations: bounds.count - 1) { part in
             var tally = make()
-            do throws(AnalysisError) {
+            do throws(LogReadError) {
                 _ = try scan(descriptor, from: bounds[part], to: bounds[part + 1], sizes: sizes, into: &tally, path: path)
                 results.store(part, .success(tally))
             } catch {
@@ -98,7 +57,7 @@ enum LogReader {
     }
 
     /// Offsets that split the file into `parts` ranges, each starting at a line start.
-    private static func boundaries(_ descriptor: Int32, size: Int, parts: Int, path: String) throws(AnalysisError) -> [Int] {
+    private static func boundaries(_ descriptor: Int32, size: Int, parts: Int, path: String) throws(LogReadError) -> [Int] {
         var bounds = [0]
         var probe = [UInt8](repeating: 0, count: 64 << 10)
         for part in 1..<parts {
@@ -121,7 +80,7 @@ enum LogReader {
     /// Scans bytes `[start, end)` (to end of input when `end` is nil) line by line; returns how
     /// many bytes were read.
     private static func scan<Sink: LineSink>(_ descriptor: Int32, from start: Int, to end: Int?, sizes: Sizes, into tally: inout Sink,
-                             path: String) throws(AnalysisError) -> Int {
+                             path: String) throws(LogReadError) -> Int {
         var buffer = [UInt8](repeating: 0, count: max(sizes.chunk, 1))
         var lines = LineSplitter(maxLineLength: sizes.maxLineLength, numericNames: tally.numericNames,
                                  needles: tally.needles)
@@ -182,7 +141,7 @@ package struct LineSplitter {
     /// its `numericNames` for each).
     private var scanner: LineScanner
 
-    init(maxLineLength: Int, numericNames: [[UInt8]] = [], needles: [[UInt8]] = []) {
+    package init(maxLineLength: Int, numericNames: [[UInt8]] = [], needles: [[UInt8]] = []) {
         self.maxLineLength = maxLineLength
         self.numericNames = numericNames
         self.needles = needles
@@ -191,7 +150,7 @@ package struct LineSplitter {
 
     /// Counts the complete lines of `bytes` (and at the end of input the last, unterminated one);
     /// returns how many bytes were used — the rest is the start of a line, to be read on.
-    mutating func split<Sink: LineSink>(_ bytes: UnsafeBufferPointer<UInt8>, atEnd: Bool, into tally: inout Sink) -> Int {
+    package mutating func split<Sink: LineSink>(_ bytes: UnsafeBufferPointer<UInt8>, atEnd: Bool, into tally: inout Sink) -> Int {
         guard let base = bytes.baseAddress else {
             if atEnd, skipping { tally.tornFiles.append("") }
             return 0
@@ -257,29 +216,16 @@ package struct LineSplitter {
     }
 }
 
-extension LineSplitter {
-    /// Splits `bytes` (the whole input) into lines of at most `maxLineLength` bytes and tallies
-    /// them as an analysis of the `tracked` metrics would; returns the lines counted. For the fuzz
-    /// checks (Tests/Fuzz), which exercise the reader on arbitrary bytes.
-    package static func tally(_ bytes: UnsafeBufferPointer<UInt8>, maxLineLength: Int, tracked: [String],
-                              timed: Set<String>) -> Int {
-        var tally = LogTally(tracked: tracked, timed: timed)
-        var splitter = LineSplitter(maxLineLength: maxLineLength)
-        _ = splitter.split(bytes, atEnd: true, into: &tally)
-        return tally.lines
-    }
-}
-
 /// A sink whose parts of a log are filled on several threads: the threads' closure captures its
 /// type, which Swift 6.2 and later check (`SendableMetatype`); earlier compilers have no such check.
 #if compiler(>=6.2)
-typealias ConcurrentLineSink = LineSink & SendableMetatype
+package typealias ConcurrentLineSink = LineSink & SendableMetatype
 #else
-typealias ConcurrentLineSink = LineSink
+package typealias ConcurrentLineSink = LineSink
 #endif
 
 /// What a pass over a log fills: counts lines and bad lines, and takes each well-formed object.
-protocol LineSink {
+package protocol LineSink {
     var lines: Int { get set }
     var tornFiles: [String] { get set }
     /// Top-level number fields the scanner keeps for ``add(_:in:)``.
@@ -296,15 +242,10 @@ protocol LineSink {
 }
 
 extension LineSink {
-    mutating func add(_ fields: LineFields, in line: UnsafeBufferPointer<UInt8>,
+    package mutating func add(_ fields: LineFields, in line: UnsafeBufferPointer<UInt8>,
                       raw: UnsafeBufferPointer<UInt8>) -> BadLineReason? {
         add(fields, in: line)
     }
-}
-
-extension LogTally: LineSink {
-    var numericNames: [[UInt8]] { keptFieldNames }
-    var needles: [[UInt8]] { [] }
 }
 
 extension LineSplitter {
@@ -369,18 +310,18 @@ extension LineSplitter {
 /// Per-part results of a parallel scan.
 /// Unchecked `Sendable`: `results` is read and written only under `lock`, each part by one worker.
 private final class PartResults<Sink>: @unchecked Sendable {
-    private var results: [Result<Sink, AnalysisError>?]
+    private var results: [Result<Sink, LogReadError>?]
     private let lock = NSLock()
 
     init(count: Int) {
         results = Array(repeating: nil, count: count)
     }
 
-    func store(_ part: Int, _ result: Result<Sink, AnalysisError>) {
+    func store(_ part: Int, _ result: Result<Sink, LogReadError>) {
         lock.withLock { results[part] = result }
     }
 
-    func all() throws(AnalysisError) -> [Sink] {
+    func all() throws(LogReadError) -> [Sink] {
         var tallies: [Sink] = []
         for result in lock.withLock({ results }) {
             switch result {

@@ -1,10 +1,9 @@
 import RemixFormats
 import RemixSystem
-import RemixKit
 
 /// Interns byte strings (user ids, event types, …) as dense integer ids with an open-addressing
 /// hash table over one contiguous byte arena: no String per lookup, one allocation per growth.
-struct ByteStringTable {
+package struct ByteStringTable {
     private var arena: [UInt8] = []
     private var offsets: [Int] = [0]
     private var hashes: [UInt64] = []
@@ -12,7 +11,7 @@ struct ByteStringTable {
     private var mask: Int
     private var last = -1
 
-    init(capacity: Int = 1024) {
+    package init(capacity: Int = 1024) {
         var size = 16
         while size < capacity * 2 { size <<= 1 }
         slots = Array(repeating: -1, count: size)
@@ -20,10 +19,10 @@ struct ByteStringTable {
     }
 
     /// How many distinct strings are interned.
-    var count: Int { hashes.count }
+    package var count: Int { hashes.count }
 
     /// The id of `bytes`, interning it if new.
-    mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    package mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
         // Log lines come in runs per session: the last string interned is the likeliest.
         if last >= 0, equals(last, bytes) { return last }
         let id = lookUp(bytes)
@@ -69,7 +68,7 @@ struct ByteStringTable {
 
     /// The id of `bytes`, interning it if new and fewer than `limit` strings are interned; nil
     /// when it is new and the table is full.
-    mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int) -> Int? {
+    package mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int) -> Int? {
         if last >= 0, equals(last, bytes) { return last }
         if hashes.count >= limit {
             guard let id = find(bytes) else { return nil }
@@ -83,7 +82,7 @@ struct ByteStringTable {
     /// by `other`'s ids) — what interning them one by one gives, with their hashes reused and the
     /// storage grown once — and `fresh`: from that index of `other` on, every string was new here,
     /// so their ids run on consecutively from `ids[fresh]`.
-    mutating func absorb(_ other: ByteStringTable) -> (ids: [Int], fresh: Int) {
+    package mutating func absorb(_ other: ByteStringTable) -> (ids: [Int], fresh: Int) {
         var ids = [Int](repeating: 0, count: other.count)
         var fresh = 0
         arena.reserveCapacity(arena.count + other.arena.count)
@@ -107,17 +106,17 @@ struct ByteStringTable {
     }
 
     /// The id of `bytes` if interned.
-    func find(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    package func find(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         probe(bytes, hash: Self.hash(bytes)).id
     }
 
     /// The string with id `id` (the reader only interns valid UTF-8).
-    func string(_ id: Int) -> String {
+    package func string(_ id: Int) -> String {
         String(decoding: arena[offsets[id]..<offsets[id + 1]], as: UTF8.self)
     }
 
     /// Calls `body` with the exact bytes of id `id`.
-    func withBytes<Result>(_ id: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    package func withBytes<Result>(_ id: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         arena.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[offsets[id]..<offsets[id + 1]])) }
     }
 

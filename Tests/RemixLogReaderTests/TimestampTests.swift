@@ -1,5 +1,5 @@
 import Foundation
-@testable import RemixAnalysis
+@testable import RemixLogReader
 import RemixFormats
 import Testing
 

@@ -1,12 +1,12 @@
 /// Finds one scalar by a path of object keys (`attributes` → `platform`) in a line the
 /// ``LineScanner`` has already accepted as a JSON object — for the few lines a dimension is read
 /// from. Every step is bounds-checked, so a line that is not what it seems gives nil, never a trap.
-enum JSONPathReader {
+package enum JSONPathReader {
     private static let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
 
     /// The value at `path`: a string's decoded bytes, or a number's or literal's text; nil when
     /// the path is absent or leads to an object or array.
-    static func scalar(in line: UnsafeBufferPointer<UInt8>, path: [[UInt8]]) -> [UInt8]? {
+    package static func scalar(in line: UnsafeBufferPointer<UInt8>, path: [[UInt8]]) -> [UInt8]? {
         var index = 0
         guard !path.isEmpty else { return nil }
         return find(line, &index, path[...])

@@ -9,7 +9,7 @@ package enum LogPaths {
         patterns.flatMap { pattern in (try? expand([pattern])) ?? [] }
     }
 
-    static func expand(_ patterns: [String]) throws(AnalysisError) -> [String] {
+    package static func expand(_ patterns: [String]) throws(LogReadError) -> [String] {
         var files: [String] = []
         for pattern in patterns {
             var info = stat()

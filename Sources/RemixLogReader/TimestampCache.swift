@@ -4,18 +4,21 @@ import RemixFormats
 /// a log's consecutive events mostly share their date, hour and minute, so when a timestamp in the
 /// writer's form (`2026-11-23T09:00:01.553Z`) starts with the same 16 bytes as the last one parsed,
 /// only its seconds and milliseconds are read. Anything else goes through the full parser.
-struct TimestampCache {
+package struct TimestampCache {
     /// The first 16 bytes (`YYYY-MM-DDTHH:MM`) of the last timestamp parsed in the writer's form.
     private var prefix: (UInt64, UInt64) = (0, 0)
     /// That minute's start in milliseconds since the epoch.
     private var minute: Int64 = 0
     private var known = false
 
-    mutating func milliseconds(_ bytes: UnsafeBufferPointer<UInt8>, _ slice: ByteSlice) -> Int64? {
+    /// No minute parsed yet.
+    package init() {}
+
+    package mutating func milliseconds(_ bytes: UnsafeBufferPointer<UInt8>, _ slice: ByteSlice) -> Int64? {
         milliseconds(UnsafeBufferPointer(rebasing: bytes[slice.start..<(slice.start + slice.count)]))
     }
 
-    mutating func milliseconds(_ text: UnsafeBufferPointer<UInt8>) -> Int64? {
+    package mutating func milliseconds(_ text: UnsafeBufferPointer<UInt8>) -> Int64? {
         guard text.count == 24, let base = text.baseAddress, base[16] == UInt8(ascii: ":"), base[19] == UInt8(ascii: "."),
               base[23] == UInt8(ascii: "Z"), let seconds = Self.secondsAndMillis(base) else {
             return CivilTime.milliseconds(text)

@@ -1,4 +1,4 @@
-import RemixExperiments
+import GrowthBookAssignment
 import RemixFormats
 
 /// A log line read whole as a JSON object, for the passes that need a few lines' every member

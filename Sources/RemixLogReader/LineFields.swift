@@ -11,7 +11,7 @@ package struct ByteSlice: Equatable {
     static let empty = ByteSlice(start: 0, count: 0)
     /// A field the line does not have (or has with a non-string value).
     static let absent = ByteSlice(start: -1, count: 0)
-    var isEmpty: Bool { count == 0 }
+    package var isEmpty: Bool { count == 0 }
     package var isPresent: Bool { start >= 0 }
 }
 
@@ -36,10 +36,10 @@ package struct LineFields {
     /// Top-level numbers named by the scanner's `numericNames`, by index (at most
     /// ``LineFields/numericLimit``): `numbers[i]` is valid when bit i of `numberMask` is set; bit
     /// i of `notNumberMask` says the field is there but not a finite number.
-    var numbers = SIMD8<Double>()
-    var numberMask: UInt8 = 0
-    var notNumberMask: UInt8 = 0
-    static let numericLimit = 8
+    package var numbers = SIMD8<Double>()
+    package var numberMask: UInt8 = 0
+    package var notNumberMask: UInt8 = 0
+    package static let numericLimit = 8
 
     /// No fields yet.
     package init() {}

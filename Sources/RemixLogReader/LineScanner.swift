@@ -233,11 +233,18 @@ package struct LineScanner {
     @inline(__always)
     private mutating func numericKey(_ key: Key, _ name: UnsafeBufferPointer<UInt8>) -> Key {
         guard key == .other, !numericNames.isEmpty else { return key }
-        for (index, wanted) in numericNames.enumerated() where LogTally.equal(name, wanted) {
+        for (index, wanted) in numericNames.enumerated() where Self.equal(name, wanted) {
             numericIndex = index
             return .numeric
         }
         return key
+    }
+
+    /// Whether `bytes` are exactly `name`.
+    private static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ name: [UInt8]) -> Bool {
+        guard bytes.count == name.count else { return false }
+        for index in 0..<name.count where bytes[index] != name[index] { return false }
+        return true
     }
 
     /// Reads a number value already at `position` into `fields.numbers[numericIndex]`.

@@ -1,3 +1,5 @@
+import RemixLogReader
+
 /// A log that cannot be analysed.
 package enum AnalysisError: Error, Equatable, CustomStringConvertible {
     case cannotRead(path: String, reason: String)
@@ -67,5 +69,24 @@ package enum AnalysisError: Error, Equatable, CustomStringConvertible {
 
     private static func list(_ lines: [BadLine]) -> String {
         lines.map(\.description).joined(separator: "; ")
+    }
+}
+
+extension AnalysisError {
+    /// The reader's error as the analysis' (the same case, the same message).
+    package init(_ error: LogReadError) {
+        switch error {
+        case .cannotRead(let path, let reason): self = .cannotRead(path: path, reason: reason)
+        case .noLogs(let pattern): self = .noLogs(pattern: pattern)
+        }
+    }
+
+    /// What `read` returns, its reader's error thrown as the analysis'.
+    static func reading<Value>(_ read: () throws(LogReadError) -> Value) throws(AnalysisError) -> Value {
+        do throws(LogReadError) {
+            return try read()
+        } catch {
+            throw AnalysisError(error)
+        }
     }
 }

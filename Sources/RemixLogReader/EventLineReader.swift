@@ -31,7 +31,7 @@ package struct EventLineCounts: Sendable {
 /// decoded and its bytes at hand. Memory is the read buffer; the visitor keeps what it needs.
 package enum EventLineReader {
     /// Visits every event of the logs at `paths` (`-` is standard input) in file order.
-    package static func read(paths: [String], visitor: any EventLineVisitor) throws(AnalysisError) -> EventLineCounts {
+    package static func read(paths: [String], visitor: any EventLineVisitor) throws(LogReadError) -> EventLineCounts {
         var counts = EventLineCounts()
         for path in paths {
             // One part (jobs 1): `make` runs once, on this thread, before the read.
@@ -74,13 +74,18 @@ private struct VisitingSink: LineSink {
     mutating func add(_ fields: LineFields, in line: UnsafeBufferPointer<UInt8>, raw: UnsafeBufferPointer<UInt8>) -> BadLineReason? {
         guard fields.timestamp.isPresent else { return .missing(field: "ts") }
         guard let time = timestamps.milliseconds(line, fields.timestamp) else {
-            return .badTimestamp(String(decoding: LogTally.slice(line, fields.timestamp).prefix(40), as: UTF8.self))
+            return .badTimestamp(String(decoding: Self.slice(line, fields.timestamp).prefix(40), as: UTF8.self))
         }
         guard fields.type.isPresent else { return .missing(field: "type") }
         guard fields.user.isPresent else { return .missing(field: "user") }
-        let type = String(decoding: LogTally.slice(line, fields.type), as: UTF8.self)
-        let user = String(decoding: LogTally.slice(line, fields.user), as: UTF8.self)
+        let type = String(decoding: Self.slice(line, fields.type), as: UTF8.self)
+        let user = String(decoding: Self.slice(line, fields.user), as: UTF8.self)
         visitor.visit(ScannedEventLine(raw: raw, time: time, type: type, user: user))
         return nil
+    }
+
+    /// The bytes of `range` in `line`.
+    private static func slice(_ line: UnsafeBufferPointer<UInt8>, _ range: ByteSlice) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: line[range.start..<(range.start + range.count)])
     }
 }

@@ -209,13 +209,14 @@ public final class ServiceContainer {
     /// The service registered under `type`.
     @inlinable
     public func resolve<T>(_ type: T.Type) throws -> T {
-        // The key is the type itself, and `register` stores an `Entry<T>` under `T`'s key only,
-        // so an entry found is always an `Entry<T>`: no cast needs to check it.
+        // `register` stores an `Entry<T>` under `T`'s key only, so the entry found is an
+        // `Entry<T>`: the class cast checks it and succeeds.
         let key = ObjectIdentifier(type)
-        guard let index = services.firstIndex(where: { $0.type == key }) else {
+        guard let index = services.firstIndex(where: { $0.type == key }),
+              let entry = services[index].entry as? Entry<T> else {
             throw ServiceError.missing(String(describing: type))
         }
-        return unsafeDowncast(services[index].entry, to: Entry<T>.self).service
+        return entry.service
     }
 }
 

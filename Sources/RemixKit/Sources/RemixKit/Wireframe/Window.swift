@@ -22,7 +22,7 @@ public final class Window: WireframeFactory {
 
     /// The first of the containers this window made that are still alive, linked through them
     /// and not retained (see ``WindowAttachment``).
-    private unowned(unsafe) var firstAttachment: WindowAttachment?
+    private unowned var firstAttachment: WindowAttachment?
 
     /// Makes an empty window whose timed presentations run on `clock`.
     public init(clock: any Clock) {

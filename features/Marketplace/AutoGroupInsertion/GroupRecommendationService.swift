@@ -31,16 +31,14 @@ public final class KeywordGroupRecommendationService: GroupRecommendationService
     /// Whether `keyword` occurs in `text`. Printable ASCII texts are compared byte by byte, which
     /// gives the answer the general search gives them without its work per character.
     static func contains(_ text: String, _ keyword: String) -> Bool {
-        let textBytes = text.utf8, keywordBytes = keyword.utf8
+        let textBytes = Array(text.utf8), keywordBytes = Array(keyword.utf8)
         guard !keywordBytes.isEmpty, textBytes.allSatisfy(isPrintableASCII), keywordBytes.allSatisfy(isPrintableASCII) else {
             return text.contains(keyword)
         }
-        var start = textBytes.startIndex
-        while textBytes.distance(from: start, to: textBytes.endIndex) >= keywordBytes.count {
-            if textBytes[start...].starts(with: keywordBytes) { return true }
-            textBytes.formIndex(after: &start)
+        guard keywordBytes.count <= textBytes.count else { return false }
+        return (0...textBytes.count - keywordBytes.count).contains { start in
+            textBytes[start..<start + keywordBytes.count].elementsEqual(keywordBytes)
         }
-        return false
     }
 
     private static func isPrintableASCII(_ byte: UInt8) -> Bool { byte >= 0x20 && byte < 0x80 }

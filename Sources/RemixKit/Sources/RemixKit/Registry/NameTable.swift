@@ -74,23 +74,35 @@ struct NameTable<Value> {
     /// word (eight bytes, the first the lowest) rather than once a byte, each step folding the high
     /// half back in, then the last bytes as one word; the length seeds it.
     static func hash(_ name: String) -> UInt64? {
-        let prime: UInt64 = 0x0000_0100_0000_01b3
-        let bytes = name.utf8
-        var state = 0xcbf2_9ce4_8422_2325 ^ UInt64(truncatingIfNeeded: bytes.count)
-        var word: UInt64 = 0
-        var shift: UInt64 = 0
-        for byte in bytes {
-            guard byte < 0x80 else { return nil }
-            word |= UInt64(byte) << shift
-            shift &+= 8
-            if shift == 64 {
-                state = (state ^ word) &* prime
-                state ^= state >> 32
-                word = 0
-                shift = 0
-            }
+        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+            return hash(bytes: name.utf8.span)
         }
-        state = (state ^ word) &* prime
+        let bytes = Array(name.utf8)
+        return hash(bytes: bytes.span)
+    }
+
+    private static func hash(bytes: Span<UInt8>) -> UInt64? {
+        let prime: UInt64 = 0x0000_0100_0000_01b3
+        var state = 0xcbf2_9ce4_8422_2325 ^ UInt64(truncatingIfNeeded: bytes.count)
+        var index = 0
+        while index &+ 8 <= bytes.count {
+            var word: UInt64 = 0
+            for offset in 0..<8 { word |= UInt64(bytes[index &+ offset]) &<< (8 &* offset) }
+            guard word & 0x8080_8080_8080_8080 == 0 else { return nil }
+            state = (state ^ word) &* prime
+            state ^= state >> 32
+            index &+= 8
+        }
+        var tail: UInt64 = 0
+        var shift = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            guard byte < 0x80 else { return nil }
+            tail |= UInt64(byte) &<< shift
+            shift &+= 8
+            index &+= 1
+        }
+        state = (state ^ tail) &* prime
         return state ^ (state >> 32)
     }
 }

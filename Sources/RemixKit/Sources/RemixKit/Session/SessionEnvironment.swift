@@ -186,24 +186,42 @@ public final class ServiceContainer {
     }
 
     /// The registered types and their entries, in registration order: an app registers a
-    /// handful, and comparing a few type identities costs less than hashing one.
-    @usableFromInline var services: [(type: ObjectIdentifier, entry: AnyObject)] = []
+    /// handful, and comparing a few type identities costs less than hashing one. Private, and
+    /// changed in a copy taken out and put back (`Array.taken()`), so that its exclusive access is
+    /// checked when RemixKit is compiled rather than at run time in the inlined callers.
+    private var services: [(type: ObjectIdentifier, entry: AnyObject)] = []
 
     /// Makes an empty container.
     public init() {
         // Sized for the handful of services an app registers, so registering does not regrow it.
-        services.reserveCapacity(8)
+        var list = services.taken()
+        list.reserveCapacity(8)
+        services = list
+    }
+
+    /// The entry registered under `key`.
+    @usableFromInline
+    func entry(for key: ObjectIdentifier) -> AnyObject? {
+        for service in services where service.type == key { return service.entry }
+        return nil
+    }
+
+    /// Registers `entry` under `key`, replacing the one registered before.
+    @usableFromInline
+    func setEntry(_ entry: AnyObject, for key: ObjectIdentifier) {
+        var list = services.taken()
+        if let index = list.firstIndex(where: { $0.type == key }) {
+            list[index].entry = entry
+        } else {
+            list.append((key, entry))
+        }
+        services = list
     }
 
     /// Registers `service` under `type` (usually a protocol), replacing one registered before.
     @inlinable
     public func register<T>(_ service: T, as type: T.Type) {
-        let key = ObjectIdentifier(type)
-        if let index = services.firstIndex(where: { $0.type == key }) {
-            services[index].entry = Entry(service)
-        } else {
-            services.append((key, Entry(service)))
-        }
+        setEntry(Entry(service), for: ObjectIdentifier(type))
     }
 
     /// The service registered under `type`.
@@ -211,9 +229,7 @@ public final class ServiceContainer {
     public func resolve<T>(_ type: T.Type) throws -> T {
         // `register` stores an `Entry<T>` under `T`'s key only, so the entry found is an
         // `Entry<T>`: the class cast checks it and succeeds.
-        let key = ObjectIdentifier(type)
-        guard let index = services.firstIndex(where: { $0.type == key }),
-              let entry = services[index].entry as? Entry<T> else {
+        guard let entry = entry(for: ObjectIdentifier(type)) as? Entry<T> else {
             throw ServiceError.missing(String(describing: type))
         }
         return entry.service

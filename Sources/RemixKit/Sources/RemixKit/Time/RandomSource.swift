@@ -42,20 +42,15 @@ public final class RandomSource {
         // Version 4 and the RFC 4122 variant, as a random UUID has them.
         let high = generator.next() & 0xFFFF_FFFF_FFFF_0FFF | 0x0000_0000_0000_4000
         let low = generator.next() & 0x3FFF_FFFF_FFFF_FFFF | 0x8000_0000_0000_0000
-        // 8-4-4-4-12 upper-case hex digits, written straight into the string's storage.
-        return String(unsafeUninitializedCapacity: 36) { buffer in
-            let digits: StaticString = "0123456789ABCDEF"
-            var position = 0
-            for nibble in 0..<32 {
-                if nibble == 8 || nibble == 12 || nibble == 16 || nibble == 20 {
-                    buffer[position] = UInt8(ascii: "-")
-                    position += 1
-                }
-                let word = nibble < 16 ? high : low
-                buffer[position] = digits.utf8Start[Int((word >> UInt64(60 - (nibble % 16) * 4)) & 0xF)]
-                position += 1
-            }
-            return position
+        // 8-4-4-4-12 upper-case hex digits.
+        var text: [UInt8] = []
+        text.reserveCapacity(36)
+        for nibble in 0..<32 {
+            if nibble == 8 || nibble == 12 || nibble == 16 || nibble == 20 { text.append(UInt8(ascii: "-")) }
+            let word = nibble < 16 ? high : low
+            let digit = UInt8(truncatingIfNeeded: word >> UInt64(60 - (nibble % 16) * 4)) & 0xF
+            text.append(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "A") + digit - 10)
         }
+        return String(decoding: text, as: UTF8.self)
     }
 }

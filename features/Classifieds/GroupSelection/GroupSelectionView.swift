@@ -66,7 +66,17 @@ public protocol GroupSelectionView: View {
 /// down; a leaf group completes the choice. Each row's value is the group's title.
 public final class HeadlessGroupSelectionView: GroupSelectionView {
     public weak var delegate: (any GroupSelectionViewDelegate)?
-    public var viewData = GroupSelectionViewData(title: "", items: []) { didSet { cache.reset() } }
+    /// Swapped in when set, so that the old data goes after the change: then no access to it
+    /// overlaps another, and its exclusive access is checked when compiling, not at run time.
+    public var viewData: GroupSelectionViewData {
+        get { data }
+        set {
+            var replaced = newValue
+            swap(&replaced, &data)
+            cache.reset()
+        }
+    }
+    private var data = GroupSelectionViewData(title: "", items: [])
     /// The screen for the current view data, made on first request (drivers read it every step).
     private var cache = ScreenCache()
     /// The list's one button, the same on every screen it makes.

@@ -19,7 +19,17 @@ public protocol ItemDetailView: View {
 
 /// The headless detail screen.
 public final class HeadlessItemDetailView: ItemDetailView {
-    public var viewData = ItemDetailViewData(title: "", detail: "") { didSet { cache.reset() } }
+    /// Swapped in when set, so that the old data goes after the change: then no access to it
+    /// overlaps another, and its exclusive access is checked when compiling, not at run time.
+    public var viewData: ItemDetailViewData {
+        get { data }
+        set {
+            var replaced = newValue
+            swap(&replaced, &data)
+            cache.reset()
+        }
+    }
+    private var data = ItemDetailViewData(title: "", detail: "")
     /// The screen for the current view data, made on first request (drivers read it every step).
     private var cache = ScreenCache()
 

@@ -45,7 +45,17 @@ public protocol AdvertListView: View {
 /// The headless advert list.
 public final class HeadlessAdvertListView: AdvertListView {
     public weak var delegate: (any AdvertListViewDelegate)?
-    public var viewData = AdvertListViewData(items: []) { didSet { cache.reset() } }
+    /// Swapped in when set, so that the old data goes after the change: then no access to it
+    /// overlaps another, and its exclusive access is checked when compiling, not at run time.
+    public var viewData: AdvertListViewData {
+        get { data }
+        set {
+            var replaced = newValue
+            swap(&replaced, &data)
+            cache.reset()
+        }
+    }
+    private var data = AdvertListViewData(items: [])
     /// The screen for the current view data, made on first request (drivers read it every step).
     private var cache = ScreenCache()
     /// The list's buttons, the same on every screen it makes.

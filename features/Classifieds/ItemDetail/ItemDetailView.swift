@@ -37,10 +37,11 @@ public final class HeadlessItemDetailView: ItemDetailView {
     public init() {}
 
     public var screen: ScreenContent {
-        cache.screen {
-            ScreenContent(name: "item", context: viewData.title, title: viewData.title,
-                          body: viewData.detail.isEmpty ? [] : [viewData.detail])
-        }
+        if let screen = cache.kept { return screen }
+        let screen = ScreenContent(name: "item", context: viewData.title, title: viewData.title,
+                      body: viewData.detail.isEmpty ? [] : [viewData.detail])
+        cache.keep(screen)
+        return screen
     }
 
     public var screenID: ScreenID { ScreenID(name: "item", context: viewData.title) }

@@ -50,7 +50,9 @@ public final class SessionEnvironment {
         let feature = try registry.feature(named: choice.feature, filling: definition)
             .make(in: self, parameters: choice.parameters)
         let slot = Slot(name: name, featureName: choice.feature, feature: feature, onFirstUse: choice.onFirstUse)
-        slots.append(slot)
+        var list = slots.taken()
+        list.append(slot)
+        slots = list
         return slot
     }
 

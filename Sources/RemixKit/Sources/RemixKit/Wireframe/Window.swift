@@ -20,14 +20,8 @@ public final class Window: WireframeFactory {
     private var firstChangeObserver: ((NavigationTransition.Kind, ScreenID?, Window) -> Void)?
     private var changeObservers: [(NavigationTransition.Kind, ScreenID?, Window) -> Void] = []
 
-    /// A container this window made that is still alive, not retained (see ``WindowAttachment``).
-    struct Attachment {
-        let id: ObjectIdentifier
-        unowned let container: WindowAttachment
-    }
-
-    /// The containers this window made that are still alive.
-    private var attachments: [Attachment] = []
+    /// Whether this window has gone, shared with the containers it made (see ``WindowAttachment``).
+    let life = WindowLife()
 
     /// Makes an empty window whose timed presentations run on `clock`.
     public init(clock: any Clock) {
@@ -35,23 +29,10 @@ public final class Window: WireframeFactory {
     }
 
     deinit {
-        for attachment in attachments { attachment.container.windowWillGo() }
+        life.isGone = true
     }
 
     // The window's lists are changed in a copy taken out and put back (`Array.taken()`).
-
-    func attach(_ container: WindowAttachment) {
-        var list = attachments.taken()
-        list.append(Attachment(id: ObjectIdentifier(container), container: container))
-        attachments = list
-    }
-
-    func detach(_ container: WindowAttachment) {
-        let id = ObjectIdentifier(container)
-        var list = attachments.taken()
-        if let index = list.lastIndex(where: { $0.id == id }) { list.remove(at: index) }
-        attachments = list
-    }
 
     /// Shows `viewable` as the root of the window.
     public func setRoot(_ viewable: any Viewable) {

@@ -5,21 +5,19 @@ import PackageDescription
 // libraries so that the host, the built-in feature modules and run-time plugins share one copy
 // of every type (see docs/architecture.md).
 
-// Every simulated session runs through RemixKit's window, containers, clock and session
-// environment, so release builds skip run-time exclusivity checks there, as the root manifest's
-// `hotPath` targets do: each of those objects belongs to one session and is used on its thread,
-// the compiler still checks what it can statically, and debug builds (the tests) keep the dynamic
-// checks (docs/performance.md). Tools version 6.2 is what lets a plugin depend on this package by
-// URL and version all the same: from 6.2 on, SwiftPM accepts a dependency's unsafe flags when its
-// manifest declares 6.2 or later (docs/plugins.md).
-// Debug builds optimise RemixKit too, as the root manifest does its hot modules (keeping `DEBUG`
-// and the dynamic checks): the tests simulate and fit over a million sessions, and an unoptimised
-// RemixKit made a debug-built session twice as slow (30 000 users: 2.13 s against 1.10 s; the
-// fit's tests 203 against 136 CPU seconds). CI's sanitizer builds set REMIX_UNOPTIMIZED_DEBUG,
-// where compiling with `-O` costs more than it saves.
-let optimizedInDebug: SwiftSetting = .unsafeFlags(
-    Context.environment["REMIX_UNOPTIMIZED_DEBUG"] == nil ? ["-O"] : [], .when(configuration: .debug))
-let hotPath: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release)), optimizedInDebug]
+// RemixKit is the code plugin authors read and copy, so it is compiled as they compile theirs:
+// no unsafe code outside the C boundary of plugins (`Plugin/`), and the run-time exclusivity
+// checks on in every configuration.
+// Debug builds optimise it (keeping `DEBUG` and the checks), as the root manifest does its hot
+// modules: the tests simulate and fit over a million sessions, and an unoptimised RemixKit makes a
+// debug-built session about twice as slow (docs/performance.md). CI's sanitizer builds set
+// REMIX_UNOPTIMIZED_DEBUG, where compiling with `-O` costs more than it saves. That flag is an
+// unsafe one; tools version 6.2 is what lets a plugin depend on this package by URL and version
+// all the same: from 6.2 on, SwiftPM accepts a dependency's unsafe flags when its manifest declares
+// 6.2 or later (docs/plugins.md).
+let optimizedInDebug: [SwiftSetting] = [
+    .unsafeFlags(Context.environment["REMIX_UNOPTIMIZED_DEBUG"] == nil ? ["-O"] : [], .when(configuration: .debug)),
+]
 let package = Package(
     name: "RemixKit",
     platforms: [.macOS(.v15)],
@@ -38,7 +36,7 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
-        .target(name: "RemixKit", swiftSettings: hotPath),
+        .target(name: "RemixKit", swiftSettings: optimizedInDebug),
         .target(name: "RemixKitTesting", dependencies: ["RemixKit"]),
         .target(name: "RemixSystem"),
         .target(name: "RemixYAML", dependencies: ["RemixSystem", .product(name: "Yams", package: "Yams")]),

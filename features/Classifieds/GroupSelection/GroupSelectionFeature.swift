@@ -33,7 +33,13 @@ public final class GroupSelectionFeature: Feature {
 /// The flow of group selection: one pushed list per level; leaves end it.
 public final class GroupSelectionCoordinator: GroupSelectionViewDelegate {
     /// Receives the selection or the cancellation.
-    public weak var delegate: (any GroupSelectionCoordinatorDelegate)?
+    public var delegate: (any GroupSelectionCoordinatorDelegate)? {
+        get { weakDelegate }
+        set { weakDelegate = newValue }
+    }
+    /// Weak, so that a tap on a view outliving its delegate does nothing; private, so that the
+    /// compiler sees every access and checks their exclusive access when compiling.
+    private weak var weakDelegate: (any GroupSelectionCoordinatorDelegate)?
     private let navigation: any NavigationWireframe
     private let interactor: GroupSelectionInteractor
     private let makeView: () -> any GroupSelectionView

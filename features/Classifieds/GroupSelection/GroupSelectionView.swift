@@ -65,8 +65,24 @@ public protocol GroupSelectionView: View {
 /// The headless group list: rows to select and a Reset button. A group with children drills
 /// down; a leaf group completes the choice. Each row's value is the group's title.
 public final class HeadlessGroupSelectionView: GroupSelectionView {
-    public weak var delegate: (any GroupSelectionViewDelegate)?
-    public var viewData = GroupSelectionViewData(title: "", items: []) { didSet { cache.reset() } }
+    public var delegate: (any GroupSelectionViewDelegate)? {
+        get { weakDelegate }
+        set { weakDelegate = newValue }
+    }
+    /// Weak, so that a tap on a view outliving its delegate does nothing; private, so that the
+    /// compiler sees every access and checks their exclusive access when compiling.
+    private weak var weakDelegate: (any GroupSelectionViewDelegate)?
+    /// Swapped in when set, so that the old data goes after the change: then no access to it
+    /// overlaps another, and its exclusive access is checked when compiling, not at run time.
+    public var viewData: GroupSelectionViewData {
+        get { data }
+        set {
+            var replaced = newValue
+            swap(&replaced, &data)
+            cache.reset()
+        }
+    }
+    private var data = GroupSelectionViewData(title: "", items: [])
     /// The screen for the current view data, made on first request (drivers read it every step).
     private var cache = ScreenCache()
     /// The list's one button, the same on every screen it makes.
@@ -76,15 +92,16 @@ public final class HeadlessGroupSelectionView: GroupSelectionView {
     public init() {}
 
     public var screen: ScreenContent {
-        cache.screen {
-            ScreenContent(
-                name: viewData.screenName, context: viewData.parentTitle, title: viewData.title,
-                items: viewData.items.map {
-                    ScreenItem(id: $0.groupID, title: $0.title, kind: $0.hasChildren ? .drillDown : .choice,
-                               value: $0.title)
-                },
-                buttons: Self.buttons)
-        }
+        if let screen = cache.kept { return screen }
+        let screen = ScreenContent(
+            name: viewData.screenName, context: viewData.parentTitle, title: viewData.title,
+            items: viewData.items.map {
+                ScreenItem(id: $0.groupID, title: $0.title, kind: $0.hasChildren ? .drillDown : .choice,
+                           value: $0.title)
+            },
+            buttons: Self.buttons)
+        cache.keep(screen)
+        return screen
     }
 
     public var screenID: ScreenID { ScreenID(name: viewData.screenName, context: viewData.parentTitle) }

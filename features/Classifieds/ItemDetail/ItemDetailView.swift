@@ -19,7 +19,17 @@ public protocol ItemDetailView: View {
 
 /// The headless detail screen.
 public final class HeadlessItemDetailView: ItemDetailView {
-    public var viewData = ItemDetailViewData(title: "", detail: "") { didSet { cache.reset() } }
+    /// Swapped in when set, so that the old data goes after the change: then no access to it
+    /// overlaps another, and its exclusive access is checked when compiling, not at run time.
+    public var viewData: ItemDetailViewData {
+        get { data }
+        set {
+            var replaced = newValue
+            swap(&replaced, &data)
+            cache.reset()
+        }
+    }
+    private var data = ItemDetailViewData(title: "", detail: "")
     /// The screen for the current view data, made on first request (drivers read it every step).
     private var cache = ScreenCache()
 
@@ -27,10 +37,11 @@ public final class HeadlessItemDetailView: ItemDetailView {
     public init() {}
 
     public var screen: ScreenContent {
-        cache.screen {
-            ScreenContent(name: "item", context: viewData.title, title: viewData.title,
-                          body: viewData.detail.isEmpty ? [] : [viewData.detail])
-        }
+        if let screen = cache.kept { return screen }
+        let screen = ScreenContent(name: "item", context: viewData.title, title: viewData.title,
+                      body: viewData.detail.isEmpty ? [] : [viewData.detail])
+        cache.keep(screen)
+        return screen
     }
 
     public var screenID: ScreenID { ScreenID(name: "item", context: viewData.title) }

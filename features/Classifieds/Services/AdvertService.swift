@@ -13,23 +13,32 @@ public protocol AdvertService: AnyObject {
 /// Adverts held in memory. Published adverts get a fresh id and an empty description.
 public final class InMemoryAdvertService: AdvertService {
     /// The adverts, in service order.
-    public var adverts: [Advert]
+    public var adverts: [Advert] {
+        get { storedAdverts }
+        set {
+            // Swapped in, so that the old list goes after the change: then no access to it
+            // overlaps another, and its exclusive access is checked when compiling.
+            var replaced = newValue
+            swap(&replaced, &storedAdverts)
+        }
+    }
+    private var storedAdverts: [Advert]
     /// Decides, per publish attempt, whether the service is down (simulations and tests set it).
     public var failsPublish: () -> Bool = { false }
     private let makeID: () -> AdvertID
 
     /// Makes the service with `adverts`; `makeID` gives each published advert its id.
     public init(adverts: [Advert], makeID: @escaping () -> AdvertID) {
-        self.adverts = adverts
+        storedAdverts = adverts
         self.makeID = makeID
     }
 
     public func fetchAdverts(completion: (AsyncResult<[Advert]>) -> Void) {
-        completion(.success(adverts))
+        completion(.success(storedAdverts))
     }
 
     public func fetchAdvert(for advertID: AdvertID, completion: (AsyncResult<Advert>) -> Void) {
-        if let advert = adverts.first(where: { $0.advertID == advertID }) {
+        if let advert = storedAdverts.first(where: { $0.advertID == advertID }) {
             completion(.success(advert))
         } else {
             completion(.error)
@@ -42,7 +51,10 @@ public final class InMemoryAdvertService: AdvertService {
             return
         }
         let advert = Advert(advertID: makeID(), title: draft.title ?? "<untitled>", description: "", groupID: groupID)
-        adverts.append(advert)
+        var list: [Advert] = []
+        swap(&list, &storedAdverts)
+        list.append(advert)
+        storedAdverts = list
         completion(.success(advert.advertID))
     }
 }

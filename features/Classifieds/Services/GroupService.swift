@@ -11,19 +11,28 @@ public protocol GroupService: AnyObject {
 /// Groups held in memory (the only implementation, as in the seed).
 public final class InMemoryGroupService: GroupService {
     /// The groups, in service order.
-    public var groups: [Group]
+    public var groups: [Group] {
+        get { storedGroups }
+        set {
+            // Swapped in, so that the old list goes after the change: then no access to it
+            // overlaps another, and its exclusive access is checked when compiling.
+            var replaced = newValue
+            swap(&replaced, &storedGroups)
+        }
+    }
+    private var storedGroups: [Group]
 
     /// Makes the service with `groups`.
     public init(groups: [Group]) {
-        self.groups = groups
+        storedGroups = groups
     }
 
     public func fetchGroups(completion: (AsyncResult<[Group]>) -> Void) {
-        completion(.success(groups))
+        completion(.success(storedGroups))
     }
 
     public func fetchGroup(for groupID: GroupID, completion: (AsyncResult<Group>) -> Void) {
-        if let group = groups.first(where: { $0.groupID == groupID }) {
+        if let group = storedGroups.first(where: { $0.groupID == groupID }) {
             completion(.success(group))
         } else {
             completion(.error)

@@ -34,7 +34,13 @@ public final class AdvertListFeature: Feature {
 /// Shows the list and passes the user's choices up; reloads on request, keeping the filter.
 public final class AdvertListCoordinator: AdvertListViewDelegate {
     /// Receives the user's choices.
-    public weak var delegate: (any AdvertListCoordinatorDelegate)?
+    public var delegate: (any AdvertListCoordinatorDelegate)? {
+        get { weakDelegate }
+        set { weakDelegate = newValue }
+    }
+    /// Weak, so that a tap on a view outliving its delegate does nothing; private, so that the
+    /// compiler sees every access and checks their exclusive access when compiling.
+    private weak var weakDelegate: (any AdvertListCoordinatorDelegate)?
     private let navigation: any NavigationWireframe
     private let interactor: AdvertListInteractor
     private let view: any AdvertListView

@@ -19,7 +19,10 @@ public final class AdvertListInteractor {
     private let advertService: any AdvertService
     private let groupService: any GroupService
     /// The group the list is filtered by; kept across reloads.
-    public private(set) var filteredGroupID: GroupID?
+    public var filteredGroupID: GroupID? { filter }
+    /// Private, so that the compiler sees every access and checks their exclusive access when
+    /// compiling.
+    private var filter: GroupID?
 
     /// Makes the interactor.
     public init(advertService: any AdvertService, groupService: any GroupService) {
@@ -29,7 +32,7 @@ public final class AdvertListInteractor {
 
     /// Sets the filter (nil: no filter) and fetches.
     public func updateFilter(groupID: GroupID?, completion: (AsyncResult<AdvertListing>) -> Void) {
-        filteredGroupID = groupID
+        filter = groupID
         fetchAdverts(completion: completion)
     }
 
@@ -43,7 +46,7 @@ public final class AdvertListInteractor {
             completion(.error)
             return
         }
-        let shown = filteredGroupID.map { filter in adverts.filter { $0.groupID == filter } } ?? adverts
+        let shown = filter.map { filter in adverts.filter { $0.groupID == filter } } ?? adverts
         completion(.success(AdvertListing(adverts: shown, groups: groups)))
     }
 }

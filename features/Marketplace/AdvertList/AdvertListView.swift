@@ -44,8 +44,24 @@ public protocol AdvertListView: View {
 
 /// The headless advert list.
 public final class HeadlessAdvertListView: AdvertListView {
-    public weak var delegate: (any AdvertListViewDelegate)?
-    public var viewData = AdvertListViewData(items: []) { didSet { cache.reset() } }
+    public var delegate: (any AdvertListViewDelegate)? {
+        get { weakDelegate }
+        set { weakDelegate = newValue }
+    }
+    /// Weak, so that a tap on a view outliving its delegate does nothing; private, so that the
+    /// compiler sees every access and checks their exclusive access when compiling.
+    private weak var weakDelegate: (any AdvertListViewDelegate)?
+    /// Swapped in when set, so that the old data goes after the change: then no access to it
+    /// overlaps another, and its exclusive access is checked when compiling, not at run time.
+    public var viewData: AdvertListViewData {
+        get { data }
+        set {
+            var replaced = newValue
+            swap(&replaced, &data)
+            cache.reset()
+        }
+    }
+    private var data = AdvertListViewData(items: [])
     /// The screen for the current view data, made on first request (drivers read it every step).
     private var cache = ScreenCache()
     /// The list's buttons, the same on every screen it makes.
@@ -56,15 +72,16 @@ public final class HeadlessAdvertListView: AdvertListView {
     public init() {}
 
     public var screen: ScreenContent {
-        cache.screen {
-            ScreenContent(
-                name: "adverts", context: viewData.filterTitle,
-                title: viewData.filterTitle.map { "Adverts in \($0)" } ?? "Adverts",
-                items: viewData.items.map {
-                    ScreenItem(id: $0.advertID, title: $0.title, detail: $0.group, kind: .item, value: $0.advertID)
-                },
-                buttons: Self.buttons)
-        }
+        if let screen = cache.kept { return screen }
+        let screen = ScreenContent(
+            name: "adverts", context: viewData.filterTitle,
+            title: viewData.filterTitle.map { "Adverts in \($0)" } ?? "Adverts",
+            items: viewData.items.map {
+                ScreenItem(id: $0.advertID, title: $0.title, detail: $0.group, kind: .item, value: $0.advertID)
+            },
+            buttons: Self.buttons)
+        cache.keep(screen)
+        return screen
     }
 
     public var screenID: ScreenID { ScreenID(name: "adverts", context: viewData.filterTitle) }

@@ -68,7 +68,13 @@ public final class AutoGroupInsertionFeature: FlowFeature {
 /// Title step → loading toast → recommendation → publish; a failed publish shows an error toast
 /// for a while and leaves the user on the title step. Back cancels and discards the title.
 final class AutoGroupInsertionCoordinator: FlowCoordinator, TextEntryStepViewDelegate {
-    weak var delegate: (any FlowCoordinatorDelegate)?
+    var delegate: (any FlowCoordinatorDelegate)? {
+        get { weakDelegate }
+        set { weakDelegate = newValue }
+    }
+    /// Private, so that the compiler sees every access and checks their exclusive access when
+    /// compiling (the protocol sets ``delegate`` in place otherwise).
+    private weak var weakDelegate: (any FlowCoordinatorDelegate)?
     private let navigation: any NavigationWireframe
     private let wireframes: any WireframeFactory
     private let interactor: AutoGroupInsertionInteractor

@@ -29,22 +29,19 @@ public final class KeywordGroupRecommendationService: GroupRecommendationService
     }
 
     /// Whether `keyword` occurs in `text`. Printable ASCII texts are compared byte by byte, which
-    /// gives the answer the general search gives them without bridging both strings for every rule.
+    /// gives the answer the general search gives them without its work per character.
     static func contains(_ text: String, _ keyword: String) -> Bool {
-        func isPrintableASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool { bytes.allSatisfy { $0 >= 0x20 && $0 < 0x80 } }
-        // Read in place (a small string through a copy on the stack), not copied into arrays.
-        var textBytes = text, keywordBytes = keyword
-        let found: Bool? = textBytes.withUTF8 { text in
-            keywordBytes.withUTF8 { keyword in
-                guard !keyword.isEmpty, isPrintableASCII(text), isPrintableASCII(keyword) else { return nil }
-                guard keyword.count <= text.count else { return false }
-                return (0...text.count - keyword.count).contains {
-                    UnsafeBufferPointer(rebasing: text[$0..<$0 + keyword.count]).elementsEqual(keyword)
-                }
-            }
+        let textBytes = Array(text.utf8), keywordBytes = Array(keyword.utf8)
+        guard !keywordBytes.isEmpty, textBytes.allSatisfy(isPrintableASCII), keywordBytes.allSatisfy(isPrintableASCII) else {
+            return text.contains(keyword)
         }
-        return found ?? text.contains(keyword)
+        guard keywordBytes.count <= textBytes.count else { return false }
+        return (0...textBytes.count - keywordBytes.count).contains { start in
+            textBytes[start..<start + keywordBytes.count].elementsEqual(keywordBytes)
+        }
     }
+
+    private static func isPrintableASCII(_ byte: UInt8) -> Bool { byte >= 0x20 && byte < 0x80 }
 
     public func recommendGroup(for text: String, completion: @escaping (GroupID) -> Void) {
         let groupID = recommendation(for: text)

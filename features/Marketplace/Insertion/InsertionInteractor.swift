@@ -11,7 +11,10 @@ public enum InsertionRole {
 /// Keeps one insertion attempt's draft and publishes it, reporting the outcome as domain events.
 public final class InsertionInteractor {
     /// The draft being built.
-    public private(set) var draft = Draft()
+    public var draft: Draft { currentDraft }
+    /// Private, so that the compiler sees every access and checks their exclusive access when
+    /// compiling.
+    private var currentDraft = Draft()
     private let advertService: any AdvertService
     private let events: any EventSink
 
@@ -22,14 +25,14 @@ public final class InsertionInteractor {
     }
 
     /// Sets the draft's title.
-    public func update(title: String) { draft.title = title }
+    public func update(title: String) { currentDraft.title = title }
 
     /// Sets the draft's group.
-    public func update(groupID: GroupID?) { draft.groupID = groupID }
+    public func update(groupID: GroupID?) { currentDraft.groupID = groupID }
 
     /// Publishes the draft: `advert_published` on success, `publish_failed` on error.
     public func publish(completion: (AsyncResult<AdvertID>) -> Void) {
-        let draft = self.draft
+        let draft = currentDraft
         advertService.publish(draft: draft) { result in
             switch result {
             case .success(let advertID):

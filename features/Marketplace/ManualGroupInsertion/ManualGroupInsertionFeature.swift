@@ -31,7 +31,13 @@ public final class ManualGroupInsertionFeature: FlowFeature {
 /// and the title is remembered when the user goes back from the title step.
 final class ManualGroupInsertionCoordinator: FlowCoordinator, GroupSelectionCoordinatorDelegate,
     TextEntryStepViewDelegate {
-    weak var delegate: (any FlowCoordinatorDelegate)?
+    var delegate: (any FlowCoordinatorDelegate)? {
+        get { weakDelegate }
+        set { weakDelegate = newValue }
+    }
+    /// Private, so that the compiler sees every access and checks their exclusive access when
+    /// compiling (the protocol sets ``delegate`` in place otherwise).
+    private weak var weakDelegate: (any FlowCoordinatorDelegate)?
     private let navigation: any NavigationWireframe
     private let groupSelection: GroupSelectionFeature
     private let interactor: InsertionInteractor

@@ -28,14 +28,25 @@ public protocol TextEntryStepView: View {
 
 /// The headless text entry step: a text field and a Next button.
 public final class HeadlessTextEntryStepView: TextEntryStepView {
-    public weak var delegate: (any TextEntryStepViewDelegate)?
-    /// Setting view data also resets the text being edited.
-    public var viewData = TextEntryStepViewData(title: "", value: "") {
-        didSet {
-            text = viewData.value
+    public var delegate: (any TextEntryStepViewDelegate)? {
+        get { weakDelegate }
+        set { weakDelegate = newValue }
+    }
+    /// Weak, so that a tap on a view outliving its delegate does nothing; private, so that the
+    /// compiler sees every access and checks their exclusive access when compiling.
+    private weak var weakDelegate: (any TextEntryStepViewDelegate)?
+    /// Setting view data also resets the text being edited. Swapped in when set, so that the old
+    /// data goes after the change (its exclusive access is then checked when compiling).
+    public var viewData: TextEntryStepViewData {
+        get { data }
+        set {
+            var replaced = newValue
+            swap(&replaced, &data)
+            text = data.value
             cache.reset()
         }
     }
+    private var data = TextEntryStepViewData(title: "", value: "")
     private var text = "" { didSet { cache.reset() } }
     /// The screen for the current view data and text, made on first request (drivers read it every step).
     private var cache = ScreenCache()
@@ -52,11 +63,12 @@ public final class HeadlessTextEntryStepView: TextEntryStepView {
     }
 
     public var screen: ScreenContent {
-        cache.screen {
-            ScreenContent(name: screenName, title: viewData.title,
-                          fields: [ScreenTextField(id: "text", label: viewData.title, value: text, purpose: purpose)],
-                          buttons: Self.buttons)
-        }
+        if let screen = cache.kept { return screen }
+        let screen = ScreenContent(name: screenName, title: viewData.title,
+                      fields: [ScreenTextField(id: "text", label: viewData.title, value: text, purpose: purpose)],
+                      buttons: Self.buttons)
+        cache.keep(screen)
+        return screen
     }
 
     public var screenID: ScreenID { ScreenID(name: screenName) }

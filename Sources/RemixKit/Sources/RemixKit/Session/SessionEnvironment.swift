@@ -50,7 +50,9 @@ public final class SessionEnvironment {
         let feature = try registry.feature(named: choice.feature, filling: definition)
             .make(in: self, parameters: choice.parameters)
         let slot = Slot(name: name, featureName: choice.feature, feature: feature, onFirstUse: choice.onFirstUse)
-        slots.append(slot)
+        var list = slots.taken()
+        list.append(slot)
+        slots = list
         return slot
     }
 
@@ -186,36 +188,53 @@ public final class ServiceContainer {
     }
 
     /// The registered types and their entries, in registration order: an app registers a
-    /// handful, and comparing a few type identities costs less than hashing one.
-    @usableFromInline var services: [(type: ObjectIdentifier, entry: AnyObject)] = []
+    /// handful, and comparing a few type identities costs less than hashing one. Private, and
+    /// changed in a copy taken out and put back (`Array.taken()`), so that its exclusive access is
+    /// checked when RemixKit is compiled rather than at run time in the inlined callers.
+    private var services: [(type: ObjectIdentifier, entry: AnyObject)] = []
 
     /// Makes an empty container.
     public init() {
         // Sized for the handful of services an app registers, so registering does not regrow it.
-        services.reserveCapacity(8)
+        var list = services.taken()
+        list.reserveCapacity(8)
+        services = list
+    }
+
+    /// The entry registered under `key`.
+    @usableFromInline
+    func entry(for key: ObjectIdentifier) -> AnyObject? {
+        for service in services where service.type == key { return service.entry }
+        return nil
+    }
+
+    /// Registers `entry` under `key`, replacing the one registered before.
+    @usableFromInline
+    func setEntry(_ entry: AnyObject, for key: ObjectIdentifier) {
+        var list = services.taken()
+        if let index = list.firstIndex(where: { $0.type == key }) {
+            list[index].entry = entry
+        } else {
+            list.append((key, entry))
+        }
+        services = list
     }
 
     /// Registers `service` under `type` (usually a protocol), replacing one registered before.
     @inlinable
     public func register<T>(_ service: T, as type: T.Type) {
-        let key = ObjectIdentifier(type)
-        if let index = services.firstIndex(where: { $0.type == key }) {
-            services[index].entry = Entry(service)
-        } else {
-            services.append((key, Entry(service)))
-        }
+        setEntry(Entry(service), for: ObjectIdentifier(type))
     }
 
     /// The service registered under `type`.
     @inlinable
     public func resolve<T>(_ type: T.Type) throws -> T {
-        // The key is the type itself, and `register` stores an `Entry<T>` under `T`'s key only,
-        // so an entry found is always an `Entry<T>`: no cast needs to check it.
-        let key = ObjectIdentifier(type)
-        guard let index = services.firstIndex(where: { $0.type == key }) else {
+        // `register` stores an `Entry<T>` under `T`'s key only, so the entry found is an
+        // `Entry<T>`: the class cast checks it and succeeds.
+        guard let entry = entry(for: ObjectIdentifier(type)) as? Entry<T> else {
             throw ServiceError.missing(String(describing: type))
         }
-        return unsafeDowncast(services[index].entry, to: Entry<T>.self).service
+        return entry.service
     }
 }
 

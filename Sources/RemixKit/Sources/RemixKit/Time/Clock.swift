@@ -16,7 +16,8 @@ public final class VirtualClock: Clock {
         let action: () -> Void
     }
 
-    public private(set) var now: Duration = .zero
+    public var now: Duration { time }
+    private var time: Duration = .zero
     private var pending: [Pending] = []
     private var scheduled: UInt64 = 0
 
@@ -25,9 +26,12 @@ public final class VirtualClock: Clock {
 
     public func schedule(after delay: Duration, _ action: @escaping () -> Void) {
         scheduled += 1
-        let item = Pending(due: now + max(delay, .zero), order: scheduled, action: action)
-        let index = pending.firstIndex { ($0.due, $0.order) > (item.due, item.order) } ?? pending.endIndex
-        pending.insert(item, at: index)
+        let item = Pending(due: time + max(delay, .zero), order: scheduled, action: action)
+        // Changed in a copy taken out and put back (`Array.taken()`).
+        var list = pending.taken()
+        let index = list.firstIndex { ($0.due, $0.order) > (item.due, item.order) } ?? list.endIndex
+        list.insert(item, at: index)
+        pending = list
     }
 
     /// Whether any action is waiting.
@@ -38,13 +42,15 @@ public final class VirtualClock: Clock {
 
     /// Moves time forward by `interval`, running every action that falls due on the way.
     public func advance(by interval: Duration) {
-        let target = now + max(interval, .zero)
+        let target = time + max(interval, .zero)
         while let next = pending.first, next.due <= target {
-            pending.removeFirst()
-            now = next.due
+            var list = pending.taken()
+            list.removeFirst()
+            pending = list
+            time = next.due
             next.action()
         }
-        now = target
+        time = target
     }
 
     /// Moves time to the next waiting action and runs it (and any due at the same instant).
@@ -52,7 +58,7 @@ public final class VirtualClock: Clock {
     @discardableResult
     public func advanceToNextEvent() -> Bool {
         guard let due = pending.first?.due else { return false }
-        advance(by: due - now)
+        advance(by: due - time)
         return true
     }
 }

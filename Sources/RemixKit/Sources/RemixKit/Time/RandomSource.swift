@@ -20,42 +20,43 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
 /// The session's source of randomness, shared by reference among its features.
 public final class RandomSource {
     /// The underlying generator.
-    public var generator: SeededGenerator
+    public var generator: SeededGenerator {
+        get { state }
+        set { state = newValue }
+    }
+    /// The generator, private so that the compiler sees every access and checks their exclusive
+    /// access when compiling, not at every draw.
+    private var state: SeededGenerator
 
     /// Makes a source from a seed.
     public init(seed: UInt64) {
-        generator = SeededGenerator(seed: seed)
+        state = SeededGenerator(seed: seed)
     }
 
     /// A uniformly distributed number in `0..<1`.
     public func unit() -> Double {
-        Double(generator.next() >> 11) * 0x1.0p-53
+        Double(state.next() >> 11) * 0x1.0p-53
     }
 
     /// A uniformly distributed integer in `range`.
     public func int(in range: Range<Int>) -> Int {
-        Int.random(in: range, using: &generator)
+        Int.random(in: range, using: &state)
     }
 
     /// A reproducible identifier in UUID format (version 4 layout).
     public func identifier() -> String {
         // Version 4 and the RFC 4122 variant, as a random UUID has them.
-        let high = generator.next() & 0xFFFF_FFFF_FFFF_0FFF | 0x0000_0000_0000_4000
-        let low = generator.next() & 0x3FFF_FFFF_FFFF_FFFF | 0x8000_0000_0000_0000
-        // 8-4-4-4-12 upper-case hex digits, written straight into the string's storage.
-        return String(unsafeUninitializedCapacity: 36) { buffer in
-            let digits: StaticString = "0123456789ABCDEF"
-            var position = 0
-            for nibble in 0..<32 {
-                if nibble == 8 || nibble == 12 || nibble == 16 || nibble == 20 {
-                    buffer[position] = UInt8(ascii: "-")
-                    position += 1
-                }
-                let word = nibble < 16 ? high : low
-                buffer[position] = digits.utf8Start[Int((word >> UInt64(60 - (nibble % 16) * 4)) & 0xF)]
-                position += 1
-            }
-            return position
+        let high = state.next() & 0xFFFF_FFFF_FFFF_0FFF | 0x0000_0000_0000_4000
+        let low = state.next() & 0x3FFF_FFFF_FFFF_FFFF | 0x8000_0000_0000_0000
+        // 8-4-4-4-12 upper-case hex digits.
+        var text: [UInt8] = []
+        text.reserveCapacity(36)
+        for nibble in 0..<32 {
+            if nibble == 8 || nibble == 12 || nibble == 16 || nibble == 20 { text.append(UInt8(ascii: "-")) }
+            let word = nibble < 16 ? high : low
+            let digit = UInt8(truncatingIfNeeded: word >> UInt64(60 - (nibble % 16) * 4)) & 0xF
+            text.append(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "A") + digit - 10)
         }
+        return String(decoding: text, as: UTF8.self)
     }
 }

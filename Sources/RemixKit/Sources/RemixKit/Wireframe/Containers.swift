@@ -14,7 +14,9 @@ final class NavigationStack: WindowAttachment, NavigationWireframe {
     override init(window: Window) {
         super.init(window: window)
         // Stacks hold a few screens: one allocation instead of regrowing on the first pushes.
-        views.reserveCapacity(4)
+        var list = views.taken()
+        list.reserveCapacity(4)
+        views = list
     }
 
     var topView: (any View)? { views.last }
@@ -30,46 +32,68 @@ final class NavigationStack: WindowAttachment, NavigationWireframe {
         return leftButtons.first { $0.view == id }?.button
     }
 
+    // The lists are changed in a copy taken out and put back (`Array.taken()`).
+
     func push(_ view: any View) {
-        views.append(view)
+        var list = views.taken()
+        list.append(view)
+        views = list
         window?.notify(.push, screen: view.screenID, in: self)
     }
 
     func setPopCheckpoint() {
         guard let top = views.last else { return }
-        checkpoints.append(ObjectIdentifier(top))
+        var list = checkpoints.taken()
+        list.append(ObjectIdentifier(top))
+        checkpoints = list
     }
 
     func unsetPopCheckpoint() {
-        _ = checkpoints.popLast()
+        _ = popCheckpoint()
+    }
+
+    private func popCheckpoint() -> ObjectIdentifier? {
+        var list = checkpoints.taken()
+        let last = list.popLast()
+        checkpoints = list
+        return last
     }
 
     func popToLastCheckpoint() {
-        let target = checkpoints.popLast()
+        let target = popCheckpoint()
         let keep = target.flatMap { id in views.firstIndex { ObjectIdentifier($0) == id } } ?? 0
         guard keep < views.count - 1 else { return }
         // Read before removing: a slice of the views kept across the removal would copy them.
         for view in views[(keep + 1)...] { removeLeftButton(of: view) }
         let screen = views.last?.screenID
-        views.removeSubrange((keep + 1)...)
+        var list = views.taken()
+        list.removeSubrange((keep + 1)...)
+        views = list
         window?.notify(.pop, screen: screen, in: self)
     }
 
     func setLeftButton(title: String, action: @escaping () -> Void) {
         guard let top = views.last else { return }
         removeLeftButton(of: top)
-        leftButtons.append((ObjectIdentifier(top), LeftButton(title: title, action: action)))
+        var list = leftButtons.taken()
+        list.append((ObjectIdentifier(top), LeftButton(title: title, action: action)))
+        leftButtons = list
     }
 
     private func removeLeftButton(of view: any View) {
         guard !leftButtons.isEmpty else { return }
         let id = ObjectIdentifier(view)
-        leftButtons.removeAll { $0.view == id }
+        var list = leftButtons.taken()
+        list.removeAll { $0.view == id }
+        leftButtons = list
     }
 
     /// The user pressed back: pop the top view and tell it.
     func popByUser() {
-        guard views.count > 1, let popped = views.popLast() else { return }
+        guard views.count > 1 else { return }
+        var list = views.taken()
+        let popped = list.removeLast()
+        views = list
         removeLeftButton(of: popped)
         window?.notify(.back, screen: popped.screenID, in: self)
         popped.navigationDidGoBack()
@@ -82,12 +106,25 @@ final class NavigationStack: WindowAttachment, NavigationWireframe {
 
 /// The headless split view.
 final class SplitContainer: WindowAttachment, SplitWireframe {
+    // Kept apart from the properties the protocol sets, so that nothing changes them in place
+    // while telling the window (their exclusive access is then checked when compiling).
+    private var shownMaster: (any Viewable)?
+    private var shownDetail: (any Viewable)?
+
     var master: (any Viewable)? {
-        didSet { window?.notify(.show, screen: master.flatMap(Window.lastScreen), in: self) }
+        get { shownMaster }
+        set {
+            shownMaster = newValue
+            window?.notify(.show, screen: newValue.flatMap(Window.lastScreen), in: self)
+        }
     }
 
     var detail: (any Viewable)? {
-        didSet { window?.notify(.show, screen: detail.flatMap(Window.lastScreen), in: self) }
+        get { shownDetail }
+        set {
+            shownDetail = newValue
+            window?.notify(.show, screen: newValue.flatMap(Window.lastScreen), in: self)
+        }
     }
 
     func present(_ viewable: any Viewable) { window?.present(viewable, by: self) }

@@ -20,9 +20,8 @@ public final class Window: WireframeFactory {
     private var firstChangeObserver: ((NavigationTransition.Kind, ScreenID?, Window) -> Void)?
     private var changeObservers: [(NavigationTransition.Kind, ScreenID?, Window) -> Void] = []
 
-    /// The first of the containers this window made that are still alive, linked through them
-    /// and not retained (see ``WindowAttachment``).
-    private unowned(unsafe) var firstAttachment: WindowAttachment?
+    /// Whether this window has gone, shared with the containers it made (see ``WindowAttachment``).
+    let life = WindowLife()
 
     /// Makes an empty window whose timed presentations run on `clock`.
     public init(clock: any Clock) {
@@ -30,27 +29,10 @@ public final class Window: WireframeFactory {
     }
 
     deinit {
-        var next = firstAttachment
-        while let attachment = next {
-            next = attachment.nextAttachment
-            attachment.windowWillGo()
-        }
+        life.isGone = true
     }
 
-    func attach(_ attachment: WindowAttachment) {
-        attachment.nextAttachment = firstAttachment
-        firstAttachment?.previousAttachment = attachment
-        firstAttachment = attachment
-    }
-
-    func detach(_ attachment: WindowAttachment) {
-        if let previous = attachment.previousAttachment {
-            previous.nextAttachment = attachment.nextAttachment
-        } else {
-            firstAttachment = attachment.nextAttachment
-        }
-        attachment.nextAttachment?.previousAttachment = attachment.previousAttachment
-    }
+    // The window's lists are changed in a copy taken out and put back (`Array.taken()`).
 
     /// Shows `viewable` as the root of the window.
     public func setRoot(_ viewable: any Viewable) {
@@ -60,7 +42,9 @@ public final class Window: WireframeFactory {
 
     /// Calls `observer` after every navigation change.
     public func addTransitionObserver(_ observer: @escaping (NavigationTransition) -> Void) {
-        observers.append(observer)
+        var list = observers.taken()
+        list.append(observer)
+        observers = list
     }
 
     /// Calls `observer` after every navigation change with what changed and the window, whose
@@ -70,7 +54,9 @@ public final class Window: WireframeFactory {
         if firstChangeObserver == nil {
             firstChangeObserver = observer
         } else {
-            changeObservers.append(observer)
+            var list = changeObservers.taken()
+            list.append(observer)
+            changeObservers = list
         }
     }
 
@@ -205,7 +191,9 @@ public final class Window: WireframeFactory {
     // MARK: Used by the containers
 
     func present(_ viewable: any Viewable, by presenter: any Viewable) {
-        modals.append(Presentation(viewable: viewable, presenter: ObjectIdentifier(presenter)))
+        var list = modals.taken()
+        list.append(Presentation(viewable: viewable, presenter: ObjectIdentifier(presenter)))
+        modals = list
         notify(.present, screen: Self.lastScreen(of: viewable))
     }
 
@@ -221,13 +209,17 @@ public final class Window: WireframeFactory {
         let id = ObjectIdentifier(presenter)
         guard let index = modals.firstIndex(where: { $0.presenter == id }) else { return }
         let dismissed = modals[index].viewable
-        modals.removeSubrange(index...)
+        var list = modals.taken()
+        list.removeSubrange(index...)
+        modals = list
         notify(.dismiss, screen: Self.lastScreen(of: dismissed))
     }
 
     private func dismiss(_ viewable: any Viewable) {
         guard let index = modals.firstIndex(where: { $0.viewable === viewable }) else { return }
-        modals.removeSubrange(index...)
+        var list = modals.taken()
+        list.removeSubrange(index...)
+        modals = list
         notify(.dismiss, screen: Self.lastScreen(of: viewable))
     }
 

@@ -31,14 +31,7 @@ extension JSONReport {
                         out.field("leaf", leaf.leaf)
                         out.field("srmPValue", leaf.updates.last?.update.srmPValue)
                         out.key("arms")
-                        out.array(leaf.arms) { arm in
-                            out.object {
-                                out.field("variation", arm.variation)
-                                out.field("units", arm.units)
-                                out.field("weight", arm.weight)
-                                out.field("bestProbability", arm.bestProbability)
-                            }
-                        }
+                        out.array(leaf.arms) { arm in armObject(arm, posterior: false, into: out) }
                         updates(leaf.updates, into: out)
                     }
                 }
@@ -56,16 +49,22 @@ extension JSONReport {
                 out.field("enoughUnits", update.enoughUnits)
                 out.field("srmPValue", update.srmPValue)
                 out.key("arms")
-                out.array(update.arms) { arm in
-                    out.object {
-                        out.field("variation", arm.variation)
-                        out.field("units", arm.units)
-                        out.field("weight", arm.weight)
-                        out.field("bestProbability", arm.bestProbability)
-                        out.field("posteriorMean", arm.posterior?.mean)
-                        out.field("posteriorSD", arm.posterior?.sd)
-                    }
-                }
+                out.array(update.arms) { arm in armObject(arm, posterior: true, into: out) }
+            }
+        }
+    }
+
+    /// One arm at an update: variation, units, weight, chance of being best, and with `posterior`
+    /// its posterior's mean and SD.
+    private static func armObject(_ arm: BanditUpdate.Arm, posterior: Bool, into out: JSONWriter) {
+        out.object {
+            out.field("variation", arm.variation)
+            out.field("units", arm.units)
+            out.field("weight", arm.weight)
+            out.field("bestProbability", arm.bestProbability)
+            if posterior {
+                out.field("posteriorMean", arm.posterior?.mean)
+                out.field("posteriorSD", arm.posterior?.sd)
             }
         }
     }

@@ -19,14 +19,12 @@ let remixSystem: Target.Dependency = .product(name: "RemixSystem", package: "Rem
 // The targets every simulated session runs through skip run-time exclusivity checks in release
 // builds: they run one session per thread, the compiler checks what it can statically, and debug
 // builds (the tests) keep the dynamic checks. They were 7 % of a session's instructions
-// (docs/performance.md). Debug builds optimise them too (keeping `DEBUG` and the checks): tests
-// simulate and fit tens of thousands of users, which unoptimised code ran 10–15× slower (a
-// 30 000-user simulation 17 s against 1.5 s; a fit of its log 136 s against 9 s).
-// CI's sanitizer builds (.ci/run) set REMIX_UNOPTIMIZED_DEBUG: there `-O` cost more compile time
-// than the sanitized tests gain from it (ThreadSanitizer: build 282 + run 56 CPU s optimised,
-// 173 + 92 unoptimised).
+// (docs/performance.md). Debug builds are unoptimised, for the debugger; REMIX_OPTIMIZED_DEBUG=1
+// compiles these targets with `-O` in debug too (keeping `DEBUG` and the checks), as CI's debug
+// build does (.ci/run): tests simulate and fit tens of thousands of users, which unoptimised code
+// runs 10–15× slower (a 30 000-user simulation 17 s against 1.5 s; a fit of its log 136 s against 9 s).
 let optimizedInDebug: SwiftSetting = .unsafeFlags(
-    Context.environment["REMIX_UNOPTIMIZED_DEBUG"] == nil ? ["-O"] : [], .when(configuration: .debug))
+    Context.environment["REMIX_OPTIMIZED_DEBUG"] == "1" ? ["-O"] : [], .when(configuration: .debug))
 let hotPath: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release)), optimizedInDebug]
 
 let package = Package(

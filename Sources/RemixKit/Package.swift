@@ -8,15 +8,14 @@ import PackageDescription
 // RemixKit is the code plugin authors read and copy, so it is compiled as they compile theirs:
 // no unsafe code outside the C boundary of plugins (`Plugin/`), and the run-time exclusivity
 // checks on in every configuration.
-// Debug builds optimise it (keeping `DEBUG` and the checks), as the root manifest does its hot
-// modules: the tests simulate and fit over a million sessions, and an unoptimised RemixKit makes a
-// debug-built session about twice as slow (docs/performance.md). CI's sanitizer builds set
-// REMIX_UNOPTIMIZED_DEBUG, where compiling with `-O` costs more than it saves. That flag is an
-// unsafe one; tools version 6.2 is what lets a plugin depend on this package by URL and version
-// all the same: from 6.2 on, SwiftPM accepts a dependency's unsafe flags when its manifest declares
-// 6.2 or later (docs/plugins.md).
+// Debug builds are unoptimised, for the debugger; REMIX_OPTIMIZED_DEBUG=1 compiles it with `-O` in
+// debug too (keeping `DEBUG` and the checks), as CI's debug build does (.ci/run): the tests simulate
+// and fit over a million sessions, and an unoptimised RemixKit makes a debug-built session about
+// twice as slow (docs/performance.md). That flag is an unsafe one; tools version 6.2 is what lets a
+// plugin depend on this package by URL and version all the same: from 6.2 on, SwiftPM accepts a
+// dependency's unsafe flags when its manifest declares 6.2 or later (docs/plugins.md).
 let optimizedInDebug: [SwiftSetting] = [
-    .unsafeFlags(Context.environment["REMIX_UNOPTIMIZED_DEBUG"] == nil ? ["-O"] : [], .when(configuration: .debug)),
+    .unsafeFlags(Context.environment["REMIX_OPTIMIZED_DEBUG"] == "1" ? ["-O"] : [], .when(configuration: .debug)),
 ]
 let package = Package(
     name: "RemixKit",

@@ -35,4 +35,14 @@ import Testing
             #expect(exports.contains("@_exported import \(exported)"))
         }
     }
+
+    /// Debug builds are unoptimised, for the debugger: each manifest compiles with `-O` in debug
+    /// only when REMIX_OPTIMIZED_DEBUG=1 (as CI's debug build sets it), never unconditionally.
+    @Test(arguments: ["Package.swift", "Sources/RemixKit/Package.swift", "features/Package.swift"])
+    func debugBuildsOptimiseOnlyWhenAsked(manifest path: String) throws {
+        let manifest = try String(contentsOfFile: Repository.root.path + "/" + path, encoding: .utf8)
+        #expect(manifest.contains("Context.environment[\"REMIX_OPTIMIZED_DEBUG\"] == \"1\" ? [\"-O\"] : []"), "\(path)")
+        #expect(!manifest.contains(".unsafeFlags([\"-O\"]"), "\(path) compiles with -O unconditionally")
+        #expect(!manifest.contains("REMIX_UNOPTIMIZED_DEBUG"), "\(path)")
+    }
 }

@@ -70,6 +70,9 @@ let package = Package(
         // bit-exact with gbstats when optimised (Statistics/LibmPower.swift).
         .target(name: "RemixAnalysis", dependencies: ["RemixLogReader", "RemixExperiments", "GrowthBookAssignment", "RemixFormats", remixKit, remixYAML, remixSystem],
                 swiftSettings: [optimizedInDebug]),
+        // The report writers: table, Markdown, CSV, JSON and HTML renderings of an analysis report, and
+        // writing one in place (`--output`).
+        .target(name: "RemixReports", dependencies: ["RemixAnalysis", "RemixFormats", remixKit, remixSystem], swiftSettings: [optimizedInDebug]),
         // Event-store URLs and the store's typed errors (Foundation only), apart from the PostgreSQL
         // client so that what only reads a URL — the fuzz target, option checks — builds without
         // SwiftNIO and BoringSSL.
@@ -114,7 +117,7 @@ let package = Package(
             name: "RemixApp",
             dependencies: [
                 "RemixBuiltIns", "RemixHost", "RemixTerminal", "RemixExperiments", "GrowthBookAssignment", "RemixSimulation", "RemixEventLog", "RemixAnalysis",
-                "RemixLogReader", "RemixInterop", "RemixStore", "RemixStoreURL", "RemixStickyBuckets", "RemixChecks", "RemixControllers", "RemixFiles", "RemixFit", "RemixFormats",
+                "RemixReports", "RemixLogReader", "RemixInterop", "RemixStore", "RemixStoreURL", "RemixStickyBuckets", "RemixChecks", "RemixControllers", "RemixFiles", "RemixFit", "RemixFormats",
                 remixKit, remixYAML, remixSystem,
             ]),
         // The `remix` commands: parse, validate, call a use case, render.
@@ -161,7 +164,7 @@ let package = Package(
                            remixYAML]),
         .testTarget(
             name: "RemixAnalysisTests",
-            dependencies: ["RemixAnalysis", "RemixLogReader", "RemixSimulation", "RemixEventLog", "RemixExperiments", "GrowthBookAssignment", "RemixHost", "RemixBuiltIns",
+            dependencies: ["RemixAnalysis", "RemixReports", "RemixLogReader", "RemixSimulation", "RemixEventLog", "RemixExperiments", "GrowthBookAssignment", "RemixHost", "RemixBuiltIns",
                            "RemixCLITestSupport", "RemixTestSupport", "RemixChecks", "RemixFormats", remixKit, remixYAML, remixSystem, features],
             exclude: ["Vectors", "Warehouse/run_queries.py"]),
         .testTarget(

@@ -6,6 +6,7 @@ import RemixFiles
 import RemixFormats
 import RemixKit
 import RemixLogReader
+import RemixReports
 import RemixStore
 import RemixYAML
 

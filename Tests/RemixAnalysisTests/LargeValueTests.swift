@@ -1,6 +1,7 @@
 import Foundation
 @testable import RemixAnalysis
 import RemixCLITestSupport
+@testable import RemixReports
 import RemixTestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 @testable import RemixAnalysis
 @testable import RemixLogReader
+@testable import RemixReports
 import RemixTestSupport
 import Testing
 

@@ -3,6 +3,7 @@ import Foundation
 import RemixCLITestSupport
 import RemixExperiments
 import RemixLogReader
+@testable import RemixReports
 import RemixTestSupport
 import Testing
 

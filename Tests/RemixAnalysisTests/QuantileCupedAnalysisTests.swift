@@ -1,5 +1,6 @@
 import Foundation
 @testable import RemixAnalysis
+@testable import RemixReports
 import Testing
 
 /// Quantile (unit and event level), CUPED and percentile-capped metrics read from a written log,

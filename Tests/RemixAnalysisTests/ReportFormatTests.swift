@@ -1,5 +1,6 @@
 import Foundation
 @testable import RemixAnalysis
+@testable import RemixReports
 import Testing
 
 /// The report's JSON names and precision, and the CSV, Markdown and terminal renderings of the

@@ -1,5 +1,6 @@
 import Foundation
 @testable import RemixAnalysis
+@testable import RemixReports
 import Testing
 
 /// A baseline of 0 has no relative lift: every format says so and gives the absolute difference

@@ -126,21 +126,21 @@ extension GuardrailResult {
 }
 
 /// How rollout figures are written in reasons and events.
-enum Figure {
-    static func value(_ value: Double?) -> EventValue {
+package enum Figure {
+    package static func value(_ value: Double?) -> EventValue {
         guard let value, value.isFinite else { return .null }
         return .double(value)
     }
 
-    static func signed(_ value: Double) -> String {
+    package static func signed(_ value: Double) -> String {
         (value >= 0 ? "+" : "") + String(format: "%.4f", value)
     }
 
-    static func p(_ value: Double) -> String {
+    package static func p(_ value: Double) -> String {
         value < 0.0001 ? String(format: "%.1e", value) : String(format: "%.4f", value)
     }
 
-    static func share(_ value: Double) -> String {
+    package static func share(_ value: Double) -> String {
         String(format: "%g", value)
     }
 }
@@ -162,12 +162,12 @@ extension RolloutDecision {
     }
 
     /// The figures tested, in words: units per arm, SRM p and each guardrail's effect with its bound
-    /// and p, or why it is untested in the words the other tables use (``TableReport/errorText(_:)``).
+    /// and p, or why it is untested in the words the other tables use (``StatisticsMessage/words(_:)``).
     package var figuresText: String {
         let units = units.count == 2 ? "\(units[0]) / \(units[1]) units" : "no units"
         let srm = srmPValue.map { "SRM p \(Figure.p($0))" } ?? "SRM p n/a"
         let tests = guardrails.map { guardrail in
-            guardrail.error.map { "\(guardrail.metric) untested (\(TableReport.errorText($0)))" }
+            guardrail.error.map { "\(guardrail.metric) untested (\(StatisticsMessage.words($0)))" }
                 ?? "\(guardrail.metric) \(Figure.signed(guardrail.effect)) (bound \(Figure.signed(guardrail.bound)), p \(Figure.p(guardrail.pValue)))"
         }
         return ([units, srm] + tests).joined(separator: " · ")

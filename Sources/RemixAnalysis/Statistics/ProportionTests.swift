@@ -34,10 +34,20 @@ struct ProportionSample: TestStatistic, Equatable {
 }
 
 /// gbstats' error messages for inputs a test cannot use.
-enum StatisticsMessage {
+package enum StatisticsMessage {
     static let baselineZero = "ZERO_NEGATIVE_BASELINE_VARIATION"
     static let zeroVariance = "ZERO_NEGATIVE_VARIANCE"
     static let noUnits = "NO_UNITS_IN_VARIATION"
+
+    /// A comparison's error in the words the reports use: gbstats' codes said, others as they are.
+    package static func words(_ error: String) -> String {
+        switch error {
+        case zeroVariance: "no variance to test: the values do not vary"
+        case noUnits: "no units in a variation to test"
+        case baselineZero: "no lift to test: the baseline's figure is 0 or below"
+        default: error
+        }
+    }
 }
 
 /// The sample-ratio-mismatch check: Pearson's χ² of the units per variation against the

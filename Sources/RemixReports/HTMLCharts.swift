@@ -1,4 +1,5 @@
 import Foundation
+import RemixAnalysis
 
 /// The HTML report's SVG charts, drawn from plain view data. Each chart carries a `<title>` and a
 /// `<desc>` that say in words what it shows, and each mark a `<title>` a browser shows on hover.

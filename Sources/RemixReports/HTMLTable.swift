@@ -1,3 +1,5 @@
+import RemixAnalysis
+
 /// A table of the HTML page that fits the screen, from a desktop's to a phone's: its cells wrap at
 /// spaces (a name anywhere) rather than push the page wider, and on a narrow screen each row is a
 /// card of "heading: value" lines (the style sheet's `table.fit`), so no table scrolls sideways.

@@ -1,3 +1,5 @@
+import RemixAnalysis
+
 extension HTMLExperimentSection {
     /// A bandit: each arm's period-weighted estimate, and its weights over time drawn as lines
     /// (the equal start, then each update's weights in force from its time on); for a contextual

@@ -1,3 +1,5 @@
+import RemixAnalysis
+
 /// One experiment's part of the HTML page: what it found, what must not be missed, the charts
 /// (forest plots, funnel, effect over time, time to conversion, breakdowns) and the numbers.
 struct HTMLExperimentSection {

@@ -1,3 +1,5 @@
+import RemixAnalysis
+
 /// The experiment section's tables of numbers: each variation's figures, and every comparison.
 extension HTMLExperimentSection {
     /// Each variation's units and metric figures, a column per variation (they are few; metrics

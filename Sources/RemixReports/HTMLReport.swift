@@ -1,3 +1,5 @@
+import RemixAnalysis
+
 /// The report as one self-contained HTML page: inline style and SVG charts, no script and nothing
 /// fetched, readable on a phone, printed, and in light or dark mode. The markup is also
 /// well-formed XML, and every figure names the JSON report's field it shows (`data-json`, a JSON

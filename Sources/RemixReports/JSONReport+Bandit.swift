@@ -1,3 +1,5 @@
+import RemixAnalysis
+
 extension JSONReport {
     /// A bandit's report: `bandit: {metric, inverse, srmPValue, arms: [...], updates: [{time, update,
     /// enoughUnits, srmPValue, arms: [{variation, units, weight, bestProbability, posterior}]}],

@@ -1,3 +1,5 @@
+import RemixAnalysis
+
 extension HTMLExperimentSection {
     /// A rollout's timeline: at each step boundary, the step tested, the share from then on, the
     /// decision (a rollback marked), the figures tested and why.

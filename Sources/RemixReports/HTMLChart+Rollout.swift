@@ -1,3 +1,5 @@
+import RemixAnalysis
+
 extension HTMLChart {
     /// One decision of a rollout drawn as a bar: the share of traffic from its time on.
     struct ShareStep {

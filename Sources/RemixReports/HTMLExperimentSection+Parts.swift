@@ -1,3 +1,5 @@
+import RemixAnalysis
+
 /// The experiment section's parts over time, per variation timing, per dimension value, and its tables.
 extension HTMLExperimentSection {
     /// The primary metric's cumulative effect at each `--by` cut with its CI band, and its table.

@@ -1,4 +1,5 @@
 import Foundation
+import RemixAnalysis
 import RemixFormats
 import RemixKit
 

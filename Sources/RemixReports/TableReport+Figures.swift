@@ -1,4 +1,5 @@
 import Foundation
+import RemixAnalysis
 import RemixFormats
 
 /// How the table words and rounds what it shows; the HTML page and Markdown share these.
@@ -50,14 +51,7 @@ extension TableReport {
 
     /// A comparison's error in words: gbstats' codes (which JSON and CSV keep) said plainly, any
     /// other error as it is.
-    static func errorText(_ error: String) -> String {
-        switch error {
-        case StatisticsMessage.zeroVariance: "no variance to test: the values do not vary"
-        case StatisticsMessage.noUnits: "no units in a variation to test"
-        case StatisticsMessage.baselineZero: "no lift to test: the baseline's figure is 0 or below"
-        default: error
-        }
-    }
+    static func errorText(_ error: String) -> String { StatisticsMessage.words(error) }
 
     /// A comparison's effect and its interval as the table shows them: a signed percent, an
     /// absolute difference with `absolute`, and for a baseline of 0 "undefined (baseline 0)" and

@@ -1,3 +1,4 @@
+import RemixAnalysis
 import RemixSystem
 
 /// Writes a report where `--output` says, in place: the path is opened (following symlinks) and

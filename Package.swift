@@ -73,6 +73,10 @@ let package = Package(
         // The report writers: table, Markdown, CSV, JSON and HTML renderings of an analysis report, and
         // writing one in place (`--output`).
         .target(name: "RemixReports", dependencies: ["RemixAnalysis", "RemixFormats", remixKit, remixSystem], swiftSettings: [optimizedInDebug]),
+        // Analysis in a data warehouse (docs/scale.md): one SQL query of every aggregate a report needs, for
+        // PostgreSQL, DuckDB or Spark, and its result read back as the analysis' aggregates. Only the
+        // application layer (and the CLI, for the dialect option) imports it.
+        .target(name: "RemixWarehouse", dependencies: ["RemixAnalysis", "RemixFormats"], swiftSettings: [optimizedInDebug]),
         // Event-store URLs and the store's typed errors (Foundation only), apart from the PostgreSQL
         // client so that what only reads a URL — the fuzz target, option checks — builds without
         // SwiftNIO and BoringSSL.
@@ -117,14 +121,14 @@ let package = Package(
             name: "RemixApp",
             dependencies: [
                 "RemixBuiltIns", "RemixHost", "RemixTerminal", "RemixExperiments", "GrowthBookAssignment", "RemixSimulation", "RemixEventLog", "RemixAnalysis",
-                "RemixReports", "RemixLogReader", "RemixInterop", "RemixStore", "RemixStoreURL", "RemixStickyBuckets", "RemixChecks", "RemixControllers", "RemixFiles", "RemixFit", "RemixFormats",
+                "RemixReports", "RemixWarehouse", "RemixLogReader", "RemixInterop", "RemixStore", "RemixStoreURL", "RemixStickyBuckets", "RemixChecks", "RemixControllers", "RemixFiles", "RemixFit", "RemixFormats",
                 remixKit, remixYAML, remixSystem,
             ]),
         // The `remix` commands: parse, validate, call a use case, render.
         .target(
             name: "RemixCLI",
             dependencies: [
-                "RemixApp", "RemixBuiltIns", "RemixAnalysis", "RemixFormats", "RemixExperiments", "GrowthBookAssignment", "RemixFit", "RemixHost", remixKit, remixSystem,
+                "RemixApp", "RemixBuiltIns", "RemixAnalysis", "RemixWarehouse", "RemixFormats", "RemixExperiments", "GrowthBookAssignment", "RemixFit", "RemixHost", remixKit, remixSystem,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "remix", dependencies: ["RemixCLI", remixSystem]),
@@ -164,7 +168,7 @@ let package = Package(
                            remixYAML]),
         .testTarget(
             name: "RemixAnalysisTests",
-            dependencies: ["RemixAnalysis", "RemixReports", "RemixLogReader", "RemixSimulation", "RemixEventLog", "RemixExperiments", "GrowthBookAssignment", "RemixHost", "RemixBuiltIns",
+            dependencies: ["RemixAnalysis", "RemixReports", "RemixWarehouse", "RemixLogReader", "RemixSimulation", "RemixEventLog", "RemixExperiments", "GrowthBookAssignment", "RemixHost", "RemixBuiltIns",
                            "RemixCLITestSupport", "RemixTestSupport", "RemixChecks", "RemixFormats", remixKit, remixYAML, remixSystem, features],
             exclude: ["Vectors", "Warehouse/run_queries.py"]),
         .testTarget(

@@ -8,6 +8,7 @@ import RemixKit
 import RemixLogReader
 import RemixReports
 import RemixStore
+import RemixWarehouse
 import RemixYAML
 
 /// `remix analyze`: per-variation results with statistics from event logs (files, standard input or

@@ -51,9 +51,9 @@ extension AnalysisReport {
 
 /// How a tally keeps each phase's exposures apart: under a name no logged experiment has (a
 /// NUL and a 0xFF byte, which JSON text does not produce, then the phase and the key).
-enum PhaseKey {
+package enum PhaseKey {
     /// The phase numbers kept; a `phase` outside them is read as no phase.
-    static let numbers = 0...9_999
+    package static let numbers = 0...9_999
     private static let prefix: [UInt8] = [0x00, 0xFF]
 
     /// The tally name of `experiment`'s phase `phase`.

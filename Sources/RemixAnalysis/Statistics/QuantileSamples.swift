@@ -2,7 +2,7 @@ import Foundation
 
 /// A quantile of per-unit values in one variation: gbstats' `QuantileStatistic`, with the
 /// quantile's confidence bounds as GrowthBook's queries compute them (see `init(values:level:)`).
-struct QuantileSample: TestStatistic, Equatable {
+package struct QuantileSample: TestStatistic, Equatable {
     /// Values the quantile is taken over (gbstats' `n`).
     var count: Int
     /// The sample size the bounds were computed for (GrowthBook's n*).
@@ -14,9 +14,9 @@ struct QuantileSample: TestStatistic, Equatable {
     var upper: Double
 
     /// norm.ppf(0.975) as SciPy gives it: GrowthBook's bounds are always at 95 %.
-    static let multiplier = 1.959963984540054
+    package static let multiplier = 1.959963984540054
     /// GrowthBook's grid of n* (`N_STAR_VALUES`): 100 doubling to 52 428 800.
-    static let nStarGrid = (0..<20).map { 100 << $0 }
+    package static let nStarGrid = (0..<20).map { 100 << $0 }
 
     init(count: Int, nStar: Int, level: Double, quantile: Double, lower: Double, upper: Double) {
         self.count = count

@@ -1,4 +1,5 @@
 import Foundation
+import RemixAnalysis
 
 /// The result of a warehouse's aggregate query (``WarehouseQuery``) as rows of one long table:
 /// `section, experiment, variation, question, part, rank, n, value`. `section` says what a row

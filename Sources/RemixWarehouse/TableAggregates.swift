@@ -1,3 +1,6 @@
+import RemixAnalysis
+import RemixFormats
+
 /// ``AggregateQueries`` answered from a warehouse's result (``AggregateTable``): the report
 /// `remix analyze --aggregates RESULT.csv` builds is the one the log gives, through the same code
 /// as an event store's. A question the result has no rows for is an error naming it (the query

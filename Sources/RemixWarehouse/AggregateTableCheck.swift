@@ -1,3 +1,4 @@
+import RemixAnalysis
 import RemixFormats
 
 /// What a warehouse result (``AggregateTable``) must hold to be the result of the query

@@ -1,3 +1,5 @@
+import RemixAnalysis
+
 /// The SQL dialects `remix analyze --sql` writes its aggregate query in, and how each reads the
 /// flat events table (docs/scale.md "Analysis in the warehouse"): one row per log line, the log's
 /// fields as columns — as DuckDB's `read_json` and Spark's `read.json` make them; for PostgreSQL a
@@ -63,7 +65,7 @@ package enum WarehouseDialect: String, CaseIterable, Sendable {
     /// The text of a `session_started` event's value `name` (``DimensionTally/path(of:)``: a
     /// top-level field such as `persona`, else one of its `attributes`); NULL without one.
     func attribute(_ name: String) -> String {
-        let topLevel = DimensionTally.topLevelFields.contains(name)
+        let topLevel = DimensionFields.topLevel.contains(name)
         switch self {
         case .postgresql: return topLevel ? text(name) : "(line -> 'attributes' ->> \(literal(name)))"
         case .duckdb, .spark:

@@ -1,3 +1,5 @@
+import RemixAnalysis
+
 /// `remix analyze --sql DIALECT`: one query that computes, in a warehouse, every aggregate the
 /// report of the experiments and metrics `options` name needs (the questions ``AggregateQueries``
 /// asks), as the long table ``AggregateTable`` reads back. Ranks are chosen in SQL with the Swift

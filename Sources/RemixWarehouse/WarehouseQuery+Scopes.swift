@@ -1,3 +1,5 @@
+import RemixAnalysis
+
 /// The scopes of the warehouse query: each phase's own exposures, a dimension's slices and the
 /// cuts of `--by` are reported under names of their own (``AggregateScope``), so every later
 /// aggregate, grouped by `experiment`, covers them as it covers whole experiments. Units carry

@@ -63,15 +63,15 @@ private struct BigDecimalDigits {
 /// An exact decimal sum from a warehouse (decimal text) as a pair `high + low` of doubles: `high`
 /// the nearest double, `low` the nearest to what is left, so that adding to it in ``ExactSum``
 /// rounds as the exact sum would.
-enum DecimalPair {
-    static func split(_ text: String) -> (high: Double, low: Double)? {
+package enum DecimalPair {
+    package static func split(_ text: String) -> (high: Double, low: Double)? {
         guard let high = Double(text), high.isFinite else { return nil }
         guard let exact = ExactDecimal.text(high), let rest = difference(text, exact), let low = Double(rest) else { return nil }
         return (high, low)
     }
 
     /// `a − b` of two decimal texts (optional sign, digits, optional point), as decimal text.
-    static func difference(_ a: String, _ b: String) -> String? {
+    package static func difference(_ a: String, _ b: String) -> String? {
         guard var x = parse(a), var y = parse(b) else { return nil }
         let scale = max(x.scale, y.scale)
         x.digits += Array(repeating: 0, count: scale - x.scale)

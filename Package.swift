@@ -64,19 +64,22 @@ let package = Package(
         .target(name: "RemixStickyBuckets", dependencies: ["RemixFormats", "GrowthBookAssignment", remixSystem]),
         // The byte-level JSON Lines log reader (scanner, line splitter, parallel reads) the analysis and the fit share.
         .target(name: "RemixLogReader", dependencies: ["GrowthBookAssignment", "RemixFormats", remixSystem], swiftSettings: [optimizedInDebug]),
+        // gbstats' tests (frequentist, sequential, Bayesian, guardrails, SRM, corrections) and power
+        // analysis, on numbers only (Foundation). Optimised in debug builds, as the analysis it serves;
+        // its `pow` keeps the statistics bit-exact with gbstats when optimised (LibmPower.swift).
+        .target(name: "RemixStatistics", swiftSettings: [optimizedInDebug]),
         // Optimised in debug builds too: the fit and the fidelity comparison read every log line
         // through its scanner, and HeldOutFitTests read 1.6 million users' logs (RemixFitTests 329
-        // against 193 CPU seconds; the test stage 387 against 257). Its `pow` keeps the statistics
-        // bit-exact with gbstats when optimised (Statistics/LibmPower.swift).
-        .target(name: "RemixAnalysis", dependencies: ["RemixLogReader", "RemixExperiments", "GrowthBookAssignment", "RemixFormats", remixKit, remixYAML, remixSystem],
+        // against 193 CPU seconds; the test stage 387 against 257).
+        .target(name: "RemixAnalysis", dependencies: ["RemixStatistics", "RemixLogReader", "RemixExperiments", "GrowthBookAssignment", "RemixFormats", remixKit, remixYAML, remixSystem],
                 swiftSettings: [optimizedInDebug]),
         // The report writers: table, Markdown, CSV, JSON and HTML renderings of an analysis report, and
         // writing one in place (`--output`).
-        .target(name: "RemixReports", dependencies: ["RemixAnalysis", "RemixFormats", remixKit, remixSystem], swiftSettings: [optimizedInDebug]),
+        .target(name: "RemixReports", dependencies: ["RemixAnalysis", "RemixStatistics", "RemixFormats", remixKit, remixSystem], swiftSettings: [optimizedInDebug]),
         // Analysis in a data warehouse (docs/scale.md): one SQL query of every aggregate a report needs, for
         // PostgreSQL, DuckDB or Spark, and its result read back as the analysis' aggregates. Only the
         // application layer (and the CLI, for the dialect option) imports it.
-        .target(name: "RemixWarehouse", dependencies: ["RemixAnalysis", "RemixFormats"], swiftSettings: [optimizedInDebug]),
+        .target(name: "RemixWarehouse", dependencies: ["RemixAnalysis", "RemixStatistics", "RemixFormats"], swiftSettings: [optimizedInDebug]),
         // Event-store URLs and the store's typed errors (Foundation only), apart from the PostgreSQL
         // client so that what only reads a URL — the fuzz target, option checks — builds without
         // SwiftNIO and BoringSSL.
@@ -97,13 +100,13 @@ let package = Package(
         // took 16 CPU s unoptimised).
         .target(
             name: "RemixControllers",
-            dependencies: ["RemixSimulation", "RemixAnalysis", "RemixLogReader", "RemixExperiments", "GrowthBookAssignment", "RemixEventLog", remixKit],
+            dependencies: ["RemixSimulation", "RemixAnalysis", "RemixStatistics", "RemixLogReader", "RemixExperiments", "GrowthBookAssignment", "RemixEventLog", remixKit],
             swiftSettings: [optimizedInDebug]),
         .target(name: "RemixTerminal", dependencies: ["RemixHost", remixKit]),
         // Self-checks of the whole pipeline (docs/planning.md): the A/A check.
         .target(
             name: "RemixChecks",
-            dependencies: ["RemixSimulation", "RemixAnalysis", "RemixExperiments", "GrowthBookAssignment", "RemixEventLog", "RemixFiles", remixKit]),
+            dependencies: ["RemixSimulation", "RemixAnalysis", "RemixStatistics", "RemixExperiments", "GrowthBookAssignment", "RemixEventLog", "RemixFiles", remixKit]),
         // Populations learned from event logs (`remix fit`).
         .target(
             name: "RemixFit",
@@ -121,14 +124,14 @@ let package = Package(
             name: "RemixApp",
             dependencies: [
                 "RemixBuiltIns", "RemixHost", "RemixTerminal", "RemixExperiments", "GrowthBookAssignment", "RemixSimulation", "RemixEventLog", "RemixAnalysis",
-                "RemixReports", "RemixWarehouse", "RemixLogReader", "RemixInterop", "RemixStore", "RemixStoreURL", "RemixStickyBuckets", "RemixChecks", "RemixControllers", "RemixFiles", "RemixFit", "RemixFormats",
+                "RemixStatistics", "RemixReports", "RemixWarehouse", "RemixLogReader", "RemixInterop", "RemixStore", "RemixStoreURL", "RemixStickyBuckets", "RemixChecks", "RemixControllers", "RemixFiles", "RemixFit", "RemixFormats",
                 remixKit, remixYAML, remixSystem,
             ]),
         // The `remix` commands: parse, validate, call a use case, render.
         .target(
             name: "RemixCLI",
             dependencies: [
-                "RemixApp", "RemixBuiltIns", "RemixAnalysis", "RemixWarehouse", "RemixFormats", "RemixExperiments", "GrowthBookAssignment", "RemixFit", "RemixHost", remixKit, remixSystem,
+                "RemixApp", "RemixBuiltIns", "RemixAnalysis", "RemixStatistics", "RemixWarehouse", "RemixFormats", "RemixExperiments", "GrowthBookAssignment", "RemixFit", "RemixHost", remixKit, remixSystem,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "remix", dependencies: ["RemixCLI", remixSystem]),
@@ -168,7 +171,7 @@ let package = Package(
                            remixYAML]),
         .testTarget(
             name: "RemixAnalysisTests",
-            dependencies: ["RemixAnalysis", "RemixReports", "RemixWarehouse", "RemixLogReader", "RemixSimulation", "RemixEventLog", "RemixExperiments", "GrowthBookAssignment", "RemixHost", "RemixBuiltIns",
+            dependencies: ["RemixAnalysis", "RemixStatistics", "RemixReports", "RemixWarehouse", "RemixLogReader", "RemixSimulation", "RemixEventLog", "RemixExperiments", "GrowthBookAssignment", "RemixHost", "RemixBuiltIns",
                            "RemixCLITestSupport", "RemixTestSupport", "RemixChecks", "RemixFormats", remixKit, remixYAML, remixSystem, features],
             exclude: ["Vectors", "Warehouse/run_queries.py"]),
         .testTarget(
@@ -205,7 +208,7 @@ let package = Package(
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzChecks"]),
         .testTarget(
             name: "RemixControllersTests",
-            dependencies: ["RemixControllers", "RemixApp", "RemixAnalysis", "RemixExperiments", "GrowthBookAssignment", "RemixTestSupport", remixKit]),
+            dependencies: ["RemixControllers", "RemixApp", "RemixAnalysis", "RemixStatistics", "RemixExperiments", "GrowthBookAssignment", "RemixTestSupport", remixKit]),
         .testTarget(
             name: "RemixSimulationTests",
             dependencies: ["RemixSimulation", "RemixEventLog", "RemixExperiments", "GrowthBookAssignment", "RemixHost", "RemixBuiltIns", "RemixCLITestSupport",

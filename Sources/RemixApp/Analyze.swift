@@ -7,6 +7,7 @@ import RemixFormats
 import RemixKit
 import RemixLogReader
 import RemixReports
+import RemixStatistics
 import RemixStore
 import RemixWarehouse
 import RemixYAML

@@ -4,6 +4,7 @@ import RemixEventLog
 import RemixExperiments
 import RemixKit
 import RemixSimulation
+import RemixStatistics
 
 /// The safe-rollout controller (docs/rollouts.md): at each step boundary of each rollout, it
 /// analyses the log so far with the project's analysis — up to the boundary, as a team looking at

@@ -2,6 +2,7 @@ import RemixAnalysis
 import RemixFormats
 import RemixKit
 import Foundation
+import RemixStatistics
 
 /// The report as JSON with the documented names and full precision (non-finite numbers as null).
 package enum JSONReport {

@@ -1,6 +1,7 @@
 import Foundation
 import RemixAnalysis
 import RemixFormats
+import RemixStatistics
 
 /// How the table words and rounds what it shows; the HTML page and Markdown share these.
 extension TableReport {

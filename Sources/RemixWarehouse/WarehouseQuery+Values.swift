@@ -1,5 +1,6 @@
 import RemixAnalysis
 import RemixFormats
+import RemixStatistics
 
 /// The value metrics' SQL: per-unit values summed exactly as decimals, capped, summed per
 /// variation (as ``AggregatedFigures`` asks of a store), and the order statistics quantiles and

@@ -2,6 +2,7 @@ import Foundation
 @testable import RemixAnalysis
 @testable import RemixLogReader
 @testable import RemixReports
+@testable import RemixStatistics
 import RemixTestSupport
 import Testing
 

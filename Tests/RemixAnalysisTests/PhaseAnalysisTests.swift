@@ -4,6 +4,7 @@ import RemixCLITestSupport
 import RemixExperiments
 import RemixLogReader
 @testable import RemixReports
+@testable import RemixStatistics
 import RemixTestSupport
 import Testing
 

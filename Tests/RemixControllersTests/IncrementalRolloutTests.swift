@@ -4,6 +4,7 @@ import RemixControllers
 import RemixEventLog
 import RemixExperiments
 import RemixFormats
+import RemixStatistics
 import RemixTestSupport
 import Testing
 

@@ -1,3 +1,5 @@
+import RemixStatistics
+
 /// An experiment's figures from an event store's aggregates (``AggregateQueries``): the same
 /// definitions as ``VariationCounter`` applies to a log file's units — caps over the experiment's
 /// counted units, quantile bounds at GrowthBook's ranks, CUPED's covariate before exposure — asked

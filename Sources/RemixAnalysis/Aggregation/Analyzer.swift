@@ -2,6 +2,7 @@ import Foundation
 import RemixExperiments
 import RemixKit
 import RemixLogReader
+import RemixStatistics
 
 /// What to analyse and how.
 package struct AnalysisOptions: Sendable {

@@ -1,3 +1,5 @@
+import RemixStatistics
+
 /// How one metric of one experiment is read per unit: from the first pass (a plain proportion)
 /// or from ``ValueTally`` columns (anything else; a ratio from its two parts' columns, CUPED from
 /// the metric's column after exposure and its column before).

@@ -1,5 +1,6 @@
 import Foundation
 import RemixKit
+import RemixStatistics
 
 /// One arm's tally in one period (the time between two bandit updates): units first exposed in
 /// it, and the sum and sum of squares of their metric values.

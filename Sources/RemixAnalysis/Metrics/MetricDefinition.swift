@@ -1,4 +1,5 @@
 import RemixKit
+import RemixStatistics
 import RemixYAML
 
 /// One metric: what is measured per unit after its first exposure, and how variations compare.

@@ -1,4 +1,5 @@
 import RemixLogReader
+import RemixStatistics
 
 /// The result of `remix analyze`: per experiment, each variation's units and metrics, and each
 /// variation compared with the baseline; plus what was read.

@@ -2,6 +2,7 @@ import Foundation
 import RemixExperiments
 import RemixFormats
 import RemixKit
+import RemixStatistics
 
 /// A safe rollout controller's decision at a step boundary, as its `rollout_decision` event says
 /// it: which step was tested, the share of traffic from then on, what was decided and why, and the

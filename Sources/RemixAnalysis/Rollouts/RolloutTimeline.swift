@@ -2,6 +2,7 @@ import Foundation
 import RemixExperiments
 import RemixFormats
 import RemixLogReader
+import RemixStatistics
 
 /// The `rollout_decision` events of logs, by experiment, in log order: each rollout's timeline
 /// for the reports. Read only when an experiment file holds a rollout, in a pass of its own that

@@ -23,47 +23,25 @@ package struct GuardrailResult: Sendable, Equatable {
     package var worse: Bool
     /// Why it could not be tested (no units, no variance), if it could not.
     package var error: String?
+
+    package init(metric: String, inverse: Bool, control: Double, rollout: Double, effect: Double, bound: Double, pValue: Double,
+                 worse: Bool, error: String? = nil) {
+        (self.metric, self.inverse, self.control, self.rollout) = (metric, inverse, control, rollout)
+        (self.effect, self.bound, self.pValue, self.worse, self.error) = (effect, bound, pValue, worse, error)
+    }
 }
 
-/// Tests a rollout's guardrails in an experiment's report (control first, then the rollout).
+/// Tests a rollout's guardrails (control first, then the rollout); ``results(_:alpha:tuning:)``
+/// (RemixAnalysis) tests those of an experiment's report.
 package enum GuardrailTest {
-    /// The results of every guardrail of `experiment` at level `alpha` with the sequential tuning parameter.
-    package static func results(_ experiment: AnalysisReport.Experiment, alpha: Double,
-                                tuning: Double = TestSettings.defaultSequentialTuning) -> [GuardrailResult] {
-        guard experiment.variations.count == 2 else { return [] }
-        let (control, rollout) = (experiment.variations[0], experiment.variations[1])
-        return experiment.guardrails.compactMap { name in
-            guard let index = control.metrics.firstIndex(where: { $0.metric == name }), rollout.metrics.indices.contains(index) else {
-                return nil
-            }
-            let (a, b) = (control.metrics[index], rollout.metrics[index])
-            var result = GuardrailResult(metric: name, inverse: b.inverse, control: a.value, rollout: b.value,
-                                         effect: b.value - a.value, bound: 0, pValue: 1, worse: false)
-            if let error = a.error ?? b.error {
-                result.error = error
-                return result
-            }
-            guard let interval = interval(a.statistic, b.statistic, inverse: b.inverse, alpha: alpha, tuning: tuning) else {
-                result.error = control.units == 0 || rollout.units == 0 ? StatisticsMessage.noUnits : StatisticsMessage.zeroVariance
-                return result
-            }
-            let factor = ValueScale.factor(a.scale)
-            result.effect = interval.effect * factor
-            result.bound = interval.bound * factor
-            result.worse = b.inverse ? interval.bound > 0 : interval.bound < 0
-            result.pValue = pValue(a.statistic, b.statistic, inverse: b.inverse, rho2: rho2(alpha: alpha, tuning: tuning))
-            return result
-        }
-    }
-
     /// The effect and the one-sided interval's finite end, or nil when the arms cannot be tested.
-    static func interval(_ control: MetricStatistic, _ treatment: MetricStatistic, inverse: Bool, alpha: Double,
+    package static func interval(_ control: MetricStatistic, _ treatment: MetricStatistic, inverse: Bool, alpha: Double,
                          tuning: Double) -> (effect: Double, bound: Double)? {
         interval(control, treatment, inverse: inverse, alpha: alpha, rho2: rho2(alpha: alpha, tuning: tuning))
     }
 
     /// The same with the mixture's ρ² given, as gbstats' p-value search holds it at the test's own.
-    static func interval(_ control: MetricStatistic, _ treatment: MetricStatistic, inverse: Bool, alpha: Double,
+    package static func interval(_ control: MetricStatistic, _ treatment: MetricStatistic, inverse: Bool, alpha: Double,
                          rho2: Double) -> (effect: Double, bound: Double)? {
         MetricStatistic.pair(control, treatment, OneSidedInterval(inverse: inverse, alpha: alpha, rho2: rho2)) ?? nil
     }
@@ -83,12 +61,12 @@ package enum GuardrailTest {
     }
 
     /// gbstats' `sequential_rho(alpha, tuning, two_sided=False)`, squared: the one-sided test's ρ at 2α.
-    static func rho2(alpha: Double, tuning: Double) -> Double {
+    package static func rho2(alpha: Double, tuning: Double) -> Double {
         (-2 * log(2 * alpha) + log(-2 * log(2 * alpha) + 1)) / tuning
     }
 
     /// gbstats' `sequential_interval_halfwidth_one_sided` with the mixture's ρ².
-    static func halfWidth(variance: Double, units: Double, alpha: Double, rho2: Double) -> Double {
+    package static func halfWidth(variance: Double, units: Double, alpha: Double, rho2: Double) -> Double {
         let spread = units * rho2 + 1
         let scaled = variance * units
         return (scaled * 2 * spread / (units * units * rho2) * log(1 + spread.squareRoot() / (2 * alpha))).squareRoot()
@@ -96,7 +74,7 @@ package enum GuardrailTest {
 
     /// The α at which the interval's finite end reaches 0, by bisection as gbstats' `compute_p_value`
     /// (ρ held at the test's own, from the configured α).
-    static func pValue(_ control: MetricStatistic, _ treatment: MetricStatistic, inverse: Bool, rho2: Double) -> Double {
+    package static func pValue(_ control: MetricStatistic, _ treatment: MetricStatistic, inverse: Bool, rho2: Double) -> Double {
         let (smallest, largest) = (0.00001, 0.4999)
         func excludes(_ alpha: Double) -> Bool {
             guard let bound = interval(control, treatment, inverse: inverse, alpha: alpha, rho2: rho2)?.bound else { return false }

@@ -35,11 +35,11 @@ package struct PowerSettings: Sendable, Equatable {
     /// σ/μ, the only scale the formulas need: the lift's variance σ²/(N μ²) · (1 + (1 + Δ)²) is
     /// formed from it without any power of μ or σ, which overflow (10⁷⁸⁴ is no double) or
     /// underflow for metrics of very large or very small units.
-    var relativeStandardDeviation: Double { standardDeviation / mean }
+    package var relativeStandardDeviation: Double { standardDeviation / mean }
 
     /// z₁₋α/₂, read from the lower tail: 1 − α/2 is 1 in a double for α below 10⁻¹⁶, whose z
     /// would be infinite and no sample size enough.
-    var criticalValue: Double { -Normal.quantile(alpha / 2) }
+    package var criticalValue: Double { -Normal.quantile(alpha / 2) }
 
     /// Why no plan can be made for this baseline and the relative lift `effect` (when given);
     /// nil when one can.
@@ -79,7 +79,7 @@ package enum PowerAnalysis {
     /// How much the sequential interval is wider than the fixed-horizon z interval (1 without
     /// sequential testing): √N · √(2(Nρ² + 1)/(N²ρ²) · log(√(Nρ² + 1)/α)) / z for N units in both
     /// arms, written as √(2(1 + 1/q) · log(√(q + 1)/α)) / z with q = Nρ² so that N² never overflows.
-    static func sequentialFactor(units: Double, _ settings: PowerSettings) -> Double {
+    package static func sequentialFactor(units: Double, _ settings: PowerSettings) -> Double {
         guard let tuning = settings.sequentialTuning else { return 1 }
         let alpha = settings.alpha, total = 2 * units
         let rho2 = (-2 * log(alpha) + log(-2 * log(alpha) + 1)) / tuning

@@ -1,6 +1,6 @@
 /// A computation over a control's and a treatment's statistics of the same kind, whatever the
 /// kind (a proportion, a mean, a ratio, a quantile, CUPED's adjusted sample).
-protocol StatisticPairOperation {
+package protocol StatisticPairOperation {
     associatedtype Output
     func callAsFunction<S: TestStatistic>(_ control: S, _ treatment: S) -> Output
 }
@@ -8,7 +8,7 @@ protocol StatisticPairOperation {
 extension MetricStatistic {
     /// `operation` over `control` and `treatment` as their own sample type — CUPED's with the
     /// pair's shared θ — or nil when their kinds differ.
-    static func pair<Operation: StatisticPairOperation>(_ control: MetricStatistic, _ treatment: MetricStatistic,
+    package static func pair<Operation: StatisticPairOperation>(_ control: MetricStatistic, _ treatment: MetricStatistic,
                                                         _ operation: Operation) -> Operation.Output? {
         switch (control, treatment) {
         case let (.proportion(a), .proportion(b)): return operation(a, b)

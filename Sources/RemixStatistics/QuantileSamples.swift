@@ -4,21 +4,21 @@ import Foundation
 /// quantile's confidence bounds as GrowthBook's queries compute them (see `init(values:level:)`).
 package struct QuantileSample: TestStatistic, Equatable {
     /// Values the quantile is taken over (gbstats' `n`).
-    var count: Int
+    package var count: Int
     /// The sample size the bounds were computed for (GrowthBook's n*).
-    var nStar: Int
+    package var nStar: Int
     /// The quantile's level, e.g. 0.9.
-    var level: Double
-    var quantile: Double
-    var lower: Double
-    var upper: Double
+    package var level: Double
+    package var quantile: Double
+    package var lower: Double
+    package var upper: Double
 
     /// norm.ppf(0.975) as SciPy gives it: GrowthBook's bounds are always at 95 %.
     package static let multiplier = 1.959963984540054
     /// GrowthBook's grid of n* (`N_STAR_VALUES`): 100 doubling to 52 428 800.
     package static let nStarGrid = (0..<20).map { 100 << $0 }
 
-    init(count: Int, nStar: Int, level: Double, quantile: Double, lower: Double, upper: Double) {
+    package init(count: Int, nStar: Int, level: Double, quantile: Double, lower: Double, upper: Double) {
         self.count = count
         self.nStar = nStar
         self.level = level
@@ -30,14 +30,14 @@ package struct QuantileSample: TestStatistic, Equatable {
     /// The `level` quantile of `values` and its bounds as GrowthBook computes them: n* is the
     /// largest grid size below the number of values (else the smallest), and the bounds are the
     /// sample quantiles at level ∓ z·√(level (1 − level) / n*), all with SQL's PERCENTILE_CONT.
-    init(values: [Double], level: Double) {
+    package init(values: [Double], level: Double) {
         let ordered = values.sorted()
         self.init(count: ordered.count, level: level) { ordered[$0] }
     }
 
     /// The same from the number of values and `rank`, the k-th smallest value (0-based), which is
     /// asked only for the ranks ``ranks(count:level:)`` lists.
-    init(count: Int, level: Double, rank: (Int) -> Double) {
+    package init(count: Int, level: Double, rank: (Int) -> Double) {
         guard count > 0 else {
             self.init(count: 0, nStar: Self.nStarGrid[0], level: level, quantile: 0, lower: 0, upper: 0)
             return
@@ -56,25 +56,25 @@ package struct QuantileSample: TestStatistic, Equatable {
     }
 
     /// The ranks (0-based, ascending, distinct) of the values the statistic of `count` values reads.
-    static func ranks(count: Int, level: Double) -> [Int] {
+    package static func ranks(count: Int, level: Double) -> [Int] {
         guard count > 0 else { return [] }
         return Array(Set(levels(count: count, level: level).levels.flatMap { percentileRanks(count: count, $0) })).sorted()
     }
 
     /// The two ranks PERCENTILE_CONT at `q` reads of `count` values.
-    static func percentileRanks(count: Int, _ q: Double) -> [Int] {
+    package static func percentileRanks(count: Int, _ q: Double) -> [Int] {
         let below = Int((Double(count - 1) * q).rounded(.down))
         return [below, min(below + 1, count - 1)]
     }
 
     /// PERCENTILE_CONT of sorted values: linear interpolation at (count − 1)·q, from the nearer end
     /// as NumPy's `quantile` does, so both give the same double.
-    static func percentile(_ ordered: [Double], _ q: Double) -> Double {
+    package static func percentile(_ ordered: [Double], _ q: Double) -> Double {
         percentile(count: ordered.count, q) { ordered[$0] }
     }
 
     /// The same of `count` values of which `rank` gives the k-th smallest.
-    static func percentile(count: Int, _ q: Double, rank: (Int) -> Double) -> Double {
+    package static func percentile(count: Int, _ q: Double, rank: (Int) -> Double) -> Double {
         let position = Double(count - 1) * q
         let below = Int(position.rounded(.down))
         let fraction = position - Double(below)
@@ -83,22 +83,22 @@ package struct QuantileSample: TestStatistic, Equatable {
         return fraction >= 0.5 ? b - difference * (1 - fraction) : a + difference * fraction
     }
 
-    var n: Double { Double(count) }
-    var mean: Double { quantile }
+    package var n: Double { Double(count) }
+    package var mean: Double { quantile }
 
     /// The variance of the quantile scaled to one value, from the width of its bounds.
-    var varianceInit: Double {
+    package var varianceInit: Double {
         guard count > 1 else { return 0 }
         let width = (upper - lower) / (2 * Self.multiplier)
         return Double(nStar) / Double(count) * (n - 1) * pow(width, 2)
     }
 
-    var variance: Double { count < 100 ? varianceInit : max(varianceInit, 1e-5) }
+    package var variance: Double { count < 100 ? varianceInit : max(varianceInit, 1e-5) }
 
     /// Too few values for the bounds to lie inside (0, 1), or bounds of zero width on few values.
-    var hasZeroVariance: Bool { Self.hasZeroVariance(n: n, level: level, varianceInit: varianceInit) }
+    package var hasZeroVariance: Bool { Self.hasZeroVariance(n: n, level: level, varianceInit: varianceInit) }
 
-    static func hasZeroVariance(n: Double, level: Double, varianceInit: Double) -> Bool {
+    package static func hasZeroVariance(n: Double, level: Double, varianceInit: Double) -> Bool {
         let square = pow(multiplier, 2)
         if n <= square * level / (1 - level) || n <= square * (1 - level) / level { return true }
         return varianceInit <= 0 && n < 1000
@@ -109,19 +109,19 @@ package struct QuantileSample: TestStatistic, Equatable {
 /// `QuantileClusteredStatistic`, the event-level quantile with its variance widened for the
 /// clustering of events in units. Per unit, the sums count its events at or below the quantile
 /// (main) and all its events (denominator).
-struct ClusteredQuantileSample: TestStatistic, Equatable {
+package struct ClusteredQuantileSample: TestStatistic, Equatable {
     /// The quantile over all events (its `count` is the number of events).
-    var events: QuantileSample
-    var mainSum: Double
-    var mainSumSquares: Double
-    var denominatorSum: Double
-    var denominatorSumSquares: Double
-    var mainDenominatorProducts: Double
+    package var events: QuantileSample
+    package var mainSum: Double
+    package var mainSumSquares: Double
+    package var denominatorSum: Double
+    package var denominatorSumSquares: Double
+    package var mainDenominatorProducts: Double
     /// Units (gbstats' `n_clusters`).
-    var units: Int
+    package var units: Int
 
     /// The event-level statistic from each unit's event values, with GrowthBook's bounds.
-    init(unitEvents: [[Double]], level: Double) {
+    package init(unitEvents: [[Double]], level: Double) {
         let events = QuantileSample(values: unitEvents.flatMap { $0 }, level: level)
         self.init(events: events, clusters: unitEvents.map { values in
             (Double(values.reduce(0) { $1 <= events.quantile ? $0 + 1 : $0 }), Double(values.count))
@@ -130,7 +130,7 @@ struct ClusteredQuantileSample: TestStatistic, Equatable {
 
     /// The event-level statistic from a flat list of event values and the unit of each: the
     /// clusters are the units with at least one event.
-    init(events values: [Double], units: [Int32], level: Double) {
+    package init(events values: [Double], units: [Int32], level: Double) {
         let events = QuantileSample(values: values, level: level)
         var perUnit: [Int32: (below: Double, count: Double)] = [:]
         for (value, unit) in zip(values, units) {
@@ -154,7 +154,7 @@ struct ClusteredQuantileSample: TestStatistic, Equatable {
                   denominatorSumSquares: denominatorSquares, mainDenominatorProducts: products, units: clusters.count)
     }
 
-    init(events: QuantileSample, mainSum: Double, mainSumSquares: Double, denominatorSum: Double,
+    package init(events: QuantileSample, mainSum: Double, mainSumSquares: Double, denominatorSum: Double,
          denominatorSumSquares: Double, mainDenominatorProducts: Double, units: Int) {
         self.events = events
         self.mainSum = mainSum
@@ -165,12 +165,12 @@ struct ClusteredQuantileSample: TestStatistic, Equatable {
         self.units = units
     }
 
-    var n: Double { events.n }
-    var mean: Double { events.quantile }
+    package var n: Double { events.n }
+    package var mean: Double { events.quantile }
 
     /// The independent-events variance scaled by the clustered over the independent variance of
     /// the share of events below the quantile (a ratio by the delta method).
-    var varianceInit: Double {
+    package var varianceInit: Double {
         guard events.count > 1, events.level != 0, units > 1, denominatorSum > 0 else { return 0 }
         let independent = events.level * (1 - events.level) / events.n
         return events.varianceInit * clusterVariance / independent
@@ -187,9 +187,9 @@ struct ClusteredQuantileSample: TestStatistic, Equatable {
         return numerator / (clusters * pow(meanDenominator, 2))
     }
 
-    var variance: Double { events.count < 100 ? varianceInit : max(varianceInit, 1e-5) }
+    package var variance: Double { events.count < 100 ? varianceInit : max(varianceInit, 1e-5) }
 
-    var hasZeroVariance: Bool {
+    package var hasZeroVariance: Bool {
         QuantileSample.hasZeroVariance(n: n, level: events.level, varianceInit: varianceInit)
     }
 }

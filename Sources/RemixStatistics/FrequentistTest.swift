@@ -2,8 +2,8 @@ import Foundation
 
 /// The effect of the treatment and its delta-method variance, as gbstats' `frequentist_diff` and
 /// `frequentist_variance`: relative to the control's unadjusted mean, or absolute.
-enum Effect {
-    static func difference<S: TestStatistic>(_ control: S, _ treatment: S, _ type: DifferenceType) -> Double {
+package enum Effect {
+    package static func difference<S: TestStatistic>(_ control: S, _ treatment: S, _ type: DifferenceType) -> Double {
         switch type {
         case .relative:
             // gbstats falls back to the adjusted mean when the unadjusted one is 0.
@@ -13,7 +13,7 @@ enum Effect {
         }
     }
 
-    static func variance<S: TestStatistic>(_ control: S, _ treatment: S, _ type: DifferenceType) -> Double {
+    package static func variance<S: TestStatistic>(_ control: S, _ treatment: S, _ type: DifferenceType) -> Double {
         switch type {
         case .relative:
             let meanA = control.unadjustedMean, meanB = treatment.unadjustedMean
@@ -26,24 +26,24 @@ enum Effect {
 
 /// A frequentist comparison: the effect (relative lift or absolute difference), its confidence
 /// interval and two-sided p-value.
-struct FrequentistResult: Sendable {
-    var expected: Double
-    var ci: (lower: Double, upper: Double)
-    var pValue: Double
+package struct FrequentistResult: Sendable {
+    package var expected: Double
+    package var ci: (lower: Double, upper: Double)
+    package var pValue: Double
     /// The standard error of `expected` (gbstats' `uplift.stddev`).
-    var standardError: Double
-    var error: String?
+    package var standardError: Double
+    package var error: String?
 }
 
 /// gbstats' `TwoSidedTTest` (Welch) and `SequentialTwoSidedTTest` (always-valid intervals).
-enum FrequentistTest {
+package enum FrequentistTest {
     /// The fixed-horizon test with relative effects, as gbstats' defaults.
-    static func twoSided<S: TestStatistic>(control: S, treatment: S, alpha: Double) -> FrequentistResult {
+    package static func twoSided<S: TestStatistic>(control: S, treatment: S, alpha: Double) -> FrequentistResult {
         run(control: control, treatment: treatment, settings: TestSettings(alpha: alpha))
     }
 
     /// The test `settings` ask for: sequential when it has a tuning parameter.
-    static func run<S: TestStatistic>(control: S, treatment: S, settings: TestSettings) -> FrequentistResult {
+    package static func run<S: TestStatistic>(control: S, treatment: S, settings: TestSettings) -> FrequentistResult {
         if settings.zeroBaseline {
             if control.n == 0 || treatment.n == 0 { return uninformative(StatisticsMessage.noUnits) }
             if Effect.variance(control, treatment, .absolute) <= 0 { return uninformative(StatisticsMessage.zeroVariance) }

@@ -2,12 +2,12 @@ import Foundation
 
 /// The standard normal distribution, computed as SciPy does (`ndtr`, `log_ndtr`, and
 /// `truncnorm`'s log-mass cases), so results agree with gbstats to rounding.
-enum Normal {
+package enum Normal {
     /// ln √(2π), rounded as SciPy rounds it.
-    static let logSqrtTwoPi = log((2 * Double.pi).squareRoot())
+    package static let logSqrtTwoPi = log((2 * Double.pi).squareRoot())
 
     /// P(Z ≤ x).
-    static func cdf(_ x: Double) -> Double {
+    package static func cdf(_ x: Double) -> Double {
         let scaled = x * 0.5.squareRoot()
         let magnitude = abs(scaled)
         if magnitude < 0.5.squareRoot() { return 0.5 + 0.5 * erf(scaled) }
@@ -16,7 +16,7 @@ enum Normal {
     }
 
     /// log P(Z ≤ x), accurate far into both tails.
-    static func logCDF(_ x: Double) -> Double {
+    package static func logCDF(_ x: Double) -> Double {
         if x > 6 { return -cdf(-x) }
         if x > -20 { return log(cdf(x)) }
         // Asymptotic series of the Mills ratio, term by term as SciPy sums it.
@@ -37,7 +37,7 @@ enum Normal {
 
     /// The x with P(Z ≤ x) = p, for 0 < p < 1 (SciPy's `ndtri` to rounding): a starting point
     /// refined by Halley steps on the tail nearer x, where the CDF is accurate.
-    static func quantile(_ p: Double) -> Double {
+    package static func quantile(_ p: Double) -> Double {
         guard p > 0 else { return -.infinity }
         guard p < 1 else { return .infinity }
         if p > 0.5 { return -lowerQuantile(1 - p) }
@@ -54,7 +54,7 @@ enum Normal {
     }
 
     /// log φ(x).
-    static func logPDF(_ x: Double) -> Double { -(x * x) / 2 - logSqrtTwoPi }
+    package static func logPDF(_ x: Double) -> Double { -(x * x) / 2 - logSqrtTwoPi }
 
     /// log P(a ≤ Z ≤ b) for the half-infinite intervals the risk needs.
     private static func logMass(_ a: Double, _ b: Double) -> Double {
@@ -64,7 +64,7 @@ enum Normal {
     }
 
     /// The mean of N(mu, sigma²) truncated to [lower, upper] (either may be infinite).
-    static func truncatedMean(mu: Double, sigma: Double, lower: Double, upper: Double) -> Double {
+    package static func truncatedMean(mu: Double, sigma: Double, lower: Double, upper: Double) -> Double {
         let a = (lower - mu) / sigma, b = (upper - mu) / sigma
         let mass = logMass(a, b)
         let densityA = a.isFinite ? exp(logPDF(a) - mass) : 0
@@ -75,9 +75,9 @@ enum Normal {
 
 /// Student's t distribution with real degrees of freedom, through the regularized incomplete
 /// beta function — not a normal approximation.
-enum StudentT {
+package enum StudentT {
     /// P(T > t) for t ≥ 0.
-    static func upperTail(_ t: Double, _ dof: Double) -> Double {
+    package static func upperTail(_ t: Double, _ dof: Double) -> Double {
         if t == 0 { return 0.5 }
         if t.isInfinite { return 0 }
         // With many degrees of freedom x is within a hair of 1, where the continued fraction
@@ -93,19 +93,19 @@ enum StudentT {
     }
 
     /// P(T ≤ t).
-    static func cdf(_ t: Double, _ dof: Double) -> Double {
+    package static func cdf(_ t: Double, _ dof: Double) -> Double {
         let tail = upperTail(abs(t), dof)
         return t > 0 ? 1 - tail : tail
     }
 
     /// The density at t.
-    static func pdf(_ t: Double, _ dof: Double) -> Double {
+    package static func pdf(_ t: Double, _ dof: Double) -> Double {
         exp(IncompleteBeta.logGammaRatio(dof / 2) - 0.5 * log(dof * Double.pi) - (dof + 1) / 2 * log1p(t * t / dof))
     }
 
     /// The t with P(T ≤ t) = p, for 0.5 ≤ p < 1 (the quantiles a two-sided interval needs), by
     /// safeguarded Newton steps on the upper tail.
-    static func quantile(_ p: Double, _ dof: Double) -> Double {
+    package static func quantile(_ p: Double, _ dof: Double) -> Double {
         let target = 1 - p
         guard target > 0 else { return .infinity }
         guard target < 0.5 else { return 0 }
@@ -126,10 +126,10 @@ enum StudentT {
 
 /// ∫ₜ^∞ of the t density by composite Gauss–Legendre quadrature on panels of width ½, until
 /// the panels stop contributing: full relative precision where the incomplete beta loses it.
-enum TailIntegral {
-    static let order = 20
+package enum TailIntegral {
+    package static let order = 20
     /// Nodes and weights on [-1, 1], by Newton's method on the Legendre polynomial.
-    static let rule: [(node: Double, weight: Double)] = {
+    package static let rule: [(node: Double, weight: Double)] = {
         var rule: [(node: Double, weight: Double)] = []
         let n = Double(order)
         for i in 1...order / 2 {
@@ -154,7 +154,7 @@ enum TailIntegral {
         return rule
     }()
 
-    static func upperTail(_ t: Double, _ dof: Double) -> Double {
+    package static func upperTail(_ t: Double, _ dof: Double) -> Double {
         let logScale = IncompleteBeta.logGammaRatio(dof / 2) - 0.5 * log(dof * Double.pi)
         let exponent = -(dof + 1) / 2
         let halfWidth = 0.25
@@ -178,8 +178,8 @@ enum TailIntegral {
 
 /// A starting point for quantiles: the standard normal z with P(Z > z) = q (Acklam's rational
 /// approximation, about 1e-9 relative), refined by the callers.
-enum NormalQuantile {
-    static func upper(_ q: Double) -> Double {
+package enum NormalQuantile {
+    package static func upper(_ q: Double) -> Double {
         let p = 1 - q
         let a = [-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02, 1.383577518672690e+02,
                  -3.066479806614716e+01, 2.506628277459239e+00]
@@ -203,10 +203,10 @@ enum NormalQuantile {
 
 /// The regularized incomplete beta function I_x(a, b) by Lentz's continued fraction, with the
 /// prefactor computed from logarithms the caller gives accurately.
-enum IncompleteBeta {
-    static let logSqrtPi = 0.572_364_942_924_700_087_07
+package enum IncompleteBeta {
+    package static let logSqrtPi = 0.572_364_942_924_700_087_07
 
-    static func regularized(a: Double, b: Double, x: Double, oneMinusX: Double, logX: Double,
+    package static func regularized(a: Double, b: Double, x: Double, oneMinusX: Double, logX: Double,
                             logOneMinusX: Double) -> Double {
         if x <= 0 { return 0 }
         if oneMinusX <= 0 { return 1 }
@@ -219,7 +219,7 @@ enum IncompleteBeta {
     }
 
     /// ln(Γ(a + ½) / Γ(a)) without the cancellation of two large lgamma values.
-    static func logGammaRatio(_ a: Double) -> Double {
+    package static func logGammaRatio(_ a: Double) -> Double {
         var shift = 0.0
         var z = a
         while z < 16 {
@@ -266,8 +266,8 @@ enum IncompleteBeta {
 }
 
 /// The regularized upper incomplete gamma function Q(s, x), for χ² tails.
-enum IncompleteGamma {
-    static func upper(_ s: Double, _ x: Double) -> Double {
+package enum IncompleteGamma {
+    package static func upper(_ s: Double, _ x: Double) -> Double {
         if x <= 0 { return 1 }
         if x.isInfinite { return 0 }
         let logPrefix = -x + s * log(x) - lgamma(s)

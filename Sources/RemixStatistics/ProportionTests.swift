@@ -1,7 +1,7 @@
 import Foundation
 
 /// What gbstats' tests read of a variation's statistic: its mean, variance and number of units.
-protocol TestStatistic: Sendable {
+package protocol TestStatistic: Sendable {
     var mean: Double { get }
     var variance: Double { get }
     var n: Double { get }
@@ -12,32 +12,32 @@ protocol TestStatistic: Sendable {
 }
 
 extension TestStatistic {
-    var unadjustedMean: Double { mean }
-    var hasZeroVariance: Bool { variance <= 0 }
+    package var unadjustedMean: Double { mean }
+    package var hasZeroVariance: Bool { variance <= 0 }
 }
 
 /// A binomial metric in one variation: `units` exposed, `conversions` of them converted.
-struct ProportionSample: TestStatistic, Equatable {
-    var units: Int
-    var conversions: Int
+package struct ProportionSample: TestStatistic, Equatable {
+    package var units: Int
+    package var conversions: Int
 
-    init(units: Int, conversions: Int) {
+    package init(units: Int, conversions: Int) {
         self.units = units
         self.conversions = conversions
     }
 
     /// The conversion rate (0 without units), as gbstats' `ProportionStatistic.mean`.
-    var mean: Double { units == 0 ? 0 : Double(conversions) / Double(units) }
+    package var mean: Double { units == 0 ? 0 : Double(conversions) / Double(units) }
     /// p(1 − p), as gbstats' `ProportionStatistic.variance`.
-    var variance: Double { mean * (1 - mean) }
-    var n: Double { Double(units) }
+    package var variance: Double { mean * (1 - mean) }
+    package var n: Double { Double(units) }
 }
 
 /// gbstats' error messages for inputs a test cannot use.
 package enum StatisticsMessage {
-    static let baselineZero = "ZERO_NEGATIVE_BASELINE_VARIATION"
-    static let zeroVariance = "ZERO_NEGATIVE_VARIANCE"
-    static let noUnits = "NO_UNITS_IN_VARIATION"
+    package static let baselineZero = "ZERO_NEGATIVE_BASELINE_VARIATION"
+    package static let zeroVariance = "ZERO_NEGATIVE_VARIANCE"
+    package static let noUnits = "NO_UNITS_IN_VARIATION"
 
     /// A comparison's error in the words the reports use: gbstats' codes said, others as they are.
     package static func words(_ error: String) -> String {
@@ -52,8 +52,8 @@ package enum StatisticsMessage {
 
 /// The sample-ratio-mismatch check: Pearson's χ² of the units per variation against the
 /// expected split, as gbstats' `check_srm`.
-enum SampleRatio {
-    static func pValue(observed: [Int], weights: [Double]) -> Double {
+package enum SampleRatio {
+    package static func pValue(observed: [Int], weights: [Double]) -> Double {
         let total = Double(observed.reduce(0, +))
         guard total > 0 else { return 1 }
         let totalWeight = weights.reduce(0, +)
@@ -67,9 +67,9 @@ enum SampleRatio {
 }
 
 /// Adjusted p-values for many comparisons, in the input order.
-enum MultipleTesting {
+package enum MultipleTesting {
     /// Holm–Bonferroni step-down: the i-th smallest of m is multiplied by m − i, running maximum.
-    static func holm(_ pValues: [Double]) -> [Double] {
+    package static func holm(_ pValues: [Double]) -> [Double] {
         let order = pValues.indices.sorted { pValues[$0] < pValues[$1] }
         var adjusted = pValues
         var running = 0.0
@@ -82,7 +82,7 @@ enum MultipleTesting {
 
     /// Benjamini–Hochberg step-up: the i-th smallest of m is multiplied by m / i, running minimum
     /// from the largest.
-    static func benjaminiHochberg(_ pValues: [Double]) -> [Double] {
+    package static func benjaminiHochberg(_ pValues: [Double]) -> [Double] {
         let order = pValues.indices.sorted { pValues[$0] < pValues[$1] }
         var adjusted = pValues
         var running = 1.0

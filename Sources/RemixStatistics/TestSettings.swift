@@ -32,7 +32,7 @@ package struct TestSettings: Sendable, Equatable {
     /// The report's comparison of a zero baseline, on absolute differences: where gbstats stops at
     /// ZERO_NEGATIVE_BASELINE_VARIATION (or at ZERO_NEGATIVE_VARIANCE, as a baseline of all zeros
     /// has no variance), the tests run on, needing only that the difference has a variance.
-    var zeroBaseline = false
+    package var zeroBaseline = false
 
     package init(alpha: Double = 0.05, difference: DifferenceType = .relative, sequentialTuning: Double? = nil,
                 prior: BayesianPrior? = nil) {

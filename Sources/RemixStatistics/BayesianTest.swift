@@ -2,24 +2,24 @@ import Foundation
 
 /// A Bayesian comparison: chance that the treatment beats the control, the expected loss of
 /// choosing each, and the posterior of the effect.
-struct BayesianResult: Sendable {
+package struct BayesianResult: Sendable {
     /// The chance that the treatment's effect is above 0.
-    var chanceToWin: Double
+    package var chanceToWin: Double
     /// [risk of choosing the control, risk of choosing the treatment], on the effect's scale.
-    var risk: [Double]
+    package var risk: [Double]
     /// The posterior mean of the effect.
-    var expected: Double
+    package var expected: Double
     /// The central 1 − α credible interval.
-    var ci: (lower: Double, upper: Double) = (0, 0)
+    package var ci: (lower: Double, upper: Double) = (0, 0)
     /// The posterior standard deviation.
-    var standardDeviation = 0.0
-    var error: String?
+    package var standardDeviation = 0.0
+    package var error: String?
 }
 
 extension BayesianResult {
     /// The result for a metric where lower is better (gbstats' `inverse`): the chance of a fall,
     /// and the two risks exchanged. An uninformative result (an error) stays as it is.
-    var inverted: BayesianResult {
+    package var inverted: BayesianResult {
         guard error == nil else { return self }
         var result = self
         result.chanceToWin = 1 - chanceToWin
@@ -30,13 +30,13 @@ extension BayesianResult {
 
 /// gbstats' `EffectBayesianABTest`: a normal posterior of the effect from its delta-method
 /// estimate and a flat prior, or the proper prior `settings` give.
-enum BayesianTest {
+package enum BayesianTest {
     /// The flat prior and relative effects, as gbstats' defaults.
-    static func effect<S: TestStatistic>(control: S, treatment: S, alpha: Double) -> BayesianResult {
+    package static func effect<S: TestStatistic>(control: S, treatment: S, alpha: Double) -> BayesianResult {
         effect(control: control, treatment: treatment, settings: TestSettings(alpha: alpha))
     }
 
-    static func effect<S: TestStatistic>(control: S, treatment: S, settings: TestSettings) -> BayesianResult {
+    package static func effect<S: TestStatistic>(control: S, treatment: S, settings: TestSettings) -> BayesianResult {
         let type = settings.difference
         if type == .relative, control.mean == 0 || control.unadjustedMean == 0 {
             return uninformative(StatisticsMessage.baselineZero)

@@ -95,11 +95,12 @@ let package = Package(
             name: "RemixSimulation",
             dependencies: ["RemixHost", "RemixExperiments", "GrowthBookAssignment", "RemixEventLog", "RemixFormats", remixKit, remixYAML],
             swiftSettings: hotPath),
-        // Controllers that decide in virtual time from the log so far (docs/rollouts.md): safe rollouts.
+        // Decisions in virtual time from the log so far: the safe-rollout and bandit controllers and
+        // their rules (a rollout's step decision, a bandit's weights; docs/rollouts.md, docs/bandits.md).
         // Optimised in debug builds: they read every block of a simulated log (the bandit tests
         // took 16 CPU s unoptimised).
         .target(
-            name: "RemixControllers",
+            name: "RemixDecisions",
             dependencies: ["RemixSimulation", "RemixAnalysis", "RemixStatistics", "RemixLogReader", "RemixExperiments", "GrowthBookAssignment", "RemixEventLog", remixKit],
             swiftSettings: [optimizedInDebug]),
         .target(name: "RemixTerminal", dependencies: ["RemixHost", remixKit]),
@@ -124,7 +125,7 @@ let package = Package(
             name: "RemixApp",
             dependencies: [
                 "RemixBuiltIns", "RemixHost", "RemixTerminal", "RemixExperiments", "GrowthBookAssignment", "RemixSimulation", "RemixEventLog", "RemixAnalysis",
-                "RemixStatistics", "RemixReports", "RemixWarehouse", "RemixLogReader", "RemixInterop", "RemixStore", "RemixStoreURL", "RemixStickyBuckets", "RemixChecks", "RemixControllers", "RemixFiles", "RemixFit", "RemixFormats",
+                "RemixStatistics", "RemixReports", "RemixWarehouse", "RemixLogReader", "RemixInterop", "RemixStore", "RemixStoreURL", "RemixStickyBuckets", "RemixChecks", "RemixDecisions", "RemixFiles", "RemixFit", "RemixFormats",
                 remixKit, remixYAML, remixSystem,
             ]),
         // The `remix` commands: parse, validate, call a use case, render.
@@ -171,7 +172,7 @@ let package = Package(
                            remixYAML]),
         .testTarget(
             name: "RemixAnalysisTests",
-            dependencies: ["RemixAnalysis", "RemixStatistics", "RemixReports", "RemixWarehouse", "RemixLogReader", "RemixSimulation", "RemixEventLog", "RemixExperiments", "GrowthBookAssignment", "RemixHost", "RemixBuiltIns",
+            dependencies: ["RemixAnalysis", "RemixStatistics", "RemixReports", "RemixWarehouse", "RemixDecisions", "RemixLogReader", "RemixSimulation", "RemixEventLog", "RemixExperiments", "GrowthBookAssignment", "RemixHost", "RemixBuiltIns",
                            "RemixCLITestSupport", "RemixTestSupport", "RemixChecks", "RemixFormats", remixKit, remixYAML, remixSystem, features],
             exclude: ["Vectors", "Warehouse/run_queries.py"]),
         .testTarget(
@@ -207,8 +208,8 @@ let package = Package(
             path: "Tests/Fuzz/FuzzChecks"),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzChecks"]),
         .testTarget(
-            name: "RemixControllersTests",
-            dependencies: ["RemixControllers", "RemixApp", "RemixAnalysis", "RemixStatistics", "RemixExperiments", "GrowthBookAssignment", "RemixTestSupport", remixKit]),
+            name: "RemixDecisionsTests",
+            dependencies: ["RemixDecisions", "RemixApp", "RemixAnalysis", "RemixStatistics", "RemixExperiments", "GrowthBookAssignment", "RemixTestSupport", remixKit]),
         .testTarget(
             name: "RemixSimulationTests",
             dependencies: ["RemixSimulation", "RemixEventLog", "RemixExperiments", "GrowthBookAssignment", "RemixHost", "RemixBuiltIns", "RemixCLITestSupport",

@@ -1,3 +1,4 @@
+import RemixAnalysis
 import RemixStatistics
 
 extension GuardrailTest {

@@ -1,6 +1,6 @@
 import Foundation
 import RemixAnalysis
-import RemixControllers
+import RemixDecisions
 import RemixExperiments
 import RemixTestSupport
 import Testing

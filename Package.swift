@@ -47,60 +47,75 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
-        .target(name: "RemixHost", dependencies: [remixKit, remixYAML, remixSystem], swiftSettings: hotPath),
+        // ── Bytes and formats: JSON, times, files a command writes, the event log, store URLs.
         // The formats the host reads and writes, apart from any command: JSON, RFC 3339 times,
         // grouped counts, FNV-1a run ids (the standard library only). Optimised in debug builds:
         // the event log's writer and the analysis' string table call its `ShortBytes` per field.
         .target(name: "RemixFormats", swiftSettings: [optimizedInDebug]),
-        // GrowthBook's assignment engine: hashing, conditions, bucketing (Foundation and RemixFormats only).
-        .target(name: "GrowthBookAssignment", dependencies: ["RemixFormats"], swiftSettings: hotPath),
-        .target(name: "RemixExperiments", dependencies: ["GrowthBookAssignment", "RemixFormats", remixKit, remixYAML], swiftSettings: hotPath),
         // What a command writes: outputs checked against its inputs, staged outputs, stop signals.
         .target(name: "RemixFiles", dependencies: ["RemixFormats", remixSystem]),
         .target(name: "RemixEventLog", dependencies: ["RemixFiles", "RemixFormats", remixKit, remixSystem], swiftSettings: hotPath),
-        // Sticky-bucket stores outside the event store: GrowthBook's documents in a JSON Lines file.
-        .target(name: "RemixStickyBuckets", dependencies: ["RemixFormats", "GrowthBookAssignment", remixSystem]),
-        // The byte-level JSON Lines log reader (scanner, line splitter, parallel reads) the analysis and the fit share.
-        .target(name: "RemixLogReader", dependencies: ["GrowthBookAssignment", "RemixFormats", remixSystem], swiftSettings: [optimizedInDebug]),
-        // Optimised in debug builds too: the fit and the fidelity comparison read every log line
-        // through its scanner, and HeldOutFitTests read 1.6 million users' logs (RemixFitTests 329
-        // against 193 CPU seconds; the test stage 387 against 257). Its `pow` keeps the statistics
-        // bit-exact with gbstats when optimised (Statistics/LibmPower.swift).
-        .target(name: "RemixAnalysis", dependencies: ["RemixLogReader", "RemixExperiments", "GrowthBookAssignment", "RemixFormats", remixKit, remixYAML, remixSystem],
-                swiftSettings: [optimizedInDebug]),
         // Event-store URLs and the store's typed errors (Foundation only), apart from the PostgreSQL
         // client so that what only reads a URL — the fuzz target, option checks — builds without
         // SwiftNIO and BoringSSL.
         .target(name: "RemixStoreURL"),
+        // ── Domain engines: assignment, experiment files, sessions, simulation, statistics.
+        // GrowthBook's assignment engine: hashing, conditions, bucketing (Foundation and RemixFormats only).
+        .target(name: "GrowthBookAssignment", dependencies: ["RemixFormats"], swiftSettings: hotPath),
+        .target(name: "RemixExperiments", dependencies: ["GrowthBookAssignment", "RemixFormats", remixKit, remixYAML], swiftSettings: hotPath),
+        // Sticky-bucket stores outside the event store: GrowthBook's documents in a JSON Lines file.
+        .target(name: "RemixStickyBuckets", dependencies: ["RemixFormats", "GrowthBookAssignment", remixSystem]),
+        .target(name: "RemixHost", dependencies: [remixKit, remixYAML, remixSystem], swiftSettings: hotPath),
+        .target(name: "RemixTerminal", dependencies: ["RemixHost", remixKit]),
+        .target(
+            name: "RemixSimulation",
+            dependencies: ["RemixHost", "RemixExperiments", "GrowthBookAssignment", "RemixEventLog", "RemixFormats", remixKit, remixYAML],
+            swiftSettings: hotPath),
+        // GrowthBook SDK payloads: export experiments as one, import one as experiment files.
+        .target(name: "RemixInterop", dependencies: ["RemixExperiments", "GrowthBookAssignment", "RemixFiles", "RemixFormats", remixKit, remixYAML]),
+        // gbstats' tests (frequentist, sequential, Bayesian, guardrails, SRM, corrections) and power
+        // analysis, on numbers only (Foundation). Optimised in debug builds, as the analysis it serves;
+        // its `pow` keeps the statistics bit-exact with gbstats when optimised (LibmPower.swift).
+        .target(name: "RemixStatistics", swiftSettings: [optimizedInDebug]),
+        // ── Analysis and decisions: the log reader, the report, its writers and sources, controllers, checks, the fit.
+        // The byte-level JSON Lines log reader (scanner, line splitter, parallel reads) the analysis and the fit share.
+        .target(name: "RemixLogReader", dependencies: ["GrowthBookAssignment", "RemixFormats", remixSystem], swiftSettings: [optimizedInDebug]),
+        // Optimised in debug builds too: the fit and the fidelity comparison read every log line
+        // through its scanner, and HeldOutFitTests read 1.6 million users' logs (RemixFitTests 329
+        // against 193 CPU seconds; the test stage 387 against 257).
+        .target(name: "RemixAnalysis", dependencies: ["RemixStatistics", "RemixLogReader", "RemixExperiments", "GrowthBookAssignment", "RemixFormats", remixKit, remixYAML, remixSystem],
+                swiftSettings: [optimizedInDebug]),
+        // The report writers: table, Markdown, CSV, JSON and HTML renderings of an analysis report, and
+        // writing one in place (`--output`).
+        .target(name: "RemixReports", dependencies: ["RemixAnalysis", "RemixStatistics", "RemixFormats", remixKit, remixSystem], swiftSettings: [optimizedInDebug]),
+        // Analysis in a data warehouse (docs/scale.md): one SQL query of every aggregate a report needs, for
+        // PostgreSQL, DuckDB or Spark, and its result read back as the analysis' aggregates. Only the
+        // application layer (and the CLI, for the dialect option) imports it.
+        .target(name: "RemixWarehouse", dependencies: ["RemixAnalysis", "RemixStatistics", "RemixFormats"], swiftSettings: [optimizedInDebug]),
         // The PostgreSQL event store (docs/storage.md): connections, the schema, writing and reading.
         .target(
             name: "RemixStore",
             dependencies: ["RemixStoreURL", "RemixEventLog", "RemixAnalysis", "RemixFiles", "RemixFormats", "GrowthBookAssignment", remixKit,
                            .product(name: "PostgresNIO", package: "postgres-nio")]),
-        // GrowthBook SDK payloads: export experiments as one, import one as experiment files.
-        .target(name: "RemixInterop", dependencies: ["RemixExperiments", "GrowthBookAssignment", "RemixFiles", "RemixFormats", remixKit, remixYAML]),
-        .target(
-            name: "RemixSimulation",
-            dependencies: ["RemixHost", "RemixExperiments", "GrowthBookAssignment", "RemixEventLog", "RemixFormats", remixKit, remixYAML],
-            swiftSettings: hotPath),
-        // Controllers that decide in virtual time from the log so far (docs/rollouts.md): safe rollouts.
+        // Decisions in virtual time from the log so far: the safe-rollout and bandit controllers and
+        // their rules (a rollout's step decision, a bandit's weights; docs/rollouts.md, docs/bandits.md).
         // Optimised in debug builds: they read every block of a simulated log (the bandit tests
         // took 16 CPU s unoptimised).
         .target(
-            name: "RemixControllers",
-            dependencies: ["RemixSimulation", "RemixAnalysis", "RemixLogReader", "RemixExperiments", "GrowthBookAssignment", "RemixEventLog", remixKit],
+            name: "RemixDecisions",
+            dependencies: ["RemixSimulation", "RemixAnalysis", "RemixStatistics", "RemixLogReader", "RemixExperiments", "GrowthBookAssignment", "RemixEventLog", remixKit],
             swiftSettings: [optimizedInDebug]),
-        .target(name: "RemixTerminal", dependencies: ["RemixHost", remixKit]),
         // Self-checks of the whole pipeline (docs/planning.md): the A/A check.
         .target(
             name: "RemixChecks",
-            dependencies: ["RemixSimulation", "RemixAnalysis", "RemixExperiments", "GrowthBookAssignment", "RemixEventLog", "RemixFiles", remixKit]),
+            dependencies: ["RemixSimulation", "RemixAnalysis", "RemixStatistics", "RemixExperiments", "GrowthBookAssignment", "RemixEventLog", "RemixFiles", remixKit]),
         // Populations learned from event logs (`remix fit`).
         .target(
             name: "RemixFit",
             dependencies: ["RemixSimulation", "RemixAnalysis", "RemixLogReader", "RemixHost", "RemixExperiments", "GrowthBookAssignment", "RemixEventLog", "RemixFormats",
                            remixKit, remixYAML, remixSystem],
             swiftSettings: hotPath),
+        // ── Application: the built-in modules and one use case per command.
         // The application's assembly: which feature modules are built in. Apart from RemixApp so that
         // tests and fuzz checks that need the built-in registry do not link the event store.
         // The metrics of the built-in apps ship with them (a copy of experiments/metrics.yaml), found as
@@ -112,17 +127,19 @@ let package = Package(
             name: "RemixApp",
             dependencies: [
                 "RemixBuiltIns", "RemixHost", "RemixTerminal", "RemixExperiments", "GrowthBookAssignment", "RemixSimulation", "RemixEventLog", "RemixAnalysis",
-                "RemixLogReader", "RemixInterop", "RemixStore", "RemixStoreURL", "RemixStickyBuckets", "RemixChecks", "RemixControllers", "RemixFiles", "RemixFit", "RemixFormats",
+                "RemixStatistics", "RemixReports", "RemixWarehouse", "RemixLogReader", "RemixInterop", "RemixStore", "RemixStoreURL", "RemixStickyBuckets", "RemixChecks", "RemixDecisions", "RemixFiles", "RemixFit", "RemixFormats",
                 remixKit, remixYAML, remixSystem,
             ]),
+        // ── Commands: the `remix` executable and its subcommands.
         // The `remix` commands: parse, validate, call a use case, render.
         .target(
             name: "RemixCLI",
             dependencies: [
-                "RemixApp", "RemixBuiltIns", "RemixAnalysis", "RemixFormats", "RemixExperiments", "GrowthBookAssignment", "RemixFit", "RemixHost", remixKit, remixSystem,
+                "RemixApp", "RemixBuiltIns", "RemixAnalysis", "RemixStatistics", "RemixWarehouse", "RemixFormats", "RemixExperiments", "GrowthBookAssignment", "RemixFit", "RemixHost", remixKit, remixSystem,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "remix", dependencies: ["RemixCLI", remixSystem]),
+        // ── Example plugins, the benchmark tool, test support and tests.
         // RemixKit and the built-in modules by product: the plugin links their shared libraries.
         .target(name: "QuickInsertion", dependencies: [remixKit, features], path: "features/QuickInsertion/Sources/QuickInsertion"),
         .target(
@@ -159,7 +176,7 @@ let package = Package(
                            remixYAML]),
         .testTarget(
             name: "RemixAnalysisTests",
-            dependencies: ["RemixAnalysis", "RemixLogReader", "RemixSimulation", "RemixEventLog", "RemixExperiments", "GrowthBookAssignment", "RemixHost", "RemixBuiltIns",
+            dependencies: ["RemixAnalysis", "RemixStatistics", "RemixReports", "RemixWarehouse", "RemixDecisions", "RemixLogReader", "RemixSimulation", "RemixEventLog", "RemixExperiments", "GrowthBookAssignment", "RemixHost", "RemixBuiltIns",
                            "RemixCLITestSupport", "RemixTestSupport", "RemixChecks", "RemixFormats", remixKit, remixYAML, remixSystem, features],
             exclude: ["Vectors", "Warehouse/run_queries.py"]),
         .testTarget(
@@ -195,8 +212,8 @@ let package = Package(
             path: "Tests/Fuzz/FuzzChecks"),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzChecks"]),
         .testTarget(
-            name: "RemixControllersTests",
-            dependencies: ["RemixControllers", "RemixApp", "RemixAnalysis", "RemixExperiments", "GrowthBookAssignment", "RemixTestSupport", remixKit]),
+            name: "RemixDecisionsTests",
+            dependencies: ["RemixDecisions", "RemixApp", "RemixAnalysis", "RemixStatistics", "RemixExperiments", "GrowthBookAssignment", "RemixTestSupport", remixKit]),
         .testTarget(
             name: "RemixSimulationTests",
             dependencies: ["RemixSimulation", "RemixEventLog", "RemixExperiments", "GrowthBookAssignment", "RemixHost", "RemixBuiltIns", "RemixCLITestSupport",

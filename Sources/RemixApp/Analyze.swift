@@ -6,7 +6,10 @@ import RemixFiles
 import RemixFormats
 import RemixKit
 import RemixLogReader
+import RemixReports
+import RemixStatistics
 import RemixStore
+import RemixWarehouse
 import RemixYAML
 
 /// `remix analyze`: per-variation results with statistics from event logs (files, standard input or

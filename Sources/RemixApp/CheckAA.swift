@@ -3,6 +3,7 @@ import RemixAnalysis
 import RemixChecks
 import RemixExperiments
 import RemixKit
+import RemixStatistics
 
 /// `remix check aa`: many A/A runs of an experiment (the control's feature in every variation),
 /// checking that the analysis finds differences no more often than α says it should.

@@ -5,6 +5,7 @@ import RemixFiles
 import RemixFit
 import RemixFormats
 import RemixHost
+import RemixReports
 import RemixStore
 
 /// `remix fit`: a population file learned from event logs (docs/simulation.md#fitting-a-population),

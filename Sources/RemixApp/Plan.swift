@@ -3,6 +3,7 @@ import RemixAnalysis
 import RemixChecks
 import RemixFormats
 import RemixKit
+import RemixStatistics
 
 /// `remix plan`: power, minimum detectable effect and duration before an experiment runs — from a
 /// baseline given or estimated from a log (GrowthBook's formulas), or measured by simulating.

@@ -1,6 +1,6 @@
 import Foundation
 import RemixAnalysis
-import RemixControllers
+import RemixDecisions
 import RemixEventLog
 import RemixExperiments
 import RemixFiles

@@ -1,6 +1,7 @@
 import ArgumentParser
 import RemixAnalysis
 import RemixApp
+import RemixWarehouse
 
 /// `remix analyze`: per-variant results with statistics from event logs.
 struct AnalyzeCommand: AsyncParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import RemixAnalysis
 import RemixApp
+import RemixStatistics
 
 /// `remix plan`: power, minimum detectable effect and duration before an experiment runs.
 struct PlanCommand: AsyncParsableCommand {

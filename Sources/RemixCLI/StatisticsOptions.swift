@@ -1,5 +1,6 @@
 import ArgumentParser
 import RemixAnalysis
+import RemixStatistics
 
 /// How `remix analyze` tests each comparison: the effect's scale, sequential testing, the prior.
 struct StatisticsOptions: ParsableArguments {

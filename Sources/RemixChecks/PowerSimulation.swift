@@ -3,6 +3,7 @@ import RemixAnalysis
 import RemixExperiments
 import RemixKit
 import RemixSimulation
+import RemixStatistics
 
 /// Measured power: an experiment simulated many times at each size, through the real features and
 /// the population's effects (docs/simulation.md), with the share of runs whose first comparison is

@@ -1,4 +1,3 @@
-import RemixAnalysis
 import RemixLogReader
 import RemixSystem
 

@@ -1,5 +1,4 @@
 import Foundation
-import RemixAnalysis
 import RemixLogReader
 
 /// How the users of a log behave, per experiment variation and over all: how long sessions last,

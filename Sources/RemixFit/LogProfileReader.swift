@@ -1,4 +1,3 @@
-import RemixAnalysis
 import RemixLogReader
 
 /// What the profile keeps of one session while it is open: who, when it started and ended, the

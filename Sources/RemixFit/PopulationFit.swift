@@ -1,5 +1,4 @@
 import Foundation
-import RemixAnalysis
 import RemixKit
 import RemixLogReader
 

@@ -1,4 +1,3 @@
-import RemixAnalysis
 import RemixLogReader
 
 /// Gathers a log's lines into sessions by their session id, whatever order they come in, and hands

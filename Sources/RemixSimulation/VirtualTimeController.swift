@@ -4,7 +4,7 @@ import RemixExperiments
 import RemixKit
 
 /// Decides, at boundaries in virtual time, what the sessions that start after each boundary meet,
-/// from the log written so far: a safe rollout's controller (RemixControllers), a bandit's. With
+/// from the log written so far: a safe rollout's controller (RemixDecisions), a bandit's. With
 /// one, ``SimulationRunner`` runs as a barrier in virtual time: the sessions of an epoch (those
 /// starting before the next boundary) are simulated and written, then the controller decides,
 /// then the next epoch runs with what it decided.

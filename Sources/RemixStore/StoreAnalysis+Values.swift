@@ -1,5 +1,6 @@
 import PostgresNIO
 import RemixAnalysis
+import RemixFormats
 
 /// The value metrics' SQL: per-unit values summed exactly as `numeric`, capped at a cap sent as
 /// its exact decimal, summed per variation; order statistics by rank from the scratch table.

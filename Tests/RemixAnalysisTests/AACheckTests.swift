@@ -6,6 +6,7 @@ import RemixExperiments
 import RemixHost
 import RemixSimulation
 import RemixCLITestSupport
+@testable import RemixStatistics
 import RemixTestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 @testable import RemixAnalysis
 import RemixLogReader
+@testable import RemixReports
 import Testing
 
 /// Counts from the byte scanner against an independent reading of the same log with

@@ -1,6 +1,7 @@
 import Foundation
 import RemixBuiltIns
 import RemixLogReader
+@testable import RemixStatistics
 import RemixSystem
 import RemixTestSupport
 @testable import RemixAnalysis

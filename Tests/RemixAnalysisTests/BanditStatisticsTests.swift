@@ -1,5 +1,6 @@
 import Foundation
 import RemixAnalysis
+import RemixDecisions
 import RemixKit
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 @testable import RemixAnalysis
 import RemixLogReader
+@testable import RemixReports
 import Testing
 
 /// Memory stays bounded whatever the log holds: over-long lines are skipped without being kept,

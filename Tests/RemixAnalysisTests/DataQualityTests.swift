@@ -1,6 +1,7 @@
 import Foundation
 import RemixAnalysis
 import RemixLogReader
+import RemixReports
 import Testing
 
 /// Corrupt lines, torn final lines, empty logs and unknown experiments.

@@ -2,6 +2,7 @@ import Foundation
 @testable import RemixAnalysis
 import RemixKit
 import RemixLogReader
+@testable import RemixReports
 import Testing
 
 /// `--dimension`: each unit's value from its earliest session_started event, in any line order,

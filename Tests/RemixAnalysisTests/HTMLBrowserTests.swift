@@ -1,5 +1,6 @@
 import Foundation
 @testable import RemixAnalysis
+@testable import RemixReports
 import RemixTestSupport
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+@testable import RemixReports
 #if canImport(FoundationXML)
 import FoundationXML
 #endif

@@ -1,6 +1,8 @@
 import Foundation
 @testable import RemixAnalysis
 @testable import RemixLogReader
+@testable import RemixReports
+@testable import RemixStatistics
 import RemixTestSupport
 import Testing
 

@@ -1,5 +1,7 @@
 import Foundation
 @testable import RemixAnalysis
+@testable import RemixReports
+@testable import RemixStatistics
 import RemixYAML
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 @testable import RemixAnalysis
 import RemixLogReader
+@testable import RemixReports
 import Testing
 
 /// `--by hour|day`: at every whole hour the results are those of the log cut there — units

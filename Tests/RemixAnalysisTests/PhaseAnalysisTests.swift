@@ -3,6 +3,8 @@ import Foundation
 import RemixCLITestSupport
 import RemixExperiments
 import RemixLogReader
+@testable import RemixReports
+@testable import RemixStatistics
 import RemixTestSupport
 import Testing
 

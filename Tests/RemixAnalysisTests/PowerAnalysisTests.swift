@@ -1,6 +1,7 @@
 import Foundation
 @testable import RemixAnalysis
 import RemixCLITestSupport
+@testable import RemixStatistics
 import RemixTestSupport
 import Testing
 

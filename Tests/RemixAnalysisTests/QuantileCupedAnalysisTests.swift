@@ -1,5 +1,7 @@
 import Foundation
 @testable import RemixAnalysis
+@testable import RemixReports
+@testable import RemixStatistics
 import Testing
 
 /// Quantile (unit and event level), CUPED and percentile-capped metrics read from a written log,

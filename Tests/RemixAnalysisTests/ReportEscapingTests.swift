@@ -2,6 +2,7 @@ import Foundation
 @testable import RemixAnalysis
 import RemixCLITestSupport
 import RemixFormats
+@testable import RemixReports
 import RemixTestSupport
 import Testing
 

@@ -1,5 +1,7 @@
 import Foundation
 @testable import RemixAnalysis
+@testable import RemixReports
+@testable import RemixStatistics
 import Testing
 
 /// The report's JSON names and precision, and the CSV, Markdown and terminal renderings of the

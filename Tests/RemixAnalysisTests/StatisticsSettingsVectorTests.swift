@@ -1,5 +1,6 @@
 import Foundation
 @testable import RemixAnalysis
+@testable import RemixStatistics
 import Testing
 
 /// Every statistic — proportion, mean, ratio, unit- and event-level quantile, CUPED — under the test

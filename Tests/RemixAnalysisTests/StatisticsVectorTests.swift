@@ -1,5 +1,6 @@
 import Foundation
 @testable import RemixAnalysis
+@testable import RemixStatistics
 import Testing
 
 /// The statistics against gbstats 0.8.0 (and SciPy) on the vectors in Vectors/, made by

@@ -3,6 +3,7 @@ import Foundation
 import RemixCLITestSupport
 import RemixFormats
 import RemixKit
+@testable import RemixReports
 import RemixTestSupport
 import Testing
 

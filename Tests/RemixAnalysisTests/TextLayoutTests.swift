@@ -1,6 +1,7 @@
 @testable import RemixAnalysis
 import RemixExperiments
 import RemixFormats
+@testable import RemixStatistics
 import Testing
 
 /// The pieces the terminal report is laid out with.

@@ -2,6 +2,7 @@ import Foundation
 @testable import RemixAnalysis
 import RemixKit
 import RemixLogReader
+@testable import RemixReports
 import Testing
 
 /// Time to conversion runs from the first exposure to the first primary-metric event at or after

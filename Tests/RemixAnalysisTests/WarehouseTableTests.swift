@@ -1,3 +1,4 @@
+@testable import RemixWarehouse
 import Testing
 @testable import RemixAnalysis
 

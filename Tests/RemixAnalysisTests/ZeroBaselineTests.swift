@@ -1,5 +1,7 @@
 import Foundation
 @testable import RemixAnalysis
+@testable import RemixReports
+@testable import RemixStatistics
 import Testing
 
 /// A baseline of 0 has no relative lift: every format says so and gives the absolute difference

@@ -17,7 +17,7 @@ package enum AggregateScope: String, Sendable {
     package static func isScope(_ name: String) -> Bool { name.hasPrefix(separator) }
 
     /// The cut (`cut`'s name of an empty inner name) whose events `name` counts; "" for all events.
-    static func cut(of name: String) -> String {
+    package static func cut(of name: String) -> String {
         let marker = separator + AggregateScope.cut.rawValue + separator
         guard let start = name.range(of: marker) else { return "" }
         guard let end = name[start.upperBound...].range(of: separator) else { return "" }

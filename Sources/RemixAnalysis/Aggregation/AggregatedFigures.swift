@@ -1,8 +1,10 @@
+import RemixStatistics
+
 /// An experiment's figures from an event store's aggregates (``AggregateQueries``): the same
 /// definitions as ``VariationCounter`` applies to a log file's units — caps over the experiment's
 /// counted units, quantile bounds at GrowthBook's ranks, CUPED's covariate before exposure — asked
 /// of the store as per-variation sums and order statistics.
-struct AggregatedFigures: ExperimentFigures {
+package struct AggregatedFigures: ExperimentFigures {
     private(set) var units: [Int]
     private(set) var multiple: Int
     private(set) var exposureSpan: ClosedRange<Int64>?
@@ -89,7 +91,7 @@ struct AggregatedFigures: ExperimentFigures {
     }
 
     /// The per-unit value query of a metric part after exposure (or, `pre`, CUPED's before it).
-    static func query(_ part: MetricDefinition, pre: Bool = false) -> UnitValueQuery {
+    package static func query(_ part: MetricDefinition, pre: Bool = false) -> UnitValueQuery {
         let hours = pre ? part.preWindowHours : part.windowHours
         var query = UnitValueQuery(event: part.event ?? "", field: part.kind == .proportion ? nil : part.value,
                                    indicator: part.kind == .proportion,

@@ -2,6 +2,7 @@ import Foundation
 import RemixExperiments
 import RemixKit
 import RemixLogReader
+import RemixStatistics
 
 /// What to analyse and how.
 package struct AnalysisOptions: Sendable {
@@ -180,7 +181,7 @@ package enum Analyzer {
     }
 
     /// Every metric any selected experiment reports.
-    static func trackedMetrics(_ options: AnalysisOptions) -> [String] {
+    package static func trackedMetrics(_ options: AnalysisOptions) -> [String] {
         if !options.metrics.isEmpty { return unique(options.metrics) }
         let all = options.definitions.values.sorted { $0.key < $1.key }.flatMap(\.metrics.all)
         return unique(all.isEmpty ? options.defaultMetrics : all)
@@ -188,7 +189,7 @@ package enum Analyzer {
 
     /// The events whose time to conversion is reported: each experiment's primary metric's, when
     /// it is a plain proportion.
-    static func timedMetrics(_ options: AnalysisOptions, tracked: [String]) -> Set<String> {
+    package static func timedMetrics(_ options: AnalysisOptions, tracked: [String]) -> Set<String> {
         var primaries = Set(options.definitions.values.compactMap { $0.metrics.all.first })
         if let first = options.metrics.first { primaries = [first] }
         if let first = tracked.first { primaries.insert(first) }
@@ -269,7 +270,7 @@ package enum Analyzer {
     }
 
     /// The metrics an experiment reports: `--metric`s, else its file's, else all tracked ones.
-    static func metrics(of definition: ExperimentDefinition?, options: AnalysisOptions, tracked: [String]) -> [String] {
+    package static func metrics(of definition: ExperimentDefinition?, options: AnalysisOptions, tracked: [String]) -> [String] {
         options.metrics.isEmpty ? (definition?.metrics.all).flatMap { $0.isEmpty ? nil : $0 } ?? tracked : unique(options.metrics)
     }
 

@@ -1,3 +1,5 @@
+import RemixStatistics
+
 /// Compares each variation with the baseline on each metric — gbstats' two-sided (or sequential)
 /// t-test for the relative or absolute effect, its CI and p-value; gbstats' effect Bayesian test for
 /// chance to win, risk and the credible interval, both in the metric's direction (for an inverse

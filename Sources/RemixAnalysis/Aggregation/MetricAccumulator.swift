@@ -1,3 +1,5 @@
+import RemixStatistics
+
 /// How one metric of one experiment is read per unit: from the first pass (a plain proportion)
 /// or from ``ValueTally`` columns (anything else; a ratio from its two parts' columns, CUPED from
 /// the metric's column after exposure and its column before).
@@ -85,14 +87,14 @@ struct MetricReader {
 /// A sum kept as an unevaluated pair, `high + low`, so that its value is the exact sum of what
 /// was added rounded once (save for ties within 2⁻⁵⁰ of its last bit): it does not depend on the
 /// order units come in, and equals the same sum done exactly elsewhere (an event store's SQL).
-struct ExactSum: Sendable, Equatable {
-    private(set) var high = 0.0
-    private(set) var low = 0.0
+package struct ExactSum: Sendable, Equatable {
+    package private(set) var high = 0.0
+    package private(set) var low = 0.0
 
-    init(_ value: Double = 0) { high = value }
+    package init(_ value: Double = 0) { high = value }
 
     /// Adds `value` (Knuth's two-sum: the rounding error goes into `low`).
-    mutating func add(_ value: Double) {
+    package mutating func add(_ value: Double) {
         let sum = high + value
         let virtual = sum - high
         low += (high - (sum - virtual)) + (value - virtual)
@@ -100,13 +102,13 @@ struct ExactSum: Sendable, Equatable {
     }
 
     /// Adds `a × b` exactly (the product's rounding error from a fused multiply-add).
-    mutating func add(_ a: Double, times b: Double) {
+    package mutating func add(_ a: Double, times b: Double) {
         let product = a * b
         add(product)
         low += (-product).addingProduct(a, b)
     }
 
-    var value: Double { high + low }
+    package var value: Double { high + low }
 }
 
 /// One metric's running sums over one variation's units.

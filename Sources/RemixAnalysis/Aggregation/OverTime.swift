@@ -4,7 +4,7 @@ import Foundation
 package enum TimeBucket: String, Sendable, CaseIterable {
     case hour, day
 
-    var milliseconds: Int64 { self == .hour ? 3_600_000 : 86_400_000 }
+    package var milliseconds: Int64 { self == .hour ? 3_600_000 : 86_400_000 }
 }
 
 extension AnalysisReport {

@@ -51,9 +51,9 @@ extension AnalysisReport {
 
 /// How a tally keeps each phase's exposures apart: under a name no logged experiment has (a
 /// NUL and a 0xFF byte, which JSON text does not produce, then the phase and the key).
-enum PhaseKey {
+package enum PhaseKey {
     /// The phase numbers kept; a `phase` outside them is read as no phase.
-    static let numbers = 0...9_999
+    package static let numbers = 0...9_999
     private static let prefix: [UInt8] = [0x00, 0xFF]
 
     /// The tally name of `experiment`'s phase `phase`.
@@ -204,27 +204,5 @@ struct PhasePlan {
             for index in 0..<count { mixed[index] += share * split.weights[index] }
         }
         return mixed
-    }
-}
-
-extension AnalysisReport.Experiment {
-    /// One line on the phase reported and each phase's split, for the table and the HTML page;
-    /// nil for an experiment without phases.
-    package var phaseSummary: String? {
-        guard let phase else { return nil }
-        let which = switch phase {
-        case .number(let number): "phase \(number)"
-        case .all: "all phases together"
-        }
-        let splits = phases.map { split in
-            "phase \(split.phase): \(TableReport.grouped(split.units.reduce(0, +))) units, SRM p = "
-                + (split.srmPValue.map { TableReport.fixed($0, 4) } ?? "n/a")
-                + ((split.srmPValue ?? 1) < srmThreshold ? " SAMPLE RATIO MISMATCH" : "")
-        }
-        let crossing = unitsInSeveralPhases == 0 ? [] : [
-            "\(TableReport.grouped(unitsInSeveralPhases)) units in several phases, "
-                + "\(TableReport.grouped(unitsSwitchingVariation)) of them re-randomised to another variation",
-        ]
-        return "reports \(which) (--phase N|all) · " + (splits + crossing).joined(separator: " · ")
     }
 }

@@ -7,11 +7,11 @@ import RemixLogReader
 /// A tally that had to put a screen under "other" is `overflowed`: it may have seen any screen it
 /// has no column for. Merging therefore folds a screen into "other" unless every tally that could
 /// have seen it has its column, so the screens that keep a column always have exact counts.
-struct ScreenTally {
+package struct ScreenTally {
     /// The most screen names the funnel follows.
-    static let limit = 32
+    package static let limit = 32
     /// The funnel step of the screens without a column (`(` cannot start a logged screen name).
-    static let otherName = "(other screens)"
+    package static let otherName = "(other screens)"
 
     private(set) var names = ByteStringTable(capacity: 64)
     /// Per screen column, per unit: last time shown (`.min` when never).

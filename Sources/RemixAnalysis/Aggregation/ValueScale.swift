@@ -7,7 +7,7 @@
 /// Dividing by a power of two is exact, so every relative figure (lift, CI, p-value, chance to win)
 /// is the one the unscaled values would give; a variation's figure and absolute differences are
 /// multiplied back (``AnalysisReport/MetricCount``'s `scale`).
-enum ValueScale {
+package enum ValueScale {
     /// Values up to this are used as they are: a fourth power stays below 2^800, and n·(2^200)²
     /// below 2^440 up to 2^40 units.
     static let largestUnscaled = 0x1p200
@@ -21,7 +21,7 @@ enum ValueScale {
     }
 
     /// 2^`exponent`.
-    static func factor(_ exponent: Int) -> Double { Double(sign: .plus, exponent: exponent, significand: 1) }
+    package static func factor(_ exponent: Int) -> Double { Double(sign: .plus, exponent: exponent, significand: 1) }
 
     /// Why a metric has no figure when a unit's sum of `field` is not finite.
     static func overflowMessage(field: String) -> String {

@@ -1,3 +1,5 @@
+import RemixStatistics
+
 /// Counts one experiment's units per variation: metric conversions at or after the first
 /// exposure, screens reached after it, and time from it to the first primary-metric event at or
 /// after it. Units exposed to more than one variation are excluded and counted apart; units of a

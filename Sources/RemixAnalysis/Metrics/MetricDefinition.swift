@@ -1,4 +1,5 @@
 import RemixKit
+import RemixStatistics
 import RemixYAML
 
 /// One metric: what is measured per unit after its first exposure, and how variations compare.
@@ -131,7 +132,7 @@ package struct MetricDefinition: Sendable, Equatable {
 
     /// Read in the log's first pass (proportions without a window, as before metrics files);
     /// every other metric is summed per unit in a second pass.
-    var isSimpleProportion: Bool { kind == .proportion && windowHours == nil && !cuped }
+    package var isSimpleProportion: Bool { kind == .proportion && windowHours == nil && !cuped }
 }
 
 /// The metrics of a metrics file, by key; a name that is not a key is an event's proportion.

@@ -1,4 +1,5 @@
 import RemixKit
+import RemixStatistics
 import RemixYAML
 
 /// Reads `metrics.yaml`: a top-level `metrics:` list of metric definitions. Every problem is a

@@ -1,4 +1,5 @@
 import RemixLogReader
+import RemixStatistics
 
 /// The result of `remix analyze`: per experiment, each variation's units and metrics, and each
 /// variation compared with the baseline; plus what was read.
@@ -36,8 +37,8 @@ package struct AnalysisReport: Sendable {
         /// Why there is no figure (not a number) and no comparison: a unit's sum passed the largest double.
         package var error: String?
         /// What the tests compare, of the values divided by 2^`scale` (``ValueScale``).
-        var statistic = MetricStatistic.proportion(ProportionSample(units: 0, conversions: 0))
-        var scale = 0
+        package var statistic = MetricStatistic.proportion(ProportionSample(units: 0, conversions: 0))
+        package var scale = 0
         /// The variance of the per-unit values behind `value` (what a power calculation needs).
         package var unitVariance: Double { statistic.unitVariance * ValueScale.factor(2 * scale) }
 

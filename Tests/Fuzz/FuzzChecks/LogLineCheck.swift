@@ -1,5 +1,4 @@
 import Foundation
-import RemixAnalysis
 import RemixExperiments
 import RemixLogReader
 

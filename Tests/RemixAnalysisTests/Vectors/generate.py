@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes gbstats-vectors.json: reference results from GrowthBook's stats engine (gbstats, which
-uses SciPy) for the Swift statistics in Sources/RemixAnalysis/Statistics, read by
+uses SciPy) for the Swift statistics in Sources/RemixStatistics, read by
 StatisticsVectorTests.swift: proportion, mean (SampleMeanStatistic) and ratio (RatioStatistic, with
 mean or proportion parts) comparisons, ordinary and degenerate; and, under "settings", every statistic
 (also QuantileStatistic, QuantileClusteredStatistic and RegressionAdjustedStatistic) under the test

@@ -6,7 +6,7 @@ import RemixSystem
 /// the span's `count` bytes.
 extension Span where Element == UInt8 {
     /// Whether the bytes are exactly `other`'s.
-    @inline(__always)
+    @inlinable @inline(__always)
     package func equals(_ other: Span<UInt8>) -> Bool {
         guard count == other.count else { return false }
         guard count > 0 else { return true }
@@ -18,13 +18,13 @@ extension Span where Element == UInt8 {
     }
 
     /// Whether the bytes are exactly `name`'s.
-    @inline(__always)
+    @inlinable @inline(__always)
     package func equals(_ name: [UInt8]) -> Bool {
         equals(name.span)
     }
 
     /// Whether the bytes spell `text` in UTF-8.
-    @inline(__always)
+    @inlinable @inline(__always)
     package func equals(_ text: StaticString) -> Bool {
         guard count == text.utf8CodeUnitCount else { return false }
         return text.withUTF8Buffer { expected in
@@ -35,6 +35,7 @@ extension Span where Element == UInt8 {
     }
 
     /// The index of the first `byte`, if any.
+    @inlinable
     package func firstIndex(of byte: UInt8) -> Int? {
         unsafe withUnsafeBufferPointer { mine in
             guard let base = mine.baseAddress, let found = unsafe memchr(base, Int32(byte), mine.count) else { return nil }
@@ -43,6 +44,7 @@ extension Span where Element == UInt8 {
     }
 
     /// Whether `byte` occurs.
+    @inlinable
     package func contains(_ byte: UInt8) -> Bool { firstIndex(of: byte) != nil }
 
     /// The bytes decoded as UTF-8 (an ill-formed sequence becomes U+FFFD).

@@ -22,7 +22,7 @@ import Testing
     static let exemptFolders: Set = ["RemixBench"]
 
     /// What counts as unsafe code: pointer types and the APIs that make, rebind or retain through them.
-    static var unsafe: Regex<Substring> { /withUnsafe|Unsafe(Mutable)?(Raw)?(Buffer)?Pointer|Unmanaged|unowned\(unsafe\)|unsafeBitCast|assumingMemoryBound|bindMemory|unsafeDowncast|_withUnsafe/ }
+    static var unsafe: some RegexComponent { /withUnsafe|Unsafe(Mutable)?(Raw)?(Buffer)?Pointer|Unmanaged|unowned\(unsafe\)|unsafeBitCast|assumingMemoryBound|bindMemory|unsafeDowncast|_withUnsafe/ }
 
     /// The `file:line` of every line with unsafe code in the Swift files under `folder` (from the
     /// repository's root), but for the files `skip` names.

@@ -175,7 +175,12 @@ struct LogTally {
         return nil
     }
 
+    /// A loop here rather than a call into the reader, so that `name` (an element of a list) is
+    /// read in place, not retained for the call.
+    @inline(__always)
     static func equal(_ bytes: Span<UInt8>, _ name: [UInt8]) -> Bool {
-        bytes.equals(name)
+        guard bytes.count == name.count else { return false }
+        for index in name.indices where bytes[index] != name[index] { return false }
+        return true
     }
 }

@@ -49,7 +49,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
-        .target(name: "RemixHost", dependencies: [remixKit, remixYAML, remixSystem], swiftSettings: hotPath),
+        .target(name: "RemixHost", dependencies: [remixKit, remixYAML, remixSystem], swiftSettings: hotPath + [.strictMemorySafety()]),
         // The formats the host reads and writes, apart from any command: JSON, RFC 3339 times,
         // grouped counts, FNV-1a run ids (the standard library only). Optimised in debug builds:
         // the event log's writer and the analysis' string table call its `ShortBytes` per field.

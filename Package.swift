@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import PackageDescription
 
 // The Remix host. RemixKit (the feature SDK) and the built-in feature modules are local packages
@@ -65,7 +65,7 @@ let package = Package(
         .target(name: "RemixExperiments", dependencies: ["GrowthBookAssignment", "RemixFormats", remixKit, remixYAML], swiftSettings: hotPath),
         // Sticky-bucket stores outside the event store: GrowthBook's documents in a JSON Lines file.
         .target(name: "RemixStickyBuckets", dependencies: ["RemixFormats", "GrowthBookAssignment", remixSystem]),
-        .target(name: "RemixHost", dependencies: [remixKit, remixYAML, remixSystem], swiftSettings: hotPath),
+        .target(name: "RemixHost", dependencies: [remixKit, remixYAML, remixSystem], swiftSettings: hotPath + [.strictMemorySafety()]),
         .target(name: "RemixTerminal", dependencies: ["RemixHost", remixKit]),
         .target(
             name: "RemixSimulation",
@@ -79,7 +79,7 @@ let package = Package(
         .target(name: "RemixStatistics", swiftSettings: [optimizedInDebug]),
         // ── Analysis and decisions: the log reader, the report, its writers and sources, controllers, checks, the fit.
         // The byte-level JSON Lines log reader (scanner, line splitter, parallel reads) the analysis and the fit share.
-        .target(name: "RemixLogReader", dependencies: ["GrowthBookAssignment", "RemixFormats", remixSystem], swiftSettings: [optimizedInDebug]),
+        .target(name: "RemixLogReader", dependencies: ["GrowthBookAssignment", "RemixFormats", remixSystem], swiftSettings: [optimizedInDebug, .strictMemorySafety()]),
         // Optimised in debug builds too: the fit and the fidelity comparison read every log line
         // through its scanner, and HeldOutFitTests read 1.6 million users' logs (RemixFitTests 329
         // against 193 CPU seconds; the test stage 387 against 257).

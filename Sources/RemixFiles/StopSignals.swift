@@ -110,7 +110,7 @@ package final class StopSignals: Sendable {
         let name = signalNumber == SIGINT ? "interrupted" : "terminated"
         let notes = actions.map(\.note).filter { !$0.isEmpty }
         let message = Array("\nremix: \(([name] + notes).joined(separator: "; "))\n".utf8)
-        _ = message.withUnsafeBytes { SystemCalls.write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        try? FileHandle.standardError.write(contentsOf: Data(message))
         _exit(128 + signalNumber)
     }
 }

@@ -1,9 +1,8 @@
 import RemixLogReader
-import RemixSystem
 
-/// One well-formed event line as the fit reads it: its time, type and user decoded, and any other
-/// top-level field by name. It points into the reader's buffer, so it is valid only while the
-/// visitor holds it.
+/// One well-formed event line as the fit reads it: its time, type and user decoded, and where each
+/// top-level member is. The line's bytes stay in the reader's buffer: each method that reads a
+/// field takes them (`raw`, the line ``MemberWalker`` walked), valid only during the visit.
 struct EventLine {
     /// Where one top-level member's key and value are in the line.
     struct Member {
@@ -12,7 +11,6 @@ struct EventLine {
         var value: ByteSlice
     }
 
-    private let raw: UnsafeBufferPointer<UInt8>
     private let members: [Member]
     /// The event's time, in milliseconds since the epoch.
     let time: Int64
@@ -22,7 +20,6 @@ struct EventLine {
     let user: String
 
     init(_ line: ScannedEventLine, members: [Member]) {
-        raw = line.raw
         self.members = members
         time = line.time
         type = line.type
@@ -30,83 +27,91 @@ struct EventLine {
     }
 
     /// The field's string value; nil when the line has no such string field.
-    func string(_ name: String) -> String? {
-        guard let member = member(name), member.value.count >= 2, raw[member.value.start] == UInt8(ascii: "\"") else { return nil }
+    func string(_ name: String, in raw: Span<UInt8>) -> String? {
+        guard let member = member(name, in: raw), member.value.count >= 2, raw[member.value.start] == UInt8(ascii: "\"") else {
+            return nil
+        }
         return Self.decodedString(raw, ByteSlice(start: member.value.start + 1, count: member.value.count - 2))
     }
 
     /// The field's value as an integer; nil when it is absent or not an integer.
-    func integer(_ name: String) -> Int? {
-        guard let member = member(name) else { return nil }
-        let text = String(decoding: UnsafeBufferPointer(rebasing: raw[member.value.start..<(member.value.start + member.value.count)]),
-                          as: UTF8.self)
-        return Int(text)
+    func integer(_ name: String, in raw: Span<UInt8>) -> Int? {
+        guard let member = member(name, in: raw) else { return nil }
+        return Int(raw.extracting(member.value.range).string)
     }
 
     /// Whether the line has the field with the value `null`.
-    func isNull(_ name: String) -> Bool {
-        guard let member = member(name), member.value.count == 4 else { return false }
+    func isNull(_ name: String, in raw: Span<UInt8>) -> Bool {
+        guard let member = member(name, in: raw), member.value.count == 4 else { return false }
         return raw[member.value.start] == UInt8(ascii: "n")
     }
 
     /// The field's text as written in the line (a number's digits, a string with its quotes).
-    func literal(_ name: String) -> String? {
-        guard let member = member(name) else { return nil }
-        return String(decoding: UnsafeBufferPointer(rebasing: raw[member.value.start..<(member.value.start + member.value.count)]),
-                      as: UTF8.self)
+    func literal(_ name: String, in raw: Span<UInt8>) -> String? {
+        guard let member = member(name, in: raw) else { return nil }
+        return raw.extracting(member.value.range).string
     }
 
     /// The string members of an object field, in line order (members of other kinds are left out);
     /// empty when the field is absent or not an object.
-    func stringMembers(_ name: String) -> [(key: String, value: String)] {
-        guard let member = member(name), raw[member.value.start] == UInt8(ascii: "{") else { return [] }
-        let object = UnsafeBufferPointer(rebasing: raw[member.value.start..<(member.value.start + member.value.count)])
+    func stringMembers(_ name: String, in raw: Span<UInt8>) -> [(key: String, value: String)] {
+        guard let member = member(name, in: raw), raw[member.value.start] == UInt8(ascii: "{") else { return [] }
+        let object = raw.extracting(member.value.range)
         var nested: [Member] = []
         guard MemberWalker.members(of: object, into: &nested) else { return [] }
-        return nested.compactMap { member in
+        var found: [(key: String, value: String)] = []
+        for member in nested {
             guard member.value.count >= 2, object[member.value.start] == UInt8(ascii: "\""),
                   let key = Self.decodedString(object, member.key),
                   let value = Self.decodedString(object, ByteSlice(start: member.value.start + 1, count: member.value.count - 2))
-            else { return nil }
-            return (key, value)
+            else { continue }
+            found.append((key, value))
         }
+        return found
     }
 
     /// The strings of a list field, in order (its other elements left out); empty when the field is
     /// absent or not a list.
-    func strings(_ name: String) -> [String] {
-        guard let member = member(name), raw[member.value.start] == UInt8(ascii: "[") else { return [] }
-        let list = UnsafeBufferPointer(rebasing: raw[member.value.start..<(member.value.start + member.value.count)])
-        return MemberWalker.elements(of: list).compactMap { element in
-            guard element.count >= 2, list[element.start] == UInt8(ascii: "\"") else { return nil }
-            return Self.decodedString(list, ByteSlice(start: element.start + 1, count: element.count - 2))
+    func strings(_ name: String, in raw: Span<UInt8>) -> [String] {
+        guard let member = member(name, in: raw), raw[member.value.start] == UInt8(ascii: "[") else { return [] }
+        let list = raw.extracting(member.value.range)
+        var found: [String] = []
+        for element in MemberWalker.elements(of: list) {
+            guard element.count >= 2, list[element.start] == UInt8(ascii: "\""),
+                  let text = Self.decodedString(list, ByteSlice(start: element.start + 1, count: element.count - 2)) else { continue }
+            found.append(text)
         }
+        return found
     }
 
     /// The names of the line's top-level fields, in line order.
-    var fieldNames: [String] {
-        members.compactMap { Self.decodedString(raw, $0.key) }
+    func fieldNames(in raw: Span<UInt8>) -> [String] {
+        var names: [String] = []
+        for member in members {
+            if let name = Self.decodedString(raw, member.key) { names.append(name) }
+        }
+        return names
     }
 
-    private func member(_ name: String) -> Member? {
-        var wanted = name
-        return wanted.withUTF8 { name in
-            members.first { member in
-                if member.keyEscaped { return Self.decodedString(raw, member.key) == String(decoding: name, as: UTF8.self) }
-                return member.key.count == name.count
-                    && memcmp(raw.baseAddress! + member.key.start, name.baseAddress!, name.count) == 0
+    private func member(_ name: String, in raw: Span<UInt8>) -> Member? {
+        let wanted = name.utf8.span
+        for member in members {
+            if member.keyEscaped {
+                if Self.decodedString(raw, member.key) == name { return member }
+            } else if raw.extracting(member.key.range).equals(wanted) {
+                return member
             }
         }
+        return nil
     }
 
     /// A string's contents (between its quotes) with escapes decoded; nil for a lone surrogate.
-    static func decodedString(_ bytes: UnsafeBufferPointer<UInt8>, _ slice: ByteSlice) -> String? {
-        let contents = UnsafeBufferPointer(rebasing: bytes[slice.start..<(slice.start + slice.count)])
-        guard contents.contains(UInt8(ascii: "\\")) else { return String(decoding: contents, as: UTF8.self) }
+    static func decodedString(_ bytes: Span<UInt8>, _ slice: ByteSlice) -> String? {
+        let contents = bytes.extracting(slice.range)
+        guard contents.contains(UInt8(ascii: "\\")) else { return contents.string }
         return EscapeDecoder.decode(contents).map { String(decoding: $0, as: UTF8.self) }
     }
 }
-
 
 /// Finds the top-level members of a JSON object the log reader has already checked (so it need
 /// not check the grammar again): where each key and value starts and ends.
@@ -114,7 +119,7 @@ enum MemberWalker {
     private static let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
 
     /// The members of the object `bytes` holds; false when it is not an object.
-    static func members(of bytes: UnsafeBufferPointer<UInt8>, into members: inout [EventLine.Member]) -> Bool {
+    static func members(of bytes: Span<UInt8>, into members: inout [EventLine.Member]) -> Bool {
         members.removeAll(keepingCapacity: true)
         var index = skipSpace(bytes, 0)
         guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { return false }
@@ -138,7 +143,7 @@ enum MemberWalker {
     }
 
     /// Where each element of the list `bytes` holds is.
-    static func elements(of bytes: UnsafeBufferPointer<UInt8>) -> [ByteSlice] {
+    static func elements(of bytes: Span<UInt8>) -> [ByteSlice] {
         var elements: [ByteSlice] = []
         var index = skipSpace(bytes, 0)
         guard index < bytes.count, bytes[index] == UInt8(ascii: "[") else { return [] }
@@ -154,7 +159,7 @@ enum MemberWalker {
         return elements
     }
 
-    private static func skipSpace(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int {
+    private static func skipSpace(_ bytes: Span<UInt8>, _ start: Int) -> Int {
         var index = start
         while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A || bytes[index] == 0x0D {
             index += 1
@@ -163,7 +168,7 @@ enum MemberWalker {
     }
 
     /// The index after the closing quote of the string whose contents start at `start`.
-    private static func endOfString(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ escaped: inout Bool) -> Int {
+    private static func endOfString(_ bytes: Span<UInt8>, _ start: Int, _ escaped: inout Bool) -> Int {
         var index = start
         while index < bytes.count {
             if bytes[index] == backslash {
@@ -179,7 +184,7 @@ enum MemberWalker {
     }
 
     /// The index after the value that starts at `start` (a string, number, literal or container).
-    private static func endOfValue(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int {
+    private static func endOfValue(_ bytes: Span<UInt8>, _ start: Int) -> Int {
         guard start < bytes.count else { return start }
         var ignored = false
         switch bytes[start] {

@@ -30,14 +30,14 @@ final class LogProfileReader: EventLineVisitor {
     private static let remembered = 4_096
     private var members: [EventLine.Member] = []
 
-    func visit(_ scanned: ScannedEventLine) {
-        guard MemberWalker.members(of: scanned.raw, into: &members) else { return }
+    func visit(_ scanned: ScannedEventLine, raw: Span<UInt8>) {
+        guard MemberWalker.members(of: raw, into: &members) else { return }
         let line = EventLine(scanned, members: members)
-        if line.type == "exposure", line.literal("inExperiment") == "true", let experiment = line.string("experiment"),
-           let variation = line.string("variation") {
+        if line.type == "exposure", line.literal("inExperiment", in: raw) == "true", let experiment = line.string("experiment", in: raw),
+           let variation = line.string("variation", in: raw) {
             exposed(experiment: experiment, variation: variation, user: line.user)
         }
-        guard !line.user.isEmpty, let session = line.string("session"), !session.isEmpty else { return }
+        guard !line.user.isEmpty, let session = line.string("session", in: raw), !session.isEmpty else { return }
         switch line.type {
         case "session_started":
             if let previous = open.removeValue(forKey: session) { completed(previous) }
@@ -49,7 +49,7 @@ final class LogProfileReader: EventLineVisitor {
         case "exposure", "run":
             return
         case "screen":
-            guard let index = open.index(forKey: session), line.string("transition") != nil, let stack = line.string("stack")
+            guard let index = open.index(forKey: session), line.string("transition", in: raw) != nil, let stack = line.string("stack", in: raw)
             else { return }
             open.values[index].screens.append((screenName(ofStack: stack), line.time))
             open.values[index].lastEvent = line.time

@@ -38,15 +38,14 @@ struct PairChunks {
     func value(_ index: Int) -> Float { values[index / Self.size][index % Self.size] }
 
     /// Calls `body` with the `count` pairs from `start`.
-    func withPairs<Result>(from start: Int, count: Int,
-                           _ body: (UnsafeBufferPointer<UInt16>, UnsafeBufferPointer<Float>) -> Result) -> Result {
-        guard count > 0 else { return body(UnsafeBufferPointer(start: nil, count: 0), UnsafeBufferPointer(start: nil, count: 0)) }
-        let chunk = start / Self.size, offset = start % Self.size
-        return columns[chunk].withUnsafeBufferPointer { columns in
-            values[chunk].withUnsafeBufferPointer { values in
-                body(UnsafeBufferPointer(rebasing: columns[offset..<(offset + count)]),
-                     UnsafeBufferPointer(rebasing: values[offset..<(offset + count)]))
-            }
+    func withPairs<Result>(from start: Int, count: Int, _ body: (Span<UInt16>, Span<Float>) -> Result) -> Result {
+        guard count > 0 else {
+            let noColumns: [UInt16] = [], noValues: [Float] = []
+            return body(noColumns.span, noValues.span)
         }
+        let chunk = start / Self.size, range = (start % Self.size)..<(start % Self.size + count)
+        // The chunks held here (a reference each, not a copy) for as long as `body` reads them.
+        let chunkColumns = columns[chunk], chunkValues = values[chunk]
+        return body(chunkColumns.span.extracting(range), chunkValues.span.extracting(range))
     }
 }

@@ -72,18 +72,18 @@ final class SessionAssembler: EventLineVisitor {
 
     private var members: [EventLine.Member] = []
 
-    func visit(_ scanned: ScannedEventLine) {
-        guard MemberWalker.members(of: scanned.raw, into: &members) else { return }
+    func visit(_ scanned: ScannedEventLine, raw: Span<UInt8>) {
+        guard MemberWalker.members(of: raw, into: &members) else { return }
         var hasher = Hasher()
-        hasher.combine(bytes: UnsafeRawBufferPointer(scanned.raw))
-        visit(EventLine(scanned, members: members), hash: hasher.finalize())
+        raw.hash(into: &hasher)
+        visit(EventLine(scanned, members: members), raw: raw, hash: hasher.finalize())
     }
 
-    /// Takes `line`, whose bytes hash to `hash`.
-    func visit(_ line: EventLine, hash: Int) {
+    /// Takes `line`, whose bytes `raw` hash to `hash`.
+    func visit(_ line: EventLine, raw: Span<UInt8>, hash: Int) {
         lineNumber += 1
         while settled < settling.count, settling[settled].due < lineNumber { handOnSettled() }
-        guard !line.user.isEmpty, let session = line.string("session"), !session.isEmpty else { return }
+        guard !line.user.isEmpty, let session = line.string("session", in: raw), !session.isEmpty else { return }
         var existing = open[session]
         if existing?.lineHashes.contains(hash) == true {
             duplicateLines += 1
@@ -106,9 +106,9 @@ final class SessionAssembler: EventLineVisitor {
             gathering.started = true
             gathering.trace.user = line.user
             gathering.trace.start = line.time
-            gathering.trace.visit = line.integer("visit") ?? 1
-            gathering.trace.app = line.string("app")
-            gathering.trace.attributes = line.stringMembers("attributes").filter { $0.key != "id" }.map { ($0.key, $0.value) }
+            gathering.trace.visit = line.integer("visit", in: raw) ?? 1
+            gathering.trace.app = line.string("app", in: raw)
+            gathering.trace.attributes = line.stringMembers("attributes", in: raw).filter { $0.key != "id" }.map { ($0.key, $0.value) }
             add(hash, to: gathering)
             if gathering.ended { settle(gathering) }
             mostOpen = max(mostOpen, open.count)
@@ -123,7 +123,7 @@ final class SessionAssembler: EventLineVisitor {
         default:
             let gathering = existing ?? newGathering(session, user: line.user, time: line.time)
             if existing == nil { open[session] = gathering }
-            append(line, to: gathering)
+            append(line, raw: raw, to: gathering)
             add(hash, to: gathering)
         }
         if waitingLines > Self.mostWaitingLines { leaveOutOldestWaiting() }
@@ -222,24 +222,24 @@ final class SessionAssembler: EventLineVisitor {
         return z ^ (z >> 31)
     }
 
-    private func append(_ line: EventLine, to gathering: Gathering) {
+    private func append(_ line: EventLine, raw: Span<UInt8>, to gathering: Gathering) {
         if let last = gathering.trace.events.last?.time, line.time < last { gathering.unordered = true }
         switch line.type {
         case "exposure":
-            if let slot = line.string("slot"), let feature = line.string("feature") { gathering.trace.fillers[slot] = feature }
+            if let slot = line.string("slot", in: raw), let feature = line.string("feature", in: raw) { gathering.trace.fillers[slot] = feature }
         case "screen":
-            guard let transition = line.string("transition"), let stack = line.string("stack") else { return }
-            gathering.trace.events.append(.init(time: line.time, kind: .screen(transition: transition, screen: line.string("screen"),
+            guard let transition = line.string("transition", in: raw), let stack = line.string("stack", in: raw) else { return }
+            gathering.trace.events.append(.init(time: line.time, kind: .screen(transition: transition, screen: line.string("screen", in: raw),
                                                                               stack: stack)))
         case "run":
             return
         default:
             var fields: [SessionTrace.Field] = []
-            for name in line.fieldNames where !["ts", "type", "session", "user"].contains(name) {
-                if let text = line.string(name) {
+            for name in line.fieldNames(in: raw) where !["ts", "type", "session", "user"].contains(name) {
+                if let text = line.string(name, in: raw) {
                     fields.append(.init(name: name, value: text, texts: [text]))
-                } else if let literal = line.literal(name), !line.isNull(name) {
-                    fields.append(.init(name: name, value: literal, texts: line.strings(name)))
+                } else if let literal = line.literal(name, in: raw), !line.isNull(name, in: raw) {
+                    fields.append(.init(name: name, value: literal, texts: line.strings(name, in: raw)))
                 }
             }
             gathering.trace.events.append(.init(time: line.time, kind: .domain(type: line.type, fields: fields)))

@@ -1,4 +1,5 @@
 import Foundation
+import RemixLogReader
 
 /// A session cut into what the fit learns from: the intents the user began, each with the screens
 /// they stepped on, and the thinking time spent on the first screen between intents.
@@ -57,12 +58,10 @@ extension SessionSegments {
     /// The front screen a navigation state shows (with its context): the top modal layer, its first
     /// pane, the top of that pane's stack.
     static func front(ofStack stack: String) -> String {
-        var stack = stack
-        let front = stack.withUTF8 { bytes -> String in
-            let pane = frontPane(bytes)
-            let start = separator(bytes, " > ", in: pane, last: true).map { $0 + 3 } ?? pane.lowerBound
-            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<pane.upperBound]), as: UTF8.self)
-        }
+        let bytes = stack.utf8.span
+        let pane = frontPane(bytes)
+        let start = separator(bytes, descent, in: pane, last: true).map { $0 + 3 } ?? pane.lowerBound
+        let front = bytes.extracting(start..<pane.upperBound).string
         guard let first = front.unicodeScalars.first, let last = front.unicodeScalars.last,
               CharacterSet.whitespaces.contains(first) || CharacterSet.whitespaces.contains(last) else { return front }
         return front.trimmingCharacters(in: .whitespaces)
@@ -70,17 +69,16 @@ extension SessionSegments {
 
     /// The bytes of the front pane: after the last ` ^ ` (the top modal layer), before the first
     /// ` | ` (a split view's primary pane).
-    private static func frontPane(_ bytes: UnsafeBufferPointer<UInt8>) -> Range<Int> {
-        let start = separator(bytes, " ^ ", in: 0..<bytes.count, last: true).map { $0 + 3 } ?? 0
-        let end = separator(bytes, " | ", in: start..<bytes.count, last: false) ?? bytes.count
+    private static func frontPane(_ bytes: Span<UInt8>) -> Range<Int> {
+        let start = separator(bytes, modal, in: 0..<bytes.count, last: true).map { $0 + 3 } ?? 0
+        let end = separator(bytes, split, in: start..<bytes.count, last: false) ?? bytes.count
         return start..<end
     }
 
     /// Where the three-byte `separator` starts within `range` outside parentheses (a screen's
     /// context may hold any separator, as `Route` reads it): the first such place, or the last.
-    private static func separator(_ bytes: UnsafeBufferPointer<UInt8>, _ separator: StaticString, in range: Range<Int>,
+    private static func separator(_ bytes: Span<UInt8>, _ mark: [UInt8], in range: Range<Int>,
                                   last: Bool) -> Int? {
-        let mark = separator.utf8Start
         var index = range.lowerBound, depth = 0, found: Int?
         while index < range.upperBound {
             switch bytes[index] {
@@ -98,6 +96,9 @@ extension SessionSegments {
         return found
     }
 
+    /// The separators of a stack's text: a screen pushed on another, a modal layer, a split pane.
+    private static let descent = Array(" > ".utf8), modal = Array(" ^ ".utf8), split = Array(" | ".utf8)
+
     /// A screen's name without its context: `groups(Bicycles)` → `groups`.
     static func baseName(_ screen: String) -> String {
         screen.firstIndex(of: "(").map { String(screen[..<$0]) } ?? screen
@@ -105,21 +106,19 @@ extension SessionSegments {
 
     /// The contexts along the front pane of a stack, e.g. `[Bicycles, Off road bikes]`.
     static func contexts(ofStack stack: String) -> [String] {
-        var stack = stack
-        return stack.withUTF8 { bytes in
-            let pane = frontPane(bytes)
-            var contexts: [String] = []
-            var start = pane.lowerBound
-            while start <= pane.upperBound {
-                let end = separator(bytes, " > ", in: start..<pane.upperBound, last: false) ?? pane.upperBound
-                // `name(context)`: the text between the first '(' and the closing ')'.
-                if end > start, bytes[end - 1] == UInt8(ascii: ")"),
-                   let open = (start..<(end - 1)).first(where: { bytes[$0] == UInt8(ascii: "(") }) {
-                    contexts.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[(open + 1)..<(end - 1)]), as: UTF8.self))
-                }
-                start = end + 3
+        let bytes = stack.utf8.span
+        let pane = frontPane(bytes)
+        var contexts: [String] = []
+        var start = pane.lowerBound
+        while start <= pane.upperBound {
+            let end = separator(bytes, descent, in: start..<pane.upperBound, last: false) ?? pane.upperBound
+            // `name(context)`: the text between the first '(' and the closing ')'.
+            if end > start, bytes[end - 1] == UInt8(ascii: ")"),
+               let open = bytes.extracting(start..<(end - 1)).firstIndex(of: UInt8(ascii: "(")).map({ start + $0 }) {
+                contexts.append(bytes.extracting((open + 1)..<(end - 1)).string)
             }
-            return contexts
+            start = end + 3
         }
+        return contexts
     }
 }

@@ -135,7 +135,7 @@ struct UserFeatureTable {
     }
 
     /// Calls `body` with the user's columns and values (after ``packAll()``).
-    func withPairs<Result>(_ row: Int, _ body: (UnsafeBufferPointer<UInt16>, UnsafeBufferPointer<Float>) -> Result) -> Result {
+    func withPairs<Result>(_ row: Int, _ body: (Span<UInt16>, Span<Float>) -> Result) -> Result {
         packed.withPairs(from: Int(packedStart[row]), count: Int(packedCount[row]), body)
     }
 

@@ -3,6 +3,10 @@ import RemixSystem
 
 /// Interns byte strings (user ids, event types, …) as dense integer ids with an open-addressing
 /// hash table over one contiguous byte arena: no String per lookup, one allocation per growth.
+///
+/// Memory safety: the pointers below live only inside one call. They view either the caller's
+/// bytes (exactly their `count`) or `arena`, read only within `offsets[id]..<offsets[id + 1]`,
+/// which ends at most at `arena.count` (asserted where read).
 package struct ByteStringTable {
     private var arena: [UInt8] = []
     private var offsets: [Int] = [0]
@@ -22,10 +26,14 @@ package struct ByteStringTable {
     package var count: Int { hashes.count }
 
     /// The id of `bytes`, interning it if new.
-    package mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    package mutating func intern(_ bytes: Span<UInt8>) -> Int {
+        unsafe bytes.withUnsafeBufferPointer { unsafe intern($0) }
+    }
+
+    private mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
         // Log lines come in runs per session: the last string interned is the likeliest.
-        if last >= 0, equals(last, bytes) { return last }
-        let id = lookUp(bytes)
+        if last >= 0, unsafe equals(last, bytes) { return last }
+        let id = unsafe lookUp(bytes)
         last = id
         return id
     }
@@ -33,12 +41,12 @@ package struct ByteStringTable {
     private mutating func lookUp(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
         // Small tables (event types, screens) are faster to search than to hash into.
         if hashes.count <= 16 {
-            for id in 0..<hashes.count where equals(id, bytes) { return id }
+            for id in 0..<hashes.count where unsafe equals(id, bytes) { return id }
         }
-        let hash = Self.hash(bytes)
-        let (slot, found) = probe(bytes, hash: hash)
+        let hash = unsafe Self.hash(bytes)
+        let (slot, found) = unsafe probe(bytes, hash: hash)
         if let found { return found }
-        let id = add(bytes, hash: hash, at: slot)
+        let id = unsafe add(bytes, hash: hash, at: slot)
         if hashes.count * 2 > slots.count { grow() }
         return id
     }
@@ -50,7 +58,7 @@ package struct ByteStringTable {
         while true {
             let id = Int(slots[slot])
             if id < 0 { return (slot, nil) }
-            if hashes[id] == hash, equals(id, bytes) { return (slot, id) }
+            if hashes[id] == hash, unsafe equals(id, bytes) { return (slot, id) }
             slot = (slot + 1) & mask
         }
     }
@@ -59,7 +67,7 @@ package struct ByteStringTable {
     @inline(__always)
     private mutating func add(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt64, at slot: Int) -> Int {
         let id = hashes.count
-        arena.append(contentsOf: bytes)
+        unsafe arena.append(contentsOf: bytes)
         offsets.append(arena.count)
         hashes.append(hash)
         slots[slot] = Int32(id)
@@ -68,14 +76,18 @@ package struct ByteStringTable {
 
     /// The id of `bytes`, interning it if new and fewer than `limit` strings are interned; nil
     /// when it is new and the table is full.
-    package mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int) -> Int? {
-        if last >= 0, equals(last, bytes) { return last }
+    package mutating func intern(_ bytes: Span<UInt8>, limit: Int) -> Int? {
+        unsafe bytes.withUnsafeBufferPointer { unsafe intern($0, limit: limit) }
+    }
+
+    private mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int) -> Int? {
+        if last >= 0, unsafe equals(last, bytes) { return last }
         if hashes.count >= limit {
-            guard let id = find(bytes) else { return nil }
+            guard let id = unsafe find(bytes) else { return nil }
             last = id
             return id
         }
-        return intern(bytes)
+        return unsafe intern(bytes)
     }
 
     /// Interns every string of `other` in its id order and returns the id each got here (indexed
@@ -89,16 +101,16 @@ package struct ByteStringTable {
         offsets.reserveCapacity(offsets.count + other.count)
         hashes.reserveCapacity(hashes.count + other.count)
         while (hashes.count + other.count) * 2 > slots.count { grow() }
-        other.arena.withUnsafeBufferPointer { theirs in
+        unsafe other.arena.withUnsafeBufferPointer { theirs in
             for id in 0..<other.count {
-                let bytes = UnsafeBufferPointer(rebasing: theirs[other.offsets[id]..<other.offsets[id + 1]])
+                let bytes = unsafe UnsafeBufferPointer(rebasing: theirs[other.offsets[id]..<other.offsets[id + 1]])
                 let hash = other.hashes[id]
-                let (slot, found) = probe(bytes, hash: hash)
+                let (slot, found) = unsafe probe(bytes, hash: hash)
                 if let found {
                     ids[id] = found
                     fresh = id + 1
                 } else {
-                    ids[id] = add(bytes, hash: hash, at: slot)
+                    ids[id] = unsafe add(bytes, hash: hash, at: slot)
                 }
             }
         }
@@ -106,8 +118,12 @@ package struct ByteStringTable {
     }
 
     /// The id of `bytes` if interned.
-    package func find(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-        probe(bytes, hash: Self.hash(bytes)).id
+    package func find(_ bytes: Span<UInt8>) -> Int? {
+        unsafe bytes.withUnsafeBufferPointer { unsafe find($0) }
+    }
+
+    private func find(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        unsafe probe(bytes, hash: Self.hash(bytes)).id
     }
 
     /// The string with id `id` (the reader only interns valid UTF-8).
@@ -116,17 +132,18 @@ package struct ByteStringTable {
     }
 
     /// Calls `body` with the exact bytes of id `id`.
-    package func withBytes<Result>(_ id: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        arena.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[offsets[id]..<offsets[id + 1]])) }
+    package func withBytes<Result>(_ id: Int, _ body: (Span<UInt8>) -> Result) -> Result {
+        body(arena.span.extracting(offsets[id]..<offsets[id + 1]))
     }
 
     private func equals(_ id: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let start = offsets[id], end = offsets[id + 1]
         guard end - start == bytes.count else { return false }
         guard let other = bytes.baseAddress else { return true }
-        return arena.withUnsafeBufferPointer { stored in
-            guard bytes.count <= 16 else { return memcmp(stored.baseAddress! + start, other, bytes.count) == 0 }
-            return ShortBytes.words(stored.baseAddress! + start, count: bytes.count)
+        assert(start >= 0 && end <= arena.count, "an id's bytes past the arena")
+        return unsafe arena.withUnsafeBufferPointer { stored in
+            guard bytes.count <= 16 else { return unsafe memcmp(stored.baseAddress! + start, other, bytes.count) == 0 }
+            return unsafe ShortBytes.words(stored.baseAddress! + start, count: bytes.count)
                 == ShortBytes.words(other, count: bytes.count)
         }
     }
@@ -149,17 +166,18 @@ package struct ByteStringTable {
         let count = bytes.count
         var hash = 0xCBF2_9CE4_8422_2325 ^ UInt64(truncatingIfNeeded: count)
         guard let base = bytes.baseAddress else { return mix(hash) }
-        let raw = UnsafeRawPointer(base)
+        let raw = unsafe UnsafeRawPointer(base)
         if count <= 16 {
-            let (low, high) = ShortBytes.words(raw, count: count)
+            let (low, high) = unsafe ShortBytes.words(raw, count: count)
             return mix(mix(hash ^ low) ^ high)
         }
         var offset = 0
+        assert(count > 16)
         while offset + 8 < count {
-            hash = mix(hash ^ raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            hash = unsafe mix(hash ^ raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
             offset += 8
         }
-        return mix(hash ^ raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
+        return unsafe mix(hash ^ raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
     }
 
     /// A multiply and a shift that spread every input bit over the high and low bits.

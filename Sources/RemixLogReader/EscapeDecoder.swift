@@ -4,13 +4,13 @@
 /// distinct ids equal).
 package enum EscapeDecoder {
     /// The UTF-8 bytes of `raw` (a string's contents between its quotes) with escapes decoded.
-    package static func decode(_ raw: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+    package static func decode(_ raw: Span<UInt8>) -> [UInt8]? {
         var out: [UInt8] = []
         return decode(raw, into: &out) ? out : nil
     }
 
     /// Appends the decoded bytes of `raw` to `out`; false for a lone surrogate.
-    static func decode(_ raw: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) -> Bool {
+    static func decode(_ raw: Span<UInt8>, into out: inout [UInt8]) -> Bool {
         var index = 0
         while index < raw.count {
             let byte = raw[index]
@@ -47,14 +47,14 @@ package enum EscapeDecoder {
 
     /// Copies the needed fields of `line` into `storage`, decoded, and returns fields that point
     /// into `storage`; nil when one holds a lone escaped surrogate.
-    package static func relayout(_ fields: LineFields, of line: UnsafeBufferPointer<UInt8>,
+    package static func relayout(_ fields: LineFields, of line: Span<UInt8>,
                          into storage: inout [UInt8]) -> LineFields? {
         storage.removeAll(keepingCapacity: true)
         var decoded = fields
         func copy(_ slice: ByteSlice) -> ByteSlice? {
             guard slice.isPresent else { return slice }
             let start = storage.count
-            guard decode(UnsafeBufferPointer(rebasing: line[slice.start..<(slice.start + slice.count)]), into: &storage)
+            guard decode(line.extracting(slice.range), into: &storage)
             else { return nil }
             return ByteSlice(start: start, count: storage.count - start)
         }
@@ -93,7 +93,7 @@ package enum EscapeDecoder {
         }
     }
 
-    private static func hex4(_ raw: UnsafeBufferPointer<UInt8>, _ index: Int) -> UInt32? {
+    private static func hex4(_ raw: Span<UInt8>, _ index: Int) -> UInt32? {
         guard index + 4 <= raw.count else { return nil }
         var value: UInt32 = 0
         for offset in 0..<4 {

@@ -1,14 +1,12 @@
 /// Takes every event line of a log, in order (see ``EventLineReader``).
 package protocol EventLineVisitor: AnyObject {
-    /// One well-formed event line; the line is valid only during the call.
-    func visit(_ line: ScannedEventLine)
+    /// One well-formed event line: `raw` is the line as written (a JSON object the scanner has
+    /// checked), a view into the reader's buffer valid only during the call.
+    func visit(_ line: ScannedEventLine, raw: Span<UInt8>)
 }
 
-/// A well-formed event line: its bytes as written, and its time, type and user decoded. The bytes
-/// point into the reader's buffer, valid only while the visitor holds them.
+/// A well-formed event line's time, type and user, decoded.
 package struct ScannedEventLine {
-    /// The line as written (a JSON object the scanner has checked).
-    package let raw: UnsafeBufferPointer<UInt8>
     /// The event's time, in milliseconds since the epoch.
     package let time: Int64
     package let type: String
@@ -36,7 +34,7 @@ package enum EventLineReader {
         for path in paths {
             // One part (jobs 1): `make` runs once, on this thread, before the read.
             nonisolated(unsafe) let visitor = visitor
-            let sinks = try LogReader.read(path, jobs: 1, sizes: LogReader.Sizes()) { VisitingSink(visitor: visitor) }
+            let sinks = try LogReader.read(path, jobs: 1, sizes: LogReader.Sizes()) { unsafe VisitingSink(visitor: visitor) }
             for sink in sinks {
                 counts.lines += sink.lines
                 counts.badLines += sink.badLines.count
@@ -67,25 +65,20 @@ private struct VisitingSink: LineSink {
         badLines.append((number, reason))
     }
 
-    mutating func add(_ fields: LineFields, in line: UnsafeBufferPointer<UInt8>) -> BadLineReason? {
+    mutating func add(_ fields: LineFields, in line: Span<UInt8>) -> BadLineReason? {
         add(fields, in: line, raw: line)
     }
 
-    mutating func add(_ fields: LineFields, in line: UnsafeBufferPointer<UInt8>, raw: UnsafeBufferPointer<UInt8>) -> BadLineReason? {
+    mutating func add(_ fields: LineFields, in line: Span<UInt8>, raw: Span<UInt8>) -> BadLineReason? {
         guard fields.timestamp.isPresent else { return .missing(field: "ts") }
         guard let time = timestamps.milliseconds(line, fields.timestamp) else {
-            return .badTimestamp(String(decoding: Self.slice(line, fields.timestamp).prefix(40), as: UTF8.self))
+            return .badTimestamp(line.extracting(fields.timestamp.range).extracting(first: 40).string)
         }
         guard fields.type.isPresent else { return .missing(field: "type") }
         guard fields.user.isPresent else { return .missing(field: "user") }
-        let type = String(decoding: Self.slice(line, fields.type), as: UTF8.self)
-        let user = String(decoding: Self.slice(line, fields.user), as: UTF8.self)
-        visitor.visit(ScannedEventLine(raw: raw, time: time, type: type, user: user))
+        let type = line.extracting(fields.type.range).string
+        let user = line.extracting(fields.user.range).string
+        visitor.visit(ScannedEventLine(time: time, type: type, user: user), raw: raw)
         return nil
-    }
-
-    /// The bytes of `range` in `line`.
-    private static func slice(_ line: UnsafeBufferPointer<UInt8>, _ range: ByteSlice) -> UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(rebasing: line[range.start..<(range.start + range.count)])
     }
 }

@@ -6,13 +6,13 @@ package enum JSONPathReader {
 
     /// The value at `path`: a string's decoded bytes, or a number's or literal's text; nil when
     /// the path is absent or leads to an object or array.
-    package static func scalar(in line: UnsafeBufferPointer<UInt8>, path: [[UInt8]]) -> [UInt8]? {
+    package static func scalar(in line: Span<UInt8>, path: [[UInt8]]) -> [UInt8]? {
         var index = 0
         guard !path.isEmpty else { return nil }
         return find(line, &index, path[...])
     }
 
-    private static func find(_ b: UnsafeBufferPointer<UInt8>, _ i: inout Int, _ path: ArraySlice<[UInt8]>) -> [UInt8]? {
+    private static func find(_ b: Span<UInt8>, _ i: inout Int, _ path: ArraySlice<[UInt8]>) -> [UInt8]? {
         skipSpace(b, &i)
         guard i < b.count, b[i] == UInt8(ascii: "{") else { return nil }
         i += 1
@@ -29,7 +29,7 @@ package enum JSONPathReader {
                 if b[i] == quote { return string(b, &i) }
                 let start = i
                 guard skipValue(b, &i) else { return nil }
-                return Array(b[start..<i])
+                return b.extracting(start..<i).array
             }
             guard skipValue(b, &i) else { return nil }
             skipSpace(b, &i)
@@ -39,14 +39,14 @@ package enum JSONPathReader {
     }
 
     /// A string at `i` (its opening quote), decoded; `i` ends after the closing quote.
-    private static func string(_ b: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> [UInt8]? {
+    private static func string(_ b: Span<UInt8>, _ i: inout Int) -> [UInt8]? {
         let start = i + 1
         guard skipString(b, &i) else { return nil }
-        let raw = UnsafeBufferPointer(rebasing: b[start..<(i - 1)])
-        return raw.contains(backslash) ? EscapeDecoder.decode(raw) : Array(raw)
+        let raw = b.extracting(start..<(i - 1))
+        return raw.contains(backslash) ? EscapeDecoder.decode(raw) : raw.array
     }
 
-    private static func skipString(_ b: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Bool {
+    private static func skipString(_ b: Span<UInt8>, _ i: inout Int) -> Bool {
         i += 1
         while i < b.count {
             switch b[i] {
@@ -61,7 +61,7 @@ package enum JSONPathReader {
     }
 
     /// Skips one value of any kind; false at the end of the line.
-    private static func skipValue(_ b: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Bool {
+    private static func skipValue(_ b: Span<UInt8>, _ i: inout Int) -> Bool {
         guard i < b.count else { return false }
         if b[i] == quote { return skipString(b, &i) }
         var depth = 0
@@ -87,7 +87,7 @@ package enum JSONPathReader {
         return depth == 0
     }
 
-    private static func skipSpace(_ b: UnsafeBufferPointer<UInt8>, _ i: inout Int) {
+    private static func skipSpace(_ b: Span<UInt8>, _ i: inout Int) {
         while i < b.count, b[i] == 0x20 || b[i] == 0x09 || b[i] == 0x0A || b[i] == 0x0D { i += 1 }
     }
 }

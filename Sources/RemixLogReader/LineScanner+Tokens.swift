@@ -9,15 +9,14 @@ extension LineScanner {
         var index = position
         while index < count {
             if index + 8 <= count {
-                let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-                let special = Self.specialBytes(word)
+                let special = Self.specialBytes(UInt64(littleEndian: word(index)))
                 if special == 0 {
                     index += 8
                     continue
                 }
                 index += special.trailingZeroBitCount >> 3
             }
-            let byte = base[index]
+            let byte = self[index]
             if byte == ASCII.quote {
                 position = index + 1
                 return true
@@ -29,7 +28,7 @@ extension LineScanner {
             } else if byte < 0x20 {
                 return fail(.controlCharacter(byte: index + 1))
             } else if byte >= 0x80 {
-                let length = Self.utf8Length(base, index, count)
+                let length = utf8Length(index)
                 guard length > 0 else { return fail(.invalidUTF8(byte: index + 1)) }
                 index += length
             } else {
@@ -54,13 +53,13 @@ extension LineScanner {
     /// The length of the escape at `index` (`\n`, `\u00e9`, …), nil when JSON has no such escape.
     private func escapeLength(at index: Int) -> Int? {
         guard index + 1 < count else { return nil }
-        switch base[index + 1] {
+        switch self[index + 1] {
         case ASCII.quote, ASCII.backslash, UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "n"),
              UInt8(ascii: "r"), UInt8(ascii: "t"):
             return 2
         case UInt8(ascii: "u"):
             guard index + 6 <= count else { return nil }
-            for offset in 2..<6 where EscapeDecoder.hexValue(base[index + offset]) == nil { return nil }
+            for offset in 2..<6 where EscapeDecoder.hexValue(self[index + offset]) == nil { return nil }
             return 6
         default:
             return nil
@@ -69,10 +68,10 @@ extension LineScanner {
 
     /// The length of the well-formed UTF-8 sequence at `index` (no overlong forms, surrogates or
     /// code points above U+10FFFF), 0 when there is none.
-    static func utf8Length(_ base: UnsafePointer<UInt8>, _ index: Int, _ count: Int) -> Int {
-        let lead = base[index]
+    func utf8Length(_ index: Int) -> Int {
+        let lead = self[index]
         func continuation(_ offset: Int, _ low: UInt8 = 0x80, _ high: UInt8 = 0xBF) -> Bool {
-            index + offset < count && base[index + offset] >= low && base[index + offset] <= high
+            index + offset < count && self[index + offset] >= low && self[index + offset] <= high
         }
         switch lead {
         case 0xC2...0xDF: return continuation(1) ? 2 : 0
@@ -93,7 +92,7 @@ extension LineScanner {
         guard position < count else { return fail(.syntax(byte: position + 1)) }
         var value = 0
         var fits = true
-        if base[position] == ASCII.zero {
+        if self[position] == ASCII.zero {
             position += 1
         } else {
             guard digit() != nil else { return fail(.syntax(byte: position + 1)) }
@@ -122,7 +121,7 @@ extension LineScanner {
     /// The digit at `position`, taken; nil (nothing taken) when there is none.
     private mutating func digit() -> Int? {
         guard position < count else { return nil }
-        let digit = base[position] &- ASCII.zero
+        let digit = self[position] &- ASCII.zero
         guard digit < 10 else { return nil }
         position += 1
         return Int(digit)
@@ -139,11 +138,11 @@ extension LineScanner {
     mutating func literal(_ word: StaticString) -> Bool {
         let length = word.utf8CodeUnitCount
         guard length >= 4, position + length <= count else { return false }
+        // `word` is ASCII of `length` (4 or 5) bytes: both loads of it are within it.
         let matched = word.withUTF8Buffer { expected in
-            let raw = UnsafeRawPointer(base + position), wanted = UnsafeRawPointer(expected.baseAddress!)
-            return raw.loadUnaligned(as: UInt32.self) == wanted.loadUnaligned(as: UInt32.self)
-                && raw.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self)
-                    == wanted.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self)
+            let wanted = unsafe UnsafeRawPointer(expected.baseAddress!)
+            return unsafe word32(position) == wanted.loadUnaligned(as: UInt32.self)
+                && word32(position + length - 4) == wanted.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self)
         }
         if matched { position += length }
         return matched
@@ -151,7 +150,7 @@ extension LineScanner {
 
     @inline(__always)
     mutating func take(_ byte: UInt8) -> Bool {
-        guard position < count, base[position] == byte else { return false }
+        guard position < count, self[position] == byte else { return false }
         position += 1
         return true
     }
@@ -160,7 +159,7 @@ extension LineScanner {
     /// the whitespace.
     @inline(__always)
     mutating func takeAfterSpace(_ byte: UInt8) -> Bool {
-        if position < count, base[position] == byte {
+        if position < count, self[position] == byte {
             position += 1
             return true
         }
@@ -172,14 +171,14 @@ extension LineScanner {
     /// is at most a space).
     @inline(__always)
     mutating func skipSpaceIfAny() {
-        if position < count, base[position] <= 0x20 { skipSpace() }
+        if position < count, self[position] <= 0x20 { skipSpace() }
     }
 
     /// Skips JSON whitespace (a line holds no newline, but a CR before it is whitespace).
     @inline(__always)
     mutating func skipSpace() {
         while position < count {
-            let byte = base[position]
+            let byte = self[position]
             guard byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A else { return }
             position += 1
         }

@@ -5,7 +5,12 @@ import RemixSystem
 /// numbers, literals, nesting) while it walks the top-level keys, keeps the values the analysis
 /// needs (see ``LineFields``) and skips everything else without building strings. Any input that
 /// is not a JSON object fails the scan with a ``BadLineReason`` rather than trapping.
-package struct LineScanner {
+///
+/// Memory safety: `base` points at the `count` bytes of the line being scanned, which the caller
+/// keeps alive and unchanged from ``reset(_:)`` (or the initialiser) to the end of ``scan(into:)``.
+/// Every read goes through the subscript, ``word(_:)`` or ``word32(_:)`` at an index the code before
+/// it has checked against `count`; those reads assert it in debug builds.
+@safe package struct LineScanner {
     /// The deepest nesting of objects and arrays accepted (the line's own object is level 1).
     static let depthLimit = 64
 
@@ -25,21 +30,42 @@ package struct LineScanner {
     private let sessionIsNumeric: Bool
 
     package init(_ bytes: UnsafeBufferPointer<UInt8>, numericNames: [[UInt8]] = []) {
-        self.bytes = bytes
+        unsafe self.bytes = bytes
         self.numericNames = numericNames
         sessionIsNumeric = numericNames.contains(Array("session".utf8))
-        base = bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!
+        unsafe base = bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!
         count = bytes.count
     }
 
     /// Makes the scanner read `line` from its start, as a new one would.
     mutating func reset(_ line: UnsafeBufferPointer<UInt8>) {
-        bytes = line
-        base = line.baseAddress ?? UnsafePointer(bitPattern: 1)!
+        unsafe bytes = line
+        unsafe base = line.baseAddress ?? UnsafePointer(bitPattern: 1)!
         count = line.count
         position = 0
         failure = nil
         numericIndex = 0
+    }
+
+    /// The byte at `index` (checked against `count` by the caller).
+    @inline(__always)
+    subscript(index: Int) -> UInt8 {
+        assert(index >= 0 && index < count, "a read past the line")
+        return unsafe base[index]
+    }
+
+    /// The eight bytes from `index`, little-endian first (checked against `count` by the caller).
+    @inline(__always)
+    func word(_ index: Int) -> UInt64 {
+        assert(index >= 0 && index + 8 <= count, "a read past the line")
+        return unsafe UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+    }
+
+    /// The four bytes from `index` (checked against `count` by the caller).
+    @inline(__always)
+    func word32(_ index: Int) -> UInt32 {
+        assert(index >= 0 && index + 4 <= count, "a read past the line")
+        return unsafe UnsafeRawPointer(base + index).loadUnaligned(as: UInt32.self)
     }
 
     /// Scans the whole line into `fields`; false (with ``failure`` set) when the line is not a
@@ -82,31 +108,27 @@ package struct LineScanner {
     @inline(__always)
     private mutating func writerMembers(into fields: inout LineFields) -> Bool? {
         guard count >= 48 else { return false }
-        let raw = UnsafeRawPointer(base)
         // `{"ts":"` and a timestamp of 24 plain bytes (no quote, backslash, control or non-ASCII byte).
-        guard raw.loadUnaligned(as: UInt64.self) & 0x00FF_FFFF_FFFF_FFFF == 0x22_3A22_7374_227B,
-              Self.specialBytes(raw.loadUnaligned(fromByteOffset: 7, as: UInt64.self))
-                | Self.specialBytes(raw.loadUnaligned(fromByteOffset: 15, as: UInt64.self))
-                | Self.specialBytes(raw.loadUnaligned(fromByteOffset: 23, as: UInt64.self)) == 0,
-              base[31] == ASCII.quote else { return false }
+        guard word(0) & 0x00FF_FFFF_FFFF_FFFF == 0x22_3A22_7374_227B,
+              Self.specialBytes(word(7)) | Self.specialBytes(word(15)) | Self.specialBytes(word(23)) == 0,
+              self[31] == ASCII.quote else { return false }
         fields.timestamp = ByteSlice(start: 7, count: 24)
         position = 32
         // `,"type":"` (position + 9 <= 48 <= count)
-        guard raw.loadUnaligned(fromByteOffset: 32, as: UInt64.self) == 0x3A22_6570_7974_222C,
-              base[40] == ASCII.quote else { return true }
+        guard word(32) == 0x3A22_6570_7974_222C,
+              self[40] == ASCII.quote else { return true }
         position = 41
         guard let type = stringValue(&fields) else { return nil }
         fields.type = type
         // `,"session":"`, unless `session` is one of the numbers to read.
         guard !sessionIsNumeric, position + 12 <= count,
-              raw.loadUnaligned(fromByteOffset: position, as: UInt64.self) == 0x6F69_7373_6573_222C,
-              raw.loadUnaligned(fromByteOffset: position + 8, as: UInt32.self) == 0x223A_226E else { return true }
+              word(position) == 0x6F69_7373_6573_222C, word32(position + 8) == 0x223A_226E else { return true }
         position += 12
         var escaped = false
         guard stringBody(escaped: &escaped) else { return nil }
         // `,"user":"`
-        guard position + 9 <= count, raw.loadUnaligned(fromByteOffset: position, as: UInt64.self) == 0x3A22_7265_7375_222C,
-              base[position + 8] == ASCII.quote else { return true }
+        guard position + 9 <= count, word(position) == 0x3A22_7265_7375_222C,
+              self[position + 8] == ASCII.quote else { return true }
         position += 9
         guard let user = stringValue(&fields) else { return nil }
         fields.user = user
@@ -149,18 +171,18 @@ package struct LineScanner {
         case numeric
 
         init(_ name: UnsafeBufferPointer<UInt8>) {
-            guard let first = name.first else {
+            guard let first = unsafe name.first else {
                 self = .other
                 return
             }
             func spells(_ word: StaticString, _ key: Key) -> Key {
                 word.withUTF8Buffer { expected in
-                    for index in 1..<expected.count where name[index] != expected[index] { return .other }
+                    for index in 1..<expected.count where unsafe name[index] != expected[index] { return .other }
                     return key
                 }
             }
             switch name.count {
-            case 2 where first == UInt8(ascii: "t"): self = name[1] == UInt8(ascii: "s") ? .ts : .other
+            case 2 where first == UInt8(ascii: "t"): self = unsafe name[1] == UInt8(ascii: "s") ? .ts : .other
             case 4 where first == UInt8(ascii: "t"): self = spells("type", .type)
             case 4 where first == UInt8(ascii: "u"): self = spells("user", .user)
             case 5 where first == UInt8(ascii: "p"): self = spells("phase", .phase)
@@ -182,22 +204,21 @@ package struct LineScanner {
         let start = position
         var escaped = false
         guard stringBody(escaped: &escaped) else { return nil }
-        let name = UnsafeBufferPointer(rebasing: bytes[start..<(position - 1)])
-        guard escaped else { return numericKey(Key(name), name) }
-        guard let decoded = EscapeDecoder.decode(name) else { return .other }
-        return decoded.withUnsafeBufferPointer { numericKey(Key($0), $0) }
+        let name = unsafe UnsafeBufferPointer(rebasing: bytes[start..<(position - 1)])
+        guard escaped else { return unsafe numericKey(Key(name), name) }
+        guard let decoded = unsafe EscapeDecoder.decode(name.span) else { return .other }
+        return unsafe decoded.withUnsafeBufferPointer { unsafe numericKey(Key($0), $0) }
     }
 
     /// The key at `position` when it is printable ASCII of at most 15 bytes, told from its one or
     /// two 8-byte words (position then after its closing quote); nil, with nothing taken, otherwise.
     @inline(__always)
     private mutating func plainKey() -> Key? {
-        let raw = UnsafeRawPointer(base + position)
-        let first = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
+        let first = UInt64(littleEndian: word(position))
         var special = Self.specialBytes(first)
         var length = 0, second: UInt64 = 0
         if special == 0 {
-            second = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            second = UInt64(littleEndian: word(position + 8))
             special = Self.specialBytes(second)
             guard special != 0 else { return nil }
             let tail = special.trailingZeroBitCount >> 3
@@ -208,7 +229,8 @@ package struct LineScanner {
             length = special.trailingZeroBitCount >> 3
             guard (first >> UInt64(length * 8)) & 0xFF == UInt64(ASCII.quote) else { return nil }
         }
-        let name = UnsafeBufferPointer(start: base + position, count: length)
+        assert(position + length <= count, "a key past the line")
+        let name = unsafe UnsafeBufferPointer(start: base + position, count: length)
         position += length + 1
         let head = length >= 8 ? first : first & ((1 << UInt64(length * 8)) &- 1)
         let key: Key
@@ -226,14 +248,14 @@ package struct LineScanner {
         case 12: key = head == 0x6972_6570_7845_6E69 && second == 0x746E_656D ? .inExperiment : .other
         default: key = .other
         }
-        return numericKey(key, name)
+        return unsafe numericKey(key, name)
     }
 
     /// `.numeric` (remembering which) when `name` is one of `numericNames`.
     @inline(__always)
     private mutating func numericKey(_ key: Key, _ name: UnsafeBufferPointer<UInt8>) -> Key {
         guard key == .other, !numericNames.isEmpty else { return key }
-        for (index, wanted) in numericNames.enumerated() where Self.equal(name, wanted) {
+        for (index, wanted) in numericNames.enumerated() where unsafe Self.equal(name, wanted) {
             numericIndex = index
             return .numeric
         }
@@ -243,7 +265,7 @@ package struct LineScanner {
     /// Whether `bytes` are exactly `name`.
     private static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ name: [UInt8]) -> Bool {
         guard bytes.count == name.count else { return false }
-        for index in 0..<name.count where bytes[index] != name[index] { return false }
+        for index in 0..<name.count where unsafe bytes[index] != name[index] { return false }
         return true
     }
 
@@ -253,11 +275,11 @@ package struct LineScanner {
         var ignored = 0
         guard number(integer: &ignored) else { return false }
         let length = position - start
-        let value = withUnsafeTemporaryAllocation(of: CChar.self, capacity: length + 1) { text -> Double in
-            for index in 0..<length { text[index] = CChar(bitPattern: base[start + index]) }
-            text[length] = 0
+        let value = unsafe withUnsafeTemporaryAllocation(of: CChar.self, capacity: length + 1) { text -> Double in
+            for index in 0..<length { unsafe text[index] = CChar(bitPattern: self[start + index]) }
+            unsafe text[length] = 0
             guard let start = text.baseAddress else { return .nan }
-            return strtod(start, nil)
+            return unsafe strtod(start, nil)
         }
         let bit = UInt8(1) << UInt8(numericIndex)
         if value.isFinite {
@@ -273,7 +295,7 @@ package struct LineScanner {
 
     private mutating func value(for key: Key, into fields: inout LineFields) -> Bool {
         guard position < count else { return fail(.syntax(byte: position + 1)) }
-        let byte = base[position]
+        let byte = self[position]
         if byte == ASCII.quote {
             position += 1
             let start = position
@@ -331,7 +353,7 @@ package struct LineScanner {
     /// Checks and skips any JSON value at nesting level `depth`.
     mutating func skipValue(depth: Int) -> Bool {
         guard position < count else { return fail(.syntax(byte: position + 1)) }
-        switch base[position] {
+        switch self[position] {
         case ASCII.quote:
             position += 1
             var escaped = false
@@ -350,7 +372,7 @@ package struct LineScanner {
     /// An object or array (position at its opening bracket), members checked one by one.
     private mutating func skipContainer(depth: Int) -> Bool {
         guard depth <= Self.depthLimit else { return fail(.tooDeep(limit: Self.depthLimit)) }
-        let isObject = base[position] == ASCII.openBrace
+        let isObject = self[position] == ASCII.openBrace
         let close = isObject ? ASCII.closeBrace : ASCII.closeBracket
         position += 1
         skipSpace()

@@ -16,10 +16,10 @@ enum LogFile {
 
     static func open(_ path: String) throws(LogReadError) -> (descriptor: Int32, kind: Kind) {
         let descriptor = path == "-" ? STDIN_FILENO : SystemCalls.open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
-        guard descriptor >= 0 else { throw .cannotRead(path: path, reason: String(cString: strerror(errno))) }
+        guard descriptor >= 0 else { throw unsafe .cannotRead(path: path, reason: String(cString: strerror(errno))) }
         var info = stat()
-        guard fstat(descriptor, &info) == 0 else {
-            let reason = String(cString: strerror(errno))
+        guard unsafe fstat(descriptor, &info) == 0 else {
+            let reason = unsafe String(cString: strerror(errno))
             if descriptor != STDIN_FILENO { close(descriptor) }
             throw .cannotRead(path: path, reason: reason)
         }

@@ -13,15 +13,15 @@ package enum LogPaths {
         var files: [String] = []
         for pattern in patterns {
             var info = stat()
-            guard pattern != "-", pattern.contains(where: { "*?[".contains($0) }), lstat(pattern, &info) != 0 else {
+            guard pattern != "-", pattern.contains(where: { "*?[".contains($0) }), unsafe lstat(pattern, &info) != 0 else {
                 files.append(pattern)
                 continue
             }
-            var matches = glob_t()
-            defer { globfree(&matches) }
-            guard glob(pattern, 0, nil, &matches) == 0, matches.gl_pathc > 0 else { throw .noLogs(pattern: pattern) }
-            for index in 0..<Int(matches.gl_pathc) {
-                if let path = matches.gl_pathv[index] { files.append(String(cString: path)) }
+            var matches = unsafe glob_t()
+            defer { unsafe globfree(&matches) }
+            guard unsafe glob(pattern, 0, nil, &matches) == 0, unsafe matches.gl_pathc > 0 else { throw .noLogs(pattern: pattern) }
+            for index in unsafe 0..<Int(matches.gl_pathc) {
+                if let path = unsafe matches.gl_pathv[index] { unsafe files.append(String(cString: path)) }
             }
         }
         return files

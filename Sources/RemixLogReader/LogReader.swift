@@ -5,6 +5,10 @@ import RemixSystem
 /// split at line boundaries, FIFOs and standard input (`-`) in one stream. Memory is bounded by
 /// the read buffers (a line longer than ``Sizes/maxLineLength`` is never buffered whole) and the
 /// distinct units, never by the number of events.
+///
+/// Memory safety: the read buffer is an array that is not resized while a pointer to it is held;
+/// a read writes at most its free bytes (`wanted <= buffer.count - kept`), and the sinks see its
+/// lines as `Span`s that cannot outlive the scan of one chunk.
 package enum LogReader {
     /// How much is read at a time, the smallest file split across threads, the longest line.
     package struct Sizes {
@@ -27,7 +31,7 @@ package enum LogReader {
     package static func isRereadable(_ path: String) -> Bool {
         guard path != "-" else { return false }
         var info = stat()
-        return stat(path, &info) == 0 && info.st_mode & 0o170000 == 0o100000
+        return unsafe stat(path, &info) == 0 && info.st_mode & 0o170000 == 0o100000
     }
 
     package static func read<Sink: ConcurrentLineSink>(_ path: String, jobs: Int, sizes: Sizes,
@@ -63,8 +67,8 @@ package enum LogReader {
         for part in 1..<parts {
             var offset = max(size * part / parts, bounds.last ?? 0)
             searching: while offset < size {
-                let read = probe.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(offset)) }
-                guard read > 0 else { throw .cannotRead(path: path, reason: String(cString: strerror(errno))) }
+                let read = unsafe probe.withUnsafeMutableBytes { unsafe pread(descriptor, $0.baseAddress, $0.count, off_t(offset)) }
+                guard read > 0 else { throw unsafe .cannotRead(path: path, reason: String(cString: strerror(errno))) }
                 if let newline = probe[..<read].firstIndex(of: 0x0A) {
                     offset += newline + 1
                     break searching
@@ -94,26 +98,28 @@ package enum LogReader {
             let wanted = min(buffer.count - kept, end.map { $0 - offset } ?? Int.max)
             var read = 0
             if wanted > 0 {
-                read = buffer.withUnsafeMutableBytes { raw in
-                    let target = raw.baseAddress! + kept
+                assert(kept + wanted <= buffer.count, "a read past the buffer")
+                read = unsafe buffer.withUnsafeMutableBytes { raw in
+                    let target = unsafe raw.baseAddress! + kept
                     while true {
-                        let count = end == nil ? SystemCalls.read(descriptor, target, wanted) : pread(descriptor, target, wanted, off_t(offset))
+                        let count = unsafe end == nil ? SystemCalls.read(descriptor, target, wanted) : pread(descriptor, target, wanted, off_t(offset))
                         if count >= 0 || errno != EINTR { return count }
                     }
                 }
-                guard read >= 0 else { throw .cannotRead(path: path, reason: String(cString: strerror(errno))) }
+                guard read >= 0 else { throw unsafe .cannotRead(path: path, reason: String(cString: strerror(errno))) }
             }
             offset += read
             let available = kept + read
             let atEnd = read == 0
-            let consumed = buffer.withUnsafeBufferPointer { all in
-                lines.split(UnsafeBufferPointer(rebasing: all[..<available]), atEnd: atEnd, into: &tally)
+            let consumed = unsafe buffer.withUnsafeBufferPointer { all in
+                unsafe lines.split(UnsafeBufferPointer(rebasing: all[..<available]), atEnd: atEnd, into: &tally)
             }
             // Outside the read access above, so the buffer is never copied to make room.
             kept = available - consumed
             if kept > 0, consumed > 0 {
-                buffer.withUnsafeMutableBytes { raw in
-                    raw.baseAddress!.copyMemory(from: raw.baseAddress! + consumed, byteCount: kept)
+                assert(consumed + kept <= buffer.count, "a move past the buffer")
+                unsafe buffer.withUnsafeMutableBytes { raw in
+                    unsafe raw.baseAddress!.copyMemory(from: raw.baseAddress! + consumed, byteCount: kept)
                 }
             }
             if atEnd { return offset - start }
@@ -123,6 +129,10 @@ package enum LogReader {
 
 /// Cuts buffered bytes into lines and counts each one; remembers, across reads, the line number
 /// and whether it is inside an over-long line being skipped.
+///
+/// Memory safety: the bytes split are the caller's for the duration of ``split(_:atEnd:into:)``;
+/// every search (`memchr`, `memcmp`) and read stays below their `count` (asserted where read),
+/// and each line goes to the sink as a `Span`.
 package struct LineSplitter {
     let maxLineLength: Int
     private var lineNumber = 0
@@ -145,12 +155,17 @@ package struct LineSplitter {
         self.maxLineLength = maxLineLength
         self.numericNames = numericNames
         self.needles = needles
-        scanner = LineScanner(UnsafeBufferPointer(start: nil, count: 0), numericNames: numericNames)
+        scanner = unsafe LineScanner(UnsafeBufferPointer(start: nil, count: 0), numericNames: numericNames)
     }
 
     /// Counts the complete lines of `bytes` (and at the end of input the last, unterminated one);
     /// returns how many bytes were used — the rest is the start of a line, to be read on.
-    package mutating func split<Sink: LineSink>(_ bytes: UnsafeBufferPointer<UInt8>, atEnd: Bool, into tally: inout Sink) -> Int {
+    package mutating func split<Sink: LineSink>(_ bytes: Span<UInt8>, atEnd: Bool, into tally: inout Sink) -> Int {
+        unsafe bytes.withUnsafeBufferPointer { unsafe split($0, atEnd: atEnd, into: &tally) }
+    }
+
+    /// ``split(_:atEnd:into:)`` over the reader's buffer.
+    mutating func split<Sink: LineSink>(_ bytes: UnsafeBufferPointer<UInt8>, atEnd: Bool, into tally: inout Sink) -> Int {
         guard let base = bytes.baseAddress else {
             if atEnd, skipping { tally.tornFiles.append("") }
             return 0
@@ -160,16 +175,16 @@ package struct LineSplitter {
         // front to back, so a line before the nearest one is skipped without being looked at.
         var hits = Array(repeating: -1, count: needles.count + 1)
         while lineStart < bytes.count {
-            guard let found = memchr(base + lineStart, 0x0A, bytes.count - lineStart) else { break }
-            let newline = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            guard let found = unsafe memchr(base + lineStart, 0x0A, bytes.count - lineStart) else { break }
+            let newline = unsafe base.distance(to: found.assumingMemoryBound(to: UInt8.self))
             if skipping {
                 skipping = false
-            } else if !needles.isEmpty, Self.nearestHit(&hits, base, from: lineStart, count: bytes.count, needles) >= newline {
+            } else if !needles.isEmpty, unsafe Self.nearestHit(&hits, base, from: lineStart, count: bytes.count, needles) >= newline {
                 lineNumber += 1
                 tally.lines += 1
             } else {
                 lineNumber += 1
-                process(UnsafeBufferPointer(rebasing: bytes[lineStart..<newline]), final: false, tally: &tally)
+                unsafe process(UnsafeBufferPointer(rebasing: bytes[lineStart..<newline]), final: false, tally: &tally)
             }
             lineStart = newline + 1
         }
@@ -179,7 +194,7 @@ package struct LineSplitter {
                 tally.tornFiles.append("")
             } else if rest > 0 {
                 lineNumber += 1
-                process(UnsafeBufferPointer(rebasing: bytes[lineStart...]), final: true, tally: &tally)
+                unsafe process(UnsafeBufferPointer(rebasing: bytes[lineStart...]), final: true, tally: &tally)
             }
             return bytes.count
         }
@@ -197,22 +212,22 @@ package struct LineSplitter {
 
     private mutating func process<Sink: LineSink>(_ line: UnsafeBufferPointer<UInt8>, final: Bool, tally: inout Sink) {
         tally.lines += 1
-        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
-        guard let reason = count(line, tally: &tally) else { return }
+        if unsafe line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
+        guard let reason = unsafe count(line, tally: &tally) else { return }
         // Torn: what a writer stopped mid-line leaves — the start of an event line, cut short.
-        if final, line.first == UInt8(ascii: "{") { tally.tornFiles.append("") }
+        if final, unsafe line.first == UInt8(ascii: "{") { tally.tornFiles.append("") }
         tally.noteBadLine(lineNumber, reason)
     }
 
     /// Counts one line; why it is bad if it is.
     private mutating func count<Sink: LineSink>(_ line: UnsafeBufferPointer<UInt8>, tally: inout Sink) -> BadLineReason? {
         guard line.count <= maxLineLength else { return .tooLong(limit: maxLineLength) }
-        if !needles.isEmpty, !Self.mayHold(line, needles) { return nil }
-        scanner.reset(line)
+        if !needles.isEmpty, unsafe !Self.mayHold(line, needles) { return nil }
+        unsafe scanner.reset(line)
         guard scanner.scan(into: &fields) else { return scanner.failure ?? .syntax(byte: 1) }
-        guard fields.hasEscapes else { return tally.add(fields, in: line, raw: line) }
-        guard let plain = EscapeDecoder.relayout(fields, of: line, into: &decoded) else { return .loneSurrogate }
-        return decoded.withUnsafeBufferPointer { tally.add(plain, in: $0, raw: line) }
+        guard fields.hasEscapes else { return unsafe tally.add(fields, in: line.span, raw: line.span) }
+        guard let plain = unsafe EscapeDecoder.relayout(fields, of: line.span, into: &decoded) else { return .loneSurrogate }
+        return unsafe tally.add(plain, in: decoded.span, raw: line.span)
     }
 }
 
@@ -233,17 +248,16 @@ package protocol LineSink {
     /// Lines without one of these (nor a backslash) are skipped unread; empty reads every line.
     var needles: [[UInt8]] { get }
     mutating func noteBadLine(_ number: Int, _ reason: BadLineReason)
-    /// Takes one well-formed JSON object; why it is not an event if it is not.
-    mutating func add(_ fields: LineFields, in line: UnsafeBufferPointer<UInt8>) -> BadLineReason?
+    /// Takes one well-formed JSON object; why it is not an event if it is not. The line is a view
+    /// into the reader's buffer, valid only during the call.
+    mutating func add(_ fields: LineFields, in line: Span<UInt8>) -> BadLineReason?
     /// The same, with the line as written (`line` holds the needed fields decoded when the line
     /// has escapes); for sinks that read more than ``LineFields``.
-    mutating func add(_ fields: LineFields, in line: UnsafeBufferPointer<UInt8>,
-                      raw: UnsafeBufferPointer<UInt8>) -> BadLineReason?
+    mutating func add(_ fields: LineFields, in line: Span<UInt8>, raw: Span<UInt8>) -> BadLineReason?
 }
 
 extension LineSink {
-    package mutating func add(_ fields: LineFields, in line: UnsafeBufferPointer<UInt8>,
-                      raw: UnsafeBufferPointer<UInt8>) -> BadLineReason? {
+    package mutating func add(_ fields: LineFields, in line: Span<UInt8>, raw: Span<UInt8>) -> BadLineReason? {
         add(fields, in: line)
     }
 }
@@ -260,11 +274,11 @@ extension LineSplitter {
             if hits[index] < start {
                 let found: UnsafeMutableRawPointer?
                 if index == needles.count {
-                    found = memchr(base + start, 0x5C, count - start)
+                    unsafe found = unsafe memchr(base + start, 0x5C, count - start)
                 } else {
-                    found = find(needles[index], in: base, from: start, count: count)
+                    unsafe found = unsafe find(needles[index], in: base, from: start, count: count)
                 }
-                hits[index] = found.map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? count
+                hits[index] = unsafe found.map { unsafe base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? count
             }
             nearest = min(nearest, hits[index])
         }
@@ -277,10 +291,11 @@ extension LineSplitter {
         guard !needle.isEmpty else { return nil }
         let anchor = needle.firstIndex(of: UInt8(ascii: "_")) ?? needle.count - 1
         var position = start + anchor
-        while position < count, let found = memchr(base + position, Int32(needle[anchor]), count - position) {
-            let at = base.distance(to: found.assumingMemoryBound(to: UInt8.self)) - anchor
-            if at + needle.count <= count, memcmp(base + at, needle, needle.count) == 0 {
-                return UnsafeMutableRawPointer(mutating: base + at)
+        while position < count, let found = unsafe memchr(base + position, Int32(needle[anchor]), count - position) {
+            let at = unsafe base.distance(to: found.assumingMemoryBound(to: UInt8.self)) - anchor
+            assert(at >= start, "a needle before the search")
+            if at + needle.count <= count, unsafe memcmp(base + at, needle, needle.count) == 0 {
+                return unsafe UnsafeMutableRawPointer(mutating: base + at)
             }
             position = at + anchor + 1
         }
@@ -289,13 +304,15 @@ extension LineSplitter {
 
     static func mayHold(_ line: UnsafeBufferPointer<UInt8>, _ needles: [[UInt8]]) -> Bool {
         guard let base = line.baseAddress else { return false }
-        if memchr(base, 0x5C, line.count) != nil { return true }
+        if unsafe memchr(base, 0x5C, line.count) != nil { return true }
         var position = 0
-        while position < line.count, let found = memchr(base + position, 0x22, line.count - position) {
-            let quote = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-            for needle in needles where needle.count <= line.count - quote && base[quote + 1] == needle[1] {
+        while position < line.count, let found = unsafe memchr(base + position, 0x22, line.count - position) {
+            let quote = unsafe base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            // Each needle starts with a quote and holds two bytes or more, all within the line.
+            for needle in needles where unsafe needle.count <= line.count - quote && base[quote + 1] == needle[1] {
+                assert(needle.count >= 2 && quote + needle.count <= line.count, "a needle past the line")
                 var same = true
-                for index in 2..<needle.count where base[quote + index] != needle[index] {
+                for index in 2..<needle.count where unsafe base[quote + index] != needle[index] {
                     same = false
                     break
                 }

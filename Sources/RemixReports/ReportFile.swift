@@ -1,3 +1,4 @@
+import Foundation
 import RemixAnalysis
 import RemixSystem
 
@@ -41,21 +42,15 @@ package enum ReportFile {
         guard close(descriptor) == 0 else { throw WriteError(path: path, reason: String(cString: strerror(errno))) }
     }
 
+    /// Writes all of `text`, again after an interruption or a partial write (as `FileHandle` does).
     private static func write(_ text: String, to descriptor: Int32, path: String) throws(WriteError) {
-        var bytes = Array(text.utf8)
-        var error: Int32 = 0
-        bytes.withUnsafeMutableBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let written = SystemCalls.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    error = errno
-                    return
-                }
-                offset += written
-            }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
+        do {
+            try handle.write(contentsOf: Data(text.utf8))
+        } catch {
+            // Foundation keeps the `write` error number as the underlying POSIX error.
+            let code = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError).map { Int32($0.code) } ?? errno
+            throw WriteError(path: path, reason: String(cString: strerror(code)))
         }
-        if error != 0 { throw WriteError(path: path, reason: String(cString: strerror(error))) }
     }
 }

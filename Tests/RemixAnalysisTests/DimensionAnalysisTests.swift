@@ -94,9 +94,7 @@ import Testing
 
     @Test func thePathReaderSkipsStringsArraysAndNestedObjects() {
         func read(_ text: String, _ path: [String]) -> String? {
-            Array(text.utf8).withUnsafeBufferPointer { line in
-                JSONPathReader.scalar(in: line, path: path.map { Array($0.utf8) }).map { String(decoding: $0, as: UTF8.self) }
-            }
+            JSONPathReader.scalar(in: Array(text.utf8).span, path: path.map { Array($0.utf8) }).map { String(decoding: $0, as: UTF8.self) }
         }
         #expect(read(#"{"a":"}{\"","b":{"c":[{"d":1}],"d":"x\u0041"}}"#, ["b", "d"]) == "xA")
         #expect(read(#"{ "a" : 12.5e3 , "b":true}"#, ["a"]) == "12.5e3")

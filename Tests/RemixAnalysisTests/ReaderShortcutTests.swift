@@ -16,7 +16,7 @@ import Testing
             let slices = [fields.timestamp, fields.type, fields.user, fields.experiment, fields.variation, fields.screen,
                           fields.feature]
             let texts = slices.map { slice in
-                slice.isPresent ? String(decoding: LogTally.slice(line, slice), as: UTF8.self) : nil
+                slice.isPresent ? String(decoding: line[slice.range], as: UTF8.self) : nil
             }
             let flags = [fields.inExperiment, fields.hashUsed, fields.hasEscapes, fields.numberMask & 1 != 0,
                          fields.notNumberMask & 1 != 0]
@@ -90,10 +90,10 @@ import Testing
             if round % 2 == 0, let shared = mine.first { theirs.insert(shared, at: 0) }
             var whole = ByteStringTable(capacity: 4), part = ByteStringTable(capacity: 4), oneByOne = ByteStringTable(capacity: 4)
             for bytes in mine {
-                _ = bytes.withUnsafeBufferPointer { whole.intern($0) }
-                _ = bytes.withUnsafeBufferPointer { oneByOne.intern($0) }
+                _ = whole.intern(bytes.span)
+                _ = oneByOne.intern(bytes.span)
             }
-            for bytes in theirs { _ = bytes.withUnsafeBufferPointer { part.intern($0) } }
+            for bytes in theirs { _ = part.intern(bytes.span) }
             let before = whole.count
             let (ids, fresh) = whole.absorb(part)
             let expected = (0..<part.count).map { id in part.withBytes(id) { oneByOne.intern($0) } }

@@ -13,7 +13,7 @@ import Testing
     static func tally(_ bytes: [UInt8], maxLineLength: Int = 1 << 20) -> LogTally {
         var tally = LogTally(tracked: ["m"], timed: ["m"])
         var splitter = LineSplitter(maxLineLength: maxLineLength)
-        _ = bytes.withUnsafeBufferPointer { splitter.split($0, atEnd: true, into: &tally) }
+        _ = splitter.split(bytes.span, atEnd: true, into: &tally)
         return tally
     }
 

@@ -34,7 +34,7 @@ import Testing
         }
         table.packAll()
         for row in dense.indices {
-            let pairs = table.withPairs(row) { columns, values in zip(columns, values).map { (Int($0), $1) } }
+            let pairs = table.withPairs(row) { columns, values in columns.indices.map { (Int(columns[$0]), values[$0]) } }
             let expected = dense[row].enumerated().filter { $0.element != 0 }.map { ($0.offset, $0.element) }
             #expect(pairs.map(\.0) == expected.map(\.0) && pairs.map(\.1) == expected.map(\.1), "row \(row) packed")
         }

@@ -118,7 +118,7 @@ private struct AggregateSource<Queries: AggregateQueries> {
     private func tally(_ name: String) -> LogTally.ExperimentTally {
         var tally = LogTally.ExperimentTally()
         for variation in overview.experiments[name] ?? [] {
-            _ = Array(variation.key.utf8).withUnsafeBufferPointer { tally.variations.intern($0) }
+            _ = tally.variations.intern(Array(variation.key.utf8).span)
             tally.variationIDs.append(variation.id)
             tally.features.append(variation.feature)
         }

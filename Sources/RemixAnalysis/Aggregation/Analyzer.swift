@@ -323,7 +323,7 @@ package enum Analyzer {
         var order: [(key: String, id: Int, feature: String, tallyIndex: Int?)] = []
         if let definition {
             for (id, variation) in definition.variations.enumerated() {
-                let found = Array(variation.key.utf8).withUnsafeBufferPointer { experiment.variations.find($0) }
+                let found = experiment.variations.find(Array(variation.key.utf8).span)
                 order.append((variation.key, id, variation.feature, found))
             }
         } else {

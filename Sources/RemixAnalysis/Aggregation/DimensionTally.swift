@@ -35,15 +35,15 @@ struct DimensionTally: LineSink {
 
     mutating func noteBadLine(_: Int, _: BadLineReason) {}
 
-    func add(_ fields: LineFields, in line: UnsafeBufferPointer<UInt8>) -> BadLineReason? { nil }
+    func add(_ fields: LineFields, in line: Span<UInt8>) -> BadLineReason? { nil }
 
-    mutating func add(_ fields: LineFields, in line: UnsafeBufferPointer<UInt8>, raw: UnsafeBufferPointer<UInt8>) -> BadLineReason? {
+    mutating func add(_ fields: LineFields, in line: Span<UInt8>, raw: Span<UInt8>) -> BadLineReason? {
         guard fields.type.isPresent, fields.user.isPresent, !fields.user.isEmpty,
-              LogTally.equal(LogTally.slice(line, fields.type), "session_started"),
+              LogTally.equal(line.extracting(fields.type.range), "session_started"),
               let time = timestamps.milliseconds(line, fields.timestamp), time < until,
-              let unit = users.find(LogTally.slice(line, fields.user)),
+              let unit = users.find(line.extracting(fields.user.range)),
               let value = JSONPathReader.scalar(in: raw, path: path) else { return nil }
-        let id = Int32(value.withUnsafeBufferPointer { values.intern($0) })
+        let id = Int32(values.intern(value.span))
         keep(unit: unit, time: time, id: id)
         return nil
     }
@@ -59,7 +59,7 @@ struct DimensionTally: LineSink {
         }
     }
 
-    private func value(_ id: Int32) -> [UInt8] { values.withBytes(Int(id)) { Array($0) } }
+    private func value(_ id: Int32) -> [UInt8] { values.withBytes(Int(id)) { $0.array } }
 
     /// Adds a tally of another part of the same logs.
     mutating func merge(_ other: DimensionTally) {

@@ -29,7 +29,7 @@ package struct GrowingLogAnalysis {
 
     /// Counts whole JSON lines (each ending in a newline) before the horizon and holds the others.
     package mutating func add(lines: [UInt8]) {
-        lines.withUnsafeBufferPointer { _ = splitter.split($0, atEnd: true, into: &sink) }
+        _ = splitter.split(lines.span, atEnd: true, into: &sink)
     }
 
     /// Moves the horizon on to `horizon`, counting the held lines now before it.
@@ -81,12 +81,12 @@ private struct HorizonSink: LineSink {
         tally.noteBadLine(number, reason)
     }
 
-    mutating func add(_ fields: LineFields, in line: UnsafeBufferPointer<UInt8>) -> BadLineReason? {
+    mutating func add(_ fields: LineFields, in line: Span<UInt8>) -> BadLineReason? {
         tally.add(fields, in: line)
     }
 
-    mutating func add(_ fields: LineFields, in line: UnsafeBufferPointer<UInt8>,
-                      raw: UnsafeBufferPointer<UInt8>) -> BadLineReason? {
+    mutating func add(_ fields: LineFields, in line: Span<UInt8>,
+                      raw: Span<UInt8>) -> BadLineReason? {
         if fields.timestamp.isPresent, let time = timestamps.milliseconds(line, fields.timestamp), time >= horizon {
             // Held, not counted: the line is counted when it is passed on.
             tally.lines -= 1

@@ -38,7 +38,7 @@ struct KeptEvents {
     var count: Int { records.count }
 
     /// The index of `type` among the kept types, unless the budget already ran out.
-    func typeIndex(_ type: UnsafeBufferPointer<UInt8>) -> Int? {
+    func typeIndex(_ type: Span<UInt8>) -> Int? {
         overflowed ? nil : LogTally.index(of: type, in: types)
     }
 

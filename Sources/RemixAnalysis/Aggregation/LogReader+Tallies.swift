@@ -59,7 +59,7 @@ extension LineSplitter {
     /// Splits `bytes` (the whole input) into lines of at most `maxLineLength` bytes and tallies
     /// them as an analysis of the `tracked` metrics would; returns the lines counted. For the fuzz
     /// checks (Tests/Fuzz), which exercise the reader on arbitrary bytes.
-    package static func tally(_ bytes: UnsafeBufferPointer<UInt8>, maxLineLength: Int, tracked: [String],
+    package static func tally(_ bytes: Span<UInt8>, maxLineLength: Int, tracked: [String],
                               timed: Set<String>) -> Int {
         var tally = LogTally(tracked: tracked, timed: timed)
         var splitter = LineSplitter(maxLineLength: maxLineLength)

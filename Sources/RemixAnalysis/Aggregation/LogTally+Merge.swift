@@ -81,11 +81,11 @@ extension LogTally {
     }
 
     /// Records the feature of a variation the first time it is seen.
-    mutating func noteFeature(_ feature: UnsafeBufferPointer<UInt8>, experiment: UnsafeBufferPointer<UInt8>,
-                              variation: UnsafeBufferPointer<UInt8>) {
+    mutating func noteFeature(_ feature: Span<UInt8>, experiment: Span<UInt8>,
+                              variation: Span<UInt8>) {
         guard let id = experimentNames.find(experiment), let index = experiments[id].variations.find(variation),
               experiments[id].features[index].isEmpty else { return }
-        experiments[id].features[index] = String(decoding: feature, as: UTF8.self)
+        experiments[id].features[index] = feature.string
     }
 }
 

@@ -80,11 +80,10 @@ struct LogTally {
 
     /// Counts one well-formed JSON object; the reason it is bad if it is not an event (no `ts`,
     /// `type` or `user` string, or a `ts` that is not a valid date and time).
-    mutating func add(_ fields: LineFields, in line: UnsafeBufferPointer<UInt8>) -> BadLineReason? {
+    mutating func add(_ fields: LineFields, in line: Span<UInt8>) -> BadLineReason? {
         guard fields.timestamp.isPresent else { return .missing(field: "ts") }
         guard let time = timestamps.milliseconds(line, fields.timestamp) else {
-            let text = Self.slice(line, fields.timestamp).prefix(40)
-            return .badTimestamp(String(decoding: text, as: UTF8.self))
+            return .badTimestamp(line.extracting(fields.timestamp.range).extracting(first: 40).string)
         }
         guard fields.type.isPresent else { return .missing(field: "type") }
         guard fields.user.isPresent else { return .missing(field: "user") }
@@ -92,35 +91,36 @@ struct LogTally {
         if time > latestTime { latestTime = time }
         // Run records have no user.
         guard !fields.user.isEmpty else { return nil }
-        let type = Self.slice(line, fields.type)
+        let type = line.extracting(fields.type.range)
         if Self.equal(type, "exposure") {
             guard fields.inExperiment, fields.hashUsed, !fields.experiment.isEmpty, !fields.variation.isEmpty else { return nil }
-            let unit = users.intern(Self.slice(line, fields.user))
-            let experiment = Self.slice(line, fields.experiment), variation = Self.slice(line, fields.variation)
+            let unit = users.intern(line.extracting(fields.user.range))
+            let experiment = line.extracting(fields.experiment.range), variation = line.extracting(fields.variation.range)
             addExposure(unit: unit, experiment: experiment, variation: variation, variationID: fields.variationID, time: time)
             if !fields.feature.isEmpty {
-                noteFeature(Self.slice(line, fields.feature), experiment: experiment, variation: variation)
+                noteFeature(line.extracting(fields.feature.range), experiment: experiment, variation: variation)
             }
             if PhaseKey.numbers.contains(fields.phase) {
                 // Each phase's exposures are also kept on their own, for `--phase`.
-                PhaseKey.name(phase: fields.phase, experiment: experiment).withUnsafeBufferPointer { name in
-                    addExposure(unit: unit, experiment: name, variation: variation, variationID: fields.variationID, time: time)
-                    if !fields.feature.isEmpty { noteFeature(Self.slice(line, fields.feature), experiment: name, variation: variation) }
+                let name = PhaseKey.name(phase: fields.phase, experiment: experiment)
+                addExposure(unit: unit, experiment: name.span, variation: variation, variationID: fields.variationID, time: time)
+                if !fields.feature.isEmpty {
+                    noteFeature(line.extracting(fields.feature.range), experiment: name.span, variation: variation)
                 }
             }
         } else if Self.equal(type, "screen") {
             guard !fields.screen.isEmpty else { return nil }
-            var name = Self.slice(line, fields.screen)
-            if let open = name.firstIndex(of: UInt8(ascii: "(")) { name = UnsafeBufferPointer(rebasing: name[..<open]) }
-            screens.add(name, unit: users.intern(Self.slice(line, fields.user)), time: time)
+            var name = line.extracting(fields.screen.range)
+            if let open = name.firstIndex(of: UInt8(ascii: "(")) { name = name.extracting(..<open) }
+            screens.add(name, unit: users.intern(line.extracting(fields.user.range)), time: time)
         } else {
             var unit: Int?
             if let index = Self.index(of: type, in: trackedBytes) {
-                unit = users.intern(Self.slice(line, fields.user))
+                unit = users.intern(line.extracting(fields.user.range))
                 record(tracked: index, unit: unit ?? 0, time: time)
             }
             if let typeIndex = kept?.typeIndex(type) {
-                kept?.keep(typeIndex: typeIndex, unit: unit ?? users.intern(Self.slice(line, fields.user)), time: time,
+                kept?.keep(typeIndex: typeIndex, unit: unit ?? users.intern(line.extracting(fields.user.range)), time: time,
                            fields: fields)
             }
         }
@@ -133,8 +133,8 @@ struct LogTally {
         earliestTimes[index]?.add(unit: unit, time: time)
     }
 
-    mutating func addExposure(unit: Int, experiment: UnsafeBufferPointer<UInt8>,
-                              variation: UnsafeBufferPointer<UInt8>, variationID: Int, time: Int64) {
+    mutating func addExposure(unit: Int, experiment: Span<UInt8>,
+                              variation: Span<UInt8>, variationID: Int, time: Int64) {
         let id = experimentID(experiment)
         let before = experiments[id].variations.count
         let index = experiments[id].variations.intern(variation)
@@ -146,7 +146,7 @@ struct LogTally {
     }
 
     /// The id of an experiment, added if new.
-    mutating func experimentID(_ name: UnsafeBufferPointer<UInt8>) -> Int {
+    mutating func experimentID(_ name: Span<UInt8>) -> Int {
         let id = experimentNames.intern(name)
         if id == experiments.count { experiments.append(ExperimentTally()) }
         return id
@@ -164,28 +164,23 @@ struct LogTally {
         }
     }
 
-    static func slice(_ line: UnsafeBufferPointer<UInt8>, _ range: ByteSlice) -> UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(rebasing: line[range.start..<(range.start + range.count)])
-    }
-
-    static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {
-        name.withUTF8Buffer { expected in
-            guard bytes.count == expected.count else { return false }
-            for index in 0..<expected.count where bytes[index] != expected[index] { return false }
-            return true
-        }
+    static func equal(_ bytes: Span<UInt8>, _ name: StaticString) -> Bool {
+        bytes.equals(name)
     }
 
     /// The index of `bytes` among `names` (a loop over indices: no element is retained).
     @inline(__always)
-    static func index(of bytes: UnsafeBufferPointer<UInt8>, in names: [[UInt8]]) -> Int? {
+    static func index(of bytes: Span<UInt8>, in names: [[UInt8]]) -> Int? {
         for index in names.indices where equal(bytes, names[index]) { return index }
         return nil
     }
 
-    static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ name: [UInt8]) -> Bool {
+    /// A loop here rather than a call into the reader, so that `name` (an element of a list) is
+    /// read in place, not retained for the call.
+    @inline(__always)
+    static func equal(_ bytes: Span<UInt8>, _ name: [UInt8]) -> Bool {
         guard bytes.count == name.count else { return false }
-        for index in 0..<name.count where bytes[index] != name[index] { return false }
+        for index in name.indices where bytes[index] != name[index] { return false }
         return true
     }
 }

@@ -57,20 +57,21 @@ package enum PhaseKey {
     private static let prefix: [UInt8] = [0x00, 0xFF]
 
     /// The tally name of `experiment`'s phase `phase`.
-    static func name(phase: Int, experiment: UnsafeBufferPointer<UInt8>) -> [UInt8] {
-        prefix + Array(String(phase).utf8) + [0x00] + Array(experiment)
+    static func name(phase: Int, experiment: Span<UInt8>) -> [UInt8] {
+        prefix + Array(String(phase).utf8) + [0x00] + experiment.array
     }
 
     /// The tally name of `experiment`'s phase `phase`.
     static func name(phase: Int, experiment: String) -> [UInt8] {
-        Array(experiment.utf8).withUnsafeBufferPointer { name(phase: phase, experiment: $0) }
+        name(phase: phase, experiment: Array(experiment.utf8).span)
     }
 
     /// The phase and experiment key a tally name stands for; nil for a logged experiment's name.
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> (phase: Int, key: String)? {
-        guard bytes.starts(with: prefix), let end = bytes.dropFirst(2).firstIndex(of: 0x00),
-              let phase = Int(String(decoding: bytes[2..<end], as: UTF8.self)) else { return nil }
-        return (phase, String(decoding: bytes[(end + 1)...], as: UTF8.self))
+    static func parse(_ bytes: Span<UInt8>) -> (phase: Int, key: String)? {
+        guard bytes.count >= 2, bytes[0] == prefix[0], bytes[1] == prefix[1],
+              let length = bytes.extracting(droppingFirst: 2).firstIndex(of: 0x00),
+              let phase = Int(bytes.extracting(2..<(2 + length)).string) else { return nil }
+        return (phase, bytes.extracting((3 + length)...).string)
     }
 }
 
@@ -124,7 +125,7 @@ struct PhasePlan {
     func index(of key: String, scope: PhaseScope?, logged index: Int, tally: inout LogTally) -> Int {
         guard case .number(let number) = scope else { return index }
         if let found = phaseIndices[key]?[number] { return found }
-        return PhaseKey.name(phase: number, experiment: key).withUnsafeBufferPointer { tally.experimentID($0) }
+        return tally.experimentID(PhaseKey.name(phase: number, experiment: key).span)
     }
 
     /// The weights phase `number` of `definition` assigns with, normalised (nil when the file has no such phase).

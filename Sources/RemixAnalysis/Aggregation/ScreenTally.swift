@@ -24,7 +24,7 @@ package struct ScreenTally {
     private(set) var overflowed = false
 
     /// Notes that `unit` was shown screen `name` at `time`.
-    mutating func add(_ name: UnsafeBufferPointer<UInt8>, unit: Int, time: Int64) {
+    mutating func add(_ name: Span<UInt8>, unit: Int, time: Int64) {
         // Once a name went to "other", no later one gets a column: none may have been missed.
         guard let screen = names.intern(name, limit: overflowed ? names.count : Self.limit) else {
             overflowed = true

@@ -83,12 +83,12 @@ struct ValueTally: LineSink {
 
     mutating func noteBadLine(_: Int, _: BadLineReason) {}
 
-    mutating func add(_ fields: LineFields, in line: UnsafeBufferPointer<UInt8>) -> BadLineReason? {
+    mutating func add(_ fields: LineFields, in line: Span<UInt8>) -> BadLineReason? {
         guard fields.type.isPresent, fields.user.isPresent, !fields.user.isEmpty, fields.timestamp.isPresent else { return nil }
-        let type = LogTally.slice(line, fields.type)
+        let type = line.extracting(fields.type.range)
         guard let event = events.firstIndex(where: { LogTally.equal(type, $0) }),
               let time = timestamps.milliseconds(line, fields.timestamp), time < until,
-              let unit = users.find(LogTally.slice(line, fields.user)) else { return nil }
+              let unit = users.find(line.extracting(fields.user.range)) else { return nil }
         add(event: event, time: time, unit: unit, fields: fields)
         return nil
     }

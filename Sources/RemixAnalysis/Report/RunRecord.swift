@@ -59,12 +59,12 @@ extension LogTally {
 
     /// Counts one line as ``add(_:in:)`` does and keeps the raw line of a run record (an event
     /// without a user whose type is `run`) while fewer than ``runLinesKept`` are kept.
-    mutating func add(_ fields: LineFields, in line: UnsafeBufferPointer<UInt8>,
-                      raw: UnsafeBufferPointer<UInt8>) -> BadLineReason? {
+    mutating func add(_ fields: LineFields, in line: Span<UInt8>,
+                      raw: Span<UInt8>) -> BadLineReason? {
         let reason = add(fields, in: line)
         if reason == nil, fields.user.isEmpty, fields.user.isPresent, runLines.count < Self.runLinesKept,
-           Self.equal(Self.slice(line, fields.type), "run") {
-            runLines.append(Array(raw))
+           Self.equal(line.extracting(fields.type.range), "run") {
+            runLines.append(raw.array)
         }
         return reason
     }

@@ -25,6 +25,10 @@ package struct LoadedPlugin: Sendable, Equatable, CustomStringConvertible {
 /// (``RemixPluginABI/entryPoint``) receives a ``PluginRegistration`` and the host's plugin ABI
 /// version, checks the ABI and registers the plugin's module with the plugin's path as origin.
 /// Libraries are never closed: their types and closures live in the registry until the process ends.
+///
+/// Memory safety: the entry point is the symbol `dlsym` found under the ABI's name, called with the
+/// C signature the ABI fixes (``EntryPoint``); the library stays loaded, so its code outlives the
+/// call, and the registration it is handed lives until the call returns.
 package enum PluginLoader {
     /// The C type of a plugin's entry point: `int32_t (void *registration, int32_t hostABI)`.
     package typealias EntryPoint = @convention(c) (UnsafeMutableRawPointer?, Int32) -> Int32
@@ -98,19 +102,19 @@ package enum PluginLoader {
         // A FIFO or device would block or never end when read: only regular files are libraries.
         guard isRegularFile(path), hasLibraryHeader(path) else { throw .notSharedLibrary(path: path) }
         // Never closed (see the type's documentation).
-        guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
+        guard let handle = unsafe dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
             throw .cannotLoad(path: path, reason: lastLoaderError())
         }
         let symbolName = RemixPluginABI.entryPoint
-        guard let symbol = dlsym(handle, symbolName) else {
+        guard let symbol = unsafe dlsym(handle, symbolName) else {
             throw .missingEntryPoint(path: path, symbol: symbolName, foundIn: nil)
         }
         // dlsym also searches the library's dependencies: the symbol must be the plugin's own.
-        if let owner = LoadedObjects.file(containing: symbol), fileIdentity(owner) != fileIdentity(path) {
+        if let owner = unsafe LoadedObjects.file(containing: symbol), fileIdentity(owner) != fileIdentity(path) {
             throw .missingEntryPoint(path: path, symbol: symbolName, foundIn: owner)
         }
         let opened = clock.now
-        let module = try register(entryPoint: unsafeBitCast(symbol, to: EntryPoint.self), origin: path, into: registry)
+        let module = unsafe try register(entryPoint: unsafeBitCast(symbol, to: EntryPoint.self), origin: path, into: registry)
         return LoadedPlugin(path: path, module: module, loadTime: opened - started, registerTime: clock.now - opened)
     }
 
@@ -120,7 +124,7 @@ package enum PluginLoader {
         entryPoint: EntryPoint, origin: String, into registry: FeatureRegistry
     ) throws(PluginError) -> String {
         let registration = PluginRegistration(registry: registry, origin: origin)
-        let status = entryPoint(registration.opaquePointer, RemixPluginABI.version)
+        let status = unsafe entryPoint(registration.opaquePointer, RemixPluginABI.version)
         let reason = registration.failure ?? "the plugin gave no reason"
         switch RemixPluginStatus(rawValue: status) {
         case .registered:
@@ -145,13 +149,13 @@ package enum PluginLoader {
 
     private static func isFolder(at path: String) -> Bool {
         var isFolder: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
+        return unsafe FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
     }
 
     /// Whether `path` is (or links to) a regular file, not a folder, FIFO, socket or device.
     private static func isRegularFile(_ path: String) -> Bool {
         var status = stat()
-        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+        return unsafe stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
     }
 
     /// Whether the file starts like a shared library of this platform (ELF or Mach-O).
@@ -170,13 +174,13 @@ package enum PluginLoader {
     /// Device and inode, so two names of one file compare equal; the path if the file cannot be read.
     private static func fileIdentity(_ path: String) -> String {
         var status = stat()
-        guard stat(path, &status) == 0 else { return path }
+        guard unsafe stat(path, &status) == 0 else { return path }
         return "\(status.st_dev):\(status.st_ino)"
     }
 
     private static func lastLoaderError() -> String {
-        guard let message = dlerror() else { return "unknown dynamic loader error" }
-        return String(cString: message)
+        guard let message = unsafe dlerror() else { return "unknown dynamic loader error" }
+        return unsafe String(cString: message)
     }
 }
 

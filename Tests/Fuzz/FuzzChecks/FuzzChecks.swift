@@ -24,7 +24,7 @@ public enum FuzzChecks {
     /// `JSONSerialization`, which must agree on whether it is a JSON object and on every field the
     /// analysis keeps. Documented differences (Tests/Fuzz/README.md) are excused.
     public static func logLine(_ input: UnsafeBufferPointer<UInt8>) -> String? {
-        _ = LineSplitter.tally(input, maxLineLength: 4096, tracked: ["m", "purchase"], timed: ["m"])
+        _ = LineSplitter.tally(input.span, maxLineLength: 4096, tracked: ["m", "purchase"], timed: ["m"])
         var start = 0
         for index in 0...input.count where index == input.count || input[index] == 0x0A {
             if let message = LogLineCheck.compare(UnsafeBufferPointer(rebasing: input[start..<index])) { return message }

@@ -19,7 +19,7 @@ enum LogLineCheck {
         var storage: [UInt8] = []
         var kept = fields
         if accepted, fields.hasEscapes {
-            guard let decoded = EscapeDecoder.relayout(fields, of: line, into: &storage) else { return nil }
+            guard let decoded = EscapeDecoder.relayout(fields, of: line.span, into: &storage) else { return nil }
             kept = decoded
         } else {
             storage = Array(line)

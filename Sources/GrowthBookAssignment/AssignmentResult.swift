@@ -103,7 +103,8 @@ package struct AssignmentResult: Sendable, Equatable {
         fallbackHashAttribute: String? = nil
     ) {
         self.unmanagedReport = unmanagedReport
-        let (isInterned, index) = unmanagedReport._withUnsafeGuaranteedRef { ($0.isInterned, $0.fields.index) }
+        let report = unmanagedReport.takeUnretainedValue()
+        let (isInterned, index) = (report.isInterned, report.fields.index)
         owned = isInterned && fallbackHashAttribute == nil
             ? nil
             : OwnedParts(report: isInterned ? nil : unmanagedReport.takeUnretainedValue(),

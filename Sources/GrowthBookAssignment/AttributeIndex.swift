@@ -230,6 +230,8 @@ private final class SlotAttributes: ManagedBuffer<SlotAttributes.Filled, Attribu
     /// Puts `attribute` into `slot`, which holds one already when `replacing`.
     func store(_ attribute: Attribute, at slot: Int, replacing: Bool) {
         withUnsafeMutablePointers { filled, attributes in
+            assert(0 <= slot && slot < filled.pointee.capacity, "slot \(slot) outside \(filled.pointee.capacity)")
+            assert(filled.pointee.contains(slot) == replacing, "slot \(slot) filled: \(!replacing)")
             if replacing {
                 attributes[slot] = attribute
             } else {
@@ -241,12 +243,18 @@ private final class SlotAttributes: ManagedBuffer<SlotAttributes.Filled, Attribu
 
     /// The name of the attribute in `slot`, which holds one.
     func name(_ slot: Int) -> String {
-        withUnsafeMutablePointerToElements { $0[slot].name }
+        withUnsafeMutablePointers { filled, attributes in
+            assert(0 <= slot && slot < filled.pointee.capacity && filled.pointee.contains(slot), "slot \(slot) is empty")
+            return attributes[slot].name
+        }
     }
 
     /// The value of the attribute in `slot`, which holds one.
     func value(_ slot: Int) -> AttributeValue {
-        withUnsafeMutablePointerToElements { $0[slot].value }
+        withUnsafeMutablePointers { filled, attributes in
+            assert(0 <= slot && slot < filled.pointee.capacity && filled.pointee.contains(slot), "slot \(slot) is empty")
+            return attributes[slot].value
+        }
     }
 
     deinit {

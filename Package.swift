@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import PackageDescription
 
 // The Remix host. RemixKit (the feature SDK) and the built-in feature modules are local packages
@@ -53,13 +53,13 @@ let package = Package(
         // The formats the host reads and writes, apart from any command: JSON, RFC 3339 times,
         // grouped counts, FNV-1a run ids (the standard library only). Optimised in debug builds:
         // the event log's writer and the analysis' string table call its `ShortBytes` per field.
-        .target(name: "RemixFormats", swiftSettings: [optimizedInDebug]),
+        .target(name: "RemixFormats", swiftSettings: [optimizedInDebug, .strictMemorySafety()]),
         // GrowthBook's assignment engine: hashing, conditions, bucketing (Foundation and RemixFormats only).
-        .target(name: "GrowthBookAssignment", dependencies: ["RemixFormats"], swiftSettings: hotPath),
+        .target(name: "GrowthBookAssignment", dependencies: ["RemixFormats"], swiftSettings: hotPath + [.strictMemorySafety()]),
         .target(name: "RemixExperiments", dependencies: ["GrowthBookAssignment", "RemixFormats", remixKit, remixYAML], swiftSettings: hotPath),
         // What a command writes: outputs checked against its inputs, staged outputs, stop signals.
         .target(name: "RemixFiles", dependencies: ["RemixFormats", remixSystem]),
-        .target(name: "RemixEventLog", dependencies: ["RemixFiles", "RemixFormats", remixKit, remixSystem], swiftSettings: hotPath),
+        .target(name: "RemixEventLog", dependencies: ["RemixFiles", "RemixFormats", remixKit, remixSystem], swiftSettings: hotPath + [.strictMemorySafety()]),
         // Sticky-bucket stores outside the event store: GrowthBook's documents in a JSON Lines file.
         .target(name: "RemixStickyBuckets", dependencies: ["RemixFormats", "GrowthBookAssignment", remixSystem]),
         // The byte-level JSON Lines log reader (scanner, line splitter, parallel reads) the analysis and the fit share.

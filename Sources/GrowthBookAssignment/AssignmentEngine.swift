@@ -158,7 +158,7 @@ package struct AssignmentEngine: Sendable {
         let variation = decision.variation
         let inRange = variation >= 0 && variation < experiment.variations.count
         let hashUsed = decision.reason == .assigned || decision.reason == .stickyBucket
-        return AssignmentResult(
+        return unsafe AssignmentResult(
             report: experiment.bucketing.report(inRange ? variation : 0), inExperiment: inRange,
             hashUsed: hashUsed, hashValue: hashValue,
             bucketUnits: decision.bucketUnits, bucketScale: decision.scale,

@@ -72,7 +72,11 @@ package enum AssignmentReason: String, Sendable, Equatable, CaseIterable, Custom
 /// shared through one `VariationReport`. Reports are mostly interned, living as long as the
 /// process: then a result refers to its report without counting a reference (an atomic
 /// increment and decrement per result, a third of an assignment's time).
-package struct AssignmentResult: Sendable, Equatable {
+///
+/// Invariant (why `@safe`): `unmanagedReport` is either interned (`VariationReport.isInterned`:
+/// the intern table holds it for the life of the process) or also held strongly by `owned`, so it
+/// is alive whenever this result is.
+@safe package struct AssignmentResult: Sendable, Equatable {
     /// The report, alive as long as the process when interned, else as long as `owned`.
     private let unmanagedReport: Unmanaged<VariationReport>
     /// A report that is not interned and a fallback hash attribute, when there is either; nil
@@ -102,10 +106,10 @@ package struct AssignmentResult: Sendable, Equatable {
         bucketUnits: Int, bucketScale: Int, reason: AssignmentReason, stickyBucketUsed: Bool = false,
         fallbackHashAttribute: String? = nil
     ) {
-        self.unmanagedReport = unmanagedReport
-        let report = unmanagedReport.takeUnretainedValue()
+        unsafe self.unmanagedReport = unsafe unmanagedReport
+        let report = unsafe unmanagedReport.takeUnretainedValue()
         let (isInterned, index) = (report.isInterned, report.fields.index)
-        owned = isInterned && fallbackHashAttribute == nil
+        owned = unsafe isInterned && fallbackHashAttribute == nil
             ? nil
             : OwnedParts(report: isInterned ? nil : unmanagedReport.takeUnretainedValue(),
                          fallbackHashAttribute: fallbackHashAttribute)
@@ -120,7 +124,7 @@ package struct AssignmentResult: Sendable, Equatable {
 
     /// The report, read without counting a reference.
     @inline(__always)
-    private var report: VariationReport { unmanagedReport.takeUnretainedValue() }
+    private var report: VariationReport { unsafe unmanagedReport.takeUnretainedValue() }
 
     /// The user's hash in [0, 1), present only when assigned by hash.
     package var bucket: Double? {

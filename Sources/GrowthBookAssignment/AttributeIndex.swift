@@ -8,6 +8,9 @@ import RemixFormats
 /// is a short simple version (`SimpleVersion.packedKeys`, 0 otherwise). A lookup goes straight from the
 /// name's hash to a slot and compares words, so it touches a cache line or two, and hashing or
 /// testing an ASCII attribute needs no `AttributeValue` or `String`.
+///
+/// Invariant of its unchecked reads: `words.count == (mask + 1) * stride`, so any `slot & mask`
+/// (and any entry `entry(for:)` returns) starts a whole slot inside `words`; each read asserts it.
 struct AttributeIndex: Sendable {
     /// Words per slot: name low/high, text low/high, lengths, version keys.
     private static let stride = 6
@@ -123,6 +126,7 @@ struct AttributeIndex: Sendable {
             var slot = Int(truncatingIfNeeded: name.hash) & mask
             while true {
                 let base = slot &* Self.stride
+                assert(base &+ Self.stride <= words.count, "slot \(slot) outside the index")
                 let lengths = unsafe words[base &+ 4]
                 if unsafe words[base] == name.bytes.low, unsafe words[base &+ 1] == name.bytes.high,
                    lengths & 0xFFFF_FFFF == count {
@@ -172,6 +176,7 @@ struct AttributeIndex: Sendable {
     func shortText(at entry: Int) -> ShortBytes? {
         unsafe words.withUnsafeBufferPointer { words in
             let base = entry &* Self.stride
+            assert(entry >= 0 && base &+ Self.stride <= words.count, "entry \(entry) outside the index")
             let count = unsafe words[base &+ 4] >> 32
             guard count != Self.noText else { return nil }
             return unsafe ShortBytes(low: words[base &+ 2], high: words[base &+ 3], count: Int(count))
@@ -182,7 +187,10 @@ struct AttributeIndex: Sendable {
     /// string of at most 16 bytes that is a simple version of at most four parts.
     @inline(__always)
     func versionKeys(at entry: Int) -> UInt64 {
-        unsafe words.withUnsafeBufferPointer { unsafe $0[entry &* Self.stride &+ 5] }
+        unsafe words.withUnsafeBufferPointer { words in
+            assert(entry >= 0 && (entry &+ 1) &* Self.stride <= words.count, "entry \(entry) outside the index")
+            return unsafe words[entry &* Self.stride &+ 5]
+        }
     }
 
     /// `body` applied to the bytes of entry `entry`'s ASCII text, whose first bytes are `text`

@@ -48,6 +48,7 @@ import RemixKit
     @inline(__always)
     mutating func byte(_ byte: UInt8) {
         guard fits(1) else { return }
+        assert(at < end)
         unsafe base[at] = byte
         at &+= 1
     }
@@ -55,6 +56,7 @@ import RemixKit
     @inline(__always)
     mutating func bytes(_ source: UnsafePointer<UInt8>, count: Int) {
         guard fits(count) else { return }
+        assert(count >= 0 && at &+ count <= end)
         unsafe (base + at).update(from: source, count: count)
         at &+= count
     }
@@ -182,6 +184,7 @@ import RemixKit
     @inline(__always)
     private mutating func quotedShort(_ low: UInt64, _ high: UInt64, count: Int) -> Bool {
         guard count &+ 9 <= end &- at, Self.isPlain(low, high, count: count) else { return false }
+        assert(at &+ (count > 8 ? 17 : 9) <= end, "the words and quotes past \(at) of \(end)")
         let start = unsafe UnsafeMutableRawPointer(base + (at &+ 1))
         unsafe base[at] = UInt8(ascii: "\"")
         unsafe start.storeBytes(of: low.littleEndian, as: UInt64.self)

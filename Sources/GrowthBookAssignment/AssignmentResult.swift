@@ -101,19 +101,20 @@ package enum AssignmentReason: String, Sendable, Equatable, CaseIterable, Custom
     /// back together when the result is copied, stalled the copy (store forwarding fails).
     private let bucketBits: UInt64
 
+    /// A result reporting `unmanagedReport`, the report of variation `variationIndex`, which is
+    /// interned when `isInterned` (passed in, as reading them from the report counted a reference).
     init(
-        report unmanagedReport: Unmanaged<VariationReport>, inExperiment: Bool, hashUsed: Bool, hashValue: HashText,
+        report unmanagedReport: Unmanaged<VariationReport>, variationIndex: Int, isInterned: Bool,
+        inExperiment: Bool, hashUsed: Bool, hashValue: HashText,
         bucketUnits: Int, bucketScale: Int, reason: AssignmentReason, stickyBucketUsed: Bool = false,
         fallbackHashAttribute: String? = nil
     ) {
         unsafe self.unmanagedReport = unsafe unmanagedReport
-        let report = unsafe unmanagedReport.takeUnretainedValue()
-        let (isInterned, index) = (report.isInterned, report.fields.index)
         owned = unsafe isInterned && fallbackHashAttribute == nil
             ? nil
             : OwnedParts(report: isInterned ? nil : unmanagedReport.takeUnretainedValue(),
                          fallbackHashAttribute: fallbackHashAttribute)
-        variationId = index
+        variationId = variationIndex
         self.stickyBucketUsed = stickyBucketUsed
         self.inExperiment = inExperiment
         self.hashUsed = hashUsed

@@ -13,6 +13,8 @@
     let reports: [VariationReport]
     /// The same reports, read without counting references (`reports` keeps them alive).
     private let unmanagedReports: [Unmanaged<VariationReport>]
+    /// Whether every report is interned (the usual case).
+    private let allReportsInterned: Bool
     /// How many bucket units make the unit interval: 1000 for version 1, 10000 for version 2.
     let scale: Int
     /// For each range, the first bucket unit inside it and the first unit past it: a bucket is
@@ -43,6 +45,13 @@
                                  variations: variations, meta: meta)
         }
         unsafe unmanagedReports = unsafe reports.map { unsafe Unmanaged.passUnretained($0) }
+        allReportsInterned = reports.allSatisfy(\.isInterned)
+    }
+
+    /// Whether the report of variation `index` is interned (alive as long as the process).
+    @inline(__always)
+    func reportIsInterned(_ index: Int) -> Bool {
+        allReportsInterned || reports[index].isInterned
     }
 
     /// What a result reports for variation `index` (in `reports`), without counting a reference:

@@ -51,17 +51,17 @@ let package = Package(
         // The formats the host reads and writes, apart from any command: JSON, RFC 3339 times,
         // grouped counts, FNV-1a run ids (the standard library only). Optimised in debug builds:
         // the event log's writer and the analysis' string table call its `ShortBytes` per field.
-        .target(name: "RemixFormats", swiftSettings: [optimizedInDebug]),
+        .target(name: "RemixFormats", swiftSettings: [optimizedInDebug, .strictMemorySafety()]),
         // What a command writes: outputs checked against its inputs, staged outputs, stop signals.
         .target(name: "RemixFiles", dependencies: ["RemixFormats", remixSystem]),
-        .target(name: "RemixEventLog", dependencies: ["RemixFiles", "RemixFormats", remixKit, remixSystem], swiftSettings: hotPath),
+        .target(name: "RemixEventLog", dependencies: ["RemixFiles", "RemixFormats", remixKit, remixSystem], swiftSettings: hotPath + [.strictMemorySafety()]),
         // Event-store URLs and the store's typed errors (Foundation only), apart from the PostgreSQL
         // client so that what only reads a URL — the fuzz target, option checks — builds without
         // SwiftNIO and BoringSSL.
         .target(name: "RemixStoreURL"),
         // ── Domain engines: assignment, experiment files, sessions, simulation, statistics.
         // GrowthBook's assignment engine: hashing, conditions, bucketing (Foundation and RemixFormats only).
-        .target(name: "GrowthBookAssignment", dependencies: ["RemixFormats"], swiftSettings: hotPath),
+        .target(name: "GrowthBookAssignment", dependencies: ["RemixFormats"], swiftSettings: hotPath + [.strictMemorySafety()]),
         .target(name: "RemixExperiments", dependencies: ["GrowthBookAssignment", "RemixFormats", remixKit, remixYAML], swiftSettings: hotPath),
         // Sticky-bucket stores outside the event store: GrowthBook's documents in a JSON Lines file.
         .target(name: "RemixStickyBuckets", dependencies: ["RemixFormats", "GrowthBookAssignment", remixSystem]),
@@ -103,7 +103,7 @@ let package = Package(
         // took 16 CPU s unoptimised).
         .target(
             name: "RemixDecisions",
-            dependencies: ["RemixSimulation", "RemixAnalysis", "RemixStatistics", "RemixLogReader", "RemixExperiments", "GrowthBookAssignment", "RemixEventLog", remixKit],
+            dependencies: ["RemixSimulation", "RemixAnalysis", "RemixStatistics", "RemixLogReader", "RemixExperiments", "GrowthBookAssignment", "RemixEventLog", "RemixFormats", remixKit],
             swiftSettings: [optimizedInDebug]),
         // Self-checks of the whole pipeline (docs/planning.md): the A/A check.
         .target(

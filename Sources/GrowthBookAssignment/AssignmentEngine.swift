@@ -158,8 +158,10 @@ package struct AssignmentEngine: Sendable {
         let variation = decision.variation
         let inRange = variation >= 0 && variation < experiment.variations.count
         let hashUsed = decision.reason == .assigned || decision.reason == .stickyBucket
-        return AssignmentResult(
-            report: experiment.bucketing.report(inRange ? variation : 0), inExperiment: inRange,
+        let reported = inRange ? variation : 0
+        return unsafe AssignmentResult(
+            report: experiment.bucketing.report(reported), variationIndex: reported,
+            isInterned: experiment.bucketing.reportIsInterned(reported), inExperiment: inRange,
             hashUsed: hashUsed, hashValue: hashValue,
             bucketUnits: decision.bucketUnits, bucketScale: decision.scale,
             reason: decision.reason, stickyBucketUsed: decision.reason == .stickyBucket || decision.reason == .stickyBucketBlocked,

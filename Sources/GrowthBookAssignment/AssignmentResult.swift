@@ -72,7 +72,11 @@ package enum AssignmentReason: String, Sendable, Equatable, CaseIterable, Custom
 /// shared through one `VariationReport`. Reports are mostly interned, living as long as the
 /// process: then a result refers to its report without counting a reference (an atomic
 /// increment and decrement per result, a third of an assignment's time).
-package struct AssignmentResult: Sendable, Equatable {
+///
+/// Invariant (why `@safe`): `unmanagedReport` is either interned (`VariationReport.isInterned`:
+/// the intern table holds it for the life of the process) or also held strongly by `owned`, so it
+/// is alive whenever this result is.
+@safe package struct AssignmentResult: Sendable, Equatable {
     /// The report, alive as long as the process when interned, else as long as `owned`.
     private let unmanagedReport: Unmanaged<VariationReport>
     /// A report that is not interned and a fallback hash attribute, when there is either; nil
@@ -97,18 +101,20 @@ package struct AssignmentResult: Sendable, Equatable {
     /// back together when the result is copied, stalled the copy (store forwarding fails).
     private let bucketBits: UInt64
 
+    /// A result reporting `unmanagedReport`, the report of variation `variationIndex`, which is
+    /// interned when `isInterned` (passed in, as reading them from the report counted a reference).
     init(
-        report unmanagedReport: Unmanaged<VariationReport>, inExperiment: Bool, hashUsed: Bool, hashValue: HashText,
+        report unmanagedReport: Unmanaged<VariationReport>, variationIndex: Int, isInterned: Bool,
+        inExperiment: Bool, hashUsed: Bool, hashValue: HashText,
         bucketUnits: Int, bucketScale: Int, reason: AssignmentReason, stickyBucketUsed: Bool = false,
         fallbackHashAttribute: String? = nil
     ) {
-        self.unmanagedReport = unmanagedReport
-        let (isInterned, index) = unmanagedReport._withUnsafeGuaranteedRef { ($0.isInterned, $0.fields.index) }
-        owned = isInterned && fallbackHashAttribute == nil
+        unsafe self.unmanagedReport = unsafe unmanagedReport
+        owned = unsafe isInterned && fallbackHashAttribute == nil
             ? nil
             : OwnedParts(report: isInterned ? nil : unmanagedReport.takeUnretainedValue(),
                          fallbackHashAttribute: fallbackHashAttribute)
-        variationId = index
+        variationId = variationIndex
         self.stickyBucketUsed = stickyBucketUsed
         self.inExperiment = inExperiment
         self.hashUsed = hashUsed
@@ -119,7 +125,7 @@ package struct AssignmentResult: Sendable, Equatable {
 
     /// The report, read without counting a reference.
     @inline(__always)
-    private var report: VariationReport { unmanagedReport.takeUnretainedValue() }
+    private var report: VariationReport { unsafe unmanagedReport.takeUnretainedValue() }
 
     /// The user's hash in [0, 1), present only when assigned by hash.
     package var bucket: Double? {

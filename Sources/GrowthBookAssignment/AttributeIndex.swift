@@ -8,6 +8,9 @@ import RemixFormats
 /// is a short simple version (`SimpleVersion.packedKeys`, 0 otherwise). A lookup goes straight from the
 /// name's hash to a slot and compares words, so it touches a cache line or two, and hashing or
 /// testing an ASCII attribute needs no `AttributeValue` or `String`.
+///
+/// Invariant of its unchecked reads: `words.count == (mask + 1) * stride`, so any `slot & mask`
+/// (and any entry `entry(for:)` returns) starts a whole slot inside `words`; each read asserts it.
 struct AttributeIndex: Sendable {
     /// Words per slot: name low/high, text low/high, lengths, version keys.
     private static let stride = 6
@@ -52,29 +55,29 @@ struct AttributeIndex: Sendable {
         }
         for attribute in attributes {
             let (name, value) = pair(attribute)
-            let bits = NameBits(name)
-            let nameCount = UInt64(min(bits.text.count, 0xFFFF))
-            var slot = Int(truncatingIfNeeded: bits.hash) & (capacity - 1)
+            let hashed = HashedName(name)
+            let nameCount = UInt64(min(hashed.bytes.count, 0xFFFF))
+            var slot = Int(truncatingIfNeeded: hashed.hash) & (capacity - 1)
             var filled = false
             while words[slot * Self.stride + 4] != Self.empty {
                 let base = slot * Self.stride
-                if words[base] == bits.text.low, words[base + 1] == bits.text.high,
+                if words[base] == hashed.bytes.low, words[base + 1] == hashed.bytes.high,
                    words[base + 4] & 0xFFFF_FFFF == nameCount,
-                   bits.text.count <= 16 || JavaScript.sameCodeUnits(entries.name(slot), name) {
+                   hashed.bytes.count <= 16 || JavaScript.sameCodeUnits(entries.name(slot), name) {
                     filled = true
                     break
                 }
                 slot = (slot + 1) & (capacity - 1)
             }
-            var text = ShortText([])
+            var text = ShortBytes([])
             var textCount = Self.noText
-            if case .string(let string) = value, let (low, high, count) = SmallASCII.words(string) {
+            if case .string(let string) = value, let small = ShortBytes(smallASCII: string) {
                 // A small ASCII value (most are) from its own two words.
-                text = ShortText(low: low, high: high, count: count)
-                textCount = UInt64(count)
+                text = small
+                textCount = UInt64(small.count)
             } else if case .string(let string) = value, string.utf8.count < Int(Self.noText),
                string.utf8.allSatisfy({ $0 < 0x80 }) {
-                text = ShortText(string.utf8)
+                text = ShortBytes(string.utf8)
                 textCount = UInt64(text.count)
                 if text.count > 16 {
                     if longTextStarts.isEmpty { longTextStarts = [Int](filledWith: 0, count: capacity) }
@@ -85,8 +88,8 @@ struct AttributeIndex: Sendable {
             let lengths = nameCount | textCount << 32
             // Stored one by one: a temporary array per attribute cost more than the rest of the index.
             let base = slot * Self.stride
-            words[base] = bits.text.low
-            words[base + 1] = bits.text.high
+            words[base] = hashed.bytes.low
+            words[base + 1] = hashed.bytes.high
             words[base + 2] = text.low
             words[base + 3] = text.high
             words[base + 4] = lengths
@@ -94,7 +97,7 @@ struct AttributeIndex: Sendable {
             entries.store(Attribute(name, value), at: slot, replacing: filled)
         }
         self.words = words
-        self.entries = entries
+        unsafe self.entries = entries
         self.longText = longText
         self.longTextStarts = longTextStarts
         mask = capacity - 1
@@ -104,7 +107,7 @@ struct AttributeIndex: Sendable {
     var attributes: [String: AttributeValue] {
         var attributes: [String: AttributeValue] = [:]
         for slot in 0...mask where words[slot * Self.stride + 4] != Self.empty {
-            attributes[entries.name(slot)] = entries.value(slot)
+            unsafe attributes[entries.name(slot)] = unsafe entries.value(slot)
         }
         return attributes
     }
@@ -112,19 +115,20 @@ struct AttributeIndex: Sendable {
     /// The entry (slot) of the attribute named by `key`, or -1 when absent.
     @inline(__always)
     func entry(for key: AttributeKey) -> Int {
-        key.bits.text.count > 16 ? longEntry(for: key) : entry(for: key.bits)
+        key.hashed.bytes.count > 16 ? longEntry(for: key) : entry(for: key.hashed)
     }
 
-    /// `entry(for:)` for a name of at most 16 bytes, which its bits identify.
+    /// `entry(for:)` for a name of at most 16 bytes, which its hashed name identifies.
     @inline(__always)
-    func entry(for bits: NameBits) -> Int {
-        words.withUnsafeBufferPointer { words in
-            let count = UInt64(truncatingIfNeeded: bits.text.count)
-            var slot = Int(truncatingIfNeeded: bits.hash) & mask
+    func entry(for name: HashedName) -> Int {
+        unsafe words.withUnsafeBufferPointer { words in
+            let count = UInt64(truncatingIfNeeded: name.bytes.count)
+            var slot = Int(truncatingIfNeeded: name.hash) & mask
             while true {
                 let base = slot &* Self.stride
-                let lengths = words[base &+ 4]
-                if words[base] == bits.text.low, words[base &+ 1] == bits.text.high,
+                assert(base &+ Self.stride <= words.count, "slot \(slot) outside the index")
+                let lengths = unsafe words[base &+ 4]
+                if unsafe words[base] == name.bytes.low, unsafe words[base &+ 1] == name.bytes.high,
                    lengths & 0xFFFF_FFFF == count {
                     return slot
                 }
@@ -136,10 +140,10 @@ struct AttributeIndex: Sendable {
 
     @inline(never)
     private func longEntry(for key: AttributeKey) -> Int {
-        var slot = Int(truncatingIfNeeded: key.bits.hash) & mask
+        var slot = Int(truncatingIfNeeded: key.hashed.hash) & mask
         while true {
             if words[slot * Self.stride + 4] == Self.empty { return -1 }
-            if JavaScript.sameCodeUnits(entries.name(slot), key.name) { return slot }
+            if unsafe JavaScript.sameCodeUnits(entries.name(slot), key.name) { return slot }
             slot = (slot + 1) & mask
         }
     }
@@ -148,19 +152,19 @@ struct AttributeIndex: Sendable {
     @inline(__always)
     func value(for key: AttributeKey) -> AttributeValue? {
         let entry = entry(for: key)
-        return entry < 0 ? nil : entries.value(entry)
+        return unsafe entry < 0 ? nil : entries.value(entry)
     }
 
     /// The value of entry `entry` (from `entry(for:)`, not -1).
     @inline(__always)
     func value(at entry: Int) -> AttributeValue {
-        entries.value(entry)
+        unsafe entries.value(entry)
     }
 
     /// Entry `entry`'s value as JavaScript concatenates it (empty for null), and its truthiness.
     @inline(__always)
     func hashText(at entry: Int) -> (text: String, isTruthy: Bool) {
-        switch entries.value(entry) {
+        switch unsafe entries.value(entry) {
         case .string(let text): return (text, !text.isEmpty)
         case .null: return ("", false)
         case let value: return (value.javaScriptString, value.isTruthy)
@@ -169,12 +173,13 @@ struct AttributeIndex: Sendable {
 
     /// The length and first 16 bytes of entry `entry`'s value when it is an ASCII string.
     @inline(__always)
-    func shortText(at entry: Int) -> ShortText? {
-        words.withUnsafeBufferPointer { words in
+    func shortText(at entry: Int) -> ShortBytes? {
+        unsafe words.withUnsafeBufferPointer { words in
             let base = entry &* Self.stride
-            let count = words[base &+ 4] >> 32
+            assert(entry >= 0 && base &+ Self.stride <= words.count, "entry \(entry) outside the index")
+            let count = unsafe words[base &+ 4] >> 32
             guard count != Self.noText else { return nil }
-            return ShortText(low: words[base &+ 2], high: words[base &+ 3], count: Int(count))
+            return unsafe ShortBytes(low: words[base &+ 2], high: words[base &+ 3], count: Int(count))
         }
     }
 
@@ -182,19 +187,22 @@ struct AttributeIndex: Sendable {
     /// string of at most 16 bytes that is a simple version of at most four parts.
     @inline(__always)
     func versionKeys(at entry: Int) -> UInt64 {
-        words.withUnsafeBufferPointer { $0[entry &* Self.stride &+ 5] }
+        unsafe words.withUnsafeBufferPointer { words in
+            assert(entry >= 0 && (entry &+ 1) &* Self.stride <= words.count, "entry \(entry) outside the index")
+            return unsafe words[entry &* Self.stride &+ 5]
+        }
     }
 
     /// `body` applied to the bytes of entry `entry`'s ASCII text, whose first bytes are `text`
     /// (from `shortText(at:)`).
     @inline(__always)
     func withASCIIText<Result>(
-        at entry: Int, _ text: ShortText, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+        at entry: Int, _ text: ShortBytes, _ body: (UnsafeBufferPointer<UInt8>) -> Result
     ) -> Result {
-        guard text.count > 16 else { return text.withBytes(body) }
+        guard text.count > 16 else { return unsafe text.withBytes(body) }
         let start = longTextStarts[entry]
-        return longText.withUnsafeBufferPointer { bytes in
-            body(UnsafeBufferPointer(rebasing: bytes[start..<start + text.count]))
+        return unsafe longText.withUnsafeBufferPointer { bytes in
+            unsafe body(UnsafeBufferPointer(rebasing: bytes[start..<start + text.count]))
         }
     }
 }
@@ -224,35 +232,43 @@ private final class SlotAttributes: ManagedBuffer<SlotAttributes.Filled, Attribu
     }
 
     static func make(capacity: Int) -> SlotAttributes {
-        unsafeDowncast(create(minimumCapacity: capacity) { _ in Filled(capacity: capacity) }, to: SlotAttributes.self)
+        unsafe unsafeDowncast(create(minimumCapacity: capacity) { _ in Filled(capacity: capacity) }, to: SlotAttributes.self)
     }
 
     /// Puts `attribute` into `slot`, which holds one already when `replacing`.
     func store(_ attribute: Attribute, at slot: Int, replacing: Bool) {
-        withUnsafeMutablePointers { filled, attributes in
+        unsafe withUnsafeMutablePointers { filled, attributes in
+            unsafe assert(0 <= slot && slot < filled.pointee.capacity, unsafe "slot \(slot) outside \(filled.pointee.capacity)")
+            unsafe assert(filled.pointee.contains(slot) == replacing, "slot \(slot) filled: \(!replacing)")
             if replacing {
-                attributes[slot] = attribute
+                unsafe attributes[slot] = attribute
             } else {
-                (attributes + slot).initialize(to: attribute)
-                filled.pointee.insert(slot)
+                unsafe (attributes + slot).initialize(to: attribute)
+                unsafe filled.pointee.insert(slot)
             }
         }
     }
 
     /// The name of the attribute in `slot`, which holds one.
     func name(_ slot: Int) -> String {
-        withUnsafeMutablePointerToElements { $0[slot].name }
+        unsafe withUnsafeMutablePointers { filled, attributes in
+            unsafe assert(0 <= slot && slot < filled.pointee.capacity && filled.pointee.contains(slot), "slot \(slot) is empty")
+            return unsafe attributes[slot].name
+        }
     }
 
     /// The value of the attribute in `slot`, which holds one.
     func value(_ slot: Int) -> AttributeValue {
-        withUnsafeMutablePointerToElements { $0[slot].value }
+        unsafe withUnsafeMutablePointers { filled, attributes in
+            unsafe assert(0 <= slot && slot < filled.pointee.capacity && filled.pointee.contains(slot), "slot \(slot) is empty")
+            return unsafe attributes[slot].value
+        }
     }
 
     deinit {
-        withUnsafeMutablePointers { filled, attributes in
-            for slot in 0..<filled.pointee.capacity where filled.pointee.contains(slot) {
-                (attributes + slot).deinitialize(count: 1)
+        unsafe withUnsafeMutablePointers { filled, attributes in
+            for slot in unsafe 0..<filled.pointee.capacity where unsafe filled.pointee.contains(slot) {
+                unsafe (attributes + slot).deinitialize(count: 1)
             }
         }
     }

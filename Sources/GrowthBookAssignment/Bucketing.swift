@@ -1,6 +1,10 @@
 /// What `run` needs for hashing, bucketing and reporting, worked out when the experiment
 /// changes rather than per user. A class, so copying an experiment copies one reference.
-final class Bucketing: Sendable {
+///
+/// Invariant (why `@safe`): `unmanagedReports[i]` is `reports[i]` unretained, and `reports` is a
+/// `let` of the same object, so every handle it gives out refers to a live report for as long as
+/// this object lives; a result that outlives it keeps its report alive itself (`AssignmentResult`).
+@safe final class Bucketing: Sendable {
     let seed: PreparedSeed
     let hashVersion: Int
     /// The attribute to hash (`id` unless the experiment names another).
@@ -9,6 +13,8 @@ final class Bucketing: Sendable {
     let reports: [VariationReport]
     /// The same reports, read without counting references (`reports` keeps them alive).
     private let unmanagedReports: [Unmanaged<VariationReport>]
+    /// Whether every report is interned (the usual case).
+    private let allReportsInterned: Bool
     /// How many bucket units make the unit interval: 1000 for version 1, 10000 for version 2.
     let scale: Int
     /// For each range, the first bucket unit inside it and the first unit past it: a bucket is
@@ -38,14 +44,21 @@ final class Bucketing: Sendable {
             VariationReport.make(index: index, experimentKey: key, hashAttribute: hashAttributeName,
                                  variations: variations, meta: meta)
         }
-        unmanagedReports = reports.map { Unmanaged.passUnretained($0) }
+        unsafe unmanagedReports = unsafe reports.map { unsafe Unmanaged.passUnretained($0) }
+        allReportsInterned = reports.allSatisfy(\.isInterned)
+    }
+
+    /// Whether the report of variation `index` is interned (alive as long as the process).
+    @inline(__always)
+    func reportIsInterned(_ index: Int) -> Bool {
+        allReportsInterned || reports[index].isInterned
     }
 
     /// What a result reports for variation `index` (in `reports`), without counting a reference:
     /// the result holds it only when it is not interned.
     @inline(__always)
     func report(_ index: Int) -> Unmanaged<VariationReport> {
-        unmanagedReports.withUnsafeBufferPointer { $0[index] }
+        unsafe unmanagedReports.withUnsafeBufferPointer { unsafe $0[index] }
     }
 
     /// The first unit in `0 ..< scale` for which `holds` (which must stay true once it is), or
@@ -68,12 +81,12 @@ final class Bucketing: Sendable {
     /// Without branches, as the outcome is as random as the hash.
     @inline(__always)
     func chooseVariation(units: Int) -> Int {
-        unitBounds.withUnsafeBufferPointer { bounds in
+        unsafe unitBounds.withUnsafeBufferPointer { bounds in
             var chosen = -1
             var index = bounds.count / 2
             while index > 0 {
                 index -= 1
-                let outside = (units &- bounds[2 &* index]) | (bounds[2 &* index &+ 1] &- 1 &- units)
+                let outside = unsafe (units &- bounds[2 &* index]) | (bounds[2 &* index &+ 1] &- 1 &- units)
                 chosen = outside < 0 ? chosen : index
             }
             return chosen

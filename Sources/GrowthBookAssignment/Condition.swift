@@ -11,15 +11,12 @@ package struct Condition: Sendable {
     private let root: ConditionNode
     /// The fast form of `root` for context indexes, when it has one.
     private let flat: FlatCondition?
-    /// `flat` without reference counting; `flat` keeps it alive.
-    private let flatHandle: Unmanaged<FlatCondition>?
 
     /// Compiles a condition object such as `{"platform": "tablet", "appVersion": {"$vgte": "2.0"}}`.
     package init(parsing source: AttributeValue) {
         self.source = source
         root = ConditionCompiler.compile(source)
         flat = FlatCondition(root)
-        flatHandle = flat.map { Unmanaged.passUnretained($0) }
     }
 
     /// Whether `attributes` satisfy the condition; `savedGroups` resolve `$inGroup` and
@@ -44,8 +41,8 @@ package struct Condition: Sendable {
 
     /// Whether a context's indexed attributes satisfy the condition.
     func evaluate(_ index: AttributeIndex, savedGroups: [String: AttributeValue]) -> Bool {
-        if let flatHandle {
-            return flatHandle._withUnsafeGuaranteedRef { $0.evaluate(index, groups: savedGroups) } ?? false
+        if let flat {
+            return flat.evaluate(index, groups: savedGroups) ?? false
         }
         return root.evaluate(index, groups: savedGroups) ?? false
     }

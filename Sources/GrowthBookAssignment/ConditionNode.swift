@@ -1,19 +1,16 @@
 // The compiled form of a condition is a tree of immutable classes whose data sit in `let`
 // fields rather than enum payloads: evaluation then borrows them instead of copying them
-// (copying means reference counting on every visit), and child lists are walked through
-// unretained handles for the same reason.
+// (copying means reference counting on every visit).
 //
 // Evaluation results are `Bool?`: `nil` stands for a JavaScript exception (for example on
 // `{"$or": null}`), which makes the whole condition fail.
 
-/// Children owned by a node, with unretained handles for traversal.
+/// Children owned by a node, walked in order.
 struct ChildList<Child: AnyObject & Sendable>: Sendable {
     private let owned: [Child]
-    private let handles: [Unmanaged<Child>]
 
     init(_ children: [Child]) {
         owned = children
-        handles = children.map { Unmanaged.passUnretained($0) }
     }
 
     /// The children in order.
@@ -22,18 +19,14 @@ struct ChildList<Child: AnyObject & Sendable>: Sendable {
     /// `body` applied to the first child, if there is one.
     @inline(__always)
     func first<Result>(_ body: (Child) -> Result) -> Result? {
-        handles.first?._withUnsafeGuaranteedRef(body)
+        owned.first.map(body)
     }
 
     /// Whether `body` holds for every child, visiting them in order and stopping at the
     /// first that fails.
     @inline(__always)
     func allSatisfy(_ body: (Child) -> Bool) -> Bool {
-        // `owned` keeps every child alive for as long as this list exists.
-        for index in handles.indices where !handles[index]._withUnsafeGuaranteedRef(body) {
-            return false
-        }
-        return true
+        owned.allSatisfy(body)
     }
 
     /// `true` when `body` gives `true` for every child, `false` as soon as one gives `false`,

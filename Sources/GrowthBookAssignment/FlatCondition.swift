@@ -1,3 +1,5 @@
+import RemixFormats
+
 /// A fast form of the commonest conditions — an object of top-level attributes tested for text
 /// equality, `$eq`/`$ne`, `$exists` or version order — evaluated against a context's index.
 ///
@@ -22,14 +24,14 @@ final class FlatCondition: Sendable {
         let kind: Kind
         let flag: Bool
         let comparison: PaddedVersion.Comparison
-        let expected: ShortText
+        let expected: ShortBytes
         let start: Int32
         let count: Int32
         let keyStart: Int32
         let keyCount: Int32
 
         init(_ kind: Kind, flag: Bool = false, comparison: PaddedVersion.Comparison = .equal,
-             expected: ShortText = ShortText([]), start: Int = 0, count: Int = 0,
+             expected: ShortBytes = ShortBytes([]), start: Int = 0, count: Int = 0,
              keyStart: Int = 0, keyCount: Int = -1) {
             self.kind = kind
             self.flag = flag
@@ -44,7 +46,7 @@ final class FlatCondition: Sendable {
 
     /// One attribute's tests: `tests[testStart ..< testEnd]`, all of which must pass.
     private struct Field: Sendable {
-        let name: NameBits
+        let name: HashedName
         let testStart: Int
         let testEnd: Int
     }
@@ -73,18 +75,18 @@ final class FlatCondition: Sendable {
         var units: [UInt16] = []
         var versionKeys: [UInt32] = []
         func addText(_ text: String, negated: Bool) {
-            tests.append(Test(.text, flag: negated, expected: ShortText(text.utf8), start: texts.count))
+            tests.append(Test(.text, flag: negated, expected: ShortBytes(text.utf8), start: texts.count))
             texts.append(contentsOf: text.utf8)
         }
         for node in nodes {
             guard node.kind == .field, node.path.tail.isEmpty, let test = node.test else { return nil }
             let testStart = tests.count
-            let name = node.path.head.bits
+            let name = node.path.head.hashed
             var versions = false
             var quick: QuickCondition.Field?
             if let equality = test as? TextEquality {
                 addText(equality.text, negated: false)
-                quick = QuickCondition.Field(name: name, text: ShortText(equality.text.utf8), negated: false)
+                quick = QuickCondition.Field(name: name, text: ShortBytes(equality.text.utf8), negated: false)
             } else if let conjunction = test as? OperatorConjunction {
                 quick = Self.quickField(name: name, conjunction)
                 for item in conjunction.operators {
@@ -133,14 +135,14 @@ final class FlatCondition: Sendable {
     }
 
     /// The quick form of a field's single operator, when it has one.
-    private static func quickField(name: NameBits, _ conjunction: OperatorConjunction) -> QuickCondition.Field? {
+    private static func quickField(name: HashedName, _ conjunction: OperatorConjunction) -> QuickCondition.Field? {
         guard conjunction.operators.count == 1 else { return nil }
         let item = conjunction.operators[0]
         if let version = item as? VersionOperator, let keys = SimpleVersion.keys(ofPadded: version.expected) {
             return QuickCondition.Field(name: name, keys: keys, comparison: version.comparison)
         }
         if let equality = item as? StrictEqualityOperator, case .string(let text) = equality.operand {
-            return QuickCondition.Field(name: name, text: ShortText(text.utf8), negated: equality.negated)
+            return QuickCondition.Field(name: name, text: ShortBytes(text.utf8), negated: equality.negated)
         }
         return nil
     }
@@ -157,8 +159,8 @@ final class FlatCondition: Sendable {
         }
         var faulted = false
         for number in fields.indices {
-            let field = fields.withUnsafeBufferPointer { $0[number] }
-            let entry = field.name.text.count > 16 ? index.entry(for: keys[number]) : index.entry(for: field.name)
+            let field = unsafe fields.withUnsafeBufferPointer { unsafe $0[number] }
+            let entry = field.name.bytes.count > 16 ? index.entry(for: keys[number]) : index.entry(for: field.name)
             if entry >= 0, let text = index.shortText(at: entry) {
                 switch passes(field, text: text, entry: entry, index: index) {
                 case 0: return false
@@ -179,10 +181,10 @@ final class FlatCondition: Sendable {
     /// Whether entry `entry`, an ASCII string starting with `text`, passes every test of
     /// `field`: 1 when it does, 0 when it does not, 2 when the fallback must decide.
     @inline(__always)
-    private func passes(_ field: Field, text: ShortText, entry: Int, index: AttributeIndex) -> UInt8 {
-        tests.withUnsafeBufferPointer { tests in
+    private func passes(_ field: Field, text: ShortBytes, entry: Int, index: AttributeIndex) -> UInt8 {
+        unsafe tests.withUnsafeBufferPointer { tests in
             for number in field.testStart..<field.testEnd {
-                let test = tests[number]
+                let test = unsafe tests[number]
                 switch test.kind {
                 case .text:
                     var equal = text.prefixMatches(test.expected)
@@ -206,10 +208,10 @@ final class FlatCondition: Sendable {
 
     /// Whether entry `entry`'s bytes past 16 equal `texts[start + 16 ...]`.
     @inline(never)
-    private func sameTail(entry: Int, _ text: ShortText, index: AttributeIndex, start: Int) -> Bool {
-        index.withASCIIText(at: entry, text) { bytes in
-            texts.withUnsafeBufferPointer { all in
-                (16..<bytes.count).allSatisfy { bytes[$0] == all[start + $0] }
+    private func sameTail(entry: Int, _ text: ShortBytes, index: AttributeIndex, start: Int) -> Bool {
+        unsafe index.withASCIIText(at: entry, text) { bytes in
+            unsafe texts.withUnsafeBufferPointer { all in
+                (16..<bytes.count).allSatisfy { unsafe bytes[$0] == all[start + $0] }
             }
         }
     }
@@ -217,15 +219,15 @@ final class FlatCondition: Sendable {
     /// `PaddedVersion.compare` of entry `entry` (an ASCII string starting with `text`) with a
     /// version test's operand, through `SimpleVersion` when both sides are simple.
     @inline(__always)
-    private func versionOrder(_ text: ShortText, entry: Int, index: AttributeIndex, _ test: Test) -> Int {
+    private func versionOrder(_ text: ShortBytes, entry: Int, index: AttributeIndex, _ test: Test) -> Int {
         if test.keyCount >= 0 {
             // The attribute's keys, prepared with the context's index when it is a short simple
             // version; else its text read here.
             let packed = index.versionKeys(at: entry)
-            if let ordering = versionKeys.withUnsafeBufferPointer({ all -> Int? in
-                let keys = UnsafeBufferPointer(rebasing: all[Int(test.keyStart)..<Int(test.keyStart + test.keyCount)])
-                if packed != 0 { return SimpleVersion.order(packed: packed, keys) }
-                return text.count <= 16 ? SimpleVersion.order(text, keys) : nil
+            if let ordering = unsafe versionKeys.withUnsafeBufferPointer({ all -> Int? in
+                let keys = unsafe UnsafeBufferPointer(rebasing: all[Int(test.keyStart)..<Int(test.keyStart + test.keyCount)])
+                if packed != 0 { return unsafe SimpleVersion.order(packed: packed, keys) }
+                return unsafe text.count <= 16 ? SimpleVersion.order(text, keys) : nil
             }) {
                 return ordering
             }
@@ -234,10 +236,10 @@ final class FlatCondition: Sendable {
     }
 
     @inline(never)
-    private func paddedOrder(_ text: ShortText, entry: Int, index: AttributeIndex, start: Int, count: Int) -> Int {
-        index.withASCIIText(at: entry, text) { bytes in
-            units.withUnsafeBufferPointer { all in
-                PaddedVersion.compare(ascii: bytes, to: UnsafeBufferPointer(rebasing: all[start..<start + count]))
+    private func paddedOrder(_ text: ShortBytes, entry: Int, index: AttributeIndex, start: Int, count: Int) -> Int {
+        unsafe index.withASCIIText(at: entry, text) { bytes in
+            unsafe units.withUnsafeBufferPointer { all in
+                unsafe PaddedVersion.compare(ascii: bytes, to: UnsafeBufferPointer(rebasing: all[start..<start + count]))
             }
         }
     }

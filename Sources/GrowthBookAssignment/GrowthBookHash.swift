@@ -1,3 +1,5 @@
+import RemixFormats
+
 /// A half-open slice `[start, end)` of the unit interval that a hash must fall into.
 package struct BucketRange: Sendable, Equatable, Hashable {
     /// The first bucket value inside the range.
@@ -43,15 +45,15 @@ package enum GrowthBookHash {
     package static func hash(seed: String, value: String, version: Int) -> Double? {
         switch version {
         case 1:
-            var fnv = FNV1a()
+            var fnv = FNV1a<UInt32>()
             fnv.add(value)
             fnv.add(seed)
-            return versionOneBucket(fnv.state)
+            return versionOneBucket(fnv.value)
         case 2:
-            var fnv = FNV1a()
+            var fnv = FNV1a<UInt32>()
             fnv.add(seed)
             fnv.add(value)
-            return versionTwoBucket(inner: fnv.state)
+            return versionTwoBucket(inner: fnv.value)
         default:
             return nil
         }
@@ -113,9 +115,9 @@ package enum GrowthBookHash {
 
     @inline(__always)
     static func versionTwoBucket(inner: UInt32) -> Double {
-        var outer = FNV1a()
+        var outer = FNV1a<UInt32>()
         outer.addDecimalDigits(of: inner)
-        return Double(outer.state % 10000) / 10000
+        return Double(outer.value % 10000) / 10000
     }
 }
 
@@ -129,9 +131,9 @@ struct PreparedSeed: Sendable {
     init(_ seed: String) {
         self.seed = seed
         units = Array(seed.utf16)
-        var fnv = FNV1a()
-        fnv.add(units: units)
-        prefixState = fnv.state
+        var fnv = FNV1a<UInt32>()
+        fnv.add(contentsOf: units)
+        prefixState = fnv.value
     }
 
     /// `GrowthBookHash.hash(seed: seed, value: value, version: version)` before its division: the
@@ -146,16 +148,16 @@ struct PreparedSeed: Sendable {
     func bucketUnits(value: HashText, version: Int) -> Int? {
         switch version {
         case 1:
-            var fnv = FNV1a()
+            var fnv = FNV1a<UInt32>()
             fnv.add(value)
-            fnv.add(units: units)
-            return Int(fnv.state % 1000)
+            fnv.add(contentsOf: units)
+            return Int(fnv.value % 1000)
         case 2:
-            var fnv = FNV1a(state: prefixState)
+            var fnv = FNV1a<UInt32>(continuing: prefixState)
             fnv.add(value)
-            var outer = FNV1a()
-            outer.addDecimalDigits(of: fnv.state)
-            return Int(outer.state % 10000)
+            var outer = FNV1a<UInt32>()
+            outer.addDecimalDigits(of: fnv.value)
+            return Int(outer.value % 10000)
         default:
             return nil
         }

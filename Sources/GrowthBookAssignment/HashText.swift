@@ -1,9 +1,11 @@
+import RemixFormats
+
 /// The text of a hashed attribute, as JavaScript concatenates it: inline when it is ASCII of at
 /// most 15 bytes, as ids usually are, so that hashing it and keeping it in a result or a decision
 /// count no references; any other text as a string. Equal when the texts are.
 package enum HashText: Sendable, Equatable {
     /// ASCII of at most 15 bytes (what a small string holds, so ``string`` allocates nothing).
-    case short(ShortText)
+    case short(ShortBytes)
     case text(String)
 
     /// The most bytes kept inline.
@@ -19,8 +21,8 @@ package enum HashText: Sendable, Equatable {
         switch self {
         case .short(let text):
             // At most 15 bytes of ASCII: the string is built in place as a small string, allocating nothing.
-            return String(unsafeUninitializedCapacity: text.count) { buffer in
-                text.withBytes { bytes in _ = buffer.initialize(from: bytes) }
+            return unsafe String(unsafeUninitializedCapacity: text.count) { buffer in
+                unsafe text.withBytes { bytes in _ = unsafe buffer.initialize(from: bytes) }
                 return text.count
             }
         case .text(let text):

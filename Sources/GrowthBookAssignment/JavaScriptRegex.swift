@@ -50,16 +50,16 @@ package struct JavaScriptRegex: Sendable {
         var seen = 0
         var matched = false
         var gaveUp = false
-        expression.enumerateMatches(in: text, options: prefixed ? [.reportProgress, .anchored] : [.reportProgress],
+        unsafe expression.enumerateMatches(in: text, options: prefixed ? [.reportProgress, .anchored] : [.reportProgress],
                                     range: NSRange(location: 0, length: length)) { result, flags, stop in
             if result != nil {
                 matched = true
-                stop.pointee = true
+                unsafe stop.pointee = true
             } else if flags.contains(.progress) {
                 seen += 1
                 if seen > reports {
                     gaveUp = true
-                    stop.pointee = true
+                    unsafe stop.pointee = true
                 }
             }
         }

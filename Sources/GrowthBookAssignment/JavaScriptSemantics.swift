@@ -43,9 +43,9 @@ enum JavaScript {
     static func sameCodeUnits(_ a: String, _ b: String) -> Bool {
         let count = a.utf8.count
         guard count == b.utf8.count else { return false }
-        let fast = a.utf8.withContiguousStorageIfAvailable { left in
-            b.utf8.withContiguousStorageIfAvailable { right in
-                sameBytes(left, right, count: count)
+        let fast = unsafe a.utf8.withContiguousStorageIfAvailable { left in
+            unsafe b.utf8.withContiguousStorageIfAvailable { right in
+                unsafe sameBytes(left, right, count: count)
             }
         }
         if let known = fast ?? nil { return known }
@@ -58,12 +58,12 @@ enum JavaScript {
     ) -> Bool {
         // Attribute names and values are usually short: a plain loop beats a call to memcmp.
         guard count > 32, let leftStart = left.baseAddress, let rightStart = right.baseAddress else {
-            for index in 0..<count where left[index] != right[index] {
+            for index in 0..<count where unsafe left[index] != right[index] {
                 return false
             }
             return true
         }
-        return memcmp(leftStart, rightStart, count) == 0
+        return unsafe memcmp(leftStart, rightStart, count) == 0
     }
 }
 

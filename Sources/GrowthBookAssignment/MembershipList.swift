@@ -8,8 +8,8 @@ struct CodeUnitText: Hashable, Sendable {
     }
 
     func hash(into hasher: inout Hasher) {
-        let hashed: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
-            hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
+        let hashed: Void? = unsafe text.utf8.withContiguousStorageIfAvailable { bytes in
+            unsafe hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
         }
         if hashed == nil {
             for byte in text.utf8 { hasher.combine(byte) }

@@ -31,7 +31,7 @@ final class VersionOperator: OperatorMatcher {
     }
 
     func evaluate(_ actual: AttributeValue, groups: [String: AttributeValue]) -> Bool? {
-        let ordering = expected.withUnsafeBufferPointer { PaddedVersion.compare(actual, to: $0) }
+        let ordering = unsafe expected.withUnsafeBufferPointer { unsafe PaddedVersion.compare(actual, to: $0) }
         return comparison.holds(ordering: ordering)
     }
 }

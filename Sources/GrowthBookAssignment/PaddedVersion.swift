@@ -37,20 +37,23 @@ enum PaddedVersion {
     static func compare(_ value: AttributeValue, to expected: UnsafeBufferPointer<UInt16>) -> Int {
         if case .string(let text) = value, !text.isEmpty {
             // ASCII text (nearly every version string) is read straight from its UTF-8 bytes.
-            let ascii: Int?? = text.utf8.withContiguousStorageIfAvailable { bytes in
-                for byte in bytes where byte >= 0x80 { return nil }
-                return order(bytes, expected)
-            }
+            let ascii = unsafe text.utf8.withContiguousStorageIfAvailable { unsafe asciiOrder($0, expected) }
             if let known = ascii ?? nil { return known }
         }
-        return order(sourceUnits(of: value), expected)
+        return unsafe order(sourceUnits(of: value), expected)
+    }
+
+    /// `order` of `bytes` when they are all ASCII, else nil.
+    private static func asciiOrder(_ bytes: UnsafeBufferPointer<UInt8>, _ expected: UnsafeBufferPointer<UInt16>) -> Int? {
+        for unsafe byte in unsafe bytes where byte >= 0x80 { return nil }
+        return unsafe order(bytes, expected)
     }
 
     /// `compare` for the UTF-8 bytes of a non-empty ASCII string.
     static func compare(
         ascii source: UnsafeBufferPointer<UInt8>, to expected: UnsafeBufferPointer<UInt16>
     ) -> Int {
-        order(source, expected)
+        unsafe order(source, expected)
     }
 
     private static func order<Source: RandomAccessCollection>(
@@ -63,7 +66,7 @@ enum PaddedVersion {
                 ordering = 1
                 return false
             }
-            let other = expected[position]
+            let other = unsafe expected[position]
             if unit != other {
                 ordering = unit < other ? -1 : 1
                 return false

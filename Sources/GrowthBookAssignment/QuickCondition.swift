@@ -1,3 +1,5 @@
+import RemixFormats
+
 /// The quickest form of a ``FlatCondition`` whose every field has one test, text equality (or
 /// inequality) with at most 16 bytes or the order of simple versions, on a name of at most 16
 /// bytes: `{"platform": "tablet", "appVersion": {"$vgte": "2.0"}}`.
@@ -9,10 +11,10 @@
 struct QuickCondition: Sendable {
     /// One field's test.
     struct Field: Sendable {
-        let name: NameBits
+        let name: HashedName
         let isVersion: Bool
         /// For a text test: the expected text, and whether the test is `$ne`.
-        let expected: ShortText
+        let expected: ShortBytes
         let negated: Bool
         /// For a version test: the operand's keys (``SimpleVersion/packedKeys(_:)``), and the
         /// orderings that pass (bit `ordering + 1`).
@@ -20,8 +22,8 @@ struct QuickCondition: Sendable {
         let passingOrders: UInt8
 
         /// A text equality test (`$ne` when `negated`); `nil` past 16 bytes.
-        init?(name: NameBits, text: ShortText, negated: Bool) {
-            guard name.text.count <= 16, text.count <= 16 else { return nil }
+        init?(name: HashedName, text: ShortBytes, negated: Bool) {
+            guard name.bytes.count <= 16, text.count <= 16 else { return nil }
             self.name = name
             isVersion = false
             expected = text
@@ -31,11 +33,11 @@ struct QuickCondition: Sendable {
         }
 
         /// A version order test against an operand of simple version `keys`; `nil` past four parts.
-        init?(name: NameBits, keys: [UInt32], comparison: PaddedVersion.Comparison) {
-            guard name.text.count <= 16, (1...4).contains(keys.count) else { return nil }
+        init?(name: HashedName, keys: [UInt32], comparison: PaddedVersion.Comparison) {
+            guard name.bytes.count <= 16, (1...4).contains(keys.count) else { return nil }
             self.name = name
             isVersion = true
-            expected = ShortText(low: 0, high: 0, count: 0)
+            expected = ShortBytes(low: 0, high: 0, count: 0)
             negated = false
             operand = keys.enumerated().reduce(0) { $0 | UInt64($1.element) << (16 * UInt64($1.offset)) }
             passingOrders = (-1...1).reduce(0) { comparison.holds(ordering: $1) ? $0 | 1 << ($1 + 1) : $0 }
@@ -52,9 +54,9 @@ struct QuickCondition: Sendable {
     /// is missing or not what the quick tests read (the flat condition decides then).
     @inline(__always)
     func evaluate(_ index: AttributeIndex) -> UInt8 {
-        fields.withUnsafeBufferPointer { fields in
+        unsafe fields.withUnsafeBufferPointer { fields in
             var outcome: UInt8 = 1
-            for field in fields {
+            for unsafe field in unsafe fields {
                 let entry = index.entry(for: field.name)
                 guard entry >= 0, let text = index.shortText(at: entry) else {
                     outcome = 2

@@ -1,3 +1,5 @@
+import RemixFormats
+
 /// Version strings made only of 1–4 digit numbers separated by `.` or `-` (`2.0`, `10.1.0`):
 /// the commonest kind, whose padded forms can be compared without building them.
 ///
@@ -32,7 +34,7 @@ enum SimpleVersion {
     /// parts, sixteen bits each from the lowest (a key is never 0, so the first empty lane ends
     /// them); 0 otherwise. A context prepares its attributes' once (``AttributeIndex``), so a
     /// version test compares keys instead of reading the text again.
-    static func packedKeys(_ text: ShortText) -> UInt64 {
+    static func packedKeys(_ text: ShortBytes) -> UInt64 {
         guard text.count <= 16 else { return 0 }
         var packed: UInt64 = 0
         var shift: UInt64 = 0
@@ -50,7 +52,7 @@ enum SimpleVersion {
         var rest = packed
         while rest != 0 {
             let key = UInt32(truncatingIfNeeded: rest & 0xFFFF)
-            if part < keys.count, key != keys[part] { return key < keys[part] ? -1 : 1 }
+            if part < keys.count, unsafe key != keys[part] { return unsafe key < keys[part] ? -1 : 1 }
             part &+= 1
             rest >>= 16
         }
@@ -60,11 +62,11 @@ enum SimpleVersion {
     /// `PaddedVersion.compare` of ASCII `text` (at most 16 bytes) with the operand whose keys are
     /// `keys`; `nil` when `text` is not a simple version.
     @inline(__always)
-    static func order(_ text: ShortText, _ keys: UnsafeBufferPointer<UInt32>) -> Int? {
+    static func order(_ text: ShortBytes, _ keys: UnsafeBufferPointer<UInt32>) -> Int? {
         var ordering = 0
         var part = 0
         guard let count = parts(of: text, { key in
-            if ordering == 0, part < keys.count, key != keys[part] { ordering = key < keys[part] ? -1 : 1 }
+            if ordering == 0, part < keys.count, unsafe key != keys[part] { ordering = unsafe key < keys[part] ? -1 : 1 }
             part &+= 1
         }) else { return nil }
         return ordering != 0 ? ordering : order(afterEqualParts: count, keys.count)
@@ -74,7 +76,7 @@ enum SimpleVersion {
     /// how many there were; `nil` when `text` is not a simple version (the keys handed over so far
     /// then mean nothing).
     @inline(__always)
-    private static func parts(of text: ShortText, _ body: (UInt32) -> Void) -> Int? {
+    private static func parts(of text: ShortBytes, _ body: (UInt32) -> Void) -> Int? {
         var parts = 0
         var value: UInt32 = 0
         var length: UInt32 = 0

@@ -93,10 +93,10 @@ final class OperatorConjunction: ValueMatcher {
 
     func evaluate(_ value: AttributeValue, groups: [String: AttributeValue]) -> Bool? {
         // Walked through the array's buffer, so each operator is borrowed rather than retained.
-        operators.withUnsafeBufferPointer { tests in
+        unsafe operators.withUnsafeBufferPointer { tests in
             var faulted = false
             for index in tests.indices {
-                guard let result = tests[index].evaluate(value, groups: groups) else {
+                guard let result = unsafe tests[index].evaluate(value, groups: groups) else {
                     faulted = true
                     continue
                 }

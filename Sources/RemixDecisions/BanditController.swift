@@ -2,6 +2,7 @@ import Foundation
 import RemixAnalysis
 import RemixEventLog
 import RemixExperiments
+import RemixFormats
 import RemixKit
 import RemixLogReader
 import RemixSimulation
@@ -147,9 +148,7 @@ package final class BanditController: VirtualTimeController {
 
     /// The Monte Carlo seed of an update: FNV-1a of the key, mixed with the update's number.
     static func seed(_ key: String, update: Int) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in key.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return hash ^ (UInt64(update) &* 0x9E37_79B9_7F4A_7C15)
+        FNV1a<UInt64>.hash(key.utf8) ^ (UInt64(update) &* 0x9E37_79B9_7F4A_7C15)
     }
 
     private static func contains(_ line: ArraySlice<UInt8>, _ needle: [UInt8]) -> Bool {

@@ -5,7 +5,13 @@ import RemixKit
 /// per-piece growth or uniqueness checks. Every write checks that it stays inside the buffer; one
 /// that would not fit writes nothing more and sets ``overflowed``, and the encoder writes the
 /// line again into a buffer large enough (so a line never needs its size worked out beforehand).
-struct JSONByteWriter {
+///
+/// Invariant (why `@safe`): the writer holds its buffer's address, so it must not outlive the
+/// buffer. It is made only by ``writing(into:at:_:)``, which lends it `inout` to a closure for the
+/// buffer's scope, and nothing keeps it (or the `LineMembers` that wraps it) past that closure.
+/// Every store is at an index below `end` (checked by ``fits(_:)`` or by the
+/// `count &+ 9 <= end &- at` guards).
+@safe struct JSONByteWriter {
     private let base: UnsafeMutablePointer<UInt8>
     private let end: Int
     /// Where the next byte goes.
@@ -13,11 +19,20 @@ struct JSONByteWriter {
     /// Whether a write did not fit: what was written since is incomplete.
     private(set) var overflowed = false
 
-    /// A writer over `buffer` from index `at`.
-    init(buffer: UnsafeMutableBufferPointer<UInt8>, at: Int) {
+    /// `body` applied to a writer over `buffer` from index `at`: the only way to make one.
+    @inline(__always)
+    static func writing<Result>(
+        into buffer: UnsafeMutableBufferPointer<UInt8>, at: Int, _ body: (inout JSONByteWriter) -> Result
+    ) -> Result {
+        var writer = unsafe JSONByteWriter(buffer: buffer, at: at)
+        return body(&writer)
+    }
+
+    /// A writer over `buffer` from index `at`; only ``writing(into:at:_:)`` calls it.
+    private init(buffer: UnsafeMutableBufferPointer<UInt8>, at: Int) {
         precondition(at <= buffer.count)
         // A zero-length buffer may have no address; nothing can be written into it then.
-        base = buffer.baseAddress ?? UnsafeMutablePointer(bitPattern: 1)!
+        unsafe base = unsafe buffer.baseAddress ?? UnsafeMutablePointer(bitPattern: 1)!
         end = buffer.count
         self.at = at
     }
@@ -33,14 +48,16 @@ struct JSONByteWriter {
     @inline(__always)
     mutating func byte(_ byte: UInt8) {
         guard fits(1) else { return }
-        base[at] = byte
+        assert(at < end)
+        unsafe base[at] = byte
         at &+= 1
     }
 
     @inline(__always)
     mutating func bytes(_ source: UnsafePointer<UInt8>, count: Int) {
         guard fits(count) else { return }
-        (base + at).update(from: source, count: count)
+        assert(count >= 0 && at &+ count <= end)
+        unsafe (base + at).update(from: source, count: count)
         at &+= count
     }
 
@@ -48,13 +65,13 @@ struct JSONByteWriter {
     mutating func literal(_ literal: StaticString) {
         literal.withUTF8Buffer { utf8 in
             guard let source = utf8.baseAddress else { return }
-            bytes(source, count: utf8.count)
+            unsafe bytes(source, count: utf8.count)
         }
     }
 
     mutating func timestamp(milliseconds: Int64, recent: inout Timestamp.Recent) {
         guard fits(24) else { return }
-        Timestamp.write(milliseconds: milliseconds, to: base + at, recent: &recent)
+        unsafe Timestamp.write(milliseconds: milliseconds, to: base + at, recent: &recent)
         at += 24
     }
 
@@ -68,13 +85,13 @@ struct JSONByteWriter {
         case .object(let fields):
             byte(UInt8(ascii: "{"))
             // In place: a `for field in` loop copies each name and value.
-            fields.withUnsafeBufferPointer { fields in
+            unsafe fields.withUnsafeBufferPointer { fields in
                 guard let first = fields.baseAddress else { return }
                 for index in fields.indices {
                     if index > 0 { byte(UInt8(ascii: ",")) }
-                    string(at: (first + index).pointer(to: \.name)!)
+                    unsafe string(at: (first + index).pointer(to: \.name)!)
                     byte(UInt8(ascii: ":"))
-                    self.value(at: (first + index).pointer(to: \.value)!)
+                    unsafe self.value(at: (first + index).pointer(to: \.value)!)
                 }
             }
             byte(UInt8(ascii: "}"))
@@ -93,20 +110,20 @@ struct JSONByteWriter {
     /// outlined copy and destroy, for every field of every line).
     @inline(__always)
     mutating func value(at pointer: UnsafePointer<EventValue>) {
-        if EventValueLayout.stringPayloadLeads, case .string = pointer.pointee,
-           let (low, high, count) = SmallASCII.words(raw: pointer),
-           quotedShort(low, high, count: count) {
+        if EventValueLayout.stringPayloadLeads, case .string = unsafe pointer.pointee,
+           let short = unsafe ShortBytes(smallASCIIAt: UnsafeRawPointer(pointer)),
+           quotedShort(short.low, short.high, count: short.count) {
             return
         }
-        value(pointer.pointee)
+        unsafe value(pointer.pointee)
     }
 
     /// `string` as a JSON string literal, escaped per RFC 8259. A string that needs no escaping
     /// (the usual case: checked eight bytes at a time) is copied whole.
     mutating func string(_ string: String) {
-        // A small ASCII string's bytes come from its own words (see `SmallASCII`: lent through
+        // A small ASCII string's bytes come from its own words (see `ShortBytes`: lent through
         // the stack, they would be loaded back across two stores); a plain one is done here.
-        if let (low, high, count) = SmallASCII.words(string), quotedShort(low, high, count: count) { return }
+        if let short = ShortBytes(smallASCII: string), quotedShort(short.low, short.high, count: short.count) { return }
         contiguous(string)
     }
 
@@ -114,17 +131,17 @@ struct JSONByteWriter {
     /// in place (a field's name read from an array would otherwise be copied, counting a reference).
     @inline(__always)
     mutating func string(at pointer: UnsafePointer<String>) {
-        if let (low, high, count) = SmallASCII.words(at: pointer), quotedShort(low, high, count: count) { return }
-        contiguous(pointer.pointee)
+        if let short = unsafe ShortBytes(smallASCIIAt: pointer), quotedShort(short.low, short.high, count: short.count) { return }
+        unsafe contiguous(pointer.pointee)
     }
 
     /// `string` through its contiguous bytes, quoted or not: the path of strings that are not
     /// small and ASCII, or that need escaping.
     private mutating func contiguous(_ string: String, quoting: Bool = true) {
         // Native strings (all of ours) lend their bytes in place; others are made contiguous.
-        if string.utf8.withContiguousStorageIfAvailable({ quoting ? quoted($0) : unquoted($0) }) != nil { return }
+        if unsafe string.utf8.withContiguousStorageIfAvailable({ unsafe quoting ? quoted($0) : unquoted($0) }) != nil { return }
         var string = string
-        string.withUTF8 { quoting ? quoted($0) : unquoted($0) }
+        string.withUTF8 { unsafe quoting ? quoted($0) : unquoted($0) }
     }
 
     /// UTF-8 bytes as a JSON string literal, escaped per RFC 8259.
@@ -136,27 +153,27 @@ struct JSONByteWriter {
         // then checked in place a word at a time. Done when no byte needs escaping. Positions
         // stay inside the buffer, so their arithmetic cannot overflow and is not checked.
         if count <= 16 {
-            let (low, high) = ShortBytes.words(source, count: count)
+            let (low, high) = unsafe ShortBytes.words(source, count: count)
             if quotedShort(low, high, count: count) { return }
         } else if count &+ 9 <= end &- at {
-            let start = base + (at &+ 1)
-            start.update(from: source, count: count)
-            if Self.isPlain(copied: start, count: count) {
-                base[at] = UInt8(ascii: "\"")
-                start[count] = UInt8(ascii: "\"")
+            let start = unsafe base + (at &+ 1)
+            unsafe start.update(from: source, count: count)
+            if unsafe Self.isPlain(copied: start, count: count) {
+                unsafe base[at] = UInt8(ascii: "\"")
+                unsafe start[count] = UInt8(ascii: "\"")
                 at &+= count &+ 2
                 return
             }
-        } else if Self.isPlain(source, count: count) {
+        } else if unsafe Self.isPlain(source, count: count) {
             guard fits(count + 2) else { return }
-            base[at] = UInt8(ascii: "\"")
-            (base + at + 1).update(from: source, count: count)
-            base[at + 1 + count] = UInt8(ascii: "\"")
+            unsafe base[at] = UInt8(ascii: "\"")
+            unsafe (base + at + 1).update(from: source, count: count)
+            unsafe base[at + 1 + count] = UInt8(ascii: "\"")
             at += count + 2
             return
         }
         byte(UInt8(ascii: "\""))
-        escaped(source, count: count)
+        unsafe escaped(source, count: count)
         byte(UInt8(ascii: "\""))
     }
 
@@ -167,11 +184,12 @@ struct JSONByteWriter {
     @inline(__always)
     private mutating func quotedShort(_ low: UInt64, _ high: UInt64, count: Int) -> Bool {
         guard count &+ 9 <= end &- at, Self.isPlain(low, high, count: count) else { return false }
-        let start = UnsafeMutableRawPointer(base + (at &+ 1))
-        base[at] = UInt8(ascii: "\"")
-        start.storeBytes(of: low.littleEndian, as: UInt64.self)
-        if count > 8 { start.storeBytes(of: high.littleEndian, toByteOffset: 8, as: UInt64.self) }
-        base[at &+ 1 &+ count] = UInt8(ascii: "\"")
+        assert(at &+ (count > 8 ? 17 : 9) <= end, "the words and quotes past \(at) of \(end)")
+        let start = unsafe UnsafeMutableRawPointer(base + (at &+ 1))
+        unsafe base[at] = UInt8(ascii: "\"")
+        unsafe start.storeBytes(of: low.littleEndian, as: UInt64.self)
+        if count > 8 { unsafe start.storeBytes(of: high.littleEndian, toByteOffset: 8, as: UInt64.self) }
+        unsafe base[at &+ 1 &+ count] = UInt8(ascii: "\"")
         at &+= count &+ 2
         return true
     }
@@ -189,11 +207,11 @@ struct JSONByteWriter {
     /// `string` escaped as inside a JSON string literal, without the quotes: a literal written in
     /// pieces (escaping goes byte by byte, so the pieces' escapes are the whole's).
     mutating func unquoted(_ string: String) {
-        if let (low, high, count) = SmallASCII.words(string), count &+ 8 <= end &- at,
-           Self.isPlain(low, high, count: count) {
-            let start = UnsafeMutableRawPointer(base + at)
-            start.storeBytes(of: low.littleEndian, as: UInt64.self)
-            if count > 8 { start.storeBytes(of: high.littleEndian, toByteOffset: 8, as: UInt64.self) }
+        if let short = ShortBytes(smallASCII: string), case let (low, high, count) = (short.low, short.high, short.count),
+           count &+ 8 <= end &- at, Self.isPlain(low, high, count: count) {
+            let start = unsafe UnsafeMutableRawPointer(base + at)
+            unsafe start.storeBytes(of: low.littleEndian, as: UInt64.self)
+            if count > 8 { unsafe start.storeBytes(of: high.littleEndian, toByteOffset: 8, as: UInt64.self) }
             at &+= count
             return
         }
@@ -202,10 +220,10 @@ struct JSONByteWriter {
 
     private mutating func unquoted(_ utf8: UnsafeBufferPointer<UInt8>) {
         guard let source = utf8.baseAddress else { return }
-        if Self.isPlain(source, count: utf8.count) {
-            bytes(source, count: utf8.count)
+        if unsafe Self.isPlain(source, count: utf8.count) {
+            unsafe bytes(source, count: utf8.count)
         } else {
-            escaped(source, count: utf8.count)
+            unsafe escaped(source, count: utf8.count)
         }
     }
 
@@ -217,13 +235,13 @@ struct JSONByteWriter {
         let raw = UnsafeRawPointer(start)
         var index = 0
         while index + 8 <= count {
-            if JSONLinesEncoder.mayNeedEscape(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) { return false }
+            if unsafe JSONLinesEncoder.mayNeedEscape(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) { return false }
             index += 8
         }
         let rest = UInt64(truncatingIfNeeded: count - index)
         guard rest > 0 else { return true }
         let kept: UInt64 = (1 << (8 &* rest)) &- 1
-        let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+        let word = unsafe UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
         return !JSONLinesEncoder.mayNeedEscape(word & kept | 0x2020_2020_2020_2020 & ~kept)
     }
 
@@ -232,16 +250,16 @@ struct JSONByteWriter {
     private static func isPlain(_ source: UnsafePointer<UInt8>, count: Int) -> Bool {
         if count < 8 {
             var word: UInt64 = 0x2020_2020_2020_2020
-            withUnsafeMutableBytes(of: &word) { $0.baseAddress!.copyMemory(from: source, byteCount: count) }
+            unsafe withUnsafeMutableBytes(of: &word) { unsafe $0.baseAddress!.copyMemory(from: source, byteCount: count) }
             return !JSONLinesEncoder.mayNeedEscape(word)
         }
-        let raw = UnsafeRawPointer(source)
+        let raw = unsafe UnsafeRawPointer(source)
         var index = 0
         while index + 8 <= count {
-            if JSONLinesEncoder.mayNeedEscape(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) { return false }
+            if unsafe JSONLinesEncoder.mayNeedEscape(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) { return false }
             index += 8
         }
-        return index == count || !JSONLinesEncoder.mayNeedEscape(raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
+        return unsafe index == count || !JSONLinesEncoder.mayNeedEscape(raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
     }
 
     /// The bytes with quotes, backslashes and control characters escaped; runs between them are
@@ -249,14 +267,14 @@ struct JSONByteWriter {
     private mutating func escaped(_ source: UnsafePointer<UInt8>, count: Int) {
         var start = 0
         for index in 0..<count {
-            let byte = source[index]
+            let byte = unsafe source[index]
             if byte < 0x20 || byte == 0x22 || byte == 0x5C {
-                bytes(source + start, count: index - start)
+                unsafe bytes(source + start, count: index - start)
                 escape(byte)
                 start = index + 1
             }
         }
-        bytes(source + start, count: count - start)
+        unsafe bytes(source + start, count: count - start)
     }
 
     private mutating func escape(_ byte: UInt8) {
@@ -305,7 +323,7 @@ struct JSONByteWriter {
         guard fits(width) else { return }
         var rest = value
         for index in stride(from: at + width - 1, through: at, by: -1) {
-            base[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+            unsafe base[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
             rest /= 10
         }
         at += width
@@ -324,7 +342,7 @@ struct JSONByteWriter {
         if value < 0 { byte(UInt8(ascii: "-")) }
         guard fits(digits) else { return }
         for index in stride(from: at + digits - 1, through: at, by: -1) {
-            base[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
+            unsafe base[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
             magnitude /= 10
         }
         at += digits
@@ -345,7 +363,7 @@ struct JSONByteWriter {
         var text = value.description
         text.withUTF8 { utf8 in
             guard let source = utf8.baseAddress else { return }
-            bytes(source, count: utf8.count)
+            unsafe bytes(source, count: utf8.count)
         }
     }
 }

@@ -51,7 +51,7 @@ package struct JSONLinesEncoder {
     /// Encodes the event at `event` as one line, as ``encode(_:)`` does, reading its strings in
     /// place: a copy of the event counts a reference for each string that is not small.
     package mutating func encode(at event: UnsafePointer<LoggedEvent>) {
-        line(timestamp: event.pointee.timestamp, type: .stored(event.pointer(to: \.type)!), fields: event.pointee.fields,
+        unsafe line(timestamp: event.pointee.timestamp, type: .stored(event.pointer(to: \.type)!), fields: event.pointee.fields,
              header: .members(session: .stored(event.pointer(to: \.session)!), user: .stored(event.pointer(to: \.user)!)))
     }
 
@@ -64,17 +64,19 @@ package struct JSONLinesEncoder {
             // Written on the stack within the members' bound, then copied into one array of the
             // exact size: one allocation per session.
             let bound = 20 + JSONLinesEncoder.bound(session) + JSONLinesEncoder.bound(user)
-            let bytes = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bound) { buffer in
-                var out = JSONByteWriter(buffer: buffer, at: 0)
-                Header.write(session: .value(session), user: .value(user), to: &out)
-                return [UInt8](UnsafeBufferPointer(rebasing: buffer[..<out.at]))
+            let bytes = unsafe withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bound) { buffer in
+                let count = unsafe JSONByteWriter.writing(into: buffer, at: 0) { out in
+                    Header.write(session: .value(session), user: .value(user), to: &out)
+                    return out.at
+                }
+                return unsafe [UInt8](UnsafeBufferPointer(rebasing: buffer[..<count]))
             }
             self.bytes = bytes
         }
 
         fileprivate func write(to out: inout JSONByteWriter) {
-            bytes.withUnsafeBufferPointer { bytes in
-                if let source = bytes.baseAddress { out.bytes(source, count: bytes.count) }
+            unsafe bytes.withUnsafeBufferPointer { bytes in
+                if let source = bytes.baseAddress { unsafe out.bytes(source, count: bytes.count) }
             }
         }
     }
@@ -195,7 +197,10 @@ package struct JSONLinesEncoder {
     }
 
     /// A string member's value, or where it is stored.
-    private enum Text {
+    ///
+    /// Invariant (why `@safe`): a `.stored` pointer is taken from the event that `encode(at:)` was
+    /// given and used only before that call returns, while the caller keeps the event in place.
+    @safe private enum Text {
         case value(String)
         case stored(UnsafePointer<String>)
 
@@ -203,7 +208,7 @@ package struct JSONLinesEncoder {
         func write(to out: inout JSONByteWriter) {
             switch self {
             case .value(let string): out.string(string)
-            case .stored(let string): out.string(at: string)
+            case .stored(let string): unsafe out.string(at: string)
             }
         }
     }
@@ -223,13 +228,13 @@ package struct JSONLinesEncoder {
             header.write(to: &out)
             // Through a buffer, reading the fields in place: a `for field in` loop or the array's
             // subscript copies each name and value.
-            fields.withUnsafeBufferPointer { fields in
+            unsafe fields.withUnsafeBufferPointer { fields in
                 guard let first = fields.baseAddress else { return }
                 for index in fields.indices {
                     out.byte(UInt8(ascii: ","))
-                    out.string(at: (first + index).pointer(to: \.name)!)
+                    unsafe out.string(at: (first + index).pointer(to: \.name)!)
                     out.byte(UInt8(ascii: ":"))
-                    out.value(at: (first + index).pointer(to: \.value)!)
+                    unsafe out.value(at: (first + index).pointer(to: \.value)!)
                 }
             }
             members(&out)
@@ -258,13 +263,14 @@ package struct JSONLinesEncoder {
         self.line = []
         if line.isEmpty { line = [UInt8](repeating: 0, count: 1024) }
         while true {
-            let count = line.withUnsafeMutableBufferPointer { buffer in
-                var out = JSONByteWriter(buffer: buffer, at: 0)
-                body(&out)
-                return out.overflowed ? -1 : out.at
+            let count = unsafe line.withUnsafeMutableBufferPointer { buffer in
+                unsafe JSONByteWriter.writing(into: buffer, at: 0) { out in
+                    body(&out)
+                    return out.overflowed ? -1 : out.at
+                }
             }
             if count >= 0 {
-                line.withUnsafeBufferPointer { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<count])) }
+                unsafe line.withUnsafeBufferPointer { unsafe bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<count])) }
                 break
             }
             line = [UInt8](repeating: 0, count: 2 * line.count)
@@ -296,9 +302,9 @@ package enum Timestamp {
     /// end at 9999 and start at 0001: a time outside ``CivilTime`` 's range is written as the
     /// nearest end of it, never as a wrapped year (simulations check their span before they run).
     package static func appendRFC3339(milliseconds: Int64, to bytes: inout [UInt8]) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { text in
-            write(milliseconds: milliseconds, to: text.baseAddress!)
-            bytes.append(contentsOf: UnsafeBufferPointer(text))
+        unsafe withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { text in
+            unsafe write(milliseconds: milliseconds, to: text.baseAddress!)
+            unsafe bytes.append(contentsOf: UnsafeBufferPointer(text))
         }
     }
 
@@ -314,7 +320,7 @@ package enum Timestamp {
     /// Writes the 24 bytes of ``appendRFC3339(milliseconds:to:)`` at `text`.
     static func write(milliseconds: Int64, to text: UnsafeMutablePointer<UInt8>) {
         var recent = Recent()
-        write(milliseconds: milliseconds, to: text, recent: &recent)
+        unsafe write(milliseconds: milliseconds, to: text, recent: &recent)
     }
 
     /// Writes the 24 bytes at `text`, taking the date part from `recent` when the day is the same
@@ -322,12 +328,12 @@ package enum Timestamp {
     static func write(milliseconds: Int64, to text: UnsafeMutablePointer<UInt8>, recent: inout Recent) {
         // `day` is never `.min` once a timestamp is kept (days are of clamped times).
         if milliseconds == recent.milliseconds, recent.day != .min {
-            withUnsafeBytes(of: recent.text) { UnsafeMutableRawPointer(text).copyMemory(from: $0.baseAddress!, byteCount: 24) }
+            unsafe withUnsafeBytes(of: recent.text) { unsafe UnsafeMutableRawPointer(text).copyMemory(from: $0.baseAddress!, byteCount: 24) }
             return
         }
         defer {
             recent.milliseconds = milliseconds
-            withUnsafeMutableBytes(of: &recent.text) { $0.baseAddress!.copyMemory(from: text, byteCount: 24) }
+            unsafe withUnsafeMutableBytes(of: &recent.text) { unsafe $0.baseAddress!.copyMemory(from: text, byteCount: 24) }
         }
         let clamped = min(max(milliseconds, CivilTime.earliestMilliseconds), CivilTime.latestMilliseconds)
         let (days, dayMillis) = clamped.quotientAndRemainder(dividingBy: 86_400_000)
@@ -336,34 +342,34 @@ package enum Timestamp {
         func put(_ value: Int64, _ width: Int, then separator: UInt8) {
             var rest = value
             for index in stride(from: at + width - 1, through: at, by: -1) {
-                text[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+                unsafe text[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
                 rest /= 10
             }
-            text[at + width] = separator
+            unsafe text[at + width] = separator
             at += width + 1
         }
         if day == recent.day {
-            withUnsafeBytes(of: recent.bytes) { UnsafeMutableRawPointer(text).copyMemory(from: $0.baseAddress!, byteCount: 11) }
+            unsafe withUnsafeBytes(of: recent.bytes) { unsafe UnsafeMutableRawPointer(text).copyMemory(from: $0.baseAddress!, byteCount: 11) }
         } else {
             let (year, month, dayOfMonth) = CivilTime.civil(fromDays: day)
             put(year, 4, then: UInt8(ascii: "-"))
             put(month, 2, then: UInt8(ascii: "-"))
             put(dayOfMonth, 2, then: UInt8(ascii: "T"))
             recent.day = day
-            withUnsafeMutableBytes(of: &recent.bytes) { $0.baseAddress!.copyMemory(from: text, byteCount: 11) }
+            unsafe withUnsafeMutableBytes(of: &recent.bytes) { unsafe $0.baseAddress!.copyMemory(from: text, byteCount: 11) }
         }
         // The time of day, every event's: each pair of digits from one small division.
         let time = UInt32(truncatingIfNeeded: millis)
         let seconds = time / 1000, milliseconds = time % 1000
         @inline(__always) func pair(_ value: UInt32, at offset: Int, then separator: UInt8) {
-            text[offset] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 10)
-            text[offset &+ 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10)
-            text[offset &+ 2] = separator
+            unsafe text[offset] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 10)
+            unsafe text[offset &+ 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10)
+            unsafe text[offset &+ 2] = separator
         }
         pair(seconds / 3600, at: 11, then: UInt8(ascii: ":"))
         pair(seconds / 60 % 60, at: 14, then: UInt8(ascii: ":"))
         pair(seconds % 60, at: 17, then: UInt8(ascii: "."))
-        text[20] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: milliseconds / 100)
+        unsafe text[20] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: milliseconds / 100)
         pair(milliseconds % 100, at: 21, then: UInt8(ascii: "Z"))
     }
 

@@ -29,7 +29,7 @@ package final class JSONLinesFile: EventLog, Sendable {
     /// Opens (creating if needed) `path` for appending — emptied first when `truncate` — with at
     /// most `bufferSize` bytes buffered.
     package init(path: String, truncate: Bool = false, bufferSize: Int = 1 << 20) throws(EventLogError) {
-        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | (truncate ? O_TRUNC : 0), 0o644)
+        let descriptor = unsafe open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | (truncate ? O_TRUNC : 0), 0o644)
         guard descriptor >= 0 else { throw EventLogError.cannotOpen(path: path, reason: Self.errnoText()) }
         self.path = path
         // Under the exclusive lock, so that no other remix process is in the middle of a write:
@@ -39,7 +39,7 @@ package final class JSONLinesFile: EventLog, Sendable {
         endedTorn = !truncate && Self.endsInsideLine(path)
         if endedTorn {
             let newline: [UInt8] = [0x0A]
-            guard newline.withUnsafeBytes({ SystemCalls.write(descriptor, $0.baseAddress, 1) }) == 1 else {
+            guard unsafe newline.withUnsafeBytes({ unsafe SystemCalls.write(descriptor, $0.baseAddress, 1) }) == 1 else {
                 let reason = Self.errnoText()
                 SystemCalls.close(descriptor)
                 throw EventLogError.cannotOpen(path: path, reason: reason)
@@ -61,10 +61,10 @@ package final class JSONLinesFile: EventLog, Sendable {
             if let failure = state.failure { throw failure }
             guard state.descriptor >= 0 else { throw EventLogError.closed(path: path) }
             // Read in place: a `for event in` loop copies each event, counting its strings.
-            try events.withUnsafeBufferPointer { events throws(EventLogError) in
+            try unsafe events.withUnsafeBufferPointer { events throws(EventLogError) in
                 guard let first = events.baseAddress else { return }
                 for index in events.indices {
-                    state.buffer.encode(at: first + index)
+                    unsafe state.buffer.encode(at: first + index)
                     if state.buffer.bytes.count >= capacity { try write(&state) }
                 }
             }
@@ -132,8 +132,8 @@ package final class JSONLinesFile: EventLog, Sendable {
         // checking at open whether the file ends inside a line.
         Self.lock(descriptor, LOCK_SH)
         defer { Self.lock(descriptor, LOCK_UN) }
-        let (written, error) = bytes.withUnsafeBytes { raw in
-            raw.baseAddress.map { SystemCalls.writeAll(descriptor, $0, raw.count) } ?? (0, nil)
+        let (written, error) = unsafe bytes.withUnsafeBytes { raw in
+            unsafe raw.baseAddress.map { unsafe SystemCalls.writeAll(descriptor, $0, raw.count) } ?? (0, nil)
         }
         if let error { state.failure = .writeFailed(path: path, reason: Self.errnoText(error)) }
         return written
@@ -147,18 +147,18 @@ package final class JSONLinesFile: EventLog, Sendable {
 
     /// Whether a regular file's last byte is not a newline (false when it cannot be read).
     private static func endsInsideLine(_ path: String) -> Bool {
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        let descriptor = unsafe open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { return false }
         defer { SystemCalls.close(descriptor) }
         var status = stat()
-        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_size > 0 else { return false }
+        guard unsafe fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_size > 0 else { return false }
         var last: UInt8 = 0
-        return pread(descriptor, &last, 1, status.st_size - 1) == 1 && last != 0x0A
+        return unsafe pread(descriptor, &last, 1, status.st_size - 1) == 1 && last != 0x0A
     }
 
     /// The C library's text for the error `code` (the last one, `errno`, by default).
     static func errnoText(_ code: Int32 = errno) -> String {
-        String(cString: strerror(code))
+        unsafe String(cString: strerror(code))
     }
 }
 

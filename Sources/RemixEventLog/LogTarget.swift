@@ -37,7 +37,7 @@ package enum LogTarget {
     /// What the file at `path` holds, judged by its first line that is not blank.
     package static func contents(of path: String) -> Contents {
         var status = stat()
-        guard stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_size > 0,
+        guard unsafe stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_size > 0,
               let line = firstLine(path) else { return .nothing }
         guard line.first == UInt8(ascii: "{") else { return .notALog }
         return isSimulateRecord(Array(line)) ? .simulatedLog : .otherEvents

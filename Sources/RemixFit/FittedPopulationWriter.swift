@@ -24,7 +24,7 @@ package enum FittedPopulationWriter {
 
     /// What names a fit's text in its replicates' headers: the FNV-1a 64 hash of its bytes.
     package static func fitHash(_ text: String) -> String {
-        "fnv1a64:" + FNV1a64.hex(text.utf8)
+        "fnv1a64:" + FNV1a<UInt64>.hex(text.utf8)
     }
 
     /// The file's text; a replicate of the fit whose text hashes to `fit` (``fitHash(_:)``) says

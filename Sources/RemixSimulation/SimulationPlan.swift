@@ -149,7 +149,7 @@ package struct RunSource: Sendable, Equatable {
     package init(role: String, path: String, bytes: [UInt8]) {
         self.role = role
         self.path = path
-        self.hash = "fnv1a64:" + FNV1a64.hex(bytes)
+        self.hash = "fnv1a64:" + FNV1a<UInt64>.hex(bytes)
     }
 }
 
@@ -159,6 +159,6 @@ extension SimulationPlan {
     /// retried run — or another host running another shard — writes into the same run.
     package var runID: String {
         let parts = [RemixVersion.text, app, String(seed), String(users), String(shard.count)] + sources.map(\.hash)
-        return "run-" + FNV1a64.hex(parts.joined(separator: "\n").utf8)
+        return "run-" + FNV1a<UInt64>.hex(parts.joined(separator: "\n").utf8)
     }
 }

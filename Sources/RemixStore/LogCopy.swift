@@ -33,8 +33,9 @@ package enum LogCopy {
     package static func fileToStore(_ path: String, _ url: StoreURL, again: Bool = false,
                                    progress: (Int, Int) -> Void = { _, _ in }) async throws -> Outcome {
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        var content = FNV1a64.offsetBasis
-        try LineReader.chunks(path) { content = FNV1a64.hash($0, continuing: content) }
+        var contentHash = FNV1a<UInt64>()
+        try LineReader.chunks(path) { contentHash.add(contentsOf: $0) }
+        let content = contentHash.value
         let run = try await PostgresStore.with(url) { store in
             try await store.prepareSchema()
             var copy = 1
@@ -101,7 +102,7 @@ package enum LogCopy {
     /// The run of the `copy`-th copy of a file whose content hashes to `content`.
     static func copyRun(content: UInt64, copy: Int) -> String {
         let hash = String(format: "%016llx", content)
-        return "copy-" + (copy == 1 ? hash : FNV1a64.hex("\(hash) copy \(copy)".utf8))
+        return "copy-" + (copy == 1 ? hash : FNV1a<UInt64>.hex("\(hash) copy \(copy)".utf8))
     }
 
     struct LineProblem: Error { var text: String }

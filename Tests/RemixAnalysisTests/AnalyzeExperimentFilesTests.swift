@@ -28,7 +28,7 @@ import Testing
     static func project() throws -> TemporaryFolder {
         let folder = try TemporaryFolder()
         try folder.write("lab/e.yaml", experiment)
-        let hash = "fnv1a64:" + FNV1a64.hex(Array(experiment.utf8))
+        let hash = "fnv1a64:" + FNV1a<UInt64>.hex(Array(experiment.utf8))
         var lines = [#"{"ts":"2026-11-23T09:00:00.000Z","type":"run","session":"","user":"","version":"remix 0.5.0","app":"marketplace","#
                      + #""seed":"1","users":500,"shard":"1/1","userIndices":[0,500],"sources":[{"role":"experiment","path":"lab/e.yaml","#
                      + #""hash":"\#(hash)"}]}"#]

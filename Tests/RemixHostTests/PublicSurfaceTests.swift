@@ -8,14 +8,13 @@ import Testing
 /// boundary: RemixKit and the feature modules (packages of their own, which plugins link), the
 /// libFuzzer entry points, and the CLI's entry point that the `remix` executable calls. One
 /// exception is measured, not a boundary: Swift 6.3 compiles a call to an `@inlinable package`
-/// function in another module as a call to its unspecialised body, so the three hot `@inlinable`
+/// function in another module as a call to its unspecialised body, so the hot `@inlinable`
 /// helpers of RemixFormats that other modules call per field or string are `public`
 /// (docs/performance.md).
 @Suite struct PublicSurfaceTests {
     /// Folders whose `public` is a boundary, and the files public only to be inlined.
     static let boundaries = ["Sources/RemixKit/", "Sources/RemixCLI/", "Tests/Fuzz/",
-                             "Sources/RemixFormats/ShortBytes.swift", "Sources/RemixFormats/FNV1a64.swift",
-                             "Sources/RemixFormats/SmallASCII.swift"]
+                             "Sources/RemixFormats/ShortBytes.swift", "Sources/RemixFormats/FNV1a.swift"]
 
     @Test func rootModulesOfferPackageNotPublic() throws {
         let root = Repository.root.path

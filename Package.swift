@@ -13,7 +13,7 @@ let remixSystem: Target.Dependency = .product(name: "RemixSystem", package: "Rem
 // RemixExperiments re-exports GrowthBookAssignment, and RemixStore re-exports RemixStoreURL
 // (`@_exported import`); a target that lists the first lists the second too. SwiftPM rebuilds a
 // target when a module it lists changes, not when one reaches it through a re-export: a changed
-// stored property of a struct there (AssignmentResult, 2026-11-27) left the target copying the old
+// stored property of a struct there (AssignmentResult) left the target copying the old
 // layout in an incremental build — wrong assignment counts, a crash — until a clean build.
 // `ManifestTests` checks the rule.
 // The targets every simulated session runs through skip run-time exclusivity checks in release
@@ -49,7 +49,7 @@ let package = Package(
     targets: [
         // ── Bytes and formats: JSON, times, files a command writes, the event log, store URLs.
         // The formats the host reads and writes, apart from any command: JSON, RFC 3339 times,
-        // grouped counts, FNV-1a run ids (the standard library only). Optimised in debug builds:
+        // grouped counts, FNV-1a run ids (the standard library only). Optimised in CI's debug build (REMIX_OPTIMIZED_DEBUG):
         // the event log's writer and the analysis' string table call its `ShortBytes` per field.
         .target(name: "RemixFormats", swiftSettings: [optimizedInDebug, .strictMemorySafety()]),
         // What a command writes: outputs checked against its inputs, staged outputs, stop signals.
@@ -74,13 +74,13 @@ let package = Package(
         // GrowthBook SDK payloads: export experiments as one, import one as experiment files.
         .target(name: "RemixInterop", dependencies: ["RemixExperiments", "GrowthBookAssignment", "RemixFiles", "RemixFormats", remixKit, remixYAML]),
         // gbstats' tests (frequentist, sequential, Bayesian, guardrails, SRM, corrections) and power
-        // analysis, on numbers only (Foundation). Optimised in debug builds, as the analysis it serves;
+        // analysis, on numbers only (Foundation). Optimised in CI's debug build, as the analysis it serves;
         // its `pow` keeps the statistics bit-exact with gbstats when optimised (LibmPower.swift).
         .target(name: "RemixStatistics", swiftSettings: [optimizedInDebug]),
         // ── Analysis and decisions: the log reader, the report, its writers and sources, controllers, checks, the fit.
         // The byte-level JSON Lines log reader (scanner, line splitter, parallel reads) the analysis and the fit share.
         .target(name: "RemixLogReader", dependencies: ["GrowthBookAssignment", "RemixFormats", remixSystem], swiftSettings: [optimizedInDebug, .strictMemorySafety()]),
-        // Optimised in debug builds too: the fit and the fidelity comparison read every log line
+        // Optimised in CI's debug build (REMIX_OPTIMIZED_DEBUG) too: the fit and the fidelity comparison read every log line
         // through its scanner, and HeldOutFitTests read 1.6 million users' logs (RemixFitTests 329
         // against 193 CPU seconds; the test stage 387 against 257).
         .target(name: "RemixAnalysis", dependencies: ["RemixStatistics", "RemixLogReader", "RemixExperiments", "GrowthBookAssignment", "RemixFormats", remixKit, remixYAML, remixSystem],
@@ -99,7 +99,7 @@ let package = Package(
                            .product(name: "PostgresNIO", package: "postgres-nio")]),
         // Decisions in virtual time from the log so far: the safe-rollout and bandit controllers and
         // their rules (a rollout's step decision, a bandit's weights; docs/rollouts.md, docs/bandits.md).
-        // Optimised in debug builds: they read every block of a simulated log (the bandit tests
+        // Optimised in CI's debug build (REMIX_OPTIMIZED_DEBUG): they read every block of a simulated log (the bandit tests
         // took 16 CPU s unoptimised).
         .target(
             name: "RemixDecisions",

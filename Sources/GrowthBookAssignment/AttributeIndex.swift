@@ -217,8 +217,11 @@ private final class SlotAttributes: ManagedBuffer<SlotAttributes.Filled, Attribu
         var low: UInt64 = 0
         var high: [UInt64] = []
 
+        /// Whether `slot` holds an attribute; `high` is empty until a slot past 63 is filled.
         func contains(_ slot: Int) -> Bool {
-            slot < 64 ? low >> UInt64(slot) & 1 == 1 : high[slot / 64 - 1] >> UInt64(slot % 64) & 1 == 1
+            if slot < 64 { return low >> UInt64(slot) & 1 == 1 }
+            let word = slot / 64 - 1
+            return word < high.count && high[word] >> UInt64(slot % 64) & 1 == 1
         }
 
         mutating func insert(_ slot: Int) {

@@ -39,7 +39,7 @@ struct DimensionTally: LineSink {
 
     mutating func add(_ fields: LineFields, in line: Span<UInt8>, raw: Span<UInt8>) -> BadLineReason? {
         guard fields.type.isPresent, fields.user.isPresent, !fields.user.isEmpty,
-              LogTally.equal(line.extracting(fields.type.range), "session_started"),
+              line.extracting(fields.type.range).equals("session_started"),
               let time = timestamps.milliseconds(line, fields.timestamp), time < until,
               let unit = users.find(line.extracting(fields.user.range)),
               let value = JSONPathReader.scalar(in: raw, path: path) else { return nil }

@@ -92,7 +92,7 @@ struct LogTally {
         // Run records have no user.
         guard !fields.user.isEmpty else { return nil }
         let type = line.extracting(fields.type.range)
-        if Self.equal(type, "exposure") {
+        if type.equals("exposure") {
             guard fields.inExperiment, fields.hashUsed, !fields.experiment.isEmpty, !fields.variation.isEmpty else { return nil }
             let unit = users.intern(line.extracting(fields.user.range))
             let experiment = line.extracting(fields.experiment.range), variation = line.extracting(fields.variation.range)
@@ -108,7 +108,7 @@ struct LogTally {
                     noteFeature(line.extracting(fields.feature.range), experiment: name.span, variation: variation)
                 }
             }
-        } else if Self.equal(type, "screen") {
+        } else if type.equals("screen") {
             guard !fields.screen.isEmpty else { return nil }
             var name = line.extracting(fields.screen.range)
             if let open = name.firstIndex(of: UInt8(ascii: "(")) { name = name.extracting(..<open) }
@@ -162,10 +162,6 @@ struct LogTally {
         } else {
             array.append(contentsOf: repeatElement(filler, count: index - array.count + 1))
         }
-    }
-
-    static func equal(_ bytes: Span<UInt8>, _ name: StaticString) -> Bool {
-        bytes.equals(name)
     }
 
     /// The index of `bytes` among `names` (a loop over indices: no element is retained).

@@ -63,7 +63,7 @@ extension LogTally {
                       raw: Span<UInt8>) -> BadLineReason? {
         let reason = add(fields, in: line)
         if reason == nil, fields.user.isEmpty, fields.user.isPresent, runLines.count < Self.runLinesKept,
-           Self.equal(line.extracting(fields.type.range), "run") {
+           line.extracting(fields.type.range).equals("run") {
             runLines.append(raw.array)
         }
         return reason

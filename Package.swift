@@ -33,6 +33,7 @@ let package = Package(
     products: [
         .executable(name: "remix", targets: ["remix"]),
         .executable(name: "remix-bench", targets: ["remix-bench"]),
+        .executable(name: "remix-fit-truths", targets: ["remix-fit-truths"]),
         // The example run-time plugin (docs/plugins.md), built here so plain `swift build` puts
         // libQuickInsertionPlugin.so beside `remix`; nothing links it. Its sources are also a
         // standalone package (features/QuickInsertion/Package.swift), as an out-of-tree plugin is.
@@ -147,11 +148,19 @@ let package = Package(
         .executableTarget(
             name: "remix-bench",
             dependencies: [
-                "RemixExperiments", "GrowthBookAssignment", "RemixEventLog", "RemixFormats", remixKit, remixSystem, .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                // The fit's proof on generated truths (fit-truths).
-                "RemixFit", "RemixSimulation", "RemixAnalysis", "RemixHost", "RemixBuiltIns", "RemixTestSupport",
+                "RemixExperiments", "RemixEventLog", "RemixFormats", "RemixSimulation", "RemixBuiltIns", remixKit, remixSystem,
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/RemixBench"),
+        // The fit's proof on generated truths (bench/run), a tool of its own so that the benchmarks CI's
+        // instruction gate builds in release (`remix-bench`) leave the fit and the analysis out.
+        .executableTarget(
+            name: "remix-fit-truths",
+            dependencies: [
+                "RemixFit", "RemixSimulation", "RemixAnalysis", "RemixEventLog", "RemixExperiments", "RemixHost", "RemixBuiltIns", "RemixTestSupport",
+                remixKit, remixSystem, .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Sources/RemixFitTruths"),
         // Runs the built `remix` for the tests that use it as a user would.
         .target(name: "RemixTestSupport", dependencies: [remixKit, remixKitTesting, remixSystem], path: "Tests/RemixTestSupport"),
         // Runs `remix` commands in the test process, for the tests of what a command does. A sanitizer

@@ -6,5 +6,5 @@ struct RemixBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "remix-bench",
         abstract: "Benchmarks for Remix; run through bench/ scripts, which also time the peers.",
-        subcommands: [AssignBenchmark.self, EventLogBenchmark.self, FitTruthsBenchmark.self, SimulateBenchmark.self])
+        subcommands: [AssignBenchmark.self, EventLogBenchmark.self, SimulateBenchmark.self])
 }

@@ -3,7 +3,7 @@ import RemixTestSupport
 import Testing
 
 /// The public surface is the real boundary. The root package's modules are linked by nothing
-/// outside it — its products are the `remix` and `remix-bench` tools and the example plugins — so
+/// outside it — its products are the `remix`, `remix-bench` and `remix-fit-truths` tools and the example plugins — so
 /// what one of them offers another is `package`, not `public`; `public` is left to what crosses a
 /// boundary: RemixKit and the feature modules (packages of their own, which plugins link), the
 /// libFuzzer entry points, and the CLI's entry point that the `remix` executable calls. One

@@ -4,7 +4,7 @@ import RemixKit
 /// Random Marketplace populations to fit against — the truth a fit must recover: 2–4 personas with
 /// random intent mixes, chances to give up per screen, think and typing ranges, retries, returning
 /// users, and random service rates. The intents and their values are the shipped population's.
-/// Used by the fit's tests and by `remix-bench fit-truths`.
+/// Used by the fit's tests and by `remix-fit-truths`.
 package struct TruthPopulation: Sendable {
     package let seed: UInt64
     /// The population file's text.

@@ -11,15 +11,16 @@ import RemixSimulation
 import RemixSystem
 import RemixTestSupport
 
-/// `remix-bench fit-truths`: the fit's proof on many generated truths (docs/simulation.md,
+/// `remix-fit-truths`: the fit's proof on many generated truths (docs/simulation.md,
 /// "Fitting a population"). Each truth — a random Marketplace population — is simulated through two
 /// insertion flows and fitted with bootstrap replicates; the fit must reproduce a held-out log of the
 /// truth within the tolerances, predict the third flow (which the fitted log never showed) within
 /// ±2.5 points, and the truth's conversion there must lie inside the prediction's 95 % interval for at
 /// least 90 % of the truths. Prints a line per truth and the totals; exits 1 when a bound is missed.
-struct FitTruthsBenchmark: ParsableCommand {
+@main
+struct FitTruthsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "fit-truths",
+        commandName: "remix-fit-truths",
         abstract: "Fit generated truths and check held-out fidelity, the unseen flow and interval coverage.")
 
     @Option(help: "Truths to fit (seeds first-seed, first-seed + 1, …).")

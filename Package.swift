@@ -87,12 +87,14 @@ let package = Package(
         .target(name: "RemixAnalysis", dependencies: ["RemixStatistics", "RemixLogReader", "RemixExperiments", "GrowthBookAssignment", "RemixFormats", remixKit, remixYAML, remixSystem],
                 swiftSettings: [optimizedInDebug]),
         // The report writers: table, Markdown, CSV, JSON and HTML renderings of an analysis report, and
-        // writing one in place (`--output`).
-        .target(name: "RemixReports", dependencies: ["RemixAnalysis", "RemixStatistics", "RemixFormats", remixKit, remixSystem], swiftSettings: [optimizedInDebug]),
+        // writing one in place (`--output`). Unoptimised in every debug build: a report is rendered once per
+        // analysis, no test's time is in it.
+        .target(name: "RemixReports", dependencies: ["RemixAnalysis", "RemixStatistics", "RemixFormats", remixKit, remixSystem]),
         // Analysis in a data warehouse (docs/scale.md): one SQL query of every aggregate a report needs, for
         // PostgreSQL, DuckDB or Spark, and its result read back as the analysis' aggregates. Only the
-        // application layer (and the CLI, for the dialect option) imports it.
-        .target(name: "RemixWarehouse", dependencies: ["RemixAnalysis", "RemixStatistics", "RemixFormats"], swiftSettings: [optimizedInDebug]),
+        // application layer (and the CLI, for the dialect option) imports it. Unoptimised in every debug
+        // build: it writes one query and reads one small result.
+        .target(name: "RemixWarehouse", dependencies: ["RemixAnalysis", "RemixStatistics", "RemixFormats"]),
         // The PostgreSQL event store (docs/storage.md): connections, the schema, writing and reading.
         .target(
             name: "RemixStore",
@@ -230,6 +232,13 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// A release build of the tests (`swift test -c release`, CI's release lane) optimises the code under
+// test, not the tests: the test targets and their support modules compile unoptimised in every
+// configuration.
+for target in package.targets where target.type == .test || target.path?.hasPrefix("Tests/") == true {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-Onone"], .when(configuration: .release))]
+}
 
 // libFuzzer targets (Tests/Fuzz/README.md), declared only when REMIX_FUZZ is set — as .ci/fuzz
 // does, with its own scratch path and `-sanitize=fuzzer,address` — so that plain `swift build` and

@@ -150,7 +150,7 @@ let package = Package(
         .executableTarget(
             name: "remix-bench",
             dependencies: [
-                "RemixExperiments", "RemixEventLog", "RemixFormats", "RemixSimulation", "RemixBuiltIns", remixKit, remixSystem,
+                "RemixExperiments", "GrowthBookAssignment", "RemixEventLog", "RemixFormats", "RemixSimulation", "RemixBuiltIns", remixKit, remixSystem,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/RemixBench"),
@@ -159,7 +159,8 @@ let package = Package(
         .executableTarget(
             name: "remix-fit-truths",
             dependencies: [
-                "RemixFit", "RemixSimulation", "RemixAnalysis", "RemixEventLog", "RemixExperiments", "RemixHost", "RemixBuiltIns", "RemixTestSupport",
+                "RemixFit", "RemixSimulation", "RemixAnalysis", "RemixEventLog", "RemixExperiments", "GrowthBookAssignment", "RemixHost", "RemixBuiltIns",
+                "RemixTestSupport",
                 remixKit, remixSystem, .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/RemixFitTruths"),

@@ -16,13 +16,17 @@ let remixSystem: Target.Dependency = .product(name: "RemixSystem", package: "Rem
 // stored property of a struct there (AssignmentResult) left the target copying the old
 // layout in an incremental build — wrong assignment counts, a crash — until a clean build.
 // `ManifestTests` checks the rule.
-// The targets every simulated session runs through skip run-time exclusivity checks in release
-// builds: they run one session per thread, the compiler checks what it can statically, and debug
-// builds (the tests) keep the dynamic checks. They were 7 % of a session's instructions
-// (docs/performance.md). Debug builds are unoptimised, for the debugger; REMIX_OPTIMIZED_DEBUG=1
-// compiles these targets with `-O` in debug too (keeping `DEBUG` and the checks), as CI's debug
-// build does (.ci/run): tests simulate and fit tens of thousands of users, which unoptimised code
-// runs 10–15× slower (a 30 000-user simulation 17 s against 1.5 s; a fit of its log 136 s against 9 s).
+// Swift checks at run time that no two accesses to one variable overlap while one of them writes
+// (exclusivity), where the compiler cannot prove it statically. Every target keeps those checks
+// except the ones listing `hotPath`, whose release builds skip them: each such target states
+// beside it what its checks cost, measured with that target alone checked (bench/instruction-gate's
+// counts, callgrind on a stripped release remix-bench). A target whose checks cost under 1 % of a
+// session and of an assignment keeps them. Debug builds (the tests) keep them everywhere.
+// Debug builds are unoptimised, for the debugger; REMIX_OPTIMIZED_DEBUG=1 compiles the targets
+// listing `optimizedInDebug` or `hotPath` with `-O` in debug too (keeping `DEBUG` and the checks),
+// as CI's debug build does (.ci/run): tests simulate and fit tens of thousands of users, which
+// unoptimised code runs 10–15× slower (a 30 000-user simulation 17 s against 1.5 s; a fit of its
+// log 136 s against 9 s).
 let optimizedInDebug: SwiftSetting = .unsafeFlags(
     Context.environment["REMIX_OPTIMIZED_DEBUG"] == "1" ? ["-O"] : [], .when(configuration: .debug))
 let hotPath: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release)), optimizedInDebug]
@@ -55,22 +59,23 @@ let package = Package(
         .target(name: "RemixFormats", swiftSettings: [optimizedInDebug, .strictMemorySafety()]),
         // What a command writes: outputs checked against its inputs, staged outputs, stop signals.
         .target(name: "RemixFiles", dependencies: ["RemixFormats", remixSystem]),
-        .target(name: "RemixEventLog", dependencies: ["RemixFiles", "RemixFormats", remixKit, remixSystem], swiftSettings: hotPath + [.strictMemorySafety()]),
+        .target(name: "RemixEventLog", dependencies: ["RemixFiles", "RemixFormats", remixKit, remixSystem], swiftSettings: [optimizedInDebug, .strictMemorySafety()]),
         // Event-store URLs and the store's typed errors (Foundation only), apart from the PostgreSQL
         // client so that what only reads a URL — the fuzz target, option checks — builds without
         // SwiftNIO and BoringSSL.
         .target(name: "RemixStoreURL"),
         // ── Domain engines: assignment, experiment files, sessions, simulation, statistics.
         // GrowthBook's assignment engine: hashing, conditions, bucketing (Foundation and RemixFormats only).
-        .target(name: "GrowthBookAssignment", dependencies: ["RemixFormats"], swiftSettings: hotPath + [.strictMemorySafety()]),
-        .target(name: "RemixExperiments", dependencies: ["GrowthBookAssignment", "RemixFormats", remixKit, remixYAML], swiftSettings: hotPath),
+        .target(name: "GrowthBookAssignment", dependencies: ["RemixFormats"], swiftSettings: [optimizedInDebug, .strictMemorySafety()]),
+        .target(name: "RemixExperiments", dependencies: ["GrowthBookAssignment", "RemixFormats", remixKit, remixYAML], swiftSettings: [optimizedInDebug]),
         // Sticky-bucket stores outside the event store: GrowthBook's documents in a JSON Lines file.
         .target(name: "RemixStickyBuckets", dependencies: ["RemixFormats", "GrowthBookAssignment", remixSystem]),
-        .target(name: "RemixHost", dependencies: [remixKit, remixYAML, remixSystem], swiftSettings: hotPath + [.strictMemorySafety()]),
+        .target(name: "RemixHost", dependencies: [remixKit, remixYAML, remixSystem], swiftSettings: [optimizedInDebug, .strictMemorySafety()]),
         .target(name: "RemixTerminal", dependencies: ["RemixHost", remixKit]),
         .target(
             name: "RemixSimulation",
             dependencies: ["RemixHost", "RemixExperiments", "GrowthBookAssignment", "RemixEventLog", "RemixFormats", remixKit, remixYAML],
+            // Checks on: +5.5 % instructions a session (129.4 k against 122.7 k), +0 % an assignment.
             swiftSettings: hotPath),
         // GrowthBook SDK payloads: export experiments as one, import one as experiment files.
         .target(name: "RemixInterop", dependencies: ["RemixExperiments", "GrowthBookAssignment", "RemixFiles", "RemixFormats", remixKit, remixYAML]),
@@ -117,6 +122,8 @@ let package = Package(
             name: "RemixFit",
             dependencies: ["RemixSimulation", "RemixAnalysis", "RemixLogReader", "RemixHost", "RemixExperiments", "GrowthBookAssignment", "RemixEventLog", "RemixFormats",
                            remixKit, remixYAML, remixSystem],
+            // Checks on: +20.5 % instructions in a fit's own functions (callgrind, `remix-bench fit-truths
+            // --truths 1 --users 3000 --compared 1000 --replicates 2 --predicted 1000`); no session or assignment runs it.
             swiftSettings: hotPath),
         // ── Application: the built-in modules and one use case per command.
         // The application's assembly: which feature modules are built in. Apart from RemixApp so that

@@ -28,21 +28,30 @@ import Testing
 
     @Test func bestProbabilitiesAreSeededAndFavourTheBetterArm() {
         let posteriors = [BanditPosterior(mean: 0.10, sd: 0.01), BanditPosterior(mean: 0.12, sd: 0.01)]
-        let first = BanditStatistics.bestProbabilities(posteriors, inverse: false, seed: 7)
-        #expect(first == BanditStatistics.bestProbabilities(posteriors, inverse: false, seed: 7))
-        #expect(abs(first.reduce(0, +) - 1) < 1e-12)
+        let first: [Double] = BanditStatistics.bestProbabilities(posteriors, inverse: false, seed: 7)
+        let again: [Double] = BanditStatistics.bestProbabilities(posteriors, inverse: false, seed: 7)
+        #expect(first == again)
+        let total: Double = first.reduce(0, +)
+        #expect(abs(total - 1) < 1e-12)
         // P(N(0.12, 0.01) > N(0.10, 0.01)) = Φ(0.02 / √0.0002) ≈ 0.921.
-        #expect(abs(first[1] - 0.921) < 0.01)
-        let inverse = BanditStatistics.bestProbabilities(posteriors, inverse: true, seed: 7)
-        #expect(abs(inverse[0] - 0.921) < 0.01)
+        let better: Double = first[1]
+        #expect(abs(better - 0.921) < 0.01)
+        let inverse: [Double] = BanditStatistics.bestProbabilities(posteriors, inverse: true, seed: 7)
+        let inverseBetter: Double = inverse[0]
+        #expect(abs(inverseBetter - 0.921) < 0.01)
     }
 
     @Test func weightsAreFlooredAndRenormalised() {
-        let weights = BanditStatistics.weights([0.999, 0.001, 0], minWeight: 0.05)
-        #expect(weights.allSatisfy { $0 >= 0.05 - 1e-12 })
-        #expect(abs(weights.reduce(0, +) - 1) < 1e-12)
-        #expect(abs(weights[0] - 0.9) < 1e-9)
-        #expect(BanditStatistics.weights([0.5, 0.5], minWeight: 0.01) == [0.5, 0.5])
+        let weights: [Double] = BanditStatistics.weights([0.999, 0.001, 0], minWeight: 0.05)
+        let floor: Double = 0.05 - 1e-12
+        #expect(weights.allSatisfy { (weight: Double) -> Bool in weight >= floor })
+        let total: Double = weights.reduce(0, +)
+        #expect(abs(total - 1) < 1e-12)
+        let largest: Double = weights[0]
+        #expect(abs(largest - 0.9) < 1e-9)
+        let even: [Double] = BanditStatistics.weights([0.5, 0.5], minWeight: 0.01)
+        let half: [Double] = [0.5, 0.5]
+        #expect(even == half)
     }
 
     @Test func noUpdateUntilEveryArmHasAHundredUnits() {

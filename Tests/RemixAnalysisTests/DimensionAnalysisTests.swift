@@ -55,26 +55,53 @@ import Testing
         let experiment = try #require(report.experiments.first)
         var unitsOf: [String: Int] = [:]
         for value in country.values { unitsOf[value, default: 0] += 1 }
-        let ranked = unitsOf.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map(\.key)
-        #expect(experiment.slices.map(\.value) == Array(ranked.prefix(10)) + ["(other)"])
-        #expect(!experiment.slices.contains { $0.value == "no" || $0.value == "x" })
+        let ranked: [String] = Self.ranked(unitsOf)
+        let top: ArraySlice<String> = ranked.prefix(10)
+        let sliceValues: [String] = experiment.slices.map(\.value)
+        let expectedValues: [String] = Array(top) + ["(other)"]
+        #expect(sliceValues == expectedValues)
+        #expect(!sliceValues.contains { (value: String) -> Bool in value == "no" || value == "x" })
+        var unitsInSlices = 0
         for slice in experiment.slices {
-            let members = country.filter { slice.value == "(other)" ? !ranked.prefix(10).contains($0.value) : $0.value == slice.value }
+            let members: [String: String] = Self.members(of: slice.value, in: country, top: top)
             for (variation, counted) in slice.experiment.variations.enumerated() {
-                let users = members.keys.filter { Int($0.dropFirst())! % 2 == variation }
+                let users: [String] = members.keys.filter { (user: String) -> Bool in Int(user.dropFirst())! % 2 == variation }
+                let conversions: Int = users.filter(published.contains).count
                 #expect(counted.units == users.count, "\(slice.value)")
-                #expect(counted.metrics[0].conversions == users.filter(published.contains).count, "\(slice.value)")
+                #expect(counted.metrics[0].conversions == conversions, "\(slice.value)")
+                unitsInSlices += counted.units
             }
-            #expect(slice.experiment.srmPValue != nil && slice.experiment.comparisons.count == 1)
+            let hasSRM: Bool = slice.experiment.srmPValue != nil
+            let comparisons: Int = slice.experiment.comparisons.count
+            #expect(hasSRM && comparisons == 1)
         }
-        #expect(experiment.slices.map { $0.experiment.variations.reduce(0) { $0 + $1.units } }.reduce(0, +) == 300)
-        let json = JSONReport.render(report)
+        #expect(unitsInSlices == 300)
+        let json: String = JSONReport.render(report)
         #expect(json.contains(#""slices":[{"value":"#) && json.contains(#""dimension":"country""#))
-        let csv = CSVReport.render(report).split(separator: "\n")
-        #expect(csv.first?.hasSuffix(",dimension,dimension_value,absolute_expected,absolute_ci_lower,absolute_ci_upper") == true)
-        #expect(csv.filter { $0.hasSuffix(",country,(other),,,") }.count == 2)
+        let csv: [Substring] = CSVReport.render(report).split(separator: "\n")
+        let header: Substring? = csv.first
+        #expect(header?.hasSuffix(",dimension,dimension_value,absolute_expected,absolute_ci_lower,absolute_ci_upper") == true)
+        let otherRows: Int = csv.filter { (row: Substring) -> Bool in row.hasSuffix(",country,(other),,,") }.count
+        #expect(otherRows == 2)
         let table = TableReport.render(report, style: .terminal(colour: false))
         #expect(table.contains("e · country = \(ranked[0]) · "))
+    }
+
+    /// The dimension values, most units first, ties by name.
+    static func ranked(_ unitsOf: [String: Int]) -> [String] {
+        let sorted: [(key: String, value: Int)] = unitsOf.sorted { (a: (key: String, value: Int), b: (key: String, value: Int)) -> Bool in
+            (a.value, b.key) > (b.value, a.key)
+        }
+        return sorted.map { (entry: (key: String, value: Int)) -> String in entry.key }
+    }
+
+    /// The users whose country is in the slice named `value`: the value itself, or for (other)
+    /// every country outside the top ones.
+    static func members(of value: String, in country: [String: String], top: ArraySlice<String>) -> [String: String] {
+        if value == "(other)" {
+            return country.filter { (entry: (key: String, value: String)) -> Bool in !top.contains(entry.value) }
+        }
+        return country.filter { (entry: (key: String, value: String)) -> Bool in entry.value == value }
     }
 
     @Test func personaIsATopLevelFieldAndAnUnknownNameIsAnError() throws {
@@ -82,7 +109,8 @@ import Testing
         var options = AnalysisOptions(logs: [path], metrics: ["published"], jobs: 1)
         options.dimension = "persona"
         let slices = try #require(try Analyzer.run(options).experiments.first).slices
-        #expect(Set(slices.map(\.value)) == ["p0", "p1", "p2", "p"])
+        let personas: Set<String> = Set(slices.map(\.value))
+        #expect(personas == ["p0", "p1", "p2", "p"])
         options.dimension = "cuntry"
         #expect(throws: AnalysisError.self) { try Analyzer.run(options) }
         do {

@@ -124,14 +124,19 @@ import Testing
         let run = { (index: Int) in
             #"{"ts":"2026-11-23T08:00:00.000Z","type":"run","session":"","user":"","version":"0.9","app":"marketplace","seed":"\#(index)","users":10,"shard":"1/1","userIndices":[0,10],"sources":[{"role":"population","path":"p.yaml","hash":"h\#(index)"}]}"#
         }
-        var lines = (0..<70).map(run)
-        lines += (0..<200).map { AnalysisFixture.exposure("u\($0)", "e", $0 % 2 == 0 ? "control" : "treatment", id: $0 % 2, at: 5) }
+        var lines: [String] = (0..<70).map(run)
+        lines += (0..<200).map { (user: Int) -> String in
+            AnalysisFixture.exposure("u\(user)", "e", user % 2 == 0 ? "control" : "treatment", id: user % 2, at: 5)
+        }
         var options = AnalysisOptions(logs: [try AnalysisFixture.log(lines)], metrics: ["bought"], jobs: jobs)
         options.readSizes = LogReader.Sizes(chunk: 301, parallelMinimum: 64, maxLineLength: 1 << 20)
         let report = try Analyzer.run(options)
         #expect(report.log.runs.count == AnalysisReport.runRecordLimit)
-        #expect(report.log.runs.map(\.seed) == (0..<AnalysisReport.runRecordLimit).map(String.init))
-        #expect(report.log.runs.first?.sources == [.init(role: "population", path: "p.yaml", hash: "h0")])
+        let seeds: [String] = report.log.runs.map(\.seed)
+        let expectedSeeds: [String] = (0..<AnalysisReport.runRecordLimit).map { (index: Int) -> String in String(index) }
+        #expect(seeds == expectedSeeds)
+        let expectedSources: [AnalysisReport.RunRecord.Source] = [.init(role: "population", path: "p.yaml", hash: "h0")]
+        #expect(report.log.runs.first?.sources == expectedSources)
         #expect(report.log.runs.first?.users == 10 && report.log.badLines == 0)
         #expect(JSONReport.render(report).contains(#""runs":[{"ts":"2026-11-23T08:00:00.000Z","version":"0.9","app":"marketplace","seed":"0","users":10,"#))
     }

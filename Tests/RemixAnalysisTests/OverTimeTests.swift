@@ -29,20 +29,29 @@ import Testing
         options.readSizes = LogReader.Sizes(chunk: 301, parallelMinimum: 64, maxLineLength: 1 << 20)
         let report = try Analyzer.run(options)
         let experiment = try #require(report.experiments.first)
-        let last = (converted.compactMap { $0 } + exposed).max() ?? 0
-        #expect(experiment.overTime.map(\.untilText) == (1...(last / 3600 + 1)).map { String(format: "2026-11-23T%02d:00:00Z", 8 + $0) })
+        let times: [Int] = converted.compactMap { (at: Int?) -> Int? in at } + exposed
+        let last: Int = times.max() ?? 0
+        let hours: ClosedRange<Int> = 1...(last / 3600 + 1)
+        let expectedCuts: [String] = hours.map { (hour: Int) -> String in String(format: "2026-11-23T%02d:00:00Z", 8 + hour) }
+        let cuts: [String] = experiment.overTime.map(\.untilText)
+        #expect(cuts == expectedCuts)
         for point in experiment.overTime {
-            let seconds = Int(point.until / 1000) - 1_795_420_800  // after 2026-11-23T08:00:00Z
+            let seconds: Int = Int(point.until / 1000) - 1_795_420_800  // after 2026-11-23T08:00:00Z
             for (slot, variation) in point.variations.enumerated() {
-                let users = exposed.indices.filter { $0 % 2 == slot && exposed[$0] < seconds }
+                let users: [Int] = exposed.indices.filter { (user: Int) -> Bool in user % 2 == slot && exposed[user] < seconds }
+                let conversions: Int = users.filter { (user: Int) -> Bool in (converted[user] ?? .max) < seconds }.count
                 #expect(variation.units == users.count, "\(point.untilText)")
-                #expect(variation.metrics[0].conversions == users.filter { (converted[$0] ?? .max) < seconds }.count)
+                #expect(variation.metrics[0].conversions == conversions)
             }
             #expect(point.comparisons.count == 1)
         }
-        #expect(experiment.overTime.last?.variations.map(\.units) == experiment.variations.map(\.units))
-        #expect(experiment.overTime.last?.comparisons.first?.pValue == experiment.comparisons.first?.pValue)
-        let csv = CSVReport.render(report).split(separator: "\n")
+        let lastUnits: [Int]? = experiment.overTime.last?.variations.map(\.units)
+        let units: [Int] = experiment.variations.map(\.units)
+        #expect(lastUnits == units)
+        let lastPValue: Double? = experiment.overTime.last?.comparisons.first?.pValue
+        let pValue: Double? = experiment.comparisons.first?.pValue
+        #expect(lastPValue == pValue)
+        let csv: [Substring] = CSVReport.render(report).split(separator: "\n")
         #expect(csv.first == "experiment,until,variation,units,metric,conversions,value,expected,ci_lower,ci_upper,p_value,p_value_adjusted,chance_to_win,error,absolute_expected,absolute_ci_lower,absolute_ci_upper")
         #expect(csv.count == 1 + experiment.overTime.count * 2)
         #expect(JSONReport.render(report).contains(#""overTime":[{"until":"2026-11-23T09:00:00Z","variations":[{"key":"control","units":"#))

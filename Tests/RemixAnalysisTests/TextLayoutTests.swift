@@ -16,9 +16,11 @@ import Testing
         #expect(cut == ["x", "  abcd", "  efgh", "  ijkl", "  mnop"])
         for width in 4...30 {
             let text = "insertion-flow: primary advert_published · SRM p = 0.1963 · multiple-exposure units excluded: 0"
-            let lines = TextLayout.wrap(text, width: width)
-            #expect(lines.allSatisfy { $0.count <= width }, "\(width): \(lines)")
-            #expect(lines.joined(separator: " ").split(separator: " ").joined() == text.split(separator: " ").joined())
+            let lines: [String] = TextLayout.wrap(text, width: width)
+            #expect(lines.allSatisfy { (line: String) -> Bool in line.count <= width }, "\(width): \(lines)")
+            let wrappedWords: String = lines.joined(separator: " ").split(separator: " ").joined()
+            let words: String = text.split(separator: " ").joined()
+            #expect(wrappedWords == words)
         }
     }
 

@@ -175,11 +175,15 @@ import Testing
         // insertion-flow's slice of the shared namespace is outside the others' slices.
         #expect(result.stdout.contains("experiment tablet-auto-message: (namespace)"))
         #expect(result.stdout.contains("experiment uk-manual-first: (namespace)"))
-        let exposures = result.stdout.split(separator: "\n").map(String.init).filter { $0.contains("• exposure") }
+        let lines: [String] = result.stdout.split(separator: "\n").map(String.init)
+        let exposures: [String] = lines.filter { (line: String) -> Bool in line.contains("• exposure") }
         #expect(exposures.count == 3)
-        #expect(exposures.first == "  • exposure experiment=\"insertion-flow\" variation=\"\(variation)\" "
-                + "variationId=\(decision.variationId ?? -1) feature=\"\(feature)\" app=\"marketplace\" slot=\"insertion\" "
-                + "bucket=\(decision.bucket ?? -1) hashUsed=true inExperiment=true")
+        let variationId: Int = decision.variationId ?? -1
+        let bucket: Double = decision.bucket ?? -1
+        let expectedExposure: String = "  • exposure experiment=\"insertion-flow\" variation=\"\(variation)\" "
+            + "variationId=\(variationId) feature=\"\(feature)\" app=\"marketplace\" slot=\"insertion\" "
+            + "bucket=\(bucket) hashUsed=true inExperiment=true"
+        #expect(exposures.first == expectedExposure)
         // The decisions come before the first screen, the exposure only after "New advert".
         let decisionLine = try #require(result.stdout.range(of: "experiment insertion-flow:"))
         let firstScreen = try #require(result.stdout.range(of: "── adverts ──"))

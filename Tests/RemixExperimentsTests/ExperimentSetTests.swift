@@ -14,7 +14,9 @@ import Testing
         definitions.append(try Fixture.definition(Fixture.experiment("other", app: "groupbrowser", slot: "slot0")))
         let set = ExperimentSet(definitions: definitions)
         for slot in 0..<slots {
-            #expect(set.definitions(app: "marketplace", slot: "slot\(slot)").map(\.key) == ["a\(slot)", "b\(slot)"])
+            let keys: [String] = set.definitions(app: "marketplace", slot: "slot\(slot)").map(\.key)
+            let expectedKeys: [String] = ["a\(slot)", "b\(slot)"]
+            #expect(keys == expectedKeys)
         }
         #expect(set.definitions(app: "groupbrowser", slot: "slot0").map(\.key) == ["other"])
         #expect(set.definitions(app: "groupbrowser", slot: "slot1").isEmpty)

@@ -157,9 +157,12 @@ import Testing
         try folder.write("b.yaml", Fixture.experiment("b", "coverage: 2\nforce: 9\nwieghts: [1]"))
         try folder.write("a.yaml", Fixture.experiment("wrong-name", "status: draft"))
         let report = try folder.validate()
-        #expect(report.diagnostics == report.diagnostics.sorted { $0.location < $1.location })
-        #expect(folder.rendered(report.diagnostics).map { String($0.prefix(while: { $0 != " " })) }
-                == ["a.yaml:1:6:", "b.yaml:8:11:", "b.yaml:9:8:", "b.yaml:10:1:"])
+        let sorted: [Diagnostic] = report.diagnostics.sorted { (a: Diagnostic, b: Diagnostic) -> Bool in a.location < b.location }
+        #expect(report.diagnostics == sorted)
+        let positions: [String] = folder.rendered(report.diagnostics).map { (line: String) -> String in
+            String(line.prefix(while: { (c: Character) -> Bool in c != " " }))
+        }
+        #expect(positions == ["a.yaml:1:6:", "b.yaml:8:11:", "b.yaml:9:8:", "b.yaml:10:1:"])
         #expect(report.summary == "2 experiments, 3 errors, 1 warning")
         let (_, single) = try Self.validate(Fixture.experiment("k", "coverage: 3"), name: "other.yaml")
         #expect(single.summary == "1 experiment, 1 error, 1 warning")

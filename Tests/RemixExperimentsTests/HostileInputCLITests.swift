@@ -50,11 +50,14 @@ import Testing
         try FileManager.default.createDirectory(atPath: folder.path + "/folder.yaml", withIntermediateDirectories: false)
         let result = await RemixInProcess.run(["validate", folder.path])
         #expect(result.status == 1)
-        #expect(result.stderr.split(separator: "\n") == [
+        let errors: [String] = result.stderr.split(separator: "\n").map(String.init)
+        let loop: String = "\(folder.path)/loop.yaml:1:1: error: cannot read this file: it is a symbolic link loop (following its links leads "
+            + "back to itself); point it at a real file or remove it"
+        let expectedErrors: [String] = [
             "\(folder.path)/folder.yaml:1:1: error: cannot read this file: it is a folder, not a file",
-            "\(folder.path)/loop.yaml:1:1: error: cannot read this file: it is a symbolic link loop (following its links leads "
-                + "back to itself); point it at a real file or remove it",
-        ])
+            loop,
+        ]
+        #expect(errors == expectedErrors)
         let absent = folder.path + "/missing"
         for arguments in [["validate", absent], ["assign", "k", "--experiments", absent]] {
             let missing = await RemixInProcess.run(arguments)

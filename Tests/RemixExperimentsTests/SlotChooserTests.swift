@@ -184,14 +184,26 @@ import Testing
         #expect(exposures.count == 2)
         #expect(exposures.first?.fields.map(\.name) == ["experiment", "variation", "variationId", "feature", "app", "slot",
                                                          "bucket", "hashUsed", "inExperiment"])
-        #expect(exposures.map { $0["experiment"] } == [.string("a-first"), .string("b-second")])
-        #expect(exposures.map { $0["variation"] } == [.string("auto"), .null])
-        #expect(exposures.map { $0["variationId"] } == [.int(1), .null])
-        #expect(exposures.map { $0["feature"] } == [.string("AutoGroupInsertion"), .string("AutoGroupInsertion")])
-        #expect(exposures.allSatisfy { $0["app"] == .string("marketplace") && $0["slot"] == .string("insertion") })
-        #expect(exposures.map { $0["inExperiment"] } == [.bool(true), .bool(false)])
-        #expect(exposures.first?["hashUsed"] == .bool(false) && exposures.first?["bucket"] == .null)
-        #expect(recorder.names.filter { $0 == "insertion_started" }.count == 2)
+        func values(_ field: String) -> [EventValue?] {
+            exposures.map { (exposure: DomainEvent) -> EventValue? in exposure[field] }
+        }
+        let experiments: [EventValue?] = [.string("a-first"), .string("b-second")]
+        #expect(values("experiment") == experiments)
+        let variations: [EventValue?] = [.string("auto"), .null]
+        #expect(values("variation") == variations)
+        let variationIds: [EventValue?] = [.int(1), .null]
+        #expect(values("variationId") == variationIds)
+        let features: [EventValue?] = [.string("AutoGroupInsertion"), .string("AutoGroupInsertion")]
+        #expect(values("feature") == features)
+        let marketplace: EventValue = .string("marketplace"), insertion: EventValue = .string("insertion")
+        #expect(exposures.allSatisfy { (exposure: DomainEvent) -> Bool in exposure["app"] == marketplace && exposure["slot"] == insertion })
+        let inExperiment: [EventValue?] = [.bool(true), .bool(false)]
+        #expect(values("inExperiment") == inExperiment)
+        let first: DomainEvent? = exposures.first
+        let hashUsed: EventValue? = first?["hashUsed"], bucket: EventValue? = first?["bucket"]
+        #expect(hashUsed == .bool(false) && bucket == .null)
+        let started: Int = recorder.names.filter { (name: String) -> Bool in name == "insertion_started" }.count
+        #expect(started == 2)
     }
 
     @Test func hashAssignedExposureCarriesTheBucket() throws {

@@ -18,8 +18,12 @@ import Testing
 
         /// The keys exported as experiment rules (not force rules).
         var experimentRuleKeys: Set<String> {
-            Set(export.payload["features"]?.objectValue?.values.flatMap { $0["rules"]?.arrayValue ?? [] }
-                .filter { $0["variations"] != nil }.compactMap { $0["key"]?.stringValue } ?? [])
+            let features: [AttributeValue] = export.payload["features"]?.objectValue.map { Array($0.values) } ?? []
+            let rules: [AttributeValue] = features.flatMap { (feature: AttributeValue) -> [AttributeValue] in
+                feature["rules"]?.arrayValue ?? []
+            }
+            let experimentRules: [AttributeValue] = rules.filter { (rule: AttributeValue) -> Bool in rule["variations"] != nil }
+            return Set(experimentRules.compactMap { (rule: AttributeValue) -> String? in rule["key"]?.stringValue })
         }
     }
 

@@ -109,7 +109,11 @@ import Testing
             let inserted = session.lines.contains { $0.type == "insertion_started" }
             // The slot is used when an insertion starts: then every experiment on it is recorded once.
             #expect(exposures.isEmpty != inserted, "\(session.id): \(exposures.count) exposures, insertion \(inserted)")
-            if inserted { #expect(exposures.map { $0.string("experiment") ?? "" }.sorted() == onSlot.map(\.key).sorted()) }
+            if inserted {
+                let exposed: [String] = exposures.map { (exposure: LogLine) -> String in exposure.string("experiment") ?? "" }
+                let keys: [String] = onSlot.map(\.key)
+                #expect(exposed.sorted() == keys.sorted())
+            }
             var winners = 0
             for exposure in exposures {
                 #expect(exposure.string("app") == "marketplace" && exposure.string("slot") == "insertion")

@@ -35,20 +35,30 @@ import Testing
         #expect(visits.count == 300)
         var returning = 0
         for (user, sessions) in visits {
-            let index = user.dropFirst("u9-".count)
-            #expect(sessions.map { ($0["visit"] as? NSNumber)?.intValue ?? 0 } == Array(1...sessions.count))
-            #expect(sessions.map(\.session) == ["s9-\(index)"] + (sessions.count > 1 ? (2...sessions.count).map { "s9-\(index)-\($0)" } : []))
-            let persona = sessions[0].string("persona")
-            #expect(sessions.allSatisfy { $0.string("persona") == persona })
-            #expect(persona == "once" ? sessions.count == 1 : (2...4).contains(sessions.count), "\(user): \(sessions.count)")
+            let index: Substring = user.dropFirst("u9-".count)
+            let visitNumbers: [Int] = sessions.map { (session: LogLine) -> Int in (session["visit"] as? NSNumber)?.intValue ?? 0 }
+            let expectedVisits: [Int] = Array(1...sessions.count)
+            #expect(visitNumbers == expectedVisits)
+            let sessionIds: [String] = sessions.map(\.session)
+            let laterIds: [String] = sessions.count > 1
+                ? (2...sessions.count).map { (visit: Int) -> String in "s9-\(index)-\(visit)" } : []
+            let expectedIds: [String] = ["s9-\(index)"] + laterIds
+            #expect(sessionIds == expectedIds)
+            let persona: String? = sessions[0].string("persona")
+            #expect(sessions.allSatisfy { (session: LogLine) -> Bool in session.string("persona") == persona })
+            let visitsFit: Bool = persona == "once" ? sessions.count == 1 : (2...4).contains(sessions.count)
+            #expect(visitsFit, "\(user): \(sessions.count)")
             if sessions.count > 1 { returning += 1 }
             // Visits are one to three days apart, and the same attributes come back.
-            let starts = sessions.compactMap { Self.seconds($0.ts) }
+            let starts = sessions.compactMap { (session: LogLine) in Self.seconds(session.ts) }
             for (earlier, later) in zip(starts, starts.dropFirst()) {
-                #expect(later - earlier >= 86_400 && later - earlier <= 3 * 86_400 + 3_600, "\(user) visits \(starts)")
+                let gap = later - earlier
+                #expect(gap >= 86_400 && gap <= 3 * 86_400 + 3_600, "\(user) visits \(starts)")
             }
-            let attributes = sessions.map { ($0["attributes"] as? [String: String]) ?? [:] }
-            #expect(attributes.allSatisfy { $0 == attributes[0] && $0["id"] == user })
+            let attributes: [[String: String]] = sessions.map { (session: LogLine) -> [String: String] in
+                (session["attributes"] as? [String: String]) ?? [:]
+            }
+            #expect(attributes.allSatisfy { (each: [String: String]) -> Bool in each == attributes[0] && each["id"] == user })
         }
         #expect(returning > 150, "two thirds of users are regulars: \(returning)")
         // Every exposure of a user is to the same variation: assignment hashes the user id.

@@ -135,8 +135,11 @@ import Testing
         let logLines = try readLog(log)
         #expect(lines.contains("events     \(CountText.grouped(logLines.count))"), "stdout: \(result.stdout)")
         // Intents: every outcome named, in the population's order, tries matching the log's session ends.
-        let intentLines = lines.filter { $0.hasPrefix("intents    ") || ($0.hasPrefix("           ") && !$0.hasPrefix("            ")) }
-        #expect(intentLines.map { $0.dropFirst(11).prefix { $0 != ":" } } == ["browse", "filter", "publish", "(none)"], "\(intentLines)")
+        let intentLines: [String] = lines.filter { (line: String) -> Bool in
+            line.hasPrefix("intents    ") || (line.hasPrefix("           ") && !line.hasPrefix("            "))
+        }
+        let intents: [Substring] = intentLines.map { (line: String) -> Substring in line.dropFirst(11).prefix { (c: Character) -> Bool in c != ":" } }
+        #expect(intents == ["browse", "filter", "publish", "(none)"], "\(intentLines)")
         let pattern = #/^.{11}(\w+): tried (\d+) — achieved (\d+) \(\d+\.\d%\), abandoned (\d+), error (\d+), stuck (\d+), exhausted (\d+)$/#
         let tries = intentLines.compactMap { try? pattern.wholeMatch(in: $0) }
         #expect(tries.count == 3)

@@ -85,7 +85,7 @@ struct ImportPlanner {
         if rules.contains(where: { if case .force = $0 { true } else { false } }) { return true }
         let live = definitions.filter(\.isLive)
         let check = SlotOverlapCheck()
-        return live.indices.contains { a in live.indices.contains { b in a < b && !check.exclusive(live[a], live[b]) } }
+        return NamespaceSlices(live, check: check).unseparatedPairs().contains { a, b in !check.exclusive(live[a], live[b]) }
     }
 
     /// The slot rules file `<app>.<slot>.rules.yaml` holding `rules`; nil with a problem when the

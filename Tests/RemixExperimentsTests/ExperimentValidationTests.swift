@@ -218,6 +218,20 @@ import Testing
         #expect(found.allSatisfy { $0.hasPrefix("b.yaml:3:7: error: experiments 'a'") })
     }
 
+    /// Many experiments in disjoint slices of one namespace (as an imported GrowthBook payload's
+    /// rules are) pass, and the one pair whose slices overlap among them is the one error.
+    @Test func oneOverlapAmongManySlicesIsTheOneError() throws {
+        let folder = try ExperimentFolder()
+        let count = 300
+        for index in 0..<count {
+            let start = Double(index) / Double(count), end = index == 120 ? 0.5 : Double(index + 1) / Double(count)
+            try folder.write(String(format: "k%03d.yaml", index), Fixture.experiment(String(format: "k%03d", index), "namespace: [ns, \(start), \(end)]"))
+        }
+        let errors = folder.rendered(try folder.validate().diagnostics.filter { $0.severity == .error })
+        #expect(errors.count == 29, "k120's slice reaches into k121…k149: \(errors.prefix(3))")
+        #expect(errors.allSatisfy { $0.contains("experiments 'k120' (") }, "\(errors.prefix(3))")
+    }
+
     /// Pairs the overlap check calls exclusive although the engine keeps them apart by nothing:
     /// a namespace ignored because `filters` is set, a namespace hashed on a different attribute,
     /// and filters that hash different attributes (a filter hashes `id` unless it names one).

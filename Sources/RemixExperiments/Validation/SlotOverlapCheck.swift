@@ -13,8 +13,9 @@ package struct SlotOverlapCheck {
         let definitions = set.definitions
         let live = definitions.filter(\.isLive).sorted { $0.key < $1.key }
         var problems: [Diagnostic] = []
-        for (index, later) in live.enumerated() {
-            for earlier in live[..<index] where earlier.app == later.app && earlier.slot == later.slot {
+        for (earlierIndex, index) in NamespaceSlices(live, check: self).unseparatedPairs() {
+            let earlier = live[earlierIndex], later = live[index]
+            if earlier.app == later.app, earlier.slot == later.slot {
                 let ordered = set.rules(app: later.app, slot: later.slot).map {
                     $0.experimentKeys.contains(earlier.key) && $0.experimentKeys.contains(later.key)
                 } ?? false
@@ -47,12 +48,8 @@ package struct SlotOverlapCheck {
 
     /// Whether `a` and `b` can never both include one session.
     package func exclusive(_ a: ExperimentDefinition, _ b: ExperimentDefinition) -> Bool {
-        // The engine ignores the namespace when filters are set, and hashes each experiment's own
-        // hash attribute into the namespace, so only like-for-like namespaces separate.
-        if a.experiment.filters == nil, b.experiment.filters == nil,
-           hashAttribute(a) == hashAttribute(b),
-           let x = a.experiment.namespace, let y = b.experiment.namespace, x.id == y.id,
-           x.end <= y.start || y.end <= x.start {
+        if let x = separable(a), let y = separable(b), x.group == y.group,
+           x.slice.end <= y.slice.start || y.slice.end <= x.slice.start {
             return true
         }
         if filtersExclusive(a, b) { return true }
@@ -76,11 +73,83 @@ package struct SlotOverlapCheck {
         return false
     }
 
+    /// The namespace slice that can separate `definition` from another, and the group of slices it
+    /// can be separated from: the engine ignores the namespace when filters are set, and hashes each
+    /// experiment's own hash attribute into the namespace, so only like-for-like namespaces separate.
+    func separable(_ definition: ExperimentDefinition) -> (group: [String], slice: Namespace)? {
+        guard definition.experiment.filters == nil, let namespace = definition.experiment.namespace else { return nil }
+        return ([namespace.id, hashAttribute(definition)], namespace)
+    }
+
     private func hashAttribute(_ definition: ExperimentDefinition) -> String {
         nonEmpty(definition.experiment.hashAttribute) ?? "id"
     }
 
     private func nonEmpty(_ text: String?) -> String? {
         text.flatMap { $0.isEmpty ? nil : $0 }
+    }
+}
+
+/// The experiments of a list that disjoint slices of one namespace separate, found once for the
+/// list so that a check of every pair need not look at them (a GrowthBook payload may put thousands
+/// of rules in one namespace): a sweep of each namespace's slices by their start.
+package struct NamespaceSlices {
+    /// Each definition's group of comparable slices (nil: no slice can separate it), and its slice.
+    private let groups: [Int?]
+    private let slices: [Namespace?]
+
+    /// The slices of `definitions`, in their order.
+    package init(_ definitions: [ExperimentDefinition], check: SlotOverlapCheck) {
+        var ids: [[String]: Int] = [:]
+        var groups: [Int?] = []
+        var slices: [Namespace?] = []
+        for definition in definitions {
+            guard let (group, slice) = check.separable(definition) else {
+                groups.append(nil)
+                slices.append(nil)
+                continue
+            }
+            if ids[group] == nil { ids[group] = ids.count }
+            groups.append(ids[group])
+            slices.append(slice)
+        }
+        self.groups = groups
+        self.slices = slices
+    }
+
+    /// Every pair of indices `(a, b)`, `a < b`, whose definitions do not take disjoint slices of one
+    /// namespace — those for which ``SlotOverlapCheck/exclusive(_:_:)`` must look further — ordered
+    /// by `b`, then `a`.
+    package func unseparatedPairs() -> [(Int, Int)] {
+        var pairs: [(Int, Int)] = []
+        var members: [Int: [Int]] = [:]
+        for (index, group) in groups.enumerated() {
+            if let group { members[group, default: []].append(index) }
+        }
+        // No slice separates a definition without one: it is paired with every other (two such once).
+        for a in groups.indices where groups[a] == nil {
+            for b in groups.indices where b != a && (groups[b] != nil || b > a) { pairs.append((min(a, b), max(a, b))) }
+        }
+        let grouped = members.keys.sorted()
+        for (position, group) in grouped.enumerated() {
+            let inGroup = members[group] ?? []
+            // Across groups, nothing separates them.
+            for other in grouped[(position + 1)...] {
+                for a in inGroup { pairs += (members[other] ?? []).map { (min(a, $0), max(a, $0)) } }
+            }
+            // Within one, sorted by start: each slice meets only the slices that start before it ends.
+            let byStart = inGroup.sorted { slice($0).start < slice($1).start }
+            for (rank, a) in byStart.enumerated() {
+                for b in byStart[(rank + 1)...] {
+                    guard slice(b).start < slice(a).end else { break }
+                    pairs.append((min(a, b), max(a, b)))
+                }
+            }
+        }
+        return pairs.sorted { ($0.1, $0.0) < ($1.1, $1.0) }
+    }
+
+    private func slice(_ index: Int) -> Namespace {
+        slices[index] ?? Namespace(id: "", start: 0, end: 0)
     }
 }

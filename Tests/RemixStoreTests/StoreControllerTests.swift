@@ -31,12 +31,13 @@ struct StoreControllerTests {
         return experiments
     }
 
-    /// Each event (run records left out) as a JSON object with sorted keys, sorted: what a log holds, whatever its order and key order.
+    /// Each event (run records left out) as canonical text (``CanonicalEvent``), sorted: what a log
+    /// holds, whatever its order, its key order and the form of its numbers.
     static func events(_ lines: [UInt8]) throws -> [String] {
         try lines.split(separator: UInt8(ascii: "\n")).compactMap { line -> String? in
             let object = try #require(try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any])
             guard object["type"] as? String != "run" else { return nil }
-            return String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
+            return try CanonicalEvent.text(line)
         }.sorted()
     }
 

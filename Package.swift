@@ -145,7 +145,7 @@ let package = Package(
         .target(
             name: "RemixCLI",
             dependencies: [
-                "RemixApp", "RemixBuiltIns", "RemixAnalysis", "RemixStatistics", "RemixWarehouse", "RemixFormats", "RemixExperiments", "GrowthBookAssignment", "RemixFit", "RemixHost", remixKit, remixSystem,
+                "RemixApp", "RemixBuiltIns", "RemixAnalysis", "RemixStatistics", "RemixWarehouse", "RemixFormats", "RemixExperiments", "GrowthBookAssignment", "RemixFit", "RemixHost", "RemixFiles", remixKit, remixSystem,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "remix", dependencies: ["RemixCLI", remixSystem]),

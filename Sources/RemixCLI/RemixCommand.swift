@@ -1,5 +1,6 @@
 import ArgumentParser
 import RemixApp
+import RemixFiles
 import RemixHost
 import RemixKit
 
@@ -23,6 +24,15 @@ package struct RemixCommand: AsyncParsableCommand {
     /// returns the exit status. Every failure — an unknown option, a value that does not parse, a
     /// failed validation, a use case's error — is shown by ``report(_:)`` alone.
     package static func execute(_ arguments: [String]) async -> Int32 {
+        let status = await run(arguments)
+        // A stop signal's clean-up may be what ended the command (it closes the event log under
+        // a run): the stop then exits, with its own status and note.
+        StopSignals.shared.yieldToStop()
+        return status
+    }
+
+    /// Parses `arguments` and runs the command: ``execute(_:)`` before it waits for a stop.
+    private static func run(_ arguments: [String]) async -> Int32 {
         do {
             var command = try parseAsRoot(arguments)
             if var command = command as? AsyncParsableCommand {

@@ -29,6 +29,8 @@ package final class StopSignals: Sendable {
         var nextID = 0
         var actions: [Action] = []
         var installed = false
+        /// A stop is under way: its actions run, and it ends the process when they are done.
+        var stopping = false
     }
 
     private let state = Mutex<State>(State())
@@ -36,6 +38,8 @@ package final class StopSignals: Sendable {
     private let gate = NSLock()
     /// Held while the handlers are installed, so that every registration returns with them in place.
     private let installation = NSLock()
+    /// Taken by a stop and never given back: the process ends holding it.
+    private let ending = NSLock()
 
     private init() {}
 
@@ -62,6 +66,16 @@ package final class StopSignals: Sendable {
         gate.lock()
         defer { gate.unlock() }
         return try body()
+    }
+
+    /// Returns at once unless a stop is under way; then waits for it to end the process. A command
+    /// whose work failed or finished because a stop closed what it wrote (an event log closed
+    /// under a run fails its next append) leaves the exit to the stop — status 128 + signal, and
+    /// its note — instead of racing it with its own status and message.
+    package func yieldToStop() {
+        guard state.withLock({ $0.stopping }) else { return }
+        ending.lock()  // held by `stop` until it ends the process
+        ending.unlock()
     }
 
     /// Catches SIGINT and SIGTERM from now on. The handler only writes the signal's number to a
@@ -104,6 +118,8 @@ package final class StopSignals: Sendable {
     /// Runs the actions, says so on standard error and exits; `_exit` skips atexit work that would
     /// race the threads still running.
     private func stop(_ signalNumber: Int32) -> Never {
+        ending.lock()
+        state.withLock { $0.stopping = true }
         gate.lock()
         let actions = state.withLock { $0.actions }
         for action in actions { action.run() }

@@ -7,8 +7,16 @@ import Testing
 enum CanonicalEvent {
     /// The canonical text of the JSON value `line`.
     static func text(_ line: some Collection<UInt8>) throws -> String {
-        try JSONDecoder().decode(Value.self, from: Data(line)).text
+        try value(line).text
     }
+
+    /// The JSON value `line`.
+    static func value(_ line: some Collection<UInt8>) throws -> Value {
+        try JSONDecoder().decode(Value.self, from: Data(line))
+    }
+
+    /// A line that is JSON but not an object, where an event was expected.
+    struct NotAnObject: Error {}
 
     /// A JSON value; a number is the double its digits denote (correctly rounded, whatever form
     /// they take).

@@ -35,9 +35,9 @@ struct StoreControllerTests {
     /// holds, whatever its order, its key order and the form of its numbers.
     static func events(_ lines: [UInt8]) throws -> [String] {
         try lines.split(separator: UInt8(ascii: "\n")).compactMap { line -> String? in
-            let object = try #require(try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any])
-            guard object["type"] as? String != "run" else { return nil }
-            return try CanonicalEvent.text(line)
+            let event = try CanonicalEvent.value(line)
+            guard case .object(let members) = event else { throw CanonicalEvent.NotAnObject() }
+            return members["type"] == .string("run") ? nil : event.text
         }.sorted()
     }
 

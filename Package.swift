@@ -59,7 +59,10 @@ let package = Package(
         .target(name: "RemixFormats", swiftSettings: [optimizedInDebug, .strictMemorySafety()]),
         // What a command writes: outputs checked against its inputs, staged outputs, stop signals.
         .target(name: "RemixFiles", dependencies: ["RemixFormats", remixSystem]),
-        .target(name: "RemixEventLog", dependencies: ["RemixFiles", "RemixFormats", remixKit, remixSystem], swiftSettings: [optimizedInDebug, .strictMemorySafety()]),
+        // Its line writer holds a buffer's address, and is `~Escapable` so that it cannot outlive
+        // the buffer (`@_lifetime`, Swift's Lifetimes feature, as the standard library's `Span` is).
+        .target(name: "RemixEventLog", dependencies: ["RemixFiles", "RemixFormats", remixKit, remixSystem],
+                swiftSettings: [optimizedInDebug, .strictMemorySafety(), .enableExperimentalFeature("Lifetimes")]),
         // Event-store URLs and the store's typed errors (Foundation only), apart from the PostgreSQL
         // client so that what only reads a URL — the fuzz target, option checks — builds without
         // SwiftNIO and BoringSSL.
@@ -76,7 +79,8 @@ let package = Package(
             name: "RemixSimulation",
             dependencies: ["RemixHost", "RemixExperiments", "GrowthBookAssignment", "RemixEventLog", "RemixFormats", remixKit, remixYAML],
             // Checks on: +5.5 % instructions a session (129.4 k against 122.7 k), +0 % an assignment.
-            swiftSettings: hotPath),
+            // Lifetimes: its field writer wraps the event log's line writer (`~Escapable`).
+            swiftSettings: hotPath + [.enableExperimentalFeature("Lifetimes")]),
         // GrowthBook SDK payloads: export experiments as one, import one as experiment files.
         .target(name: "RemixInterop", dependencies: ["RemixExperiments", "GrowthBookAssignment", "RemixFiles", "RemixFormats", remixKit, remixYAML]),
         // gbstats' tests (frequentist, sequential, Bayesian, guardrails, SRM, corrections) and power
@@ -85,7 +89,8 @@ let package = Package(
         .target(name: "RemixStatistics", swiftSettings: [optimizedInDebug]),
         // ── Analysis and decisions: the log reader, the report, its writers and sources, controllers, checks, the fit.
         // The byte-level JSON Lines log reader (scanner, line splitter, parallel reads) the analysis and the fit share.
-        .target(name: "RemixLogReader", dependencies: ["GrowthBookAssignment", "RemixFormats", remixSystem], swiftSettings: [optimizedInDebug, .strictMemorySafety()]),
+        .target(name: "RemixLogReader", dependencies: ["GrowthBookAssignment", "RemixFormats", remixSystem],
+                swiftSettings: [optimizedInDebug, .strictMemorySafety(), .enableExperimentalFeature("Lifetimes")]),
         // Optimised in CI's debug build (REMIX_OPTIMIZED_DEBUG) too: the fit and the fidelity comparison read every log line
         // through its scanner, and HeldOutFitTests read 1.6 million users' logs (RemixFitTests 329
         // against 193 CPU seconds; the test stage 387 against 257).
@@ -217,7 +222,7 @@ let package = Package(
             dependencies: ["RemixFit", "RemixSimulation", "RemixAnalysis", "RemixExperiments", "GrowthBookAssignment", "RemixEventLog", "RemixHost",
                            "RemixBuiltIns", "RemixTestSupport", "RemixCLITestSupport", remixKit]),
         // The log reader's own tests (the reader through the analysis is tested in RemixAnalysisTests).
-        .testTarget(name: "RemixLogReaderTests", dependencies: ["RemixLogReader", "RemixFormats"]),
+        .testTarget(name: "RemixLogReaderTests", dependencies: ["RemixLogReader", "RemixFormats", remixKit]),
         .testTarget(name: "RemixEventLogTests", dependencies: ["RemixEventLog", "RemixFormats", "RemixCLITestSupport", "RemixTestSupport", remixKit]),
         .testTarget(
             name: "RemixStoreTests",

@@ -7,11 +7,12 @@ import RemixKit
 /// line again into a buffer large enough (so a line never needs its size worked out beforehand).
 ///
 /// Invariant (why `@safe`): the writer holds its buffer's address, so it must not outlive the
-/// buffer. It is made only by ``writing(into:at:_:)``, which lends it `inout` to a closure for the
-/// buffer's scope, and nothing keeps it (or the `LineMembers` that wraps it) past that closure.
-/// Every store is at an index below `end` (checked by ``fits(_:)`` or by the
-/// `count &+ 9 <= end &- at` guards).
-@safe struct JSONByteWriter {
+/// buffer: it is `~Escapable`, its lifetime bound to the buffer's, and made over a buffer only by
+/// ``writing(into:at:_:)``, which lends it `inout` to a closure for the buffer's scope (the compiler
+/// refuses to let it, or the `LineMembers` that wraps it, out of that closure); ``init()`` makes
+/// one over no bytes, which never stores. Every store is at
+/// an index below `end` (checked by ``fits(_:)`` or by the `count &+ 9 <= end &- at` guards).
+@safe struct JSONByteWriter: ~Escapable {
     private let base: UnsafeMutablePointer<UInt8>
     private let end: Int
     /// Where the next byte goes.
@@ -19,7 +20,7 @@ import RemixKit
     /// Whether a write did not fit: what was written since is incomplete.
     private(set) var overflowed = false
 
-    /// `body` applied to a writer over `buffer` from index `at`: the only way to make one.
+    /// `body` applied to a writer over `buffer` from index `at`: the only way to make one over a buffer.
     @inline(__always)
     static func writing<Result>(
         into buffer: UnsafeMutableBufferPointer<UInt8>, at: Int, _ body: (inout JSONByteWriter) -> Result
@@ -29,12 +30,21 @@ import RemixKit
     }
 
     /// A writer over `buffer` from index `at`; only ``writing(into:at:_:)`` calls it.
+    @_lifetime(borrow buffer)
     private init(buffer: UnsafeMutableBufferPointer<UInt8>, at: Int) {
         precondition(at <= buffer.count)
         // A zero-length buffer may have no address; nothing can be written into it then.
         unsafe base = unsafe buffer.baseAddress ?? UnsafeMutablePointer(bitPattern: 1)!
         end = buffer.count
         self.at = at
+    }
+
+    /// A writer over no bytes: every write overflows (for members that go nowhere).
+    @_lifetime(immortal)
+    init() {
+        unsafe base = UnsafeMutablePointer(bitPattern: 1)!
+        end = 0
+        at = 0
     }
 
     /// Whether `count` more bytes fit; marks the writer overflowed when they do not.

@@ -99,13 +99,21 @@ package struct JSONLinesEncoder {
     }
 
     /// Writes a line's members one by one, as the fields of those names and values are written.
-    package struct LineMembers {
+    package struct LineMembers: ~Escapable {
         fileprivate var out: JSONByteWriter
         /// Whether the next member follows another (in an object, the first does not).
         private var follows = true
 
+        @_lifetime(copy out)
         fileprivate init(out: JSONByteWriter) {
             self.out = out
+        }
+
+        /// Members that go nowhere: every write overflows (a writer over no bytes), for a caller
+        /// that collects the fields instead of writing them.
+        @_lifetime(immortal)
+        package init() {
+            out = JSONByteWriter()
         }
 
         /// Writes the member `name` with `value`. The name is copied as it is: it must be one

@@ -49,12 +49,24 @@ package enum CivilTime {
     /// times that do not exist and times outside 0001–9999 in UTC. Fractions beyond milliseconds
     /// are cut. What experiment and population files hold.
     package static func parseMilliseconds(_ text: String) -> Int64? {
-        var text = text
-        let result = text.withUTF8 { bytes -> Int64? in
-            guard bytes.count == 10 else { return unsafe milliseconds(bytes) }
-            return unsafe date(bytes.baseAddress!, count: 10).map { $0 * 86_400_000 }
+        let result = utf8(text) { bytes -> Int64? in
+            guard bytes.count == 10 else { return milliseconds(bytes) }
+            return date(bytes).map { $0 * 86_400_000 }
         }
         return result.flatMap { isWritable($0) ? $0 : nil }
+    }
+
+    /// ``milliseconds(_:)`` of a string's UTF-8 bytes.
+    package static func milliseconds(_ text: String) -> Int64? {
+        utf8(text) { milliseconds($0) }
+    }
+
+    /// `body` applied to the UTF-8 bytes of `text`, in place where the platform lends them.
+    private static func utf8<Result>(_ text: String, _ body: (Span<UInt8>) -> Result) -> Result {
+        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+            return body(text.utf8.span)
+        }
+        return body(Array(text.utf8).span)
     }
 
     /// Milliseconds since the epoch of an RFC 3339 date-time, strictly: the log writer's form
@@ -62,40 +74,40 @@ package enum CivilTime {
     /// `±HH:MM` (`T` and `Z` in either case). Years 0001–9999; the day must exist in its month;
     /// hours 00–23, minutes and seconds 00–59 (no leap second); offsets up to ±23:59. Fractions
     /// beyond milliseconds are cut off. Anything else is nil. What a log line's `ts` holds.
-    package static func milliseconds(_ text: UnsafeBufferPointer<UInt8>) -> Int64? {
-        guard text.count >= 20, let base = text.baseAddress, unsafe base[10] | 0x20 == UInt8(ascii: "t"),
-              unsafe base[13] == UInt8(ascii: ":"), unsafe base[16] == UInt8(ascii: ":"), let days = unsafe date(base, count: text.count),
-              let hour = unsafe digits(base, 11, 2), let minute = unsafe digits(base, 14, 2), let second = unsafe digits(base, 17, 2),
+    package static func milliseconds(_ text: Span<UInt8>) -> Int64? {
+        guard text.count >= 20, text[10] | 0x20 == UInt8(ascii: "t"), text[13] == UInt8(ascii: ":"),
+              text[16] == UInt8(ascii: ":"), let days = date(text),
+              let hour = digits(text, 11, 2), let minute = digits(text, 14, 2), let second = digits(text, 17, 2),
               hour < 24, minute < 60, second < 60 else { return nil }
         var index = 19
         var millis: Int64 = 0
-        if unsafe base[index] == UInt8(ascii: ".") {
+        if text[index] == UInt8(ascii: ".") {
             index += 1
             let start = index
-            while index < text.count, let digit = unsafe digits(base, index, 1) {
+            while index < text.count, let digit = digits(text, index, 1) {
                 if index - start < 3 { millis = millis * 10 + digit }
                 index += 1
             }
             guard index > start else { return nil }
             for _ in min(index - start, 3)..<3 { millis *= 10 }
         }
-        guard let offset = unsafe offsetMinutes(base, from: index, count: text.count) else { return nil }
+        guard let offset = offsetMinutes(text, from: index) else { return nil }
         return ((days * 24 + hour) * 60 + minute - offset) * 60_000 + second * 1000 + millis
     }
 
-    /// The days since 1970-01-01 of the `YYYY-MM-DD` that `base` starts with, if that day exists.
-    private static func date(_ base: UnsafePointer<UInt8>, count: Int) -> Int64? {
-        guard count >= 10, unsafe base[4] == UInt8(ascii: "-"), unsafe base[7] == UInt8(ascii: "-"),
-              let year = unsafe digits(base, 0, 4), let month = unsafe digits(base, 5, 2), let day = unsafe digits(base, 8, 2),
+    /// The days since 1970-01-01 of the `YYYY-MM-DD` that `text` starts with, if that day exists.
+    private static func date(_ text: Span<UInt8>) -> Int64? {
+        guard text.count >= 10, text[4] == UInt8(ascii: "-"), text[7] == UInt8(ascii: "-"),
+              let year = digits(text, 0, 4), let month = digits(text, 5, 2), let day = digits(text, 8, 2),
               year >= 1, (1...12).contains(month), day >= 1, day <= daysInMonth(year: year, month: month) else { return nil }
         return days(year: year, month: month, day: day)
     }
 
     /// The decimal number of the `count` digits at `offset`, or nil if one is not a digit.
-    private static func digits(_ base: UnsafePointer<UInt8>, _ offset: Int, _ count: Int) -> Int64? {
+    private static func digits(_ text: Span<UInt8>, _ offset: Int, _ count: Int) -> Int64? {
         var value: Int64 = 0
         for index in offset..<offset + count {
-            let digit = unsafe base[index] &- UInt8(ascii: "0")
+            let digit = text[index] &- UInt8(ascii: "0")
             guard digit < 10 else { return nil }
             value = value * 10 + Int64(digit)
         }
@@ -103,12 +115,12 @@ package enum CivilTime {
     }
 
     /// `Z` (0) or `±HH:MM` (in minutes east of UTC) ending the text at `index`.
-    private static func offsetMinutes(_ base: UnsafePointer<UInt8>, from index: Int, count: Int) -> Int64? {
-        guard index < count else { return nil }
-        let sign = unsafe base[index]
-        if sign | 0x20 == UInt8(ascii: "z") { return index + 1 == count ? 0 : nil }
-        guard sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-"), index + 6 == count, unsafe base[index + 3] == UInt8(ascii: ":"),
-              let hours = unsafe digits(base, index + 1, 2), let minutes = unsafe digits(base, index + 4, 2), hours < 24, minutes < 60 else {
+    private static func offsetMinutes(_ text: Span<UInt8>, from index: Int) -> Int64? {
+        guard index < text.count else { return nil }
+        let sign = text[index]
+        if sign | 0x20 == UInt8(ascii: "z") { return index + 1 == text.count ? 0 : nil }
+        guard sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-"), index + 6 == text.count, text[index + 3] == UInt8(ascii: ":"),
+              let hours = digits(text, index + 1, 2), let minutes = digits(text, index + 4, 2), hours < 24, minutes < 60 else {
             return nil
         }
         return (sign == UInt8(ascii: "-") ? -1 : 1) * (hours * 60 + minutes)

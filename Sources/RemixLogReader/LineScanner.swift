@@ -6,66 +6,69 @@ import RemixSystem
 /// needs (see ``LineFields``) and skips everything else without building strings. Any input that
 /// is not a JSON object fails the scan with a ``BadLineReason`` rather than trapping.
 ///
-/// Memory safety: `base` points at the `count` bytes of the line being scanned, which the caller
-/// keeps alive and unchanged from ``reset(_:)`` (or the initialiser) to the end of ``scan(into:)``.
-/// Every read goes through the subscript, ``word(_:)`` or ``word32(_:)`` at an index the code before
-/// it has checked against `count`; those reads assert it in debug builds.
-@safe package struct LineScanner {
+/// A scanner reads one line: it is `~Escapable`, borrowing the line's bytes (and the names of the
+/// numbers to keep) for no longer than they live.
+///
+/// Invariant of its unchecked reads: every read goes through the subscript, ``word(_:)`` or
+/// ``word32(_:)`` at an index the code before it has checked against `count`; those reads assert
+/// it in debug builds.
+package struct LineScanner: ~Escapable {
     /// The deepest nesting of objects and arrays accepted (the line's own object is level 1).
     static let depthLimit = 64
 
-    private(set) var bytes: UnsafeBufferPointer<UInt8>
-    /// `bytes`' start; never read when `count` is 0.
-    private(set) var base: UnsafePointer<UInt8>
-    private(set) var count: Int
+    private let bytes: Span<UInt8>
+    let count: Int
     var position = 0
     /// Why the last scan failed.
     package private(set) var failure: BadLineReason?
 
     /// Top-level keys whose number values are kept (see ``LineFields/numbers``).
-    let numericNames: [[UInt8]]
+    let numericNames: Span<[UInt8]>
     private var numericIndex = 0
     /// Whether `session` is one of `numericNames` (the writer's leading members then go through
     /// the general loop, which notes it).
     private let sessionIsNumeric: Bool
 
-    package init(_ bytes: UnsafeBufferPointer<UInt8>, numericNames: [[UInt8]] = []) {
-        unsafe self.bytes = bytes
+    /// A scanner of `line` that keeps the numbers of the top-level keys `numericNames`, of which
+    /// `session` is one when `sessionIsNumeric` (``sessionIsNumeric(_:)``, worked out once per log).
+    @_lifetime(copy line, copy numericNames)
+    package init(_ line: Span<UInt8>, numericNames: Span<[UInt8]>, sessionIsNumeric: Bool) {
+        bytes = line
         self.numericNames = numericNames
-        sessionIsNumeric = numericNames.contains(Array("session".utf8))
-        unsafe base = bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!
-        count = bytes.count
+        self.sessionIsNumeric = sessionIsNumeric
+        count = line.count
     }
 
-    /// Makes the scanner read `line` from its start, as a new one would.
-    mutating func reset(_ line: UnsafeBufferPointer<UInt8>) {
-        unsafe bytes = line
-        unsafe base = line.baseAddress ?? UnsafePointer(bitPattern: 1)!
-        count = line.count
-        position = 0
-        failure = nil
-        numericIndex = 0
+    /// A scanner of `line` that keeps no numbers.
+    @_lifetime(copy line)
+    package init(_ line: Span<UInt8>) {
+        self.init(line, numericNames: Span(), sessionIsNumeric: false)
+    }
+
+    /// Whether `session` is one of `numericNames`.
+    package static func sessionIsNumeric(_ numericNames: [[UInt8]]) -> Bool {
+        numericNames.contains(Array("session".utf8))
     }
 
     /// The byte at `index` (checked against `count` by the caller).
     @inline(__always)
     subscript(index: Int) -> UInt8 {
         assert(index >= 0 && index < count, "a read past the line")
-        return unsafe base[index]
+        return unsafe bytes[unchecked: index]
     }
 
     /// The eight bytes from `index`, little-endian first (checked against `count` by the caller).
     @inline(__always)
     func word(_ index: Int) -> UInt64 {
         assert(index >= 0 && index + 8 <= count, "a read past the line")
-        return unsafe UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+        return unsafe bytes.bytes.unsafeLoadUnaligned(fromUncheckedByteOffset: index, as: UInt64.self)
     }
 
     /// The four bytes from `index` (checked against `count` by the caller).
     @inline(__always)
     func word32(_ index: Int) -> UInt32 {
         assert(index >= 0 && index + 4 <= count, "a read past the line")
-        return unsafe UnsafeRawPointer(base + index).loadUnaligned(as: UInt32.self)
+        return unsafe bytes.bytes.unsafeLoadUnaligned(fromUncheckedByteOffset: index, as: UInt32.self)
     }
 
     /// Scans the whole line into `fields`; false (with ``failure`` set) when the line is not a
@@ -170,11 +173,12 @@ import RemixSystem
         /// One of the scanner's `numericNames`.
         case numeric
 
-        init(_ name: UnsafeBufferPointer<UInt8>) {
-            guard let first = unsafe name.first else {
+        init(_ name: Span<UInt8>) {
+            guard !name.isEmpty else {
                 self = .other
                 return
             }
+            let first = name[0]
             func spells(_ word: StaticString, _ key: Key) -> Key {
                 word.withUTF8Buffer { expected in
                     for index in 1..<expected.count where unsafe name[index] != expected[index] { return .other }
@@ -182,7 +186,7 @@ import RemixSystem
                 }
             }
             switch name.count {
-            case 2 where first == UInt8(ascii: "t"): self = unsafe name[1] == UInt8(ascii: "s") ? .ts : .other
+            case 2 where first == UInt8(ascii: "t"): self = name[1] == UInt8(ascii: "s") ? .ts : .other
             case 4 where first == UInt8(ascii: "t"): self = spells("type", .type)
             case 4 where first == UInt8(ascii: "u"): self = spells("user", .user)
             case 5 where first == UInt8(ascii: "p"): self = spells("phase", .phase)
@@ -204,10 +208,10 @@ import RemixSystem
         let start = position
         var escaped = false
         guard stringBody(escaped: &escaped) else { return nil }
-        let name = unsafe UnsafeBufferPointer(rebasing: bytes[start..<(position - 1)])
-        guard escaped else { return unsafe numericKey(Key(name), name) }
-        guard let decoded = unsafe EscapeDecoder.decode(name.span) else { return .other }
-        return unsafe decoded.withUnsafeBufferPointer { unsafe numericKey(Key($0), $0) }
+        let name = bytes.extracting(start..<(position - 1))
+        guard escaped else { return numericKey(Key(name), name) }
+        guard let decoded = EscapeDecoder.decode(name) else { return .other }
+        return numericKey(Key(decoded.span), decoded.span)
     }
 
     /// The key at `position` when it is printable ASCII of at most 15 bytes, told from its one or
@@ -230,7 +234,7 @@ import RemixSystem
             guard (first >> UInt64(length * 8)) & 0xFF == UInt64(ASCII.quote) else { return nil }
         }
         assert(position + length <= count, "a key past the line")
-        let name = unsafe UnsafeBufferPointer(start: base + position, count: length)
+        let start = position
         position += length + 1
         let head = length >= 8 ? first : first & ((1 << UInt64(length * 8)) &- 1)
         let key: Key
@@ -248,14 +252,16 @@ import RemixSystem
         case 12: key = head == 0x6972_6570_7845_6E69 && second == 0x746E_656D ? .inExperiment : .other
         default: key = .other
         }
-        return unsafe numericKey(key, name)
+        // The name's bytes only when a number may be wanted (most keys are named ones, or none is).
+        guard key == .other, !numericNames.isEmpty else { return key }
+        return numericKey(key, unsafe bytes.extracting(unchecked: start..<(start + length)))
     }
 
     /// `.numeric` (remembering which) when `name` is one of `numericNames`.
     @inline(__always)
-    private mutating func numericKey(_ key: Key, _ name: UnsafeBufferPointer<UInt8>) -> Key {
+    private mutating func numericKey(_ key: Key, _ name: Span<UInt8>) -> Key {
         guard key == .other, !numericNames.isEmpty else { return key }
-        for (index, wanted) in numericNames.enumerated() where unsafe Self.equal(name, wanted) {
+        for index in numericNames.indices where Self.equal(name, numericNames[index].span) {
             numericIndex = index
             return .numeric
         }
@@ -263,9 +269,9 @@ import RemixSystem
     }
 
     /// Whether `bytes` are exactly `name`.
-    private static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ name: [UInt8]) -> Bool {
+    private static func equal(_ bytes: Span<UInt8>, _ name: Span<UInt8>) -> Bool {
         guard bytes.count == name.count else { return false }
-        for index in 0..<name.count where unsafe bytes[index] != name[index] { return false }
+        for index in 0..<name.count where bytes[index] != name[index] { return false }
         return true
     }
 

@@ -137,25 +137,22 @@ package struct LineSplitter {
     let maxLineLength: Int
     private var lineNumber = 0
     private var skipping = false
-    private var fields = LineFields()
     private var decoded: [UInt8] = []
 
     /// Top-level number fields to keep (see ``LineScanner/numericNames``).
     let numericNames: [[UInt8]]
+    /// Whether `session` is one of them.
+    private let sessionIsNumeric: Bool
 
     /// When not empty, a line that holds none of these byte strings and no backslash is skipped
     /// unread (a pass over a log the first pass has checked).
     let needles: [[UInt8]]
 
-    /// One scanner for every line, reset per line (making one per line would retain and release
-    /// its `numericNames` for each).
-    private var scanner: LineScanner
-
     package init(maxLineLength: Int, numericNames: [[UInt8]] = [], needles: [[UInt8]] = []) {
         self.maxLineLength = maxLineLength
         self.numericNames = numericNames
+        sessionIsNumeric = LineScanner.sessionIsNumeric(numericNames)
         self.needles = needles
-        scanner = unsafe LineScanner(UnsafeBufferPointer(start: nil, count: 0), numericNames: numericNames)
     }
 
     /// Counts the complete lines of `bytes` (and at the end of input the last, unterminated one);
@@ -223,7 +220,9 @@ package struct LineSplitter {
     private mutating func count<Sink: LineSink>(_ line: UnsafeBufferPointer<UInt8>, tally: inout Sink) -> BadLineReason? {
         guard line.count <= maxLineLength else { return .tooLong(limit: maxLineLength) }
         if !needles.isEmpty, unsafe !Self.mayHold(line, needles) { return nil }
-        unsafe scanner.reset(line)
+        // A scanner per line, borrowing the line and the names (no reference counted for either).
+        var scanner = unsafe LineScanner(line.span, numericNames: numericNames.span, sessionIsNumeric: sessionIsNumeric)
+        var fields = LineFields()
         guard scanner.scan(into: &fields) else { return scanner.failure ?? .syntax(byte: 1) }
         guard fields.hasEscapes else { return unsafe tally.add(fields, in: line.span, raw: line.span) }
         guard let plain = unsafe EscapeDecoder.relayout(fields, of: line.span, into: &decoded) else { return .loneSurrogate }
@@ -263,8 +262,6 @@ extension LineSink {
 }
 
 extension LineSplitter {
-    /// Whether `line` holds one of `needles` (each starting with a quote) or a backslash (an
-    /// escape could spell one).
     /// The nearest position at or after `start` of a backslash or a needle (`count` if none);
     /// `hits` keeps each one's last found position, searched again only once passed.
     static func nearestHit(_ hits: inout [Int], _ base: UnsafePointer<UInt8>, from start: Int, count: Int,
@@ -302,6 +299,8 @@ extension LineSplitter {
         return nil
     }
 
+    /// Whether `line` holds one of `needles` (each starting with a quote) or a backslash (an
+    /// escape could spell one).
     static func mayHold(_ line: UnsafeBufferPointer<UInt8>, _ needles: [[UInt8]]) -> Bool {
         guard let base = line.baseAddress else { return false }
         if unsafe memchr(base, 0x5C, line.count) != nil { return true }

@@ -122,7 +122,7 @@ final class SessionLog: EventSink, ExposureSink {
     /// (may run twice, writing the same each time), or as fields when the log captures events.
     func write(_ type: String, fields: (inout EventFieldWriter) -> Void) {
         guard events == nil else {
-            var writer = EventFieldWriter(members: nil)
+            var writer = EventFieldWriter()
             fields(&writer)
             return write(type, writer.fields)
         }
@@ -130,7 +130,7 @@ final class SessionLog: EventSink, ExposureSink {
         encoder.encode(timestamp: timestamp, type: type, header: header) { members in
             var writer = EventFieldWriter(members: members)
             fields(&writer)
-            members = writer.members!
+            members = writer.members
         }
     }
 
@@ -159,30 +159,43 @@ final class SessionLog: EventSink, ExposureSink {
 
 /// Writes an event's fields in order for ``SessionLog/write(_:fields:)``: into the line, or as
 /// ``EventField``s when the log captures events. Field names are literals JSON needs no escape for.
-struct EventFieldWriter {
-    fileprivate var members: JSONLinesEncoder.LineMembers?
+/// It is `~Escapable` as the line's members it writes into are: it cannot outlive the line.
+struct EventFieldWriter: ~Escapable {
+    fileprivate var members: JSONLinesEncoder.LineMembers
+    /// Whether it collects ``fields`` instead (its `members` then write nowhere).
+    private let collects: Bool
     fileprivate var fields: [EventField] = []
 
-    fileprivate init(members: JSONLinesEncoder.LineMembers?) {
+    /// A writer into the line that `members` writes.
+    @_lifetime(copy members)
+    fileprivate init(members: JSONLinesEncoder.LineMembers) {
         self.members = members
+        collects = false
+    }
+
+    /// A writer that collects the fields.
+    @_lifetime(immortal)
+    fileprivate init() {
+        members = JSONLinesEncoder.LineMembers()
+        collects = true
     }
 
     /// The field `name` with `value`.
     mutating func callAsFunction(_ name: StaticString, _ value: EventValue) {
-        guard members != nil else { return fields.append(EventField(name.description, value)) }
-        members!(name, value)
+        guard !collects else { return fields.append(EventField(name.description, value)) }
+        members(name, value)
     }
 
     /// The field `name` whose value is an object of string members: `count` of them, the one at
     /// each index given by `member`.
     mutating func object(_ name: StaticString, count: Int, _ member: (Int) -> (name: String, value: String)) {
-        guard members != nil else {
+        guard !collects else {
             return fields.append(EventField(name.description, .object((0..<count).map {
                 let (name, value) = member($0)
                 return EventField(name, .string(value))
             })))
         }
-        members!.object(name) { object in
+        members.object(name) { object in
             for index in 0..<count {
                 let (name, value) = member(index)
                 object.member(named: name, string: value)

@@ -122,8 +122,7 @@ package enum LogCopy {
         guard let ts = text("ts"), let type = text("type"), let user = text("user") else {
             return .failure(LineProblem(text: "no \"ts\", \"type\" and \"user\" strings"))
         }
-        var timestamp = ts
-        guard let time = timestamp.withUTF8(CivilTime.milliseconds) else {
+        guard let time = CivilTime.milliseconds(ts) else {
             return .failure(LineProblem(text: "\"ts\" \(ts) is not an RFC 3339 date and time"))
         }
         // JSON allows \u0000; PostgreSQL's text and jsonb do not, and would fail the whole block.

@@ -11,7 +11,8 @@ import Testing
     static func scan(_ bytes: [UInt8], numericNames: [[UInt8]] = []) -> (Bool, BadLineReason?, [String?], [Bool], Int) {
         bytes.withUnsafeBufferPointer { line in
             var fields = LineFields()
-            var scanner = LineScanner(line, numericNames: numericNames)
+            var scanner = LineScanner(line.span, numericNames: numericNames.span,
+                                      sessionIsNumeric: LineScanner.sessionIsNumeric(numericNames))
             let accepted = scanner.scan(into: &fields)
             let slices = [fields.timestamp, fields.type, fields.user, fields.experiment, fields.variation, fields.screen,
                           fields.feature]

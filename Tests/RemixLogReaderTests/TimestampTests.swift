@@ -6,7 +6,7 @@ import Testing
 /// `ts` is RFC 3339 as docs/events.md gives it, checked against the calendar.
 @Suite struct TimestampTests {
     static func parse(_ text: String) -> Int64? {
-        Array(text.utf8).withUnsafeBufferPointer { CivilTime.milliseconds($0) }
+        CivilTime.milliseconds(text)
     }
 
     /// Milliseconds since the epoch by Foundation's Gregorian calendar, for comparison.
@@ -82,7 +82,7 @@ import Testing
         for order in orders {
             for text in order.map({ texts[$0] }) {
                 let bytes = Array(text.utf8)
-                let cached = bytes.withUnsafeBufferPointer { cache.milliseconds($0) }
+                let cached = cache.milliseconds(bytes.span)
                 #expect(cached == Self.parse(text), "\(text)")
             }
         }

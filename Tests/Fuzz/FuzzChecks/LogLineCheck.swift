@@ -13,7 +13,7 @@ enum LogLineCheck {
     /// A disagreement on `line`, or nil.
     static func compare(_ line: UnsafeBufferPointer<UInt8>) -> String? {
         var fields = LineFields()
-        var scanner = LineScanner(line)
+        var scanner = LineScanner(line.span)
         var accepted = scanner.scan(into: &fields)
         if case .tooDeep? = scanner.failure { return nil }
         var storage: [UInt8] = []

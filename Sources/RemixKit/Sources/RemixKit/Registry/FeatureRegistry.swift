@@ -5,9 +5,9 @@ import Synchronization
 public final class FeatureRegistry: Sendable {
     private struct State {
         var modules: [ModuleInfo] = []
-        var features = NameTable<FeatureDescriptor>()
+        var features: [String: FeatureDescriptor] = [:]
         var featureOrder: [String] = []
-        var apps = NameTable<AppDefinition>()
+        var apps: [String: AppDefinition] = [:]
         var appOrder: [String] = []
     }
 
@@ -46,11 +46,11 @@ public final class FeatureRegistry: Sendable {
             state.modules.append(ModuleInfo(
                 name: module.name, summary: module.summary, origin: origin, remixKit: remixKit))
             for feature in registrar.features {
-                state.features.set(feature, for: feature.name)
+                state.features[feature.name] = feature
                 state.featureOrder.append(feature.name)
             }
             for app in registrar.apps {
-                state.apps.set(app, for: app.name)
+                state.apps[app.name] = app
                 state.appOrder.append(app.name)
             }
         }

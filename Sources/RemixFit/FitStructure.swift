@@ -188,7 +188,11 @@ struct FitStructureBuilder {
         }
         // Intents in the order users begin them: by how often each came before the others.
         let count = result.intents.count
-        let net = (0..<count).map { i in (0..<count).reduce(0) { $0 + before[i][$1] - before[$1][i] } }
+        let net: [Int] = (0..<count).map { i in
+            var net = 0
+            for other in 0..<count { net += before[i][other] - before[other][i] }
+            return net
+        }
         let order = (0..<count).sorted { net[$0] != net[$1] ? net[$0] > net[$1] : result.intents[$0].attempts > result.intents[$1].attempts }
         result.intents = order.map { result.intents[$0] }
         return result

@@ -29,6 +29,10 @@ let remixSystem: Target.Dependency = .product(name: "RemixSystem", package: "Rem
 // log 136 s against 9 s).
 let optimizedInDebug: SwiftSetting = .unsafeFlags(
     Context.environment["REMIX_OPTIMIZED_DEBUG"] == "1" ? ["-O"] : [], .when(configuration: .debug))
+// The byte modules, the only root targets that hold unsafe code, are compiled with strict memory
+// safety checking, its warnings errors: every unsafe use is marked `unsafe` (or `@unsafe`), so none
+// goes in unnoticed.
+let checkedUnsafe: [SwiftSetting] = [.strictMemorySafety(), .treatWarning("StrictMemorySafety", as: .error)]
 let hotPath: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release)), optimizedInDebug]
 
 let package = Package(
@@ -56,24 +60,24 @@ let package = Package(
         // The formats the host reads and writes, apart from any command: JSON, RFC 3339 times,
         // grouped counts, FNV-1a run ids (the standard library only). Optimised in CI's debug build (REMIX_OPTIMIZED_DEBUG):
         // the event log's writer and the analysis' string table call its `ShortBytes` per field.
-        .target(name: "RemixFormats", swiftSettings: [optimizedInDebug, .strictMemorySafety()]),
+        .target(name: "RemixFormats", swiftSettings: [optimizedInDebug] + checkedUnsafe),
         // What a command writes: outputs checked against its inputs, staged outputs, stop signals.
         .target(name: "RemixFiles", dependencies: ["RemixFormats", remixSystem]),
         // Its line writer holds a buffer's address, and is `~Escapable` so that it cannot outlive
         // the buffer (`@_lifetime`, Swift's Lifetimes feature, as the standard library's `Span` is).
         .target(name: "RemixEventLog", dependencies: ["RemixFiles", "RemixFormats", remixKit, remixSystem],
-                swiftSettings: [optimizedInDebug, .strictMemorySafety(), .enableExperimentalFeature("Lifetimes")]),
+                swiftSettings: [optimizedInDebug, .enableExperimentalFeature("Lifetimes")] + checkedUnsafe),
         // Event-store URLs and the store's typed errors (Foundation only), apart from the PostgreSQL
         // client so that what only reads a URL — the fuzz target, option checks — builds without
         // SwiftNIO and BoringSSL.
         .target(name: "RemixStoreURL"),
         // ── Domain engines: assignment, experiment files, sessions, simulation, statistics.
         // GrowthBook's assignment engine: hashing, conditions, bucketing (Foundation and RemixFormats only).
-        .target(name: "GrowthBookAssignment", dependencies: ["RemixFormats"], swiftSettings: [optimizedInDebug, .strictMemorySafety()]),
+        .target(name: "GrowthBookAssignment", dependencies: ["RemixFormats"], swiftSettings: [optimizedInDebug] + checkedUnsafe),
         .target(name: "RemixExperiments", dependencies: ["GrowthBookAssignment", "RemixFormats", remixKit, remixYAML], swiftSettings: [optimizedInDebug]),
         // Sticky-bucket stores outside the event store: GrowthBook's documents in a JSON Lines file.
         .target(name: "RemixStickyBuckets", dependencies: ["RemixFormats", "GrowthBookAssignment", remixSystem]),
-        .target(name: "RemixHost", dependencies: [remixKit, remixYAML, remixSystem], swiftSettings: [optimizedInDebug, .strictMemorySafety()]),
+        .target(name: "RemixHost", dependencies: [remixKit, remixYAML, remixSystem], swiftSettings: [optimizedInDebug] + checkedUnsafe),
         .target(name: "RemixTerminal", dependencies: ["RemixHost", remixKit]),
         .target(
             name: "RemixSimulation",
@@ -90,7 +94,7 @@ let package = Package(
         // ── Analysis and decisions: the log reader, the report, its writers and sources, controllers, checks, the fit.
         // The byte-level JSON Lines log reader (scanner, line splitter, parallel reads) the analysis and the fit share.
         .target(name: "RemixLogReader", dependencies: ["GrowthBookAssignment", "RemixFormats", remixSystem],
-                swiftSettings: [optimizedInDebug, .strictMemorySafety(), .enableExperimentalFeature("Lifetimes")]),
+                swiftSettings: [optimizedInDebug, .enableExperimentalFeature("Lifetimes")] + checkedUnsafe),
         // Optimised in CI's debug build (REMIX_OPTIMIZED_DEBUG) too: the fit and the fidelity comparison read every log line
         // through its scanner, and HeldOutFitTests read 1.6 million users' logs (RemixFitTests 329
         // against 193 CPU seconds; the test stage 387 against 257).

@@ -17,6 +17,10 @@ import PackageDescription
 let optimizedInDebug: [SwiftSetting] = [
     .unsafeFlags(Context.environment["REMIX_OPTIMIZED_DEBUG"] == "1" ? ["-O"] : [], .when(configuration: .debug)),
 ]
+// Strict memory safety checking, its warnings errors where this is the root package (CI builds it
+// so, .ci/docs): RemixKit and RemixKitTesting hold no unsafe code outside the C boundary of plugins
+// (`Plugin/`), RemixSystem and RemixYAML only at the C library's and libyaml's, each use marked.
+let checkedUnsafe: [SwiftSetting] = [.strictMemorySafety(), .treatWarning("StrictMemorySafety", as: .error)]
 let package = Package(
     name: "RemixKit",
     platforms: [.macOS(.v15)],
@@ -35,10 +39,10 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
-        .target(name: "RemixKit", swiftSettings: optimizedInDebug),
-        .target(name: "RemixKitTesting", dependencies: ["RemixKit"]),
-        .target(name: "RemixSystem"),
-        .target(name: "RemixYAML", dependencies: ["RemixSystem", .product(name: "Yams", package: "Yams")]),
+        .target(name: "RemixKit", swiftSettings: optimizedInDebug + checkedUnsafe),
+        .target(name: "RemixKitTesting", dependencies: ["RemixKit"], swiftSettings: checkedUnsafe),
+        .target(name: "RemixSystem", swiftSettings: checkedUnsafe),
+        .target(name: "RemixYAML", dependencies: ["RemixSystem", .product(name: "Yams", package: "Yams")], swiftSettings: checkedUnsafe),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -3,27 +3,30 @@
 // Darwin, so that porting means changing this file. Tests/RemixHostTests/PortabilityTests checks
 // that no other file imports a C library module.
 #if canImport(Glibc)
-@_exported @preconcurrency import Glibc
+@_exported @unsafe @preconcurrency import Glibc
 #elseif canImport(Musl)
-@_exported @preconcurrency import Musl
+@_exported @unsafe @preconcurrency import Musl
 #elseif canImport(Darwin)
-@_exported @preconcurrency import Darwin
+@_exported @unsafe @preconcurrency import Darwin
 #else
 #error("RemixSystem needs Glibc, Musl or Darwin")
 #endif
 
 /// System calls whose plain names a type's own members shadow (`read`, `write`, `open`, `close`).
+///
+/// Invariant of its `unsafe` uses: each passes its caller's buffer and count to the C library
+/// unchanged, so the caller answers for the buffer holding `count` bytes for the call.
 public enum SystemCalls {
     /// `read(2)`.
     @inlinable
     public static func read(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-        system_read(descriptor, buffer, count)
+        unsafe system_read(descriptor, buffer, count)
     }
 
     /// `write(2)`.
     @inlinable
     public static func write(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
-        system_write(descriptor, buffer, count)
+        unsafe system_write(descriptor, buffer, count)
     }
 
     /// Writes all `count` bytes at `buffer` with `write(2)`, again when a signal interrupts it.
@@ -33,7 +36,7 @@ public enum SystemCalls {
     public static func writeAll(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> (written: Int, error: Int32?) {
         var written = 0
         while written < count {
-            let result = system_write(descriptor, buffer + written, count - written)
+            let result = unsafe system_write(descriptor, buffer + written, count - written)
             if result < 0 {
                 if errno == EINTR { continue }
                 return (written, errno)
@@ -51,10 +54,10 @@ public enum SystemCalls {
     }
 
     /// C's `stdout` (a global the C library may change, which Swift 6 does not let other modules read).
-    public static var standardOutput: UnsafeMutablePointer<FILE>? { stdout }
+    public static var standardOutput: UnsafeMutablePointer<FILE>? { unsafe stdout }
 
     /// C's `stderr`.
-    public static var standardError: UnsafeMutablePointer<FILE>? { stderr }
+    public static var standardError: UnsafeMutablePointer<FILE>? { unsafe stderr }
 
     /// `close(2)`.
     @discardableResult @inlinable
@@ -64,7 +67,7 @@ public enum SystemCalls {
 }
 
 // The C functions under names no type shadows.
-@inlinable func system_read(_ d: Int32, _ b: UnsafeMutableRawPointer?, _ n: Int) -> Int { read(d, b, n) }
-@inlinable func system_write(_ d: Int32, _ b: UnsafeRawPointer?, _ n: Int) -> Int { write(d, b, n) }
-@inlinable func system_open(_ path: String, _ flags: Int32) -> Int32 { open(path, flags) }
+@inlinable func system_read(_ d: Int32, _ b: UnsafeMutableRawPointer?, _ n: Int) -> Int { unsafe read(d, b, n) }
+@inlinable func system_write(_ d: Int32, _ b: UnsafeRawPointer?, _ n: Int) -> Int { unsafe write(d, b, n) }
+@inlinable func system_open(_ path: String, _ flags: Int32) -> Int32 { unsafe open(path, flags) }
 @inlinable func system_close(_ d: Int32) -> Int32 { close(d) }

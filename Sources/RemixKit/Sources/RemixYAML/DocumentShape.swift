@@ -3,6 +3,10 @@ internal import CYaml
 /// Checks a document's nesting depth and alias expansion from libyaml's event stream, before Yams
 /// builds (and hashes) any node: an alias costs the size of what it repeats, so "billion laughs"
 /// documents are measured, never expanded. Syntax errors are left for Yams to report.
+///
+/// Invariant of its `unsafe` uses (libyaml's C API): the parser and each event live inside
+/// `scan`, the text's bytes outlive the parser, and an event's strings are read before the event
+/// is deleted.
 struct DocumentShape {
     /// Nodes as written (an alias counts once) and with every alias expanded.
     private(set) var written = 0
@@ -42,20 +46,20 @@ struct DocumentShape {
     /// Walks the events; returns a diagnostic for the first broken limit (the expansion budget only
     /// when `budget` is given), nil when the document keeps them or does not parse.
     private mutating func scan(_ text: String, file: String, budget: Int?) -> Diagnostic? {
-        var parser = yaml_parser_t()
-        guard yaml_parser_initialize(&parser) == 1 else { return nil }
-        defer { yaml_parser_delete(&parser) }
+        var parser = unsafe yaml_parser_t()
+        guard unsafe yaml_parser_initialize(&parser) == 1 else { return nil }
+        defer { unsafe yaml_parser_delete(&parser) }
         var text = text
         return text.withUTF8 { bytes -> Diagnostic? in
-            yaml_parser_set_input_string(&parser, bytes.baseAddress, bytes.count)
-            var event = yaml_event_t()
-            while yaml_parser_parse(&parser, &event) == 1 {
-                defer { yaml_event_delete(&event) }
-                let type = event.type
+            unsafe yaml_parser_set_input_string(&parser, bytes.baseAddress, bytes.count)
+            var event = unsafe yaml_event_t()
+            while unsafe yaml_parser_parse(&parser, &event) == 1 {
+                defer { unsafe yaml_event_delete(&event) }
+                let type = unsafe event.type
                 if type == YAML_STREAM_END_EVENT { return nil }
-                let location = SourceLocation(file: file, line: Int(event.start_mark.line) + 1,
-                                              column: Int(event.start_mark.column) + 1)
-                if let problem = step(event, at: location, budget: budget) { return problem }
+                let location = unsafe SourceLocation(file: file, line: Int(event.start_mark.line) + 1,
+                                                     column: Int(event.start_mark.column) + 1)
+                if let problem = unsafe step(event, at: location, budget: budget) { return problem }
             }
             return nil
         }
@@ -63,11 +67,11 @@ struct DocumentShape {
 
     /// Takes one event; returns the diagnostic of a limit it breaks.
     private mutating func step(_ event: yaml_event_t, at location: SourceLocation, budget: Int?) -> Diagnostic? {
-        switch event.type {
+        switch unsafe event.type {
         case YAML_SCALAR_EVENT:
-            add(Extent(), anchor: Self.name(event.data.scalar.anchor))
+            unsafe add(Extent(), anchor: Self.name(event.data.scalar.anchor))
         case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
-            let anchor = event.type == YAML_SEQUENCE_START_EVENT
+            let anchor = unsafe event.type == YAML_SEQUENCE_START_EVENT
                 ? Self.name(event.data.sequence_start.anchor) : Self.name(event.data.mapping_start.anchor)
             written += 1
             expanded = Self.sum(expanded, 1)
@@ -77,7 +81,7 @@ struct DocumentShape {
             guard let frame = open.popLast() else { return nil }
             finish(frame.extent, anchor: frame.anchor)
         case YAML_ALIAS_EVENT:
-            guard let name = Self.name(event.data.alias.anchor), let extent = anchors[name] else { return nil }
+            guard let name = unsafe Self.name(event.data.alias.anchor), let extent = anchors[name] else { return nil }
             written += 1
             expanded = Self.sum(expanded, extent.nodes)
             finish(extent, anchor: nil)
@@ -133,7 +137,7 @@ struct DocumentShape {
     }
 
     private static func name(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {
-        pointer.map { String(cString: $0) }
+        unsafe pointer.map { unsafe String(cString: $0) }
     }
 
     private static func sum(_ a: Int, _ b: Int) -> Int {

@@ -2,6 +2,9 @@ import RemixSystem
 
 /// Reads YAML files, turning every way a path can fail (missing, a folder, a symbolic link loop,
 /// no permission, too large, not UTF-8) into one clear diagnostic at `path:1:1`.
+///
+/// Invariant of its `unsafe` uses (the C library's file calls): every buffer handed to a call is
+/// an array lent for that call alone, with its own count as the limit.
 public enum YAMLFile {
     /// What a path names.
     public enum Kind: Sendable, Equatable {
@@ -31,13 +34,13 @@ public enum YAMLFile {
         case .unusable(let why): throw Diagnostic(start, .error, "cannot read this file: \(why)")
         }
         try YAMLLimits.checkSize(size, file: path)
-        let descriptor = open(path, O_RDONLY)
+        let descriptor = unsafe open(path, O_RDONLY)
         guard descriptor >= 0 else { throw Diagnostic(start, .error, "cannot read this file: \(reason(errno))") }
         defer { close(descriptor) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
-            let count = chunk.withUnsafeMutableBytes { readBytes(descriptor, $0.baseAddress, $0.count) }
+            let count = unsafe chunk.withUnsafeMutableBytes { unsafe readBytes(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw Diagnostic(start, .error, "cannot read this file: \(reason(errno))")
@@ -62,7 +65,7 @@ public enum YAMLFile {
     /// The kind of `path` and, for a file, its size in bytes.
     private static func inspect(_ path: String) -> (kind: Kind, size: Int) {
         var info = stat()
-        if stat(path, &info) == 0 {
+        if unsafe stat(path, &info) == 0 {
             switch info.st_mode & 0o170000 {
             case 0o040000: return (.folder, 0)
             case 0o100000: return (.file, Int(info.st_size))
@@ -73,7 +76,7 @@ public enum YAMLFile {
         switch error {
         case ENOENT, ENOTDIR:
             var link = stat()
-            guard lstat(path, &link) == 0 else { return (.missing, 0) }
+            guard unsafe lstat(path, &link) == 0 else { return (.missing, 0) }
             return (.unusable("it is a symbolic link to \(linkTarget(path)), which does not exist"), 0)
         case ELOOP:
             return (.unusable("it is a symbolic link loop (following its links leads back to itself); "
@@ -89,13 +92,13 @@ public enum YAMLFile {
         case EACCES, EPERM: return "permission denied; check its permissions (and those of its folders)"
         case ELOOP: return "it is a symbolic link loop (following its links leads back to itself)"
         case EISDIR: return "it is a folder, not a file"
-        default: return String(cString: strerror(error))
+        default: return unsafe String(cString: strerror(error))
         }
     }
 
     private static func linkTarget(_ path: String) -> String {
         var buffer = [CChar](repeating: 0, count: 4096)
-        let count = readlink(path, &buffer, buffer.count - 1)
+        let count = unsafe readlink(path, &buffer, buffer.count - 1)
         guard count > 0 else { return "a path" }
         return "'" + String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) + "'"
     }
@@ -119,5 +122,5 @@ public enum YAMLFile {
 
 /// `read(2)`, which `YAMLFile.read` hides inside the type.
 private func readBytes(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-    SystemCalls.read(descriptor, buffer, count)
+    unsafe SystemCalls.read(descriptor, buffer, count)
 }

@@ -53,7 +53,7 @@ public final class PluginRegistration {
     }
 
     /// The pointer to hand to the entry point; valid while this object is alive.
-    public var opaquePointer: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+    public var opaquePointer: UnsafeMutableRawPointer { unsafe Unmanaged.passUnretained(self).toOpaque() }
 }
 
 /// The helper a plugin's entry point calls.
@@ -73,8 +73,8 @@ public enum RemixPlugin {
         _ module: @autoclosure () -> any FeatureModule, registration pointer: UnsafeMutableRawPointer?,
         hostABI: Int32, pluginABI: Int32 = RemixPluginABI.version
     ) -> Int32 {
-        guard let pointer else { return RemixPluginStatus.noRegistration.rawValue }
-        let registration = Unmanaged<PluginRegistration>.fromOpaque(pointer).takeUnretainedValue()
+        guard let pointer = unsafe pointer else { return RemixPluginStatus.noRegistration.rawValue }
+        let registration = unsafe Unmanaged<PluginRegistration>.fromOpaque(pointer).takeUnretainedValue()
         registration.pluginABI = pluginABI
         guard pluginABI == hostABI else {
             registration.failure = "the plugin was built for plugin ABI \(pluginABI) but this host speaks ABI \(hostABI); "

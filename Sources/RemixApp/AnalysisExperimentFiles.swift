@@ -87,9 +87,15 @@ struct AnalysisExperimentFiles {
                   let handle = FileHandle(forReadingAtPath: path) else { return nil }
             defer { try? handle.close() }
             guard let head = try? handle.read(upToCount: headBytes) else { return nil }
+            // The lines holding the marker, in order, found by searching for it (splitting the whole
+            // head into lines took about 15 % of an analysis of a 20 000-user log).
             let marker = Data("\"run\"".utf8)
-            for line in head.split(separator: UInt8(ascii: "\n")) where line.range(of: marker) != nil {
-                if let record = AnalysisReport.RunRecord(line: [UInt8](line)) { return record }
+            var from = head.startIndex
+            while let found = head.range(of: marker, in: from..<head.endIndex) {
+                let start = head[..<found.lowerBound].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? head.startIndex
+                let end = head[found.upperBound...].firstIndex(of: UInt8(ascii: "\n")) ?? head.endIndex
+                if let record = AnalysisReport.RunRecord(line: [UInt8](head[start..<end])) { return record }
+                from = end
             }
             return nil
         }

@@ -108,7 +108,7 @@ extension Fit {
                     continue
                 }
                 let url = try StoreURL(parsing: log)
-                let copy = (NSTemporaryDirectory() as NSString).appendingPathComponent("remix-fit-\(getpid())-\(index + 1).jsonl")
+                let copy = (NSTemporaryDirectory() as NSString).appendingPathComponent("remix-fit-\(index + 1)-\(UUID().uuidString).jsonl")
                 copies.append(copy)
                 let progress = context.progress
                 _ = try await LogCopy.storeToFile(url, run: nil, copy) { progress(WorkProgress(.events, done: $0, total: $1)) }

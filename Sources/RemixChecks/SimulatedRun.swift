@@ -45,7 +45,9 @@ struct SimulatedRun {
     /// analysis options while the log still exists.
     func run<T>(users: Int, seed: UInt64, analyze: (AnalysisOptions) throws -> AnalysisReport,
                 _ body: (AnalysisReport.Experiment, AnalysisOptions) throws -> T) throws -> T {
-        let path = (folder as NSString).appendingPathComponent("run-\(getpid())-\(seed)-\(users).jsonl")
+        // Named apart from every other run's, also one with the same seed and users in this process
+        // (two checks at once in one process removed each other's logs).
+        let path = (folder as NSString).appendingPathComponent("run-\(seed)-\(users)-\(UUID().uuidString).jsonl")
         // A stop signal removes it too, so an interrupted check leaves no log of its own behind.
         let removal = StopSignals.shared.onStop("its temporary log was removed") { try? FileManager.default.removeItem(atPath: path) }
         defer {
